@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+#include "core/data/dataset.h"
+
+#include "core/errors.h"
+
+#include <cmath>
+
+namespace sosrep {
+
+int Dataset::columnIndex(const std::string& name) const
+{
+    for (size_t j = 0; j < columns.size(); ++j) {
+        if (columns[j] == name) {
+            return static_cast<int>(j);
+        }
+    }
+    std::string known;
+    for (const auto& c : columns) {
+        known += (known.empty() ? "" : ", ") + c;
+    }
+    throw ParameterError("column", "no column named '" + name + "' in " + source +
+                                       " (columns: " + known + ")");
+}
+
+Dataset Dataset::selectColumns(const std::vector<std::string>& names) const
+{
+    Dataset out;
+    out.x.resize(x.rows(), static_cast<Eigen::Index>(names.size()));
+    for (size_t j = 0; j < names.size(); ++j) {
+        out.x.col(static_cast<Eigen::Index>(j)) = x.col(columnIndex(names[j]));
+    }
+    out.columns = names;
+    out.labels = labels;
+    out.labelName = labelName;
+    out.source = source;
+    return out;
+}
+
+Dataset Dataset::withLabelColumn(const std::string& name) const
+{
+    const int li = columnIndex(name);
+    Dataset out;
+    out.source = source;
+    out.labelName = name;
+    Eigen::VectorXi y(x.rows());
+    for (Eigen::Index i = 0; i < x.rows(); ++i) {
+        const double v = x(i, li);
+        if (v != 0.0 && v != 1.0) {
+            // +2: one for the header row, one for 1-based numbering.
+            throw DataError(source, static_cast<long>(i) + 2, li + 1,
+                            "label column '" + name + "' must hold 0 (normal) or 1 (anomaly), got " +
+                                std::to_string(v));
+        }
+        y(i) = static_cast<int>(v);
+    }
+    out.labels = y;
+    out.x.resize(x.rows(), x.cols() - 1);
+    for (Eigen::Index j = 0, k = 0; j < x.cols(); ++j) {
+        if (j == li) {
+            continue;
+        }
+        out.x.col(k++) = x.col(j);
+        out.columns.push_back(columns[static_cast<size_t>(j)]);
+    }
+    return out;
+}
+
+Dataset Dataset::selectRows(const std::vector<Eigen::Index>& rowIdx) const
+{
+    Dataset out;
+    out.columns = columns;
+    out.labelName = labelName;
+    out.source = source;
+    out.x.resize(static_cast<Eigen::Index>(rowIdx.size()), x.cols());
+    Eigen::VectorXi y(static_cast<Eigen::Index>(rowIdx.size()));
+    for (size_t k = 0; k < rowIdx.size(); ++k) {
+        out.x.row(static_cast<Eigen::Index>(k)) = x.row(rowIdx[k]);
+        if (labels) {
+            y(static_cast<Eigen::Index>(k)) = (*labels)(rowIdx[k]);
+        }
+    }
+    if (labels) {
+        out.labels = y;
+    }
+    return out;
+}
+
+} // namespace sosrep

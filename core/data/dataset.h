@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/types.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sosrep {
+
+/// A table of samples: one row per sample, named feature columns, optional binary labels
+/// (0 = normal, 1 = anomaly, the ADBench convention).
+struct Dataset
+{
+    Matrix x;
+    std::vector<std::string> columns;
+    std::optional<Eigen::VectorXi> labels;
+    std::string labelName;  // name of the column the labels came from, if any
+    std::string source;     // file the data came from (for messages)
+
+    Eigen::Index rows() const { return x.rows(); }
+    Eigen::Index dim() const { return x.cols(); }
+    bool hasLabels() const { return labels.has_value(); }
+
+    /// Index of a column by name; throws ParameterError("--columns", ...) when absent.
+    int columnIndex(const std::string& name) const;
+    /// Keeps only the named columns, in the given order.
+    Dataset selectColumns(const std::vector<std::string>& names) const;
+    /// Moves the named column out of the features into the labels (values must be 0/1).
+    Dataset withLabelColumn(const std::string& name) const;
+    /// Keeps the given rows, in order.
+    Dataset selectRows(const std::vector<Eigen::Index>& rows) const;
+};
+
+} // namespace sosrep

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/types.h"
+
+#include <string>
+
+namespace sosrep {
+
+enum class ScalingKind
+{
+    None,
+    ZScore,
+    MinMax
+};
+
+std::string toString(ScalingKind kind);
+ScalingKind scalingKindFromString(const std::string& text); // throws ParameterError("--scale")
+
+/// Per-column affine scaling x' = (x - shift) / scale, fitted on training data and then applied
+/// unchanged to any other data (the ADBench protocol fits min-max on the training part only).
+/// Constant columns get scale 1 so they map to 0 instead of dividing by zero.
+struct Scaler
+{
+    ScalingKind kind = ScalingKind::None;
+    Vector shift;
+    Vector scale;
+
+    static Scaler fit(ScalingKind kind, const MatrixRef& x);
+    Matrix apply(const MatrixRef& x) const;
+    bool isIdentity() const { return kind == ScalingKind::None; }
+};
+
+} // namespace sosrep

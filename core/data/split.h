@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace sosrep {
+
+struct SplitIndices
+{
+    std::vector<Eigen::Index> train;
+    std::vector<Eigen::Index> test;
+};
+
+/// Random train/test split of n rows; with labels and `stratify`, each class is split in the same
+/// proportion (the ADBench protocol uses a stratified 70/30 split). Indices come out sorted.
+SplitIndices trainTestSplit(Eigen::Index n, double testFraction, uint64_t seed,
+                            const std::optional<Eigen::VectorXi>& labels = std::nullopt,
+                            bool stratify = false);
+
+/// Up to `maxRows` row indices drawn without replacement (all rows when n <= maxRows), sorted.
+std::vector<Eigen::Index> subsampleRows(Eigen::Index n, Eigen::Index maxRows, uint64_t seed);
+
+} // namespace sosrep

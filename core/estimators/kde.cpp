@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#include "core/estimators/kde.h"
+
+#include "core/data/split.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace sosrep {
+namespace {
+
+double meanStdDev(const MatrixRef& x)
+{
+    if (x.rows() < 2) {
+        return 1.0;
+    }
+    double total = 0.0;
+    for (Eigen::Index j = 0; j < x.cols(); ++j) {
+        const double mean = x.col(j).mean();
+        total += std::sqrt((x.col(j).array() - mean).square().sum() / double(x.rows() - 1));
+    }
+    const double s = total / double(x.cols());
+    return s > 0.0 ? s : 1.0;
+}
+
+} // namespace
+
+double scottBandwidth(const MatrixRef& x)
+{
+    const double d = double(x.cols());
+    return meanStdDev(x) * std::pow(double(x.rows()), -1.0 / (d + 4.0));
+}
+
+double silvermanBandwidth(const MatrixRef& x)
+{
+    const double d = double(x.cols());
+    return meanStdDev(x) * std::pow(4.0 / (d + 2.0), 1.0 / (d + 4.0)) *
+           std::pow(double(x.rows()), -1.0 / (d + 4.0));
+}
+
+double medianPairwiseDistance(const MatrixRef& x, int maxPoints, uint64_t seed)
+{
+    const auto rows = subsampleRows(x.rows(), maxPoints, seed);
+    std::vector<double> dist;
+    dist.reserve(rows.size() * (rows.size() - 1) / 2);
+    for (size_t a = 0; a < rows.size(); ++a) {
+        for (size_t b = a + 1; b < rows.size(); ++b) {
+            dist.push_back((x.row(rows[a]) - x.row(rows[b])).norm());
+        }
+    }
+    if (dist.empty()) {
+        return 1.0;
+    }
+    auto mid = dist.begin() + static_cast<long>(dist.size() / 2);
+    std::nth_element(dist.begin(), mid, dist.end());
+    return *mid > 0.0 ? *mid : 1.0;
+}
+
+double medianNearestNeighbourDistance(const MatrixRef& x, int maxPoints, uint64_t seed)
+{
+    const auto rows = subsampleRows(x.rows(), maxPoints, seed);
+    std::vector<double> nn;
+    nn.reserve(rows.size());
+    for (Eigen::Index a : rows) {
+        double best = std::numeric_limits<double>::infinity();
+        for (Eigen::Index b = 0; b < x.rows(); ++b) {
+            const double d2 = (x.row(a) - x.row(b)).squaredNorm();
+            if (b != a && d2 > 0.0 && d2 < best) {
+                best = d2;
+            }
+        }
+        if (std::isfinite(best)) {
+            nn.push_back(std::sqrt(best));
+        }
+    }
+    if (nn.empty()) {
+        return 0.0;
+    }
+    auto mid = nn.begin() + static_cast<long>(nn.size() / 2);
+    std::nth_element(nn.begin(), mid, nn.end());
+    return *mid;
+}
+
+} // namespace sosrep

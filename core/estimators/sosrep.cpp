@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+#include "core/estimators/sosrep.h"
+
+#include "core/errors.h"
+#include "core/random.h"
+
+#include <cmath>
+
+namespace sosrep {
+
+std::string toString(SolverKind kind)
+{
+    return kind == SolverKind::Natural ? "natural" : "standard";
+}
+
+SolverKind solverKindFromString(const std::string& text)
+{
+    if (text == "natural") {
+        return SolverKind::Natural;
+    }
+    if (text == "standard") {
+        return SolverKind::Standard;
+    }
+    throw ParameterError("--solver", "unknown solver '" + text + "' (use natural or standard)");
+}
+
+std::string toString(SolverStatus status)
+{
+    switch (status) {
+    case SolverStatus::Running:
+        return "running";
+    case SolverStatus::Converged:
+        return "converged";
+    case SolverStatus::MaxIterations:
+        return "max_iterations";
+    case SolverStatus::Cancelled:
+        return "cancelled";
+    case SolverStatus::Diverged:
+        return "diverged";
+    }
+    return "running";
+}
+
+void SosrepConfig::validate() const
+{
+    if (!(learningRate > 0.0) || !std::isfinite(learningRate)) {
+        throw ParameterError("--lr", "must be a positive finite number");
+    }
+    if (iterations < 0) {
+        throw ParameterError("--iterations", "must not be negative");
+    }
+    if (!(tolerance >= 0.0)) {
+        throw ParameterError("--tolerance", "must not be negative");
+    }
+}
+
+Vector initialAlpha(const KernelOperator& kernel, uint64_t seed)
+{
+    Rng rng(seed);
+    Vector a(kernel.size());
+    for (Eigen::Index i = 0; i < a.size(); ++i) {
+        a(i) = std::abs(rng.normal());
+    }
+    const double q = a.dot(kernel.apply(a));
+    if (q > 0.0 && std::isfinite(q)) {
+        a /= std::sqrt(q);
+    }
+    return a;
+}
+
+SosrepSolver::SosrepSolver(const KernelOperator& kernel, const SosrepConfig& config)
+    : SosrepSolver(kernel, config, initialAlpha(kernel, config.seed))
+{
+    ++m_products; // the scaling product of initialAlpha
+}
+
+SosrepSolver::SosrepSolver(const KernelOperator& kernel, const SosrepConfig& config,
+                           const Vector& alpha0)
+    : m_kernel(kernel), m_config(config), m_alpha(alpha0)
+{
+    config.validate();
+    m_u = m_kernel.apply(m_alpha);
+    ++m_products;
+    record();
+}
+
+Vector SosrepSolver::safeInverse(const Vector& u, int* clamped) const
+{
+    Vector inv(u.size());
+    int count = 0;
+    const double floor = m_config.clampFloor;
+    for (Eigen::Index i = 0; i < u.size(); ++i) {
+        double v = u(i);
+        if (std::abs(v) < floor) {
+            v = v < 0.0 ? -floor : floor;
+            ++count;
+        }
+        inv(i) = 1.0 / v;
+    }
+    if (clamped) {
+        *clamped = count;
+    }
+    return inv;
+}
+
+void SosrepSolver::record()
+{
+    const double n = static_cast<double>(m_u.size());
+    TraceRow row;
+    row.iteration = m_iteration;
+    double logSum = 0.0;
+    int negatives = 0;
+    int clamped = 0;
+    double residual = 0.0;
+    for (Eigen::Index i = 0; i < m_u.size(); ++i) {
+        double a = std::abs(m_u(i));
+        if (a < m_config.clampFloor) {
+            a = m_config.clampFloor;
+            ++clamped;
+        }
+        logSum += 2.0 * std::log(a);
+        negatives += m_u(i) < 0.0 ? 1 : 0;
+        residual = std::max(residual, std::abs(n * m_alpha(i) * m_u(i) - 1.0));
+    }
+    row.sqNorm = m_alpha.dot(m_u);
+    row.loss = -logSum / n + row.sqNorm;
+    row.negativeFraction = negatives / n;
+    row.residual = residual;
+    row.clamped = clamped;
+    m_totalClamped += clamped;
+    m_trace.push_back(row);
+    if (!std::isfinite(row.loss) || !std::isfinite(row.residual) || !m_alpha.allFinite()) {
+        m_status = SolverStatus::Diverged;
+    } else if (m_config.tolerance > 0.0 && residual < m_config.tolerance) {
+        m_status = SolverStatus::Converged;
+    } else if (m_iteration >= m_config.iterations) {
+        m_status = SolverStatus::MaxIterations;
+    }
+}
+
+bool SosrepSolver::step()
+{
+    if (m_status != SolverStatus::Running) {
+        return false;
+    }
+    const double n = static_cast<double>(m_alpha.size());
+    const double lr = m_config.learningRate;
+    const Vector inv = safeInverse(m_u, nullptr); // clamps are counted in record()
+    if (m_config.solver == SolverKind::Natural) {
+        m_alpha -= (2.0 * lr) * (m_alpha - inv / n);
+    } else {
+        const Vector kInv = m_kernel.apply(inv);
+        ++m_products;
+        m_alpha -= (2.0 * lr) * (m_u - kInv / n);
+    }
+    m_u = m_kernel.apply(m_alpha);
+    ++m_products;
+    ++m_iteration;
+    record();
+    return m_status == SolverStatus::Running;
+}
+
+SolverStatus SosrepSolver::run(const ProgressFn& progress)
+{
+    while (step()) {
+        if (progress && !progress(m_iteration, m_config.iterations)) {
+            m_status = SolverStatus::Cancelled;
+            break;
+        }
+    }
+    return m_status;
+}
+
+} // namespace sosrep

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+#include "core/kernels/kernel.h"
+
+#include "core/errors.h"
+#include "core/kernels/sdo_spectrum.h"
+
+#include <cmath>
+
+namespace sosrep {
+
+std::string toString(KernelType type)
+{
+    switch (type) {
+    case KernelType::Gaussian:
+        return "gaussian";
+    case KernelType::Laplace:
+        return "laplace";
+    case KernelType::Sdo:
+        return "sdo";
+    }
+    return "gaussian";
+}
+
+KernelType kernelTypeFromString(const std::string& text)
+{
+    if (text == "gaussian") {
+        return KernelType::Gaussian;
+    }
+    if (text == "laplace") {
+        return KernelType::Laplace;
+    }
+    if (text == "sdo") {
+        return KernelType::Sdo;
+    }
+    throw ParameterError("--kernel", "unknown kernel '" + text + "' (use gaussian, laplace or sdo)");
+}
+
+int KernelSpec::effectiveOrder(int dim) const
+{
+    const int m = sdoOrder > 0 ? sdoOrder : dim / 2 + 1;
+    if (2 * m <= dim) {
+        throw ParameterError("--sdo-order", "SDO order m = " + std::to_string(m) +
+                                                " must exceed d/2 = " + std::to_string(dim / 2.0) +
+                                                " (else the kernel is infinite)");
+    }
+    return m;
+}
+
+void KernelSpec::validate(int dim) const
+{
+    if (!(lengthScale > 0.0) || !std::isfinite(lengthScale)) {
+        throw ParameterError("--length-scale", "must be a positive finite number");
+    }
+    if (type == KernelType::Sdo) {
+        effectiveOrder(dim);
+        if (features < 1) {
+            throw ParameterError("--features", "must be at least 1");
+        }
+    }
+}
+
+double logKernelDiagonal(const KernelSpec& spec, int dim)
+{
+    if (spec.type != KernelType::Sdo) {
+        return 0.0;
+    }
+    // Prop. 7: g^a(0) = a^(-d/(2m)) g^1(0) = l^(-d) g^1(0).
+    return SdoSpectrum(dim, spec.effectiveOrder(dim)).logG0() - dim * std::log(spec.lengthScale);
+}
+
+double logKdeNormalizer(const KernelSpec& spec, int dim)
+{
+    const double l = spec.lengthScale;
+    const double d = dim;
+    switch (spec.type) {
+    case KernelType::Gaussian:
+        return 0.5 * d * std::log(2.0 * M_PI * l * l);
+    case KernelType::Laplace:
+        // Surface of the unit sphere 2 pi^(d/2)/Gamma(d/2) times the radial integral Gamma(d) l^d.
+        return d * std::log(l) + std::lgamma(d) + std::log(2.0) + 0.5 * d * std::log(M_PI) -
+               std::lgamma(0.5 * d);
+    case KernelType::Sdo:
+        return 0.0; // its Fourier transform at 0 is 1
+    }
+    return 0.0;
+}
+
+} // namespace sosrep

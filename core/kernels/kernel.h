@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace sosrep {
+
+enum class KernelType
+{
+    Gaussian, // exp(-r^2 / (2 l^2))
+    Laplace,  // exp(-r / l)
+    Sdo       // single-derivative-order Sobolev kernel (arXiv eq. 11), a = l^(2m)
+};
+
+std::string toString(KernelType type);
+KernelType kernelTypeFromString(const std::string& text); // throws ParameterError("--kernel")
+
+/// Everything that defines a kernel instance. One length scale l > 0 for every type
+/// (design.md section 2); for SDO, a = l^(2m) and the random Fourier features are drawn from
+/// `seed` (the same features for fitting and for every later evaluation).
+struct KernelSpec
+{
+    KernelType type = KernelType::Gaussian;
+    double lengthScale = 1.0;
+    int sdoOrder = 0;      // m; 0 = default floor(d/2) + 1
+    int features = 2000;   // T, the number of random Fourier features (SDO)
+    uint64_t seed = 0;
+
+    /// m actually used for dimension d; throws ParameterError("--sdo-order") unless m > d/2.
+    int effectiveOrder(int dim) const;
+    void validate(int dim) const;
+};
+
+/// log of the KDE normalizer Z_l, the integral of k(x, .) in the kernel's own units
+/// (design.md section 3): Gaussian (2 pi l^2)^(d/2); Laplace l^d Gamma(d) 2 pi^(d/2) / Gamma(d/2);
+/// SDO 0 (the SDO kernel integrates to 1 as it is).
+double logKdeNormalizer(const KernelSpec& spec, int dim);
+
+/// log k(x, x) of the kernel in its own units: 0 for Gaussian and Laplace, log g^a(0) for SDO.
+/// The solvers work with k / k(x, x) (unit diagonal, design.md section 1).
+double logKernelDiagonal(const KernelSpec& spec, int dim);
+
+} // namespace sosrep

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+#include "core/kernels/kernel_operator.h"
+
+#include "core/kernels/sdo_spectrum.h"
+#include "core/random.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sosrep {
+namespace {
+
+constexpr Eigen::Index kBlock = 256;
+
+/// Squared distances between the rows of a block of y and all rows of x.
+Matrix squaredDistances(const MatrixRef& y, const MatrixRef& x, const Vector& xNorms)
+{
+    Matrix d2 = -2.0 * (y * x.transpose());
+    d2.colwise() += y.rowwise().squaredNorm();
+    d2.rowwise() += xNorms.transpose();
+    return d2.cwiseMax(0.0);
+}
+
+/// Exponent of the unit-diagonal kernel: log k = -r^2/(2 l^2) (Gaussian) or -r/l (Laplace).
+Matrix logKernel(const Matrix& d2, KernelType type, double l)
+{
+    if (type == KernelType::Gaussian) {
+        return d2 * (-0.5 / (l * l));
+    }
+    return d2.cwiseSqrt() * (-1.0 / l);
+}
+
+} // namespace
+
+KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec)
+    : m_train(train), m_spec(spec)
+{
+    const int d = dim();
+    spec.validate(d);
+    m_logDiagonal = logKernelDiagonal(spec, d);
+    const Eigen::Index n = size();
+    if (spec.type == KernelType::Sdo) {
+        // Features for a = 1 from the seed, radii rescaled by 1/l (Prop. 7): the same seed gives
+        // the same base sample for every length scale of a sweep.
+        const int m = spec.effectiveOrder(d);
+        const SdoSpectrum spectrum(d, m);
+        Rng rng(spec.seed);
+        const int t = spec.features;
+        m_freq.resize(t, d);
+        for (int k = 0; k < t; ++k) {
+            for (int j = 0; j < d; ++j) {
+                m_freq(k, j) = rng.normal();
+            }
+            m_freq.row(k).normalize();
+        }
+        const std::vector<double> radii = spectrum.sampleRadii(t, rng);
+        m_phase.resize(t);
+        for (int k = 0; k < t; ++k) {
+            m_freq.row(k) *= radii[static_cast<size_t>(k)] / spec.lengthScale;
+            m_phase(k) = 2.0 * M_PI * rng.uniform();
+        }
+        m_phi = features(m_train);
+        m_backend = t < n ? KernelBackend::LowRank : KernelBackend::Dense;
+        if (m_backend == KernelBackend::Dense) {
+            m_dense = m_phi * m_phi.transpose();
+        }
+        return;
+    }
+    m_dense.resize(n, n);
+    const Vector norms = m_train.rowwise().squaredNorm();
+#pragma omp parallel for schedule(dynamic)
+    for (Eigen::Index b = 0; b < n; b += kBlock) {
+        const Eigen::Index rows = std::min(kBlock, n - b);
+        const Matrix d2 = squaredDistances(m_train.middleRows(b, rows), m_train, norms);
+        m_dense.middleRows(b, rows) = logKernel(d2, spec.type, spec.lengthScale).array().exp();
+    }
+    m_dense.diagonal().setOnes();
+}
+
+std::string KernelOperator::backendName() const
+{
+    if (m_spec.type == KernelType::Sdo) {
+        return m_backend == KernelBackend::LowRank ? "rff-lowrank" : "rff-dense";
+    }
+    return "dense";
+}
+
+Matrix KernelOperator::features(const MatrixRef& x) const
+{
+    const double scale = std::sqrt(2.0 / static_cast<double>(m_freq.rows()));
+    Matrix arg = (2.0 * M_PI) * (x * m_freq.transpose());
+    arg.rowwise() += m_phase.transpose();
+    return scale * arg.array().cos().matrix();
+}
+
+Vector KernelOperator::apply(const VectorRef& a) const
+{
+    if (m_backend == KernelBackend::LowRank) {
+        const Vector w = m_phi.transpose() * a;
+        return m_phi * w;
+    }
+    const Eigen::Index n = size();
+    Vector out(n);
+#pragma omp parallel for schedule(static)
+    for (Eigen::Index b = 0; b < n; b += kBlock) {
+        const Eigen::Index rows = std::min(kBlock, n - b);
+        out.segment(b, rows).noalias() = m_dense.middleRows(b, rows) * a;
+    }
+    return out;
+}
+
+FieldValues KernelOperator::evaluate(const MatrixRef& y, const VectorRef& weights,
+                                     bool derivatives) const
+{
+    if (m_spec.type == KernelType::Sdo) {
+        return evaluateFeatures(y, weights, derivatives);
+    }
+    return evaluateExponential(y, weights, derivatives);
+}
+
+FieldValues KernelOperator::evaluateExponential(const MatrixRef& y, const VectorRef& w,
+                                                bool deriv) const
+{
+    const Eigen::Index q = y.rows();
+    const int d = dim();
+    const double l = m_spec.lengthScale;
+    FieldValues out;
+    out.value.resize(q);
+    out.logShift.resize(q);
+    if (deriv) {
+        out.gradient.resize(q, d);
+        out.laplacian.resize(q);
+    }
+    const Vector norms = m_train.rowwise().squaredNorm();
+    const Matrix wx = m_train.array().colwise() * w.array(); // rows w_i x_i
+#pragma omp parallel for schedule(dynamic)
+    for (Eigen::Index b = 0; b < q; b += kBlock) {
+        const Eigen::Index rows = std::min(kBlock, q - b);
+        const Matrix yb = y.middleRows(b, rows);
+        const Matrix d2 = squaredDistances(yb, m_train, norms);
+        Matrix e = logKernel(d2, m_spec.type, l);
+        const Vector shift = e.rowwise().maxCoeff();
+        e.colwise() -= shift;
+        const Matrix k = e.array().exp();
+        const Vector f = k * w;
+        out.value.segment(b, rows) = f;
+        out.logShift.segment(b, rows) = shift;
+        if (!deriv) {
+            continue;
+        }
+        if (m_spec.type == KernelType::Gaussian) {
+            // grad k_i = -(y - x_i) k_i / l^2;  lap k_i = (r_i^2 / l^4 - d / l^2) k_i.
+            const Matrix g = (yb.array().colwise() * f.array()).matrix() - k * wx;
+            out.gradient.middleRows(b, rows) = g / (-l * l);
+            const Vector r2k = k.cwiseProduct(d2) * w;
+            out.laplacian.segment(b, rows) = r2k / (l * l * l * l) - f * (d / (l * l));
+        } else {
+            // grad k_i = -(y - x_i) k_i / (r_i l);  lap k_i = (1/l^2 - (d-1)/(r_i l)) k_i.
+            // At r_i = 0 the Laplace kernel has a cusp: the floor keeps the sum finite and the
+            // term's direction zero (y - x_i = 0).
+            const Matrix kr = k.cwiseQuotient(d2.cwiseSqrt().cwiseMax(1e-12 * l));
+            const Vector krw = kr * w;
+            const Matrix g = (yb.array().colwise() * krw.array()).matrix() - kr * wx;
+            out.gradient.middleRows(b, rows) = g / (-l);
+            out.laplacian.segment(b, rows) = f / (l * l) - krw * ((d - 1) / l);
+        }
+    }
+    return out;
+}
+
+FieldValues KernelOperator::evaluateFeatures(const MatrixRef& y, const VectorRef& w,
+                                             bool deriv) const
+{
+    const Eigen::Index q = y.rows();
+    const int d = dim();
+    const Vector wf = m_phi.transpose() * w; // feature-space weights: O(T) per query afterwards
+    const double scale = std::sqrt(2.0 / static_cast<double>(m_freq.rows()));
+    const Vector zNorm2 = m_freq.rowwise().squaredNorm();
+    FieldValues out;
+    out.value.resize(q);
+    out.logShift = Vector::Zero(q);
+    if (deriv) {
+        out.gradient.resize(q, d);
+        out.laplacian.resize(q);
+    }
+#pragma omp parallel for schedule(dynamic)
+    for (Eigen::Index b = 0; b < q; b += kBlock) {
+        const Eigen::Index rows = std::min(kBlock, q - b);
+        Matrix arg = (2.0 * M_PI) * (y.middleRows(b, rows) * m_freq.transpose());
+        arg.rowwise() += m_phase.transpose();
+        const Matrix c = arg.array().cos();
+        out.value.segment(b, rows) = scale * (c * wf);
+        if (deriv) {
+            // d/dy cos(2 pi <z, y> + b) = -2 pi sin(.) z;  Laplacian = -4 pi^2 |z|^2 cos(.).
+            const Matrix s = arg.array().sin();
+            out.gradient.middleRows(b, rows) =
+                (-2.0 * M_PI * scale) * (s * (m_freq.array().colwise() * wf.array()).matrix());
+            out.laplacian.segment(b, rows) =
+                (-4.0 * M_PI * M_PI * scale) * (c * wf.cwiseProduct(zNorm2));
+        }
+    }
+    return out;
+}
+
+Matrix KernelOperator::crossKernel(const MatrixRef& a, const MatrixRef& b) const
+{
+    if (m_spec.type == KernelType::Sdo) {
+        return features(a) * features(b).transpose();
+    }
+    const Vector norms = b.rowwise().squaredNorm();
+    return logKernel(squaredDistances(a, b, norms), m_spec.type, m_spec.lengthScale)
+        .array()
+        .exp();
+}
+
+} // namespace sosrep

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/kernels/kernel.h"
+#include "core/types.h"
+
+#include <string>
+
+namespace sosrep {
+
+/// A field f(y) = sum_i w_i k(x_i, y) and, on request, its gradient and Laplacian in y, all in
+/// units of the unit-diagonal kernel and scaled by exp(-logShift) per point (so that exponential
+/// kernels in high dimension never underflow): f(y) = value * exp(logShift).
+/// Ratios such as grad f / f and lap f / f do not depend on the shift.
+struct FieldValues
+{
+    Vector value;
+    Vector logShift;
+    Matrix gradient; // rows = query points (empty unless requested)
+    Vector laplacian;
+};
+
+/// How K is applied to coefficient vectors.
+enum class KernelBackend
+{
+    Dense,   // N x N matrix in memory
+    LowRank  // random Fourier features: K a = Phi (Phi^T a), never forming N x N (design.md 2)
+};
+
+/// The kernel of a fitted model on its training points, normalized to unit diagonal
+/// (k / k(x, x); design.md section 1). Gaussian and Laplace are dense; SDO uses random Fourier
+/// features (arXiv eq. 12 with the 2 pi and scale of design.md section 2) and is applied through
+/// the features when T < N, as a dense matrix otherwise.
+class KernelOperator
+{
+public:
+    KernelOperator(const MatrixRef& train, const KernelSpec& spec);
+
+    Eigen::Index size() const { return m_train.rows(); }
+    int dim() const { return static_cast<int>(m_train.cols()); }
+    const KernelSpec& spec() const { return m_spec; }
+    const Matrix& train() const { return m_train; }
+    KernelBackend backend() const { return m_backend; }
+    std::string backendName() const;
+
+    /// log k(x, x) in the kernel's own units (0 for Gaussian and Laplace).
+    double logDiagonal() const { return m_logDiagonal; }
+
+    /// K a with the unit-diagonal kernel. O(N^2) dense, O(N T) low rank. Parallel over rows.
+    Vector apply(const VectorRef& a) const;
+
+    /// Evaluates f(y) = sum_i w_i k(x_i, y) at the rows of `y`; gradient and Laplacian if asked.
+    FieldValues evaluate(const MatrixRef& y, const VectorRef& weights, bool derivatives) const;
+
+    /// Unit-diagonal kernel values between two point sets (rows of a and b).
+    Matrix crossKernel(const MatrixRef& a, const MatrixRef& b) const;
+
+    /// The random Fourier frequencies (T x d) and phases for SDO; empty otherwise.
+    const Matrix& frequencies() const { return m_freq; }
+    const Vector& phases() const { return m_phase; }
+
+private:
+    Matrix features(const MatrixRef& x) const; // N x T, unit-diagonal scaling sqrt(2/T)
+    FieldValues evaluateExponential(const MatrixRef& y, const VectorRef& w, bool deriv) const;
+    FieldValues evaluateFeatures(const MatrixRef& y, const VectorRef& w, bool deriv) const;
+
+    Matrix m_train;
+    KernelSpec m_spec;
+    KernelBackend m_backend = KernelBackend::Dense;
+    double m_logDiagonal = 0.0;
+    Matrix m_dense;  // N x N when dense
+    Matrix m_phi;    // N x T features (SDO)
+    Matrix m_freq;   // T x d frequencies z_t for this length scale
+    Vector m_phase;  // T phases b_t
+};
+
+} // namespace sosrep

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/types.h"
+
+namespace sosrep {
+
+/// Area under the ROC curve for scores where higher = more anomalous and labels 1 = anomaly,
+/// by the Mann-Whitney statistic with mid-ranks for ties (a tie counts one half).
+/// Returns NaN-free results: throws ParameterError when either class is empty.
+double aucRoc(const VectorRef& scores, const Eigen::VectorXi& labels);
+
+/// Area under the precision-recall curve as average precision (the step-wise sum used by
+/// scikit-learn's average_precision_score); tied scores enter as one threshold.
+double aucPr(const VectorRef& scores, const Eigen::VectorXi& labels);
+
+} // namespace sosrep

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace sosrep {
+
+enum class FdEstimator
+{
+    Analytic,        // closed-form gradient and Laplacian of the kernel sums
+    FiniteDifference // the paper's Hutchinson finite-difference trace (Alg. 1 / 6)
+};
+std::string toString(FdEstimator e);
+FdEstimator fdEstimatorFromString(const std::string& text); // ParameterError("--fd-estimator")
+
+enum class SelectionRule
+{
+    /// The paper's rule (App. I.2): the largest l that is a stable local minimum (smaller than its
+    /// 3 neighbours on each side), else the global minimum.
+    StableLocalMinimum,
+    /// Walk down from the largest l and take the first local minimum (smaller than both
+    /// neighbours), else the global minimum.
+    FirstLocalMinimum,
+    /// The paper's rule restricted to l >= the data's median nearest-neighbour distance: below the
+    /// typical sample spacing each point gets its own bump and score matching rewards ever
+    /// peakier models without bound, so that end of the curve carries no information.
+    StableAboveSpacing
+};
+std::string toString(SelectionRule r);
+SelectionRule selectionRuleFromString(const std::string& text); // ParameterError("--selection")
+
+/// Which grid point a rule picked, and why.
+struct Selection
+{
+    int index = -1;
+    std::string reason; // "stable_local_minimum", "first_local_minimum" or "global_minimum_fallback"
+};
+
+/// Applies a rule to a curve sorted by increasing l. Non-finite values never count as minima.
+/// `spacing` is the lower limit for StableAboveSpacing (ignored by the other rules).
+Selection selectLengthScale(const std::vector<double>& lengthScales,
+                            const std::vector<double>& values, SelectionRule rule,
+                            double spacing = 0.0, int neighbours = 3);
+
+/// `count` log-spaced values from centre * 10^-decades to centre * 10^decades.
+std::vector<double> logSpacedGrid(double centre, int count, double decades);
+
+} // namespace sosrep

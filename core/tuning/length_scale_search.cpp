@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+#include "core/tuning/length_scale_search.h"
+
+#include "core/errors.h"
+#include "core/estimators/kde.h"
+
+#include <cmath>
+#include <limits>
+
+namespace sosrep {
+
+FitResult fitDensity(const MatrixRef& train, const FitConfig& config, const ProgressFn& progress)
+{
+    if (train.rows() < 2) {
+        throw ParameterError("--train", "needs at least 2 rows to fit a density");
+    }
+    auto kernel = std::make_shared<const KernelOperator>(train, config.kernel);
+    FitResult out;
+    if (config.estimator == EstimatorKind::Kde) {
+        out.model = makeKde(kernel);
+        return out;
+    }
+    SosrepSolver solver(*kernel, config.solver);
+    out.status = solver.run(progress);
+    out.trace = solver.trace();
+    out.clamped = solver.totalClamped();
+    out.kernelProducts = solver.kernelProducts();
+    out.model.estimator = EstimatorKind::Sosrep;
+    out.model.kernel = kernel;
+    out.model.weights = solver.alpha();
+    return out;
+}
+
+LengthScaleSearch::LengthScaleSearch(const MatrixRef& train, const MatrixRef& validation,
+                                     const FitConfig& fit, const SearchConfig& search)
+    : m_train(train), m_validation(validation), m_fit(fit), m_search(search)
+{
+    if (validation.rows() < 1) {
+        throw ParameterError("validation", "needs at least one validation row");
+    }
+    m_result.centre = search.centre > 0.0 ? search.centre : medianPairwiseDistance(m_train);
+    m_result.spacing = medianNearestNeighbourDistance(m_train);
+    m_grid = logSpacedGrid(m_result.centre, search.gridSize, search.decades);
+}
+
+bool LengthScaleSearch::step()
+{
+    const size_t i = m_result.curve.size();
+    if (i >= m_grid.size()) {
+        return false;
+    }
+    FitConfig cfg = m_fit;
+    cfg.kernel.lengthScale = m_grid[i];
+    const FitResult fit = fitDensity(m_train, cfg);
+    FdPoint p;
+    p.lengthScale = m_grid[i];
+    p.status = fit.status;
+    p.iterations = fit.trace.empty() ? 0 : fit.trace.back().iteration;
+    p.residual = fit.trace.empty() ? 0.0 : fit.trace.back().residual;
+    const Vector terms =
+        m_search.estimator == FdEstimator::Analytic
+            ? fit.model.fisherTerms(m_validation, &p.invalidPoints)
+            : fit.model.fisherTermsFiniteDifference(m_validation, m_search.hutchinson,
+                                                    &p.invalidPoints);
+    p.value = fit.status == SolverStatus::Diverged || p.invalidPoints > 0
+                  ? std::numeric_limits<double>::infinity()
+                  : terms.mean();
+    m_result.curve.push_back(p);
+    if (m_result.curve.size() == m_grid.size()) {
+        finish();
+        return false;
+    }
+    return true;
+}
+
+void LengthScaleSearch::finish()
+{
+    std::vector<double> ls;
+    std::vector<double> vals;
+    for (const auto& p : m_result.curve) {
+        ls.push_back(p.lengthScale);
+        vals.push_back(p.value);
+    }
+    m_result.selection =
+        selectLengthScale(ls, vals, m_search.rule, m_result.spacing, m_search.neighbours);
+    if (m_result.selection.index < 0) {
+        // Every grid point failed: fall back to the centre and say so.
+        m_result.selection.index = static_cast<int>(ls.size() / 2);
+        m_result.selection.reason = "no_finite_value_grid_centre";
+    }
+}
+
+const SearchResult& LengthScaleSearch::run(const ProgressFn& progress)
+{
+    while (step()) {
+        if (progress && !progress(done(), static_cast<int>(m_grid.size()))) {
+            m_result.cancelled = true;
+            break;
+        }
+    }
+    return m_result;
+}
+
+} // namespace sosrep

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimators/density_model.h"
+#include "core/estimators/sosrep.h"
+#include "core/tuning/fisher_divergence.h"
+
+#include <vector>
+
+namespace sosrep {
+
+/// Everything needed to fit one density model at a given kernel.
+struct FitConfig
+{
+    EstimatorKind estimator = EstimatorKind::Sosrep;
+    KernelSpec kernel;
+    SosrepConfig solver;
+};
+
+struct FitResult
+{
+    DensityModel model;
+    SolverStatus status = SolverStatus::Converged; // KDE: always converged
+    std::vector<TraceRow> trace;                   // SOSREP only
+    long clamped = 0;                              // clamp events over the whole run
+    int kernelProducts = 0;
+};
+
+/// Fits SOSREP (solver of the config) or KDE on `train`. progress(iter, budget) may cancel.
+FitResult fitDensity(const MatrixRef& train, const FitConfig& config,
+                     const ProgressFn& progress = {});
+
+struct SearchConfig
+{
+    int gridSize = 15;
+    double decades = 2.0;   // the grid spans centre * 10^(+-decades)
+    double centre = 0.0;    // 0 = median pairwise distance of the training data
+    FdEstimator estimator = FdEstimator::Analytic;
+    HutchinsonConfig hutchinson;
+    SelectionRule rule = SelectionRule::StableAboveSpacing;
+    int neighbours = 3;
+};
+
+struct FdPoint
+{
+    double lengthScale = 0.0;
+    double value = 0.0;     // mean Hyvaerinen term on the validation points (+inf if invalid)
+    int invalidPoints = 0;  // validation points whose term was not finite
+    SolverStatus status = SolverStatus::Converged;
+    int iterations = 0;
+    double residual = 0.0;
+};
+
+struct SearchResult
+{
+    std::vector<FdPoint> curve; // sorted by increasing length scale
+    Selection selection;
+    double centre = 0.0;
+    double spacing = 0.0; // median nearest-neighbour distance (the above-spacing rule's floor)
+    bool cancelled = false;
+
+    double selectedLengthScale() const { return curve[static_cast<size_t>(selection.index)].lengthScale; }
+};
+
+/// Fisher-divergence tuning of the length scale (design.md section 4): fits on `train` for each l
+/// of a log grid, evaluates the score-matching objective on `validation`, then applies the rule.
+/// Steppable: one grid point per step().
+class LengthScaleSearch
+{
+public:
+    LengthScaleSearch(const MatrixRef& train, const MatrixRef& validation, const FitConfig& fit,
+                      const SearchConfig& search);
+
+    bool step(); // evaluates the next grid point; false when all are done
+    /// Runs to the end; progress(done, total) over grid points may cancel.
+    const SearchResult& run(const ProgressFn& progress = {});
+    const SearchResult& result() const { return m_result; }
+    const std::vector<double>& grid() const { return m_grid; }
+    int done() const { return static_cast<int>(m_result.curve.size()); }
+
+private:
+    void finish();
+
+    Matrix m_train;
+    Matrix m_validation;
+    FitConfig m_fit;
+    SearchConfig m_search;
+    std::vector<double> m_grid;
+    SearchResult m_result;
+};
+
+} // namespace sosrep

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian packages SOSREP Studio needs, skipping those already present (idempotent).
+set -euo pipefail
+packages=(build-essential cmake pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev
+          libqcustomplot2.1-qt6 libeigen3-dev zlib1g-dev libgl-dev xvfb xauth)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+echo "Installing missing Debian packages: ${missing[*]}"
+sudo_cmd=""
+if [ "$(id -u)" -ne 0 ]; then
+    sudo_cmd="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo_cmd apt-get update -qq
+$sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
