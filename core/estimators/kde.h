@@ -12,7 +12,7 @@ namespace sosrep {
 double scottBandwidth(const MatrixRef& x);
 double silvermanBandwidth(const MatrixRef& x);
 
-/// Median of the pairwise Euclidean distances over at most `maxPoints` rows (seeded subsample);
+/// (Upper) median of the pairwise Euclidean distances over at most `maxPoints` rows (seeded subsample);
 /// the data-driven centre of the length-scale grid (design.md section 4).
 double medianPairwiseDistance(const MatrixRef& x, int maxPoints = 1000, uint64_t seed = 0);
 

@@ -77,6 +77,15 @@ KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec)
     m_dense.diagonal().setOnes();
 }
 
+KernelOperator KernelOperator::fromMatrix(const MatrixRef& kernelMatrix)
+{
+    KernelOperator op;
+    op.m_dense = kernelMatrix;
+    op.m_train.resize(kernelMatrix.rows(), 0);
+    op.m_backend = KernelBackend::Dense;
+    return op;
+}
+
 std::string KernelOperator::backendName() const
 {
     if (m_spec.type == KernelType::Sdo) {

@@ -36,6 +36,10 @@ class KernelOperator
 public:
     KernelOperator(const MatrixRef& train, const KernelSpec& spec);
 
+    /// A kernel given as a symmetric unit-diagonal matrix (e.g. the paper's two-block model,
+    /// eq. 67). Only apply() is available: there are no points to evaluate at.
+    static KernelOperator fromMatrix(const MatrixRef& kernelMatrix);
+
     Eigen::Index size() const { return m_train.rows(); }
     int dim() const { return static_cast<int>(m_train.cols()); }
     const KernelSpec& spec() const { return m_spec; }
@@ -60,6 +64,7 @@ public:
     const Vector& phases() const { return m_phase; }
 
 private:
+    KernelOperator() = default;
     Matrix features(const MatrixRef& x) const; // N x T, unit-diagonal scaling sqrt(2/T)
     FieldValues evaluateExponential(const MatrixRef& y, const VectorRef& w, bool deriv) const;
     FieldValues evaluateFeatures(const MatrixRef& y, const VectorRef& w, bool deriv) const;

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#include "core/data/scaler.h"
+#include "core/data/split.h"
+#include "core/data/toy_data.h"
+#include "core/errors.h"
+
+#include <QtTest>
+
+using namespace sosrep;
+
+class TstDataPrep : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void scaler_fittedOnTrainAppliedUnchanged()
+    {
+        Matrix train(3, 2);
+        train << 0, 10, 5, 10, 10, 10; // second column constant
+        Matrix test(1, 2);
+        test << 20, 11;
+        const Scaler mm = Scaler::fit(ScalingKind::MinMax, train);
+        const Matrix t = mm.apply(test);
+        QCOMPARE(t(0, 0), 2.0);  // (20 - 0) / 10: test data may leave [0, 1]
+        QCOMPARE(t(0, 1), 1.0);  // constant column: scale 1, shift 10
+        const Scaler z = Scaler::fit(ScalingKind::ZScore, train);
+        QCOMPARE(z.apply(train).col(0).mean(), 0.0);
+        QCOMPARE(z.scale(0), 5.0); // sample standard deviation of 0, 5, 10
+        QVERIFY_THROWS_EXCEPTION(ParameterError, scalingKindFromString("robust"));
+    }
+
+    void split_stratifiedKeepsProportions()
+    {
+        Eigen::VectorXi y = Eigen::VectorXi::Zero(1000);
+        y.head(100).setOnes();
+        const SplitIndices s = trainTestSplit(1000, 0.3, 42, y, true);
+        QCOMPARE(int(s.test.size()), 300);
+        QCOMPARE(int(s.train.size()), 700);
+        int testAnomalies = 0;
+        for (auto i : s.test) {
+            testAnomalies += y(i);
+        }
+        QCOMPARE(testAnomalies, 30);
+        // Same seed, same split; another seed, another split.
+        QCOMPARE(trainTestSplit(1000, 0.3, 42, y, true).test, s.test);
+        QVERIFY(trainTestSplit(1000, 0.3, 43, y, true).test != s.test);
+    }
+
+    void subsample_withoutReplacement()
+    {
+        const auto rows = subsampleRows(50000, 10000, 7);
+        QCOMPARE(int(rows.size()), 10000);
+        QVERIFY(std::adjacent_find(rows.begin(), rows.end()) == rows.end()); // sorted, unique
+        QCOMPARE(int(subsampleRows(10, 100, 7).size()), 10);
+    }
+
+    void toyData_seededAndLabelled_data()
+    {
+        QTest::addColumn<QString>("kind");
+        for (const char* k : {"gmm", "moons", "rings", "square", "cosine", "blocks"}) {
+            QTest::newRow(k) << QString::fromLatin1(k);
+        }
+    }
+
+    void toyData_seededAndLabelled()
+    {
+        QFETCH(QString, kind);
+        ToyConfig c;
+        c.kind = toyKindFromString(kind.toStdString());
+        c.n = 400;
+        c.seed = 5;
+        c.anomalyFraction = 0.1;
+        const Dataset a = generateToyData(c);
+        QCOMPARE(a.rows(), Eigen::Index(400));
+        QCOMPARE(a.labels->sum(), 40);
+        QVERIFY(a.x.isApprox(generateToyData(c).x));
+        c.seed = 6;
+        QVERIFY(!a.x.isApprox(generateToyData(c).x));
+        QCOMPARE(QString::fromStdString(toString(c.kind)), kind);
+    }
+
+    void toyData_rejectsBadParameters()
+    {
+        ToyConfig c;
+        c.n = 0;
+        QVERIFY_THROWS_EXCEPTION(ParameterError, generateToyData(c));
+        QVERIFY_THROWS_EXCEPTION(ParameterError, toyKindFromString("spiral"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TstDataPrep)
+#include "tst_data_prep.moc"

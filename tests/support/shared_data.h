@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QtTest>
+
+#include <string>
+
+/// Path of a file under shared/datasets/adbench (the repository's sibling folder in CI).
+inline std::string adbenchPath(const char* file)
+{
+    return std::string(SOSREP_SHARED_DIR) + "/datasets/adbench/" + file;
+}
