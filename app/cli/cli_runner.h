@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QStringList>
+#include <QTextStream>
+
+namespace sosrep::cli {
+
+/// Exit codes of the `sosrep` command line (the contract scripts rely on).
+enum ExitCode
+{
+    ExitOk = 0,
+    ExitUsage = 2,     // unknown command or option, bad parameter value
+    ExitData = 3,      // unreadable or invalid input data
+    ExitNumerical = 4  // the fit diverged or produced no usable density
+};
+
+/// Runs `sosrep <command> [options]`; `args` excludes the program name. Messages go to `err` as
+/// one line naming the file, line and column or the parameter; results go to `out`, whose last
+/// line is a one-line JSON summary for `fit` and `score`.
+int runCli(const QStringList& args, QTextStream& out, QTextStream& err);
+
+} // namespace sosrep::cli
