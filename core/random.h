@@ -43,8 +43,7 @@ public:
     uint64_t below(uint64_t n) { return static_cast<uint64_t>(uniform() * static_cast<double>(n)); }
 
     /// Fisher-Yates shuffle.
-    template <typename T>
-    void shuffle(std::vector<T>& v)
+    template <typename T> void shuffle(std::vector<T>& v)
     {
         for (size_t i = v.size(); i > 1; --i) {
             std::swap(v[i - 1], v[below(i)]);

@@ -32,10 +32,16 @@ int commandAdbench(const QStringList& args, QTextStream& out)
     QCommandLineParser p;
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     addFitOptions(p);
-    addValueOption(p, QStringLiteral("data-dir"), QStringLiteral("folder of ADBench .npz files"), QStringLiteral("DIR"));
-    addValueOption(p, QStringLiteral("seeds"), QStringLiteral("comma-separated split seeds (default 42)"), QStringLiteral("LIST"));
-    addValueOption(p, QStringLiteral("only"), QStringLiteral("comma-separated substrings of file names to run"), QStringLiteral("LIST"));
-    p.addOption(QCommandLineOption(QStringLiteral("hindsight"), QStringLiteral("also report the best AUC over the grid")));
+    addValueOption(p, QStringLiteral("data-dir"), QStringLiteral("folder of ADBench .npz files"),
+                   QStringLiteral("DIR"));
+    addValueOption(p, QStringLiteral("seeds"),
+                   QStringLiteral("comma-separated split seeds (default 42)"),
+                   QStringLiteral("LIST"));
+    addValueOption(p, QStringLiteral("only"),
+                   QStringLiteral("comma-separated substrings of file names to run"),
+                   QStringLiteral("LIST"));
+    p.addOption(QCommandLineOption(QStringLiteral("hindsight"),
+                                   QStringLiteral("also report the best AUC over the grid")));
     p.addOption(QCommandLineOption(QStringLiteral("help"), QStringLiteral("show this help")));
     QStringList full = args;
     full.prepend(QStringLiteral("sosrep adbench"));
@@ -49,7 +55,8 @@ int commandAdbench(const QStringList& args, QTextStream& out)
     const Options o(p);
     const QDir dir(o.required(QStringLiteral("data-dir")));
     QStringList files = dir.entryList({QStringLiteral("*.npz")}, QDir::Files, QDir::Name);
-    const QStringList only = o.text(QStringLiteral("only")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    const QStringList only =
+        o.text(QStringLiteral("only")).split(QLatin1Char(','), Qt::SkipEmptyParts);
     if (!only.isEmpty()) {
         QStringList kept;
         for (const QString& f : files) {
@@ -66,7 +73,8 @@ int commandAdbench(const QStringList& args, QTextStream& out)
         throw ParameterError("--data-dir", "no .npz files in " + dir.path().toStdString());
     }
     std::vector<uint64_t> seeds;
-    for (const QString& s : o.text(QStringLiteral("seeds"), QStringLiteral("42")).split(QLatin1Char(','))) {
+    for (const QString& s :
+         o.text(QStringLiteral("seeds"), QStringLiteral("42")).split(QLatin1Char(','))) {
         bool ok = false;
         seeds.push_back(s.toULongLong(&ok));
         if (!ok) {
@@ -107,8 +115,9 @@ int commandAdbench(const QStringList& args, QTextStream& out)
             rows.push_back(r);
             out << file << '\t' << seed << '\t' << train.rows() << '\t' << train.cols() << '\t'
                 << QString::number(f.model.model.kernel->spec().lengthScale, 'g', 4) << '\t'
-                << (f.search ? QString::fromStdString(f.search->selection.reason) : QStringLiteral("fixed")) << '\t'
-                << fixed(r.aucRoc, 4) << '\t' << fixed(r.aucPr, 4);
+                << (f.search ? QString::fromStdString(f.search->selection.reason)
+                             : QStringLiteral("fixed"))
+                << '\t' << fixed(r.aucRoc, 4) << '\t' << fixed(r.aucPr, 4);
             if (hindsight) {
                 out << '\t' << fixed(r.hindsight, 4);
             }

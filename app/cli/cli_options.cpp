@@ -57,8 +57,8 @@ int Options::integer(const QString& name, int fallback, int minimum) const
     bool ok = false;
     const int v = m_parser.value(name).toInt(&ok);
     if (!ok) {
-        throw ParameterError(optionName(name),
-                             "expected an integer, got '" + m_parser.value(name).toStdString() + "'");
+        throw ParameterError(optionName(name), "expected an integer, got '" +
+                                                   m_parser.value(name).toStdString() + "'");
     }
     if (v < minimum) {
         throw ParameterError(optionName(name), "must be at least " + std::to_string(minimum));

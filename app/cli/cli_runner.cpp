@@ -44,8 +44,9 @@ bool parse(QCommandLineParser& parser, const QString& command, const QStringList
         throw ParameterError(command.toStdString(), parser.errorText().toStdString());
     }
     if (!parser.positionalArguments().isEmpty()) {
-        throw ParameterError(command.toStdString(), "unexpected argument '" +
-                                                        parser.positionalArguments().first().toStdString() + "'");
+        throw ParameterError(command.toStdString(),
+                             "unexpected argument '" +
+                                 parser.positionalArguments().first().toStdString() + "'");
     }
     if (parser.isSet(QStringLiteral("help"))) {
         out << parser.helpText();
@@ -103,11 +104,15 @@ void addAucs(QJsonObject& summary, const LogDensity& ld, const Dataset& data)
 int commandGenerate(const QStringList& args, QTextStream& out)
 {
     QCommandLineParser p;
-    addValueOption(p, QStringLiteral("kind"), QStringLiteral("gmm|moons|rings|square|cosine|blocks"), QStringLiteral("KIND"));
+    addValueOption(p, QStringLiteral("kind"),
+                   QStringLiteral("gmm|moons|rings|square|cosine|blocks"), QStringLiteral("KIND"));
     addValueOption(p, QStringLiteral("n"), QStringLiteral("number of rows"), QStringLiteral("N"));
-    addValueOption(p, QStringLiteral("seed"), QStringLiteral("random seed (default 0)"), QStringLiteral("S"));
-    addValueOption(p, QStringLiteral("anomalies"), QStringLiteral("share of uniform anomalies, label 1 (default 0)"));
-    addValueOption(p, QStringLiteral("out"), QStringLiteral("output CSV/TSV file"), QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("seed"), QStringLiteral("random seed (default 0)"),
+                   QStringLiteral("S"));
+    addValueOption(p, QStringLiteral("anomalies"),
+                   QStringLiteral("share of uniform anomalies, label 1 (default 0)"));
+    addValueOption(p, QStringLiteral("out"), QStringLiteral("output CSV/TSV file"),
+                   QStringLiteral("FILE"));
     if (!parse(p, QStringLiteral("generate"), args, out)) {
         return ExitOk;
     }
@@ -139,12 +144,14 @@ void writeTrace(const QString& path, const FitOutcome& f, SolverKind primary)
     }
     writeTable(
         path,
-        {QStringLiteral("solver"), QStringLiteral("iteration"), QStringLiteral("loss"), QStringLiteral("sq_norm"),
-         QStringLiteral("negative_fraction"), QStringLiteral("residual")},
+        {QStringLiteral("solver"), QStringLiteral("iteration"), QStringLiteral("loss"),
+         QStringLiteral("sq_norm"), QStringLiteral("negative_fraction"),
+         QStringLiteral("residual")},
         [&](int i, QStringList& c) {
             const TraceRow& t = rows[size_t(i)].second;
-            c << rows[size_t(i)].first << QString::number(t.iteration) << formatNumber(t.loss) << formatNumber(t.sqNorm)
-              << formatNumber(t.negativeFraction) << formatNumber(t.residual);
+            c << rows[size_t(i)].first << QString::number(t.iteration) << formatNumber(t.loss)
+              << formatNumber(t.sqNorm) << formatNumber(t.negativeFraction)
+              << formatNumber(t.residual);
         },
         static_cast<int>(rows.size()));
 }
@@ -158,25 +165,32 @@ int commandFit(const QStringList& args, QTextStream& out)
     }
     const Options o(p);
     const QString label = o.text(QStringLiteral("label-column"));
-    const QStringList columns = o.text(QStringLiteral("columns")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    const QStringList columns =
+        o.text(QStringLiteral("columns")).split(QLatin1Char(','), Qt::SkipEmptyParts);
     const Dataset trainRaw = loadDataset(o.required(QStringLiteral("train")), label, columns);
     std::optional<Dataset> testRaw;
     if (o.has(QStringLiteral("test"))) {
         testRaw = loadDataset(o.required(QStringLiteral("test")), label, columns);
         if (testRaw->dim() != trainRaw.dim()) {
             throw DataError(o.required(QStringLiteral("test")).toStdString(), 0, 0,
-                            "has " + std::to_string(testRaw->dim()) + " feature columns, the training data " +
+                            "has " + std::to_string(testRaw->dim()) +
+                                " feature columns, the training data " +
                                 std::to_string(trainRaw.dim()));
         }
     }
     const FitRequest req = fitRequestFromOptions(o, static_cast<int>(trainRaw.dim()));
-    const Scaler scaler = Scaler::fit(scalingKindFromString(o.text(QStringLiteral("scale"), QStringLiteral("minmax")).toStdString()), trainRaw.x);
+    const Scaler scaler =
+        Scaler::fit(scalingKindFromString(
+                        o.text(QStringLiteral("scale"), QStringLiteral("minmax")).toStdString()),
+                    trainRaw.x);
     const Dataset train = applyScaling(trainRaw, scaler);
-    const std::optional<Dataset> test = testRaw ? std::optional<Dataset>(applyScaling(*testRaw, scaler)) : std::nullopt;
+    const std::optional<Dataset> test =
+        testRaw ? std::optional<Dataset>(applyScaling(*testRaw, scaler)) : std::nullopt;
 
     const FitOutcome f = runFit(train.x, test ? test->x : Matrix(0, train.dim()), req);
     if (f.model.status == SolverStatus::Diverged) {
-        throw std::runtime_error("the " + toString(req.fit.solver.solver) + " solver diverged at iteration " +
+        throw std::runtime_error("the " + toString(req.fit.solver.solver) +
+                                 " solver diverged at iteration " +
                                  std::to_string(f.model.trace.back().iteration) + " (lower --lr)");
     }
     const Dataset& scored = test ? *test : train;
@@ -191,14 +205,17 @@ int commandFit(const QStringList& args, QTextStream& out)
     }
     if (o.has(QStringLiteral("fd-out"))) {
         if (!f.search) {
-            throw ParameterError("--fd-out", "needs --length-scale auto (there is no curve otherwise)");
+            throw ParameterError("--fd-out",
+                                 "needs --length-scale auto (there is no curve otherwise)");
         }
         const SearchResult& s = *f.search;
         writeTable(
             o.required(QStringLiteral("fd-out")),
-            {QStringLiteral("length_scale"), QStringLiteral("fisher_divergence"), QStringLiteral("selected")},
+            {QStringLiteral("length_scale"), QStringLiteral("fisher_divergence"),
+             QStringLiteral("selected")},
             [&](int i, QStringList& c) {
-                c << formatNumber(s.curve[size_t(i)].lengthScale) << formatNumber(s.curve[size_t(i)].value)
+                c << formatNumber(s.curve[size_t(i)].lengthScale)
+                  << formatNumber(s.curve[size_t(i)].value)
                   << QString::number(i == s.selection.index ? 1 : 0);
             },
             static_cast<int>(s.curve.size()));
@@ -211,7 +228,8 @@ int commandFit(const QStringList& args, QTextStream& out)
     prov[QStringLiteral("train_file")] = o.required(QStringLiteral("train"));
     if (f.search) {
         prov[QStringLiteral("selection_rule")] = QString::fromStdString(toString(req.search.rule));
-        prov[QStringLiteral("selection_reason")] = QString::fromStdString(f.search->selection.reason);
+        prov[QStringLiteral("selection_reason")] =
+            QString::fromStdString(f.search->selection.reason);
     }
     if (o.has(QStringLiteral("model-out"))) {
         SavedModel m;
@@ -239,7 +257,8 @@ int commandFit(const QStringList& args, QTextStream& out)
     s[QStringLiteral("dim")] = static_cast<int>(train.dim());
     const bool hasTrace = !f.model.trace.empty();
     const TraceRow last = hasTrace ? f.model.trace.back() : TraceRow{};
-    s[QStringLiteral("solver")] = hasTrace ? QString::fromStdString(toString(req.fit.solver.solver)) : QStringLiteral("none");
+    s[QStringLiteral("solver")] =
+        hasTrace ? QString::fromStdString(toString(req.fit.solver.solver)) : QStringLiteral("none");
     s[QStringLiteral("status")] = QString::fromStdString(toString(f.model.status));
     s[QStringLiteral("iterations")] = last.iteration;
     s[QStringLiteral("loss")] = last.loss;
@@ -255,7 +274,8 @@ int commandFit(const QStringList& args, QTextStream& out)
         // The companion run may diverge (standard GD at a natural-GD step size): say so instead
         // of printing a non-finite loss.
         const TraceRow& c = f.companion->trace.back();
-        s[QStringLiteral("standard_status")] = QString::fromStdString(toString(f.companion->status));
+        s[QStringLiteral("standard_status")] =
+            QString::fromStdString(toString(f.companion->status));
         s[QStringLiteral("standard_iterations")] = c.iteration;
         if (std::isfinite(c.loss)) {
             s[QStringLiteral("standard_loss")] = c.loss;
@@ -270,10 +290,14 @@ int commandFit(const QStringList& args, QTextStream& out)
 int commandScore(const QStringList& args, QTextStream& out)
 {
     QCommandLineParser p;
-    addValueOption(p, QStringLiteral("model"), QStringLiteral("model file from 'fit --model-out'"), QStringLiteral("FILE"));
-    addValueOption(p, QStringLiteral("data"), QStringLiteral("rows to score (CSV/TSV or .npz)"), QStringLiteral("FILE"));
-    addValueOption(p, QStringLiteral("label-column"), QStringLiteral("0/1 label column"), QStringLiteral("NAME"));
-    addValueOption(p, QStringLiteral("scores-out"), QStringLiteral("per-row scores (CSV)"), QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("model"), QStringLiteral("model file from 'fit --model-out'"),
+                   QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("data"), QStringLiteral("rows to score (CSV/TSV or .npz)"),
+                   QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("label-column"), QStringLiteral("0/1 label column"),
+                   QStringLiteral("NAME"));
+    addValueOption(p, QStringLiteral("scores-out"), QStringLiteral("per-row scores (CSV)"),
+                   QStringLiteral("FILE"));
     if (!parse(p, QStringLiteral("score"), args, out)) {
         return ExitOk;
     }
@@ -304,14 +328,23 @@ int commandScore(const QStringList& args, QTextStream& out)
 int commandSplit(const QStringList& args, QTextStream& out)
 {
     QCommandLineParser p;
-    addValueOption(p, QStringLiteral("data"), QStringLiteral("input (CSV/TSV or .npz)"), QStringLiteral("FILE"));
-    addValueOption(p, QStringLiteral("label-column"), QStringLiteral("0/1 label column"), QStringLiteral("NAME"));
-    addValueOption(p, QStringLiteral("test-fraction"), QStringLiteral("share of rows in the test part (default 0.3)"));
-    p.addOption(QCommandLineOption(QStringLiteral("stratify"), QStringLiteral("keep the label proportions in both parts")));
-    addValueOption(p, QStringLiteral("subsample"), QStringLiteral("first draw at most N rows (default 10000)"), QStringLiteral("N"));
-    addValueOption(p, QStringLiteral("seed"), QStringLiteral("random seed (default 0)"), QStringLiteral("S"));
-    addValueOption(p, QStringLiteral("train-out"), QStringLiteral("training part (CSV/TSV)"), QStringLiteral("FILE"));
-    addValueOption(p, QStringLiteral("test-out"), QStringLiteral("test part (CSV/TSV)"), QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("data"), QStringLiteral("input (CSV/TSV or .npz)"),
+                   QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("label-column"), QStringLiteral("0/1 label column"),
+                   QStringLiteral("NAME"));
+    addValueOption(p, QStringLiteral("test-fraction"),
+                   QStringLiteral("share of rows in the test part (default 0.3)"));
+    p.addOption(QCommandLineOption(QStringLiteral("stratify"),
+                                   QStringLiteral("keep the label proportions in both parts")));
+    addValueOption(p, QStringLiteral("subsample"),
+                   QStringLiteral("first draw at most N rows (default 10000)"),
+                   QStringLiteral("N"));
+    addValueOption(p, QStringLiteral("seed"), QStringLiteral("random seed (default 0)"),
+                   QStringLiteral("S"));
+    addValueOption(p, QStringLiteral("train-out"), QStringLiteral("training part (CSV/TSV)"),
+                   QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("test-out"), QStringLiteral("test part (CSV/TSV)"),
+                   QStringLiteral("FILE"));
     if (!parse(p, QStringLiteral("split"), args, out)) {
         return ExitOk;
     }
@@ -326,18 +359,20 @@ int commandSplit(const QStringList& args, QTextStream& out)
     }
     const uint64_t seed = o.seed(QStringLiteral("seed"), 0);
     const bool stratify = o.has(QStringLiteral("stratify"));
-    const Dataset full = loadDataset(o.required(QStringLiteral("data")), o.text(QStringLiteral("label-column")), {});
+    const Dataset full =
+        loadDataset(o.required(QStringLiteral("data")), o.text(QStringLiteral("label-column")), {});
     if (stratify && !full.hasLabels()) {
         throw ParameterError("--stratify", "needs labels (--label-column, or y in a .npz)");
     }
-    const Dataset data = full.selectRows(subsampleRows(full.rows(), o.integer(QStringLiteral("subsample"), 10000, 2), seed));
-    const SplitIndices s = trainTestSplit(data.rows(), o.number(QStringLiteral("test-fraction"), 0.3), seed,
-                                          data.labels, stratify);
+    const Dataset data = full.selectRows(
+        subsampleRows(full.rows(), o.integer(QStringLiteral("subsample"), 10000, 2), seed));
+    const SplitIndices s = trainTestSplit(
+        data.rows(), o.number(QStringLiteral("test-fraction"), 0.3), seed, data.labels, stratify);
     writeDataset(trainOut, data.selectRows(s.train));
     writeDataset(testOut, data.selectRows(s.test));
     out << "split " << data.rows() << " rows (seed " << seed << (stratify ? ", stratified" : "")
-        << "): " << s.train.size() << " train -> " << trainOut << ", " << s.test.size() << " test -> "
-        << testOut << '\n';
+        << "): " << s.train.size() << " train -> " << trainOut << ", " << s.test.size()
+        << " test -> " << testOut << '\n';
     return ExitOk;
 }
 
@@ -345,7 +380,8 @@ int commandSplit(const QStringList& args, QTextStream& out)
 
 int runCli(const QStringList& args, QTextStream& out, QTextStream& err)
 {
-    if (args.isEmpty() || args.first() == QLatin1String("--help") || args.first() == QLatin1String("-h")) {
+    if (args.isEmpty() || args.first() == QLatin1String("--help") ||
+        args.first() == QLatin1String("-h")) {
         (args.isEmpty() ? err : out) << kUsage << '\n';
         return args.isEmpty() ? ExitUsage : ExitOk;
     }
@@ -367,7 +403,8 @@ int runCli(const QStringList& args, QTextStream& out, QTextStream& err)
         if (command == QLatin1String("adbench")) {
             return commandAdbench(rest, out);
         }
-        err << "sosrep: unknown command '" << command << "' (use generate, fit, score, split or adbench)\n";
+        err << "sosrep: unknown command '" << command
+            << "' (use generate, fit, score, split or adbench)\n";
         return ExitUsage;
     } catch (const ParameterError& e) {
         err << "sosrep " << command << ": " << e.what() << '\n';

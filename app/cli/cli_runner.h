@@ -10,9 +10,9 @@ namespace sosrep::cli {
 enum ExitCode
 {
     ExitOk = 0,
-    ExitUsage = 2,     // unknown command or option, bad parameter value
-    ExitData = 3,      // unreadable or invalid input data
-    ExitNumerical = 4  // the fit diverged or produced no usable density
+    ExitUsage = 2,    // unknown command or option, bad parameter value
+    ExitData = 3,     // unreadable or invalid input data
+    ExitNumerical = 4 // the fit diverged or produced no usable density
 };
 
 /// Runs `sosrep <command> [options]`; `args` excludes the program name. Messages go to `err` as

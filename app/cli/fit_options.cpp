@@ -5,42 +5,74 @@ namespace sosrep::cli {
 
 void addFitOptions(QCommandLineParser& p)
 {
-    addValueOption(p, QStringLiteral("train"), QStringLiteral("training data (CSV/TSV with header, or .npz)"), QStringLiteral("FILE"));
-    addValueOption(p, QStringLiteral("test"), QStringLiteral("data to score (and FD validation)"), QStringLiteral("FILE"));
-    addValueOption(p, QStringLiteral("columns"), QStringLiteral("feature columns, comma-separated"), QStringLiteral("LIST"));
-    addValueOption(p, QStringLiteral("label-column"), QStringLiteral("0/1 anomaly label column (not a feature)"), QStringLiteral("NAME"));
-    addValueOption(p, QStringLiteral("scale"), QStringLiteral("none|zscore|minmax (default minmax, fitted on train)"), QStringLiteral("KIND"));
-    addValueOption(p, QStringLiteral("estimator"), QStringLiteral("sosrep|kde (default sosrep)"), QStringLiteral("E"));
-    addValueOption(p, QStringLiteral("kernel"), QStringLiteral("gaussian|laplace|sdo (default gaussian)"), QStringLiteral("K"));
-    addValueOption(p, QStringLiteral("length-scale"), QStringLiteral("auto (Fisher divergence) or a number"), QStringLiteral("L"));
-    addValueOption(p, QStringLiteral("grid"), QStringLiteral("number of length scales for auto (default 15)"), QStringLiteral("N"));
-    addValueOption(p, QStringLiteral("selection"), QStringLiteral("above-spacing|paper|first-local (default above-spacing)"), QStringLiteral("RULE"));
-    addValueOption(p, QStringLiteral("fd-estimator"), QStringLiteral("analytic|finite-difference (default analytic)"), QStringLiteral("E"));
-    addValueOption(p, QStringLiteral("solver"), QStringLiteral("natural|standard|both (default natural)"), QStringLiteral("S"));
-    addValueOption(p, QStringLiteral("iterations"), QStringLiteral("iteration budget (default 2000)"), QStringLiteral("N"));
+    addValueOption(p, QStringLiteral("train"),
+                   QStringLiteral("training data (CSV/TSV with header, or .npz)"),
+                   QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("test"), QStringLiteral("data to score (and FD validation)"),
+                   QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("columns"), QStringLiteral("feature columns, comma-separated"),
+                   QStringLiteral("LIST"));
+    addValueOption(p, QStringLiteral("label-column"),
+                   QStringLiteral("0/1 anomaly label column (not a feature)"),
+                   QStringLiteral("NAME"));
+    addValueOption(p, QStringLiteral("scale"),
+                   QStringLiteral("none|zscore|minmax (default minmax, fitted on train)"),
+                   QStringLiteral("KIND"));
+    addValueOption(p, QStringLiteral("estimator"), QStringLiteral("sosrep|kde (default sosrep)"),
+                   QStringLiteral("E"));
+    addValueOption(p, QStringLiteral("kernel"),
+                   QStringLiteral("gaussian|laplace|sdo (default gaussian)"), QStringLiteral("K"));
+    addValueOption(p, QStringLiteral("length-scale"),
+                   QStringLiteral("auto (Fisher divergence) or a number"), QStringLiteral("L"));
+    addValueOption(p, QStringLiteral("grid"),
+                   QStringLiteral("number of length scales for auto (default 15)"),
+                   QStringLiteral("N"));
+    addValueOption(p, QStringLiteral("selection"),
+                   QStringLiteral("above-spacing|paper|first-local (default above-spacing)"),
+                   QStringLiteral("RULE"));
+    addValueOption(p, QStringLiteral("fd-estimator"),
+                   QStringLiteral("analytic|finite-difference (default analytic)"),
+                   QStringLiteral("E"));
+    addValueOption(p, QStringLiteral("solver"),
+                   QStringLiteral("natural|standard|both (default natural)"), QStringLiteral("S"));
+    addValueOption(p, QStringLiteral("iterations"),
+                   QStringLiteral("iteration budget (default 2000)"), QStringLiteral("N"));
     addValueOption(p, QStringLiteral("lr"), QStringLiteral("learning rate (default 0.4)"));
-    addValueOption(p, QStringLiteral("tolerance"), QStringLiteral("stop at this stationarity residual (default 1e-6; 0 = never)"));
-    addValueOption(p, QStringLiteral("features"), QStringLiteral("random Fourier features for SDO (default 2000)"), QStringLiteral("T"));
-    addValueOption(p, QStringLiteral("sdo-order"), QStringLiteral("SDO order m > d/2 (default floor(d/2)+1)"), QStringLiteral("M"));
-    addValueOption(p, QStringLiteral("seed"), QStringLiteral("seed for initialisation, features, splits (default 0)"), QStringLiteral("S"));
-    addValueOption(p, QStringLiteral("model-out"), QStringLiteral("save the model (JSON)"), QStringLiteral("FILE"));
-    addValueOption(p, QStringLiteral("scores-out"), QStringLiteral("per-row scores (CSV)"), QStringLiteral("FILE"));
-    addValueOption(p, QStringLiteral("trace-out"), QStringLiteral("optimizer trace (CSV)"), QStringLiteral("FILE"));
-    addValueOption(p, QStringLiteral("fd-out"), QStringLiteral("Fisher-divergence curve (CSV)"), QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("tolerance"),
+                   QStringLiteral("stop at this stationarity residual (default 1e-6; 0 = never)"));
+    addValueOption(p, QStringLiteral("features"),
+                   QStringLiteral("random Fourier features for SDO (default 2000)"),
+                   QStringLiteral("T"));
+    addValueOption(p, QStringLiteral("sdo-order"),
+                   QStringLiteral("SDO order m > d/2 (default floor(d/2)+1)"), QStringLiteral("M"));
+    addValueOption(p, QStringLiteral("seed"),
+                   QStringLiteral("seed for initialisation, features, splits (default 0)"),
+                   QStringLiteral("S"));
+    addValueOption(p, QStringLiteral("model-out"), QStringLiteral("save the model (JSON)"),
+                   QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("scores-out"), QStringLiteral("per-row scores (CSV)"),
+                   QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("trace-out"), QStringLiteral("optimizer trace (CSV)"),
+                   QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("fd-out"), QStringLiteral("Fisher-divergence curve (CSV)"),
+                   QStringLiteral("FILE"));
 }
 
 FitRequest fitRequestFromOptions(const Options& o, int dim)
 {
     FitRequest r;
     r.seed = o.seed(QStringLiteral("seed"), 0);
-    r.fit.estimator = estimatorKindFromString(o.text(QStringLiteral("estimator"), QStringLiteral("sosrep")).toStdString());
-    r.fit.kernel.type = kernelTypeFromString(o.text(QStringLiteral("kernel"), QStringLiteral("gaussian")).toStdString());
+    r.fit.estimator = estimatorKindFromString(
+        o.text(QStringLiteral("estimator"), QStringLiteral("sosrep")).toStdString());
+    r.fit.kernel.type = kernelTypeFromString(
+        o.text(QStringLiteral("kernel"), QStringLiteral("gaussian")).toStdString());
     r.fit.kernel.features = o.integer(QStringLiteral("features"), 2000, 1);
     r.fit.kernel.sdoOrder = o.integer(QStringLiteral("sdo-order"), 0, 0);
     r.fit.kernel.seed = r.seed;
     const QString solver = o.text(QStringLiteral("solver"), QStringLiteral("natural"));
     r.runBothSolvers = solver == QLatin1String("both");
-    r.fit.solver.solver = r.runBothSolvers ? SolverKind::Natural : solverKindFromString(solver.toStdString());
+    r.fit.solver.solver =
+        r.runBothSolvers ? SolverKind::Natural : solverKindFromString(solver.toStdString());
     r.fit.solver.iterations = o.integer(QStringLiteral("iterations"), 2000, 0);
     r.fit.solver.learningRate = o.number(QStringLiteral("lr"), 0.4);
     r.fit.solver.tolerance = o.number(QStringLiteral("tolerance"), 1e-6);
@@ -52,8 +84,10 @@ FitRequest fitRequestFromOptions(const Options& o, int dim)
         r.fit.kernel.lengthScale = o.number(QStringLiteral("length-scale"), 1.0);
     }
     r.search.gridSize = o.integer(QStringLiteral("grid"), 15, 1);
-    r.search.rule = selectionRuleFromString(o.text(QStringLiteral("selection"), QStringLiteral("above-spacing")).toStdString());
-    r.search.estimator = fdEstimatorFromString(o.text(QStringLiteral("fd-estimator"), QStringLiteral("analytic")).toStdString());
+    r.search.rule = selectionRuleFromString(
+        o.text(QStringLiteral("selection"), QStringLiteral("above-spacing")).toStdString());
+    r.search.estimator = fdEstimatorFromString(
+        o.text(QStringLiteral("fd-estimator"), QStringLiteral("analytic")).toStdString());
     r.search.hutchinson.seed = r.seed;
     r.fit.kernel.validate(dim);
     return r;

@@ -42,8 +42,7 @@ FitOutcome runFit(const MatrixRef& train, const MatrixRef& test, const FitReques
             cfg.solver.solver == SolverKind::Natural ? SolverKind::Standard : SolverKind::Natural;
         out.companion = fitDensity(train, other);
     }
-    out.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return out;
 }
 

@@ -23,7 +23,7 @@ struct FitOutcome
     FitResult model;                    // the fit that scores (natural unless --solver standard)
     std::optional<FitResult> companion; // the standard-gradient run of --solver both
     std::optional<SearchResult> search;
-    std::string validation;             // "test" or "split-80-20"
+    std::string validation; // "test" or "split-80-20"
     double seconds = 0.0;
 };
 

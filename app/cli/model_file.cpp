@@ -26,7 +26,8 @@ Vector vectorFromJson(const QJsonValue& value, const QString& path, const char* 
     Vector v(a.size());
     for (int i = 0; i < a.size(); ++i) {
         if (!a[i].isDouble()) {
-            throw DataError(path.toStdString(), 0, 0, std::string("model field '") + key + "' must hold numbers");
+            throw DataError(path.toStdString(), 0, 0,
+                            std::string("model field '") + key + "' must hold numbers");
         }
         v(i) = a[i].toDouble();
     }
@@ -88,14 +89,16 @@ SavedModel loadModel(const QString& path)
     }
     const QJsonObject root = doc.object();
     if (root[QStringLiteral("format")].toString() != QLatin1String("sosrep-model")) {
-        throw DataError(path.toStdString(), 0, 0, "not a sosrep model file (missing \"format\": \"sosrep-model\")");
+        throw DataError(path.toStdString(), 0, 0,
+                        "not a sosrep model file (missing \"format\": \"sosrep-model\")");
     }
     if (root[QStringLiteral("version")].toInt() != 1) {
         throw DataError(path.toStdString(), 0, 0, "unsupported model file version");
     }
     SavedModel m;
     try {
-        m.estimator = estimatorKindFromString(root[QStringLiteral("estimator")].toString().toStdString());
+        m.estimator =
+            estimatorKindFromString(root[QStringLiteral("estimator")].toString().toStdString());
         const QJsonObject k = root[QStringLiteral("kernel")].toObject();
         m.kernel.type = kernelTypeFromString(k[QStringLiteral("type")].toString().toStdString());
         m.kernel.lengthScale = k[QStringLiteral("length_scale")].toDouble();
@@ -119,14 +122,16 @@ SavedModel loadModel(const QString& path)
     for (int i = 0; i < train.size(); ++i) {
         const Vector row = vectorFromJson(train[i], path, "train");
         if (row.size() != d) {
-            throw DataError(path.toStdString(), 0, 0, "model field 'train' has a row of the wrong width");
+            throw DataError(path.toStdString(), 0, 0,
+                            "model field 'train' has a row of the wrong width");
         }
         m.train.row(i) = row.transpose();
     }
     m.weights = vectorFromJson(root[QStringLiteral("weights")], path, "weights");
     if (m.weights.size() != m.train.rows() || m.train.rows() < 1 || m.scaler.shift.size() != d ||
         m.scaler.scale.size() != d) {
-        throw DataError(path.toStdString(), 0, 0, "model file is inconsistent (sizes of train, weights, scaler)");
+        throw DataError(path.toStdString(), 0, 0,
+                        "model file is inconsistent (sizes of train, weights, scaler)");
     }
     m.provenance = root[QStringLiteral("provenance")].toObject();
     return m;

@@ -21,8 +21,8 @@ struct SavedModel
     KernelSpec kernel;
     Scaler scaler;
     std::vector<std::string> columns;
-    Matrix train;   // scaled training points
-    Vector weights; // alpha (SOSREP) or 1/N (KDE)
+    Matrix train;           // scaled training points
+    Vector weights;         // alpha (SOSREP) or 1/N (KDE)
     QJsonObject provenance; // solver, seeds, FD selection, source files
 };
 

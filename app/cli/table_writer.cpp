@@ -39,7 +39,8 @@ void writeTable(const QString& path, const QStringList& header,
         QStringList quoted;
         for (const QString& h : header) {
             quoted << (h.contains(sep) || h.contains(QLatin1Char('"'))
-                           ? QLatin1Char('"') + QString(h).replace(QStringLiteral("\""), QStringLiteral("\"\"")) +
+                           ? QLatin1Char('"') +
+                                 QString(h).replace(QStringLiteral("\""), QStringLiteral("\"\"")) +
                                  QLatin1Char('"')
                            : h);
         }
@@ -60,7 +61,8 @@ void writeDataset(const QString& path, const Dataset& data)
         header << QString::fromStdString(c);
     }
     if (data.hasLabels()) {
-        header << QString::fromStdString(data.labelName.empty() ? std::string("label") : data.labelName);
+        header << QString::fromStdString(data.labelName.empty() ? std::string("label")
+                                                                : data.labelName);
     }
     writeTable(
         path, header,

@@ -195,7 +195,8 @@ Dataset readCsv(std::istream& in, const CsvReadOptions& options)
     while (tok.next(record)) {
         if (record.size() != ncol) {
             throw DataError(src, record.front().line, 0,
-                            "expected " + std::to_string(ncol) + " fields (as in the header), found " +
+                            "expected " + std::to_string(ncol) +
+                                " fields (as in the header), found " +
                                 std::to_string(record.size()));
         }
         for (size_t j = 0; j < ncol; ++j) {
@@ -218,8 +219,7 @@ Dataset readCsv(std::istream& in, const CsvReadOptions& options)
                 throw DataError(src, record[j].line, col, "not a number: '" + t + "'" + where);
             }
             if (!std::isfinite(v)) {
-                throw DataError(src, record[j].line, col,
-                                "non-finite value '" + t + "'" + where);
+                throw DataError(src, record[j].line, col, "non-finite value '" + t + "'" + where);
             }
             values.push_back(v);
         }

@@ -10,8 +10,8 @@ namespace sosrep {
 
 struct CsvReadOptions
 {
-    char delimiter = 0;  // 0 = detect from the header among ',', ';' and tab
-    std::string source;  // file name used in error messages
+    char delimiter = 0; // 0 = detect from the header among ',', ';' and tab
+    std::string source; // file name used in error messages
 };
 
 /// Reads a delimited text table with a header row into a Dataset (all columns numeric).

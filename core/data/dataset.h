@@ -16,8 +16,8 @@ struct Dataset
     Matrix x;
     std::vector<std::string> columns;
     std::optional<Eigen::VectorXi> labels;
-    std::string labelName;  // name of the column the labels came from, if any
-    std::string source;     // file the data came from (for messages)
+    std::string labelName; // name of the column the labels came from, if any
+    std::string source;    // file the data came from (for messages)
 
     Eigen::Index rows() const { return x.rows(); }
     Eigen::Index dim() const { return x.cols(); }

@@ -56,8 +56,7 @@ std::string headerValue(const std::string& header, const std::string& key,
     return header.substr(pos, end - pos);
 }
 
-template <typename T>
-double loadAs(const unsigned char* p, bool swap)
+template <typename T> double loadAs(const unsigned char* p, bool swap)
 {
     unsigned char buf[sizeof(T)];
     std::memcpy(buf, p, sizeof(T));
@@ -174,7 +173,8 @@ NpyArray parseNpy(const std::vector<unsigned char>& bytes, const std::string& so
         const size_t cols = arr.shape[1];
         for (size_t j = 0; j < cols; ++j) {
             for (size_t i = 0; i < rows; ++i) {
-                arr.values[i * cols + j] = load(data + (j * rows + i) * static_cast<size_t>(size), swap);
+                arr.values[i * cols + j] =
+                    load(data + (j * rows + i) * static_cast<size_t>(size), swap);
             }
         }
     }
@@ -194,7 +194,8 @@ std::map<std::string, NpyArray> readNpz(const std::string& path)
         throw DataError(path, 0, 0, "not a .npz archive (too short for a zip file)");
     }
     long eocd = -1;
-    for (long p = static_cast<long>(zip.size()) - 22; p >= 0 && p >= static_cast<long>(zip.size()) - 65557; --p) {
+    for (long p = static_cast<long>(zip.size()) - 22;
+         p >= 0 && p >= static_cast<long>(zip.size()) - 65557; --p) {
         if (readLe(&zip[static_cast<size_t>(p)], 4) == 0x06054b50) {
             eocd = p;
             break;

@@ -47,8 +47,9 @@ Scaler Scaler::fit(ScalingKind kind, const MatrixRef& x)
     for (Eigen::Index j = 0; j < d; ++j) {
         if (kind == ScalingKind::ZScore) {
             const double mean = x.col(j).mean();
-            const double var =
-                x.rows() > 1 ? (x.col(j).array() - mean).square().sum() / double(x.rows() - 1) : 0.0;
+            const double var = x.rows() > 1
+                                   ? (x.col(j).array() - mean).square().sum() / double(x.rows() - 1)
+                                   : 0.0;
             s.shift(j) = mean;
             s.scale(j) = var > 0.0 ? std::sqrt(var) : 1.0;
         } else {

@@ -12,10 +12,10 @@ enum class ToyKind
 {
     GaussianMixture, // three anisotropic Gaussian components
     TwoMoons,
-    Rings,           // two concentric noisy circles
-    Square,          // uniform on the unit square (flat density, sharp edges)
-    Cosine,          // y = cos(x) + noise, a curved ridge
-    Blocks           // two clusters of different spread: the paper's two-block situation
+    Rings,  // two concentric noisy circles
+    Square, // uniform on the unit square (flat density, sharp edges)
+    Cosine, // y = cos(x) + noise, a curved ridge
+    Blocks  // two clusters of different spread: the paper's two-block situation
 };
 
 std::string toString(ToyKind kind);

@@ -26,9 +26,9 @@ struct LogDensity
 /// Settings of the paper's Hutchinson finite-difference trace estimator (Alg. 1 / Alg. 6).
 struct HutchinsonConfig
 {
-    int probes = 8;       // n random vectors per point
-    double step = 1e-3;   // h, relative to the length scale
-    uint64_t seed = 0;    // Rademacher probes (mean 0, covariance I, unlike Alg. 6's U{-1,0,1})
+    int probes = 8;     // n random vectors per point
+    double step = 1e-3; // h, relative to the length scale
+    uint64_t seed = 0;  // Rademacher probes (mean 0, covariance I, unlike Alg. 6's U{-1,0,1})
 };
 
 /// A fitted kernel density: field f = sum_i w_i k(x_i, .) on a unit-diagonal kernel, with

@@ -12,8 +12,8 @@ namespace sosrep {
 double scottBandwidth(const MatrixRef& x);
 double silvermanBandwidth(const MatrixRef& x);
 
-/// (Upper) median of the pairwise Euclidean distances over at most `maxPoints` rows (seeded subsample);
-/// the data-driven centre of the length-scale grid (design.md section 4).
+/// (Upper) median of the pairwise Euclidean distances over at most `maxPoints` rows (seeded
+/// subsample); the data-driven centre of the length-scale grid (design.md section 4).
 double medianPairwiseDistance(const MatrixRef& x, int maxPoints = 1000, uint64_t seed = 0);
 
 /// Median over (at most `maxPoints` seeded) rows of the distance to the nearest other row: the

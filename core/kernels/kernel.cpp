@@ -32,7 +32,8 @@ KernelType kernelTypeFromString(const std::string& text)
     if (text == "sdo") {
         return KernelType::Sdo;
     }
-    throw ParameterError("--kernel", "unknown kernel '" + text + "' (use gaussian, laplace or sdo)");
+    throw ParameterError("--kernel",
+                         "unknown kernel '" + text + "' (use gaussian, laplace or sdo)");
 }
 
 int KernelSpec::effectiveOrder(int dim) const

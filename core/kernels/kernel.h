@@ -23,8 +23,8 @@ struct KernelSpec
 {
     KernelType type = KernelType::Gaussian;
     double lengthScale = 1.0;
-    int sdoOrder = 0;      // m; 0 = default floor(d/2) + 1
-    int features = 2000;   // T, the number of random Fourier features (SDO)
+    int sdoOrder = 0;    // m; 0 = default floor(d/2) + 1
+    int features = 2000; // T, the number of random Fourier features (SDO)
     uint64_t seed = 0;
 
     /// m actually used for dimension d; throws ParameterError("--sdo-order") unless m > d/2.

@@ -217,9 +217,7 @@ Matrix KernelOperator::crossKernel(const MatrixRef& a, const MatrixRef& b) const
         return features(a) * features(b).transpose();
     }
     const Vector norms = b.rowwise().squaredNorm();
-    return logKernel(squaredDistances(a, b, norms), m_spec.type, m_spec.lengthScale)
-        .array()
-        .exp();
+    return logKernel(squaredDistances(a, b, norms), m_spec.type, m_spec.lengthScale).array().exp();
 }
 
 } // namespace sosrep

@@ -23,8 +23,8 @@ struct FieldValues
 /// How K is applied to coefficient vectors.
 enum class KernelBackend
 {
-    Dense,   // N x N matrix in memory
-    LowRank  // random Fourier features: K a = Phi (Phi^T a), never forming N x N (design.md 2)
+    Dense,  // N x N matrix in memory
+    LowRank // random Fourier features: K a = Phi (Phi^T a), never forming N x N (design.md 2)
 };
 
 /// The kernel of a fitted model on its training points, normalized to unit diagonal
@@ -73,10 +73,10 @@ private:
     KernelSpec m_spec;
     KernelBackend m_backend = KernelBackend::Dense;
     double m_logDiagonal = 0.0;
-    Matrix m_dense;  // N x N when dense
-    Matrix m_phi;    // N x T features (SDO)
-    Matrix m_freq;   // T x d frequencies z_t for this length scale
-    Vector m_phase;  // T phases b_t
+    Matrix m_dense; // N x N when dense
+    Matrix m_phi;   // N x T features (SDO)
+    Matrix m_freq;  // T x d frequencies z_t for this length scale
+    Vector m_phase; // T phases b_t
 };
 
 } // namespace sosrep

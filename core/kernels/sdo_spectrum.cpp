@@ -10,10 +10,11 @@ SdoSpectrum::SdoSpectrum(int dim, int order) : m_dim(dim), m_order(order)
 {
     const double d = dim;
     const double m2 = 2.0 * order;
-    // Integral of r^(d-1)/(1 + (c r)^(2m)) over (0, inf) = c^(-d) pi / (2m sin(pi d/(2m))), c = 2 pi.
+    // Integral of r^(d-1)/(1 + (c r)^(2m)) over (0, inf) = c^(-d) pi / (2m sin(pi d/(2m))), c = 2
+    // pi.
     const double logSphere = std::log(2.0) + 0.5 * d * std::log(M_PI) - std::lgamma(0.5 * d);
-    m_logG0 = logSphere - d * std::log(2.0 * M_PI) +
-              std::log(M_PI / (m2 * std::sin(M_PI * d / m2)));
+    m_logG0 =
+        logSphere - d * std::log(2.0 * M_PI) + std::log(M_PI / (m2 * std::sin(M_PI * d / m2)));
 
     // In t = log u, u = 2 pi r, the radial density is q(t) ~ e^(d t) / (1 + e^(2m t)): a smooth
     // bump with exponential tails e^(d t) (left) and e^(-(2m - d) t) (right), whose mode is at
@@ -50,7 +51,8 @@ std::vector<double> SdoSpectrum::sampleRadii(int count, Rng& rng) const
     for (double& ri : r) {
         const double u = rng.uniform();
         const auto it = std::upper_bound(m_cdf.begin(), m_cdf.end(), u);
-        const size_t j = std::clamp<size_t>(static_cast<size_t>(it - m_cdf.begin()), 1, m_cdf.size() - 1);
+        const size_t j =
+            std::clamp<size_t>(static_cast<size_t>(it - m_cdf.begin()), 1, m_cdf.size() - 1);
         const double w = (u - m_cdf[j - 1]) / std::max(m_cdf[j] - m_cdf[j - 1], 1e-300);
         const double t = m_t[j - 1] + w * (m_t[j] - m_t[j - 1]);
         ri = std::exp(t) / (2.0 * M_PI);

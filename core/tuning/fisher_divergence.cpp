@@ -49,8 +49,8 @@ SelectionRule selectionRuleFromString(const std::string& text)
     if (text == "above-spacing") {
         return SelectionRule::StableAboveSpacing;
     }
-    throw ParameterError("--selection", "unknown rule '" + text +
-                                            "' (use paper, first-local or above-spacing)");
+    throw ParameterError("--selection",
+                         "unknown rule '" + text + "' (use paper, first-local or above-spacing)");
 }
 
 Selection selectLengthScale(const std::vector<double>& lengthScales,

@@ -34,7 +34,8 @@ SelectionRule selectionRuleFromString(const std::string& text); // ParameterErro
 struct Selection
 {
     int index = -1;
-    std::string reason; // "stable_local_minimum", "first_local_minimum" or "global_minimum_fallback"
+    std::string
+        reason; // "stable_local_minimum", "first_local_minimum" or "global_minimum_fallback"
 };
 
 /// Applies a rule to a curve sorted by increasing l. Non-finite values never count as minima.

@@ -57,11 +57,10 @@ bool LengthScaleSearch::step()
     p.status = fit.status;
     p.iterations = fit.trace.empty() ? 0 : fit.trace.back().iteration;
     p.residual = fit.trace.empty() ? 0.0 : fit.trace.back().residual;
-    const Vector terms =
-        m_search.estimator == FdEstimator::Analytic
-            ? fit.model.fisherTerms(m_validation, &p.invalidPoints)
-            : fit.model.fisherTermsFiniteDifference(m_validation, m_search.hutchinson,
-                                                    &p.invalidPoints);
+    const Vector terms = m_search.estimator == FdEstimator::Analytic
+                             ? fit.model.fisherTerms(m_validation, &p.invalidPoints)
+                             : fit.model.fisherTermsFiniteDifference(
+                                   m_validation, m_search.hutchinson, &p.invalidPoints);
     p.value = fit.status == SolverStatus::Diverged || p.invalidPoints > 0
                   ? std::numeric_limits<double>::infinity()
                   : terms.mean();

@@ -33,8 +33,8 @@ FitResult fitDensity(const MatrixRef& train, const FitConfig& config,
 struct SearchConfig
 {
     int gridSize = 15;
-    double decades = 2.0;   // the grid spans centre * 10^(+-decades)
-    double centre = 0.0;    // 0 = median pairwise distance of the training data
+    double decades = 2.0; // the grid spans centre * 10^(+-decades)
+    double centre = 0.0;  // 0 = median pairwise distance of the training data
     FdEstimator estimator = FdEstimator::Analytic;
     HutchinsonConfig hutchinson;
     SelectionRule rule = SelectionRule::StableAboveSpacing;
@@ -44,8 +44,8 @@ struct SearchConfig
 struct FdPoint
 {
     double lengthScale = 0.0;
-    double value = 0.0;     // mean Hyvaerinen term on the validation points (+inf if invalid)
-    int invalidPoints = 0;  // validation points whose term was not finite
+    double value = 0.0;    // mean Hyvaerinen term on the validation points (+inf if invalid)
+    int invalidPoints = 0; // validation points whose term was not finite
     SolverStatus status = SolverStatus::Converged;
     int iterations = 0;
     double residual = 0.0;
@@ -59,7 +59,10 @@ struct SearchResult
     double spacing = 0.0; // median nearest-neighbour distance (the above-spacing rule's floor)
     bool cancelled = false;
 
-    double selectedLengthScale() const { return curve[static_cast<size_t>(selection.index)].lengthScale; }
+    double selectedLengthScale() const
+    {
+        return curve[static_cast<size_t>(selection.index)].lengthScale;
+    }
 };
 
 /// Fisher-divergence tuning of the length scale (design.md section 4): fits on `train` for each l

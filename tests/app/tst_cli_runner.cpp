@@ -54,9 +54,14 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        QCOMPARE(runSosrep({"generate", "--kind", "gmm", "--n", "300", "--seed", "1", "--out", path("train.csv")}).code, 0);
-        QCOMPARE(runSosrep({"generate", "--kind", "gmm", "--n", "200", "--seed", "2", "--anomalies", "0.1",
-                         "--out", path("test.csv")}).code, 0);
+        QCOMPARE(runSosrep({"generate", "--kind", "gmm", "--n", "300", "--seed", "1", "--out",
+                            path("train.csv")})
+                     .code,
+                 0);
+        QCOMPARE(runSosrep({"generate", "--kind", "gmm", "--n", "200", "--seed", "2", "--anomalies",
+                            "0.1", "--out", path("test.csv")})
+                     .code,
+                 0);
     }
 
     void generate_writesHeaderAndRows()
@@ -68,22 +73,26 @@ private slots:
 
     void fit_endToEndWithAllOutputs()
     {
-        const Run r = runSosrep({"fit", "--train", path("train.csv"), "--test", path("test.csv"), "--label-column", "label",
-                              "--solver", "both", "--scores-out", path("scores.csv"), "--trace-out", path("trace.csv"),
-                              "--fd-out", path("fd.csv"), "--model-out", path("model.json")});
+        const Run r = runSosrep({"fit", "--train", path("train.csv"), "--test", path("test.csv"),
+                                 "--label-column", "label", "--solver", "both", "--scores-out",
+                                 path("scores.csv"), "--trace-out", path("trace.csv"), "--fd-out",
+                                 path("fd.csv"), "--model-out", path("model.json")});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const QJsonObject s = r.summary();
-        for (const char* key : {"estimator", "kernel", "length_scale", "n_train", "dim", "iterations", "loss",
-                                "sq_norm", "negative_fraction", "residual", "seconds", "auc_roc", "auc_pr"}) {
+        for (const char* key :
+             {"estimator", "kernel", "length_scale", "n_train", "dim", "iterations", "loss",
+              "sq_norm", "negative_fraction", "residual", "seconds", "auc_roc", "auc_pr"}) {
             QVERIFY2(s.contains(QLatin1String(key)), key);
         }
         QCOMPARE(s[QStringLiteral("n_train")].toInt(), 300);
         QVERIFY(s[QStringLiteral("auc_roc")].toDouble() > 0.9); // uniform anomalies around a GMM
         QVERIFY(std::abs(s[QStringLiteral("sq_norm")].toDouble() - 1.0) < 1e-4);
-        QCOMPARE(readLines(path("scores.csv")).first(), QStringLiteral("row,log_density,anomaly_score,label"));
+        QCOMPARE(readLines(path("scores.csv")).first(),
+                 QStringLiteral("row,log_density,anomaly_score,label"));
         QCOMPARE(readLines(path("scores.csv")).size(), 201);
         const QStringList trace = readLines(path("trace.csv"));
-        QCOMPARE(trace.first(), QStringLiteral("solver,iteration,loss,sq_norm,negative_fraction,residual"));
+        QCOMPARE(trace.first(),
+                 QStringLiteral("solver,iteration,loss,sq_norm,negative_fraction,residual"));
         QVERIFY(trace.filter(QStringLiteral("standard,")).size() > 0);
         QVERIFY(trace.filter(QStringLiteral("natural,")).size() > 0);
         const QStringList fd = readLines(path("fd.csv"));
@@ -92,31 +101,38 @@ private slots:
         QCOMPARE(fd.filter(QRegularExpression(QStringLiteral(",1$"))).size(), 1);
 
         // The saved model scores the same rows to the same values.
-        const Run sc = runSosrep({"score", "--model", path("model.json"), "--data", path("test.csv"), "--label-column",
-                               "label", "--scores-out", path("scores2.csv")});
+        const Run sc =
+            runSosrep({"score", "--model", path("model.json"), "--data", path("test.csv"),
+                       "--label-column", "label", "--scores-out", path("scores2.csv")});
         QVERIFY2(sc.code == 0, qPrintable(sc.err));
         QCOMPARE(readLines(path("scores2.csv")), readLines(path("scores.csv")));
-        QCOMPARE(sc.summary()[QStringLiteral("auc_roc")].toDouble(), s[QStringLiteral("auc_roc")].toDouble());
+        QCOMPARE(sc.summary()[QStringLiteral("auc_roc")].toDouble(),
+                 s[QStringLiteral("auc_roc")].toDouble());
     }
 
     void fit_kdeAndSdoWithFixedLengthScale()
     {
-        const Run kde = runSosrep({"fit", "--train", path("train.csv"), "--label-column", "label", "--estimator", "kde",
-                                "--length-scale", "0.1"});
+        const Run kde = runSosrep({"fit", "--train", path("train.csv"), "--label-column", "label",
+                                   "--estimator", "kde", "--length-scale", "0.1"});
         QVERIFY2(kde.code == 0, qPrintable(kde.err));
         QCOMPARE(kde.summary()[QStringLiteral("length_scale")].toDouble(), 0.1);
-        const Run sdo = runSosrep({"fit", "--train", path("train.csv"), "--label-column", "label", "--kernel", "sdo",
-                                "--features", "200", "--length-scale", "0.1"});
+        const Run sdo =
+            runSosrep({"fit", "--train", path("train.csv"), "--label-column", "label", "--kernel",
+                       "sdo", "--features", "200", "--length-scale", "0.1"});
         QVERIFY2(sdo.code == 0, qPrintable(sdo.err));
-        QCOMPARE(sdo.summary()[QStringLiteral("backend")].toString(), QStringLiteral("rff-lowrank"));
+        QCOMPARE(sdo.summary()[QStringLiteral("backend")].toString(),
+                 QStringLiteral("rff-lowrank"));
     }
 
     void fit_onSharedNpzWithDefaults()
     {
         const QString npz = QString::fromStdString(adbenchPath("45_wine.npz"));
-        QVERIFY2(runSosrep({"split", "--data", npz, "--stratify", "--seed", "42", "--train-out", path("wine_train.csv"),
-                         "--test-out", path("wine_test.csv")}).code == 0, "split");
-        QCOMPARE(readLines(path("wine_test.csv")).size(), 1 + 39); // round(0.3 * 119) + round(0.3 * 10)
+        QVERIFY2(runSosrep({"split", "--data", npz, "--stratify", "--seed", "42", "--train-out",
+                            path("wine_train.csv"), "--test-out", path("wine_test.csv")})
+                         .code == 0,
+                 "split");
+        QCOMPARE(readLines(path("wine_test.csv")).size(),
+                 1 + 39); // round(0.3 * 119) + round(0.3 * 10)
         const Run r = runSosrep({"fit", "--train", npz, "--test", npz});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QCOMPARE(r.summary()[QStringLiteral("dim")].toInt(), 13);
@@ -130,23 +146,35 @@ private slots:
         QTest::addColumn<QString>("message"); // a fragment of the one-line message
         QTest::newRow("no command") << QStringList{} << 2 << "usage: sosrep";
         QTest::newRow("unknown command") << QStringList{"fitt"} << 2 << "unknown command 'fitt'";
-        QTest::newRow("unknown option") << QStringList{"fit", "--bogus"} << 2 << "Unknown option 'bogus'";
+        QTest::newRow("unknown option")
+            << QStringList{"fit", "--bogus"} << 2 << "Unknown option 'bogus'";
         QTest::newRow("missing train") << QStringList{"fit"} << 2 << "--train: is required";
-        QTest::newRow("bad kernel") << QStringList{"generate", "--kind", "spiral", "--out", "x.csv"} << 2
-                                    << "--kind: unknown toy data kind 'spiral'";
+        QTest::newRow("bad kernel") << QStringList{"generate", "--kind", "spiral", "--out", "x.csv"}
+                                    << 2 << "--kind: unknown toy data kind 'spiral'";
         QTest::newRow("missing file") << QStringList{"fit", "--train", "/nonexistent/a.csv"} << 3
                                       << "/nonexistent/a.csv: cannot open file for reading";
-        QTest::newRow("sdo order") << QStringList{"fit", "--train", "TRAIN", "--label-column", "label", "--kernel", "sdo",
-                                                  "--sdo-order", "1"} << 2 << "--sdo-order: SDO order m = 1";
-        QTest::newRow("bad lr") << QStringList{"fit", "--train", "TRAIN", "--label-column", "label", "--lr", "fast"} << 2
-                                << "--lr: expected a number, got 'fast'";
-        QTest::newRow("missing value") << QStringList{"fit", "--train", "BAD"} << 3 << "bad.csv:3:2: missing value 'NA'";
-        QTest::newRow("unknown column") << QStringList{"fit", "--train", "TRAIN", "--label-column", "nope"} << 2
-                                        << "no column named 'nope'";
-        QTest::newRow("bad model") << QStringList{"score", "--model", "BAD", "--data", "TRAIN", "--scores-out", "OUT"} << 3
-                                   << "invalid JSON";
-        QTest::newRow("diverged") << QStringList{"fit", "--train", "TRAIN", "--label-column", "label", "--solver",
-                                                 "standard", "--lr", "1e6", "--length-scale", "0.5", "--scores-out", "OUT"}
+        QTest::newRow("sdo order")
+            << QStringList{"fit", "--train",     "TRAIN", "--label-column", "label", "--kernel",
+                           "sdo", "--sdo-order", "1"}
+            << 2 << "--sdo-order: SDO order m = 1";
+        QTest::newRow("bad lr") << QStringList{"fit",   "--train", "TRAIN", "--label-column",
+                                               "label", "--lr",    "fast"}
+                                << 2 << "--lr: expected a number, got 'fast'";
+        QTest::newRow("missing value")
+            << QStringList{"fit", "--train", "BAD"} << 3 << "bad.csv:3:2: missing value 'NA'";
+        QTest::newRow("unknown column")
+            << QStringList{"fit", "--train", "TRAIN", "--label-column", "nope"} << 2
+            << "no column named 'nope'";
+        QTest::newRow("bad model")
+            << QStringList{"score", "--model", "BAD", "--data", "TRAIN", "--scores-out", "OUT"} << 3
+            << "invalid JSON";
+        QTest::newRow("diverged") << QStringList{"fit",      "--train",
+                                                 "TRAIN",    "--label-column",
+                                                 "label",    "--solver",
+                                                 "standard", "--lr",
+                                                 "1e6",      "--length-scale",
+                                                 "0.5",      "--scores-out",
+                                                 "OUT"}
                                   << 4 << "diverged at iteration";
     }
 

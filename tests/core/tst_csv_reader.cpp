@@ -29,15 +29,20 @@ private slots:
         QTest::addColumn<double>("last"); // value of the last cell
         QTest::newRow("comma") << QByteArray("a,b\n1,2\n3,4\n") << QStringList{"a", "b"} << 4.0;
         QTest::newRow("semicolon") << QByteArray("a;b\n1;2\n3;4.5") << QStringList{"a", "b"} << 4.5;
-        QTest::newRow("tab") << QByteArray("a\tb\n1\t2\n3\t-4e2\n") << QStringList{"a", "b"} << -400.0;
-        QTest::newRow("crlf") << QByteArray("a,b\r\n1,2\r\n3,4\r\n") << QStringList{"a", "b"} << 4.0;
-        QTest::newRow("bom") << QByteArray("\xEF\xBB\xBFx,y\n1,2\n") << QStringList{"x", "y"} << 2.0;
+        QTest::newRow("tab") << QByteArray("a\tb\n1\t2\n3\t-4e2\n") << QStringList{"a", "b"}
+                             << -400.0;
+        QTest::newRow("crlf") << QByteArray("a,b\r\n1,2\r\n3,4\r\n") << QStringList{"a", "b"}
+                              << 4.0;
+        QTest::newRow("bom") << QByteArray("\xEF\xBB\xBFx,y\n1,2\n") << QStringList{"x", "y"}
+                             << 2.0;
         QTest::newRow("quoted header with delimiter and newline")
             << QByteArray("\"a,1\",\"b\nc\"\n1,\"2.5\"\n") << QStringList{"a,1", "b\nc"} << 2.5;
-        QTest::newRow("doubled quotes") << QByteArray("\"say \"\"hi\"\"\",b\n1,2\n")
-                                        << QStringList{"say \"hi\"", "b"} << 2.0;
-        QTest::newRow("plus sign and spaces") << QByteArray("a,b\n 1 , +2 \n") << QStringList{"a", "b"} << 2.0;
-        QTest::newRow("blank lines skipped") << QByteArray("a,b\n\n1,2\n\n") << QStringList{"a", "b"} << 2.0;
+        QTest::newRow("doubled quotes")
+            << QByteArray("\"say \"\"hi\"\"\",b\n1,2\n") << QStringList{"say \"hi\"", "b"} << 2.0;
+        QTest::newRow("plus sign and spaces")
+            << QByteArray("a,b\n 1 , +2 \n") << QStringList{"a", "b"} << 2.0;
+        QTest::newRow("blank lines skipped")
+            << QByteArray("a,b\n\n1,2\n\n") << QStringList{"a", "b"} << 2.0;
     }
 
     void parse_delimitersQuotesLineEnds()
@@ -67,25 +72,32 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("empty") << QByteArray("")
                                << "t.csv: file is empty (expected a header row and data rows)";
-        QTest::newRow("header only") << QByteArray("a,b\n") << "t.csv: no data rows after the header";
-        QTest::newRow("missing empty") << QByteArray("a,b\n1,2\n3,\n")
+        QTest::newRow("header only")
+            << QByteArray("a,b\n") << "t.csv: no data rows after the header";
+        QTest::newRow("missing empty")
+            << QByteArray("a,b\n1,2\n3,\n")
             << "t.csv:3:2: missing value '' in column 'b' (remove or impute incomplete rows first)";
         QTest::newRow("missing NA") << QByteArray("a,b\n1,NA\n")
-            << "t.csv:2:2: missing value 'NA' in column 'b' (remove or impute incomplete rows first)";
+                                    << "t.csv:2:2: missing value 'NA' in column 'b' (remove or "
+                                       "impute incomplete rows first)";
         QTest::newRow("missing NaN") << QByteArray("a;b\nNaN;1\n")
-            << "t.csv:2:1: missing value 'NaN' in column 'a' (remove or impute incomplete rows first)";
+                                     << "t.csv:2:1: missing value 'NaN' in column 'a' (remove or "
+                                        "impute incomplete rows first)";
         QTest::newRow("missing ?") << QByteArray("a\tb\n1\t2\n?\t2\n")
-            << "t.csv:3:1: missing value '?' in column 'a' (remove or impute incomplete rows first)";
-        QTest::newRow("text") << QByteArray("a,b\n1,abc\n") << "t.csv:2:2: not a number: 'abc' in column 'b'";
-        QTest::newRow("comma decimal") << QByteArray("a;b\n1,5;2\n")
-                                       << "t.csv:2:1: not a number: '1,5' in column 'a'";
+                                   << "t.csv:3:1: missing value '?' in column 'a' (remove or "
+                                      "impute incomplete rows first)";
+        QTest::newRow("text") << QByteArray("a,b\n1,abc\n")
+                              << "t.csv:2:2: not a number: 'abc' in column 'b'";
+        QTest::newRow("comma decimal")
+            << QByteArray("a;b\n1,5;2\n") << "t.csv:2:1: not a number: '1,5' in column 'a'";
         QTest::newRow("ragged") << QByteArray("a,b\n1,2\n1,2,3\n")
                                 << "t.csv:3: expected 2 fields (as in the header), found 3";
-        QTest::newRow("unterminated quote") << QByteArray("a,b\n1,\"2\n")
-                                            << "t.csv:2:2: unterminated quoted field";
-        QTest::newRow("inf") << QByteArray("a\ninf\n") << "t.csv:2:1: non-finite value 'inf' in column 'a'";
-        QTest::newRow("line after quoted newline") << QByteArray("\"a\nb\",c\n1,2\n1,x\n")
-            << "t.csv:4:2: not a number: 'x' in column 'c'";
+        QTest::newRow("unterminated quote")
+            << QByteArray("a,b\n1,\"2\n") << "t.csv:2:2: unterminated quoted field";
+        QTest::newRow("inf") << QByteArray("a\ninf\n")
+                             << "t.csv:2:1: non-finite value 'inf' in column 'a'";
+        QTest::newRow("line after quoted newline")
+            << QByteArray("\"a\nb\",c\n1,2\n1,x\n") << "t.csv:4:2: not a number: 'x' in column 'c'";
     }
 
     void errors_nameLineAndColumn()

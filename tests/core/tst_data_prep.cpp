@@ -21,8 +21,8 @@ private slots:
         test << 20, 11;
         const Scaler mm = Scaler::fit(ScalingKind::MinMax, train);
         const Matrix t = mm.apply(test);
-        QCOMPARE(t(0, 0), 2.0);  // (20 - 0) / 10: test data may leave [0, 1]
-        QCOMPARE(t(0, 1), 1.0);  // constant column: scale 1, shift 10
+        QCOMPARE(t(0, 0), 2.0); // (20 - 0) / 10: test data may leave [0, 1]
+        QCOMPARE(t(0, 1), 1.0); // constant column: scale 1, shift 10
         const Scaler z = Scaler::fit(ScalingKind::ZScore, train);
         QCOMPARE(z.apply(train).col(0).mean(), 0.0);
         QCOMPARE(z.scale(0), 5.0); // sample standard deviation of 0, 5, 10

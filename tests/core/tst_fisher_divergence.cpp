@@ -82,21 +82,21 @@ private slots:
         QTest::addColumn<QString>("reason");
         const QVector<double> twoMinima = {5, 4, 3, 2, 3, 4, 5, 6, 5, 4, 3, 4, 5, 6, 7};
         // Stable minima at 3 and 10: the rule takes the largest l.
-        QTest::newRow("paper takes largest stable") << twoMinima << int(SelectionRule::StableLocalMinimum) << 10
-                                                    << "stable_local_minimum";
+        QTest::newRow("paper takes largest stable")
+            << twoMinima << int(SelectionRule::StableLocalMinimum) << 10 << "stable_local_minimum";
         // A dip at 12 with only 2 larger neighbours on the right is not stable.
         const QVector<double> edge = {9, 8, 7, 6, 5, 4, 3, 4, 5, 6, 7, 8, 1, 2, 3};
-        QTest::newRow("edge dip not stable") << edge << int(SelectionRule::StableLocalMinimum) << 6
-                                             << "stable_local_minimum";
+        QTest::newRow("edge dip not stable")
+            << edge << int(SelectionRule::StableLocalMinimum) << 6 << "stable_local_minimum";
         const QVector<double> monotone = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-        QTest::newRow("fallback to global") << monotone << int(SelectionRule::StableLocalMinimum) << 0
-                                            << "global_minimum_fallback";
+        QTest::newRow("fallback to global")
+            << monotone << int(SelectionRule::StableLocalMinimum) << 0 << "global_minimum_fallback";
         const QVector<double> noisy = {1, 2, 3, 4, 5, 4, 5, 6, 7, 8, 9, 10, 9, 10, 11};
-        QTest::newRow("first local from the top") << noisy << int(SelectionRule::FirstLocalMinimum) << 12
-                                                  << "first_local_minimum";
+        QTest::newRow("first local from the top")
+            << noisy << int(SelectionRule::FirstLocalMinimum) << 12 << "first_local_minimum";
         const QVector<double> withInf = {qInf(), 2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
-        QTest::newRow("inf never a minimum") << withInf << int(SelectionRule::StableLocalMinimum) << 2
-                                             << "global_minimum_fallback";
+        QTest::newRow("inf never a minimum")
+            << withInf << int(SelectionRule::StableLocalMinimum) << 2 << "global_minimum_fallback";
     }
 
     void selectionRule_syntheticCurves()
@@ -109,8 +109,8 @@ private slots:
         for (int i = 0; i < values.size(); ++i) {
             ls.push_back(std::pow(1.5, i));
         }
-        const Selection s =
-            selectLengthScale(ls, std::vector<double>(values.begin(), values.end()), SelectionRule(rule));
+        const Selection s = selectLengthScale(ls, std::vector<double>(values.begin(), values.end()),
+                                              SelectionRule(rule));
         QCOMPARE(s.index, expected);
         QCOMPARE(QString::fromStdString(s.reason), reason);
     }
@@ -151,7 +151,8 @@ private slots:
         }
         qInfo("FD-selected l = %.4f (%s), held-out likelihood optimum l = %.4f", fdL,
               r.selection.reason.c_str(), llL);
-        QVERIFY2(fdL / llL < 2.0 && llL / fdL < 2.0, qPrintable(QStringLiteral("%1 vs %2").arg(fdL).arg(llL)));
+        QVERIFY2(fdL / llL < 2.0 && llL / fdL < 2.0,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(fdL).arg(llL)));
     }
 
     void search_isSteppableAndCancellable()

@@ -19,10 +19,10 @@ double bruteForceKde(const Matrix& x, const Eigen::RowVectorXd& y, KernelType ty
         const double r = (x.row(i) - y).norm();
         sum += type == KernelType::Gaussian ? std::exp(-r * r / (2 * l * l)) : std::exp(-r / l);
     }
-    const double z = type == KernelType::Gaussian
-                         ? std::pow(2 * M_PI * l * l, d / 2.0)
-                         : std::pow(l, d) * std::tgamma(d) * 2 * std::pow(M_PI, d / 2.0) /
-                               std::tgamma(d / 2.0);
+    const double z =
+        type == KernelType::Gaussian
+            ? std::pow(2 * M_PI * l * l, d / 2.0)
+            : std::pow(l, d) * std::tgamma(d) * 2 * std::pow(M_PI, d / 2.0) / std::tgamma(d / 2.0);
     return sum / double(x.rows()) / z;
 }
 
@@ -64,7 +64,8 @@ private slots:
         QCOMPARE(ld.floored, 0);
         for (Eigen::Index i = 0; i < y.rows(); ++i) {
             const double ref = std::log(bruteForceKde(x, y.row(i), KernelType(type), l));
-            QVERIFY2(std::abs(ld.values(i) - ref) < 1e-10, qPrintable(QString::number(ld.values(i) - ref)));
+            QVERIFY2(std::abs(ld.values(i) - ref) < 1e-10,
+                     qPrintable(QString::number(ld.values(i) - ref)));
         }
     }
 
@@ -81,8 +82,10 @@ private slots:
         QCOMPARE(ld.floored, 0);
         QVERIFY(std::isfinite(ld.values(0)));
         // Dominant term: the nearest point at distance 2 (the others are much farther).
-        const double expected = -4.0 / (2 * l * l) - std::log(20.0) - 50.0 * std::log(2 * M_PI * l * l);
-        QVERIFY2(std::abs(ld.values(0) - expected) < 1e-6, qPrintable(QString::number(ld.values(0) - expected)));
+        const double expected =
+            -4.0 / (2 * l * l) - std::log(20.0) - 50.0 * std::log(2 * M_PI * l * l);
+        QVERIFY2(std::abs(ld.values(0) - expected) < 1e-6,
+                 qPrintable(QString::number(ld.values(0) - expected)));
     }
 
     void gridIntegral_isOne_data()
@@ -120,7 +123,8 @@ private slots:
         x << 0, 1, 2, 3; // sample standard deviation sqrt(5/3)
         const double s = std::sqrt(5.0 / 3.0);
         QVERIFY(std::abs(scottBandwidth(x) - s * std::pow(4.0, -0.2)) < 1e-12);
-        QVERIFY(std::abs(silvermanBandwidth(x) - s * std::pow(4.0 / 3.0, 0.2) * std::pow(4.0, -0.2)) < 1e-12);
+        QVERIFY(std::abs(silvermanBandwidth(x) -
+                         s * std::pow(4.0 / 3.0, 0.2) * std::pow(4.0, -0.2)) < 1e-12);
         QCOMPARE(medianPairwiseDistance(x), 2.0); // distances 1,1,1,2,2,3: the upper median
         QCOMPARE(medianNearestNeighbourDistance(x), 1.0);
     }

@@ -12,8 +12,7 @@ using namespace sosrep;
 namespace {
 
 /// Max error over r in [0, 3 l] of the RFF SDO kernel (true units) against a reference g(r).
-template <typename F>
-double rffError(int m, double l, int features, uint64_t seed, F reference)
+template <typename F> double rffError(int m, double l, int features, uint64_t seed, F reference)
 {
     KernelSpec spec;
     spec.type = KernelType::Sdo;
@@ -35,7 +34,10 @@ double rffError(int m, double l, int features, uint64_t seed, F reference)
     return err;
 }
 
-double sdoM1(double r, double l) { return std::exp(-r / l) / (2.0 * l); }
+double sdoM1(double r, double l)
+{
+    return std::exp(-r / l) / (2.0 * l);
+}
 
 double sdoM2(double r, double l)
 {
@@ -121,7 +123,11 @@ private slots:
                 const double v = op.crossKernel(origin, p)(0, 0) * std::exp(op.logDiagonal());
                 const double g0 = std::exp(op.logDiagonal());
                 QVERIFY2(std::abs(v - ref[di][k]) < 0.03 * g0,
-                         qPrintable(QStringLiteral("d=%1 r=%2: %3 vs %4").arg(d).arg(rs[k]).arg(v).arg(ref[di][k])));
+                         qPrintable(QStringLiteral("d=%1 r=%2: %3 vs %4")
+                                        .arg(d)
+                                        .arg(rs[k])
+                                        .arg(v)
+                                        .arg(ref[di][k])));
             }
         }
     }

@@ -16,8 +16,8 @@ namespace {
 std::vector<unsigned char> makeNpy(int version, const std::string& dict, const void* data,
                                    size_t bytes)
 {
-    std::vector<unsigned char> out = {0x93, 'N', 'U', 'M', 'P', 'Y',
-                                      static_cast<unsigned char>(version), 0};
+    std::vector<unsigned char> out = {
+        0x93, 'N', 'U', 'M', 'P', 'Y', static_cast<unsigned char>(version), 0};
     const size_t lenBytes = version == 1 ? 2 : 4;
     std::string header = dict;
     while ((out.size() + lenBytes + header.size() + 1) % 64 != 0) {
@@ -45,12 +45,14 @@ private slots:
         const double c[6] = {1, 2, 3, 4, 5, 6}; // C order 2x3: rows (1,2,3), (4,5,6)
         const double f[6] = {1, 4, 2, 5, 3, 6}; // the same matrix in Fortran order
         for (int v : {1, 2, 3}) {
-            const auto a = parseNpy(
-                makeNpy(v, "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }", c, sizeof c),
-                "c");
-            const auto b = parseNpy(
-                makeNpy(v, "{'descr': '<f8', 'fortran_order': True, 'shape': (2, 3), }", f, sizeof f),
-                "f");
+            const auto a =
+                parseNpy(makeNpy(v, "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }",
+                                 c, sizeof c),
+                         "c");
+            const auto b =
+                parseNpy(makeNpy(v, "{'descr': '<f8', 'fortran_order': True, 'shape': (2, 3), }", f,
+                                 sizeof f),
+                         "f");
             QCOMPARE(a.shape, (std::vector<size_t>{2, 3}));
             QCOMPARE(a.values, b.values);
             QCOMPARE(a.values[3], 4.0);
@@ -84,10 +86,11 @@ private slots:
             QCOMPARE(a.values[1], k.second);
         }
         const unsigned char be[8] = {0x3F, 0xF8, 0, 0, 0, 0, 0, 0}; // 1.5 big-endian
-        QCOMPARE(parseNpy(makeNpy(1, "{'descr': '>f8', 'fortran_order': False, 'shape': (1,), }", be, 8),
-                          "be")
-                     .values[0],
-                 1.5);
+        QCOMPARE(
+            parseNpy(makeNpy(1, "{'descr': '>f8', 'fortran_order': False, 'shape': (1,), }", be, 8),
+                     "be")
+                .values[0],
+            1.5);
     }
 
     void npy_errors()
@@ -95,13 +98,17 @@ private slots:
         const double x = 1;
         QVERIFY_THROWS_EXCEPTION(DataError, parseNpy({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, "bad"));
         try {
-            parseNpy(makeNpy(1, "{'descr': '<c16', 'fortran_order': False, 'shape': (1,), }", &x, 8), "a");
+            parseNpy(
+                makeNpy(1, "{'descr': '<c16', 'fortran_order': False, 'shape': (1,), }", &x, 8),
+                "a");
             QFAIL("expected a DataError");
         } catch (const DataError& e) {
-            QVERIFY(QString::fromLatin1(e.what()).contains(QStringLiteral("unsupported dtype '<c16'")));
+            QVERIFY(
+                QString::fromLatin1(e.what()).contains(QStringLiteral("unsupported dtype '<c16'")));
         }
         try {
-            parseNpy(makeNpy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (4,), }", &x, 8), "a");
+            parseNpy(makeNpy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (4,), }", &x, 8),
+                     "a");
             QFAIL("expected a DataError");
         } catch (const DataError& e) {
             QCOMPARE(QString::fromLatin1(e.what()),
@@ -172,7 +179,8 @@ private slots:
             QFAIL("expected a DataError");
         } catch (const DataError& e) {
             QCOMPARE(QString::fromStdString(e.what()),
-                     QString::fromStdString(path + ": not a .npz archive (no zip end-of-directory record)"));
+                     QString::fromStdString(
+                         path + ": not a .npz archive (no zip end-of-directory record)"));
         }
     }
 };

@@ -50,7 +50,7 @@ private slots:
         SosrepSolver solver(op, cfg);
         QCOMPARE(toString(solver.run()), toString(SolverStatus::Converged));
         QVERIFY(solver.last().residual < 1e-9);
-        QVERIFY(std::abs(solver.last().sqNorm - 1.0) < 1e-8);    // Lemma 4: |f|^2_H = 1
+        QVERIFY(std::abs(solver.last().sqNorm - 1.0) < 1e-8);      // Lemma 4: |f|^2_H = 1
         QVERIFY(solver.trace().front().loss > solver.last().loss); // it descended
         QCOMPARE(solver.totalClamped(), 0L);
     }
@@ -98,7 +98,8 @@ private slots:
     void blockModel_ratioTendsToGammaRatio()
     {
         // Prop. 9: for M = N the ratio tends to gamma^2 / gamma'^2 = 9 as N grows.
-        const KernelOperator op = KernelOperator::fromMatrix(blockKernel(1000, 1000, 0.9, 0.3, 0.5));
+        const KernelOperator op =
+            KernelOperator::fromMatrix(blockKernel(1000, 1000, 0.9, 0.3, 0.5));
         SosrepConfig cfg;
         cfg.learningRate = 0.25;
         cfg.iterations = 20000;
