@@ -10,11 +10,13 @@ sosrep="$root/build/app/sosrep"
 echo "== Generating two-moons training data and a test set (seeds 1 and 2) =="
 "$sosrep" generate --kind moons --n 600 --seed 1 --out "$out/train.csv"
 "$sosrep" generate --kind moons --n 300 --seed 2 --anomalies 0.1 --out "$out/test.csv"
-for est in sosrep kde; do
-    echo "== Fitting $est (length scale tuned by Fisher divergence) =="
-    "$sosrep" fit --train "$out/train.csv" --test "$out/test.csv" --label-column label \
-        --estimator "$est" --scores-out "$out/${est}_scores.csv" --fd-out "$out/${est}_fd.csv" \
-        --trace-out "$out/${est}_trace.csv" --model-out "$out/${est}_model.json"
-done
+echo "== Fitting SOSREP (l tuned by Fisher divergence; natural and standard gradient) =="
+"$sosrep" fit --train "$out/train.csv" --test "$out/test.csv" --label-column label \
+    --estimator sosrep --solver both --scores-out "$out/sosrep_scores.csv" \
+    --fd-out "$out/sosrep_fd.csv" --trace-out "$out/sosrep_trace.csv" --model-out "$out/sosrep_model.json"
+echo "== Fitting KDE (same kernel, bandwidth tuned the same way) =="
+"$sosrep" fit --train "$out/train.csv" --test "$out/test.csv" --label-column label \
+    --estimator kde --scores-out "$out/kde_scores.csv" --fd-out "$out/kde_fd.csv" \
+    --model-out "$out/kde_model.json"
 echo "== Outputs written to $out =="
 ls -1 "$out"
