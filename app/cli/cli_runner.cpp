@@ -62,16 +62,12 @@ Dataset applyScaling(const Dataset& data, const Scaler& scaler)
     return out;
 }
 
-void writeScores(const QString& path, const LogDensity& ld, const Dataset& data,
-                 EstimatorKind estimator)
+void writeScores(const QString& path, const LogDensity& ld, const Dataset& data)
 {
-    QStringList header{QStringLiteral("row"),
-                       estimator == EstimatorKind::Sosrep ? QStringLiteral("log_pre_density")
-                                                          : QStringLiteral("log_density"),
+    // The column is named log_density by the command-line contract; for SOSREP it holds the
+    // log pre-density (design.md section 1), as the README states.
+    QStringList header{QStringLiteral("row"), QStringLiteral("log_density"),
                        QStringLiteral("anomaly_score")};
-    // The contract names the column log_density; SOSREP's is a pre-density (design.md
-    // section 1), so the header says so while keeping the position.
-    header[1] = QStringLiteral("log_density");
     if (data.hasLabels()) {
         header << QStringLiteral("label");
     }
@@ -198,7 +194,7 @@ int commandFit(const QStringList& args, QTextStream& out)
 
     // Outputs are written only after everything has been computed.
     if (o.has(QStringLiteral("scores-out"))) {
-        writeScores(o.required(QStringLiteral("scores-out")), ld, scored, req.fit.estimator);
+        writeScores(o.required(QStringLiteral("scores-out")), ld, scored);
     }
     if (o.has(QStringLiteral("trace-out"))) {
         writeTrace(o.required(QStringLiteral("trace-out")), f, req.fit.solver.solver);
@@ -313,7 +309,7 @@ int commandScore(const QStringList& args, QTextStream& out)
     const Dataset data = applyScaling(raw, m.scaler);
     const DensityModel dm = toDensityModel(m);
     const LogDensity ld = dm.logDensity(data.x);
-    writeScores(outPath, ld, data, m.estimator);
+    writeScores(outPath, ld, data);
     QJsonObject s;
     s[QStringLiteral("estimator")] = QString::fromStdString(toString(m.estimator));
     s[QStringLiteral("kernel")] = QString::fromStdString(toString(m.kernel.type));

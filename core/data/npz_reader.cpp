@@ -312,7 +312,6 @@ Dataset readNpzDataset(const std::string& path)
             }
             ds.x(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = v;
         }
-        (void)i;
     }
     for (size_t j = 0; j < d; ++j) {
         ds.columns.push_back("x" + std::to_string(j + 1));
