@@ -2,6 +2,7 @@
 #include "app/cli/adbench_command.h"
 
 #include "app/cli/fit_options.h"
+#include "app/cli/table_writer.h"
 #include "core/data/npz_reader.h"
 #include "core/data/scaler.h"
 #include "core/data/split.h"
@@ -40,6 +41,9 @@ int commandAdbench(const QStringList& args, QTextStream& out)
     addValueOption(p, QStringLiteral("only"),
                    QStringLiteral("comma-separated substrings of file names to run"),
                    QStringLiteral("LIST"));
+    addValueOption(p, QStringLiteral("curves-out"),
+                   QStringLiteral("every FD curve with the AUC at each grid point (CSV)"),
+                   QStringLiteral("FILE"));
     p.addOption(QCommandLineOption(QStringLiteral("hindsight"),
                                    QStringLiteral("also report the best AUC over the grid")));
     p.addOption(QCommandLineOption(QStringLiteral("help"), QStringLiteral("show this help")));
@@ -82,6 +86,8 @@ int commandAdbench(const QStringList& args, QTextStream& out)
         }
     }
     const bool hindsight = o.has(QStringLiteral("hindsight"));
+    const bool curves = o.has(QStringLiteral("curves-out"));
+    QStringList curveLines;
     out << "dataset\tseed\tn_train\td\tlength_scale\tselection\tauc_roc\tauc_pr"
         << (hindsight ? "\tbest_grid_auc_roc" : "") << "\tseconds\n";
     std::vector<Row> rows;
@@ -99,17 +105,39 @@ int commandAdbench(const QStringList& args, QTextStream& out)
             req.seed = seed;
             req.fit.solver.seed = seed;
             req.fit.kernel.seed = seed;
-            const FitOutcome f = runFit(train, testX, req);
+            // The search validates on the test rows, so each grid model is fitted on the whole
+            // training part: scoring it gives the grid AUC without refitting (labels are used
+            // only here, after the fact, never by the selection).
+            std::vector<double> gridAuc;
+            LengthScaleSearch::Observer observer;
+            if (hindsight || curves) {
+                observer = [&](const FdPoint&, const DensityModel& model) {
+                    gridAuc.push_back(aucRoc(-model.logDensity(testX).values, *test.labels));
+                };
+            }
+            const FitOutcome f = runFit(train, testX, req, observer);
             const Vector score = -f.model.model.logDensity(testX).values;
             Row r;
             r.aucRoc = aucRoc(score, *test.labels);
             r.aucPr = aucPr(score, *test.labels);
-            if (hindsight && f.search) {
-                for (const FdPoint& pt : f.search->curve) {
-                    FitConfig cfg = req.fit;
-                    cfg.kernel.lengthScale = pt.lengthScale;
-                    const Vector sc = -fitDensity(train, cfg).model.logDensity(testX).values;
-                    r.hindsight = std::max(r.hindsight, aucRoc(sc, *test.labels));
+            for (double a : gridAuc) {
+                r.hindsight = std::max(r.hindsight, a);
+            }
+            if (curves && f.search) {
+                for (size_t i = 0; i < f.search->curve.size(); ++i) {
+                    const FdPoint& pt = f.search->curve[i];
+                    curveLines << QStringList{file,
+                                              QString::number(seed),
+                                              formatNumber(pt.lengthScale),
+                                              formatNumber(pt.value),
+                                              QString::number(pt.invalidPoints),
+                                              QString::number(pt.iterations),
+                                              formatNumber(pt.residual),
+                                              formatNumber(gridAuc[i]),
+                                              formatNumber(f.search->centre),
+                                              formatNumber(f.search->spacing),
+                                              QString::number(int(i) == f.search->selection.index)}
+                                      .join(QLatin1Char(','));
                 }
             }
             rows.push_back(r);
@@ -135,6 +163,15 @@ int commandAdbench(const QStringList& args, QTextStream& out)
         out << '\t' << fixed(mean.hindsight, 4);
     }
     out << "\t\n";
+    if (curves) {
+        writeTextFileAtomically(o.required(QStringLiteral("curves-out")), [&](QTextStream& ts) {
+            ts << "dataset,seed,length_scale,fisher_divergence,invalid_points,iterations,residual,"
+                  "auc_roc,centre,spacing,selected\n";
+            for (const QString& line : curveLines) {
+                ts << line << '\n';
+            }
+        });
+    }
     return 0;
 }
 

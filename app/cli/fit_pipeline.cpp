@@ -7,7 +7,8 @@
 
 namespace sosrep::cli {
 
-FitOutcome runFit(const MatrixRef& train, const MatrixRef& test, const FitRequest& request)
+FitOutcome runFit(const MatrixRef& train, const MatrixRef& test, const FitRequest& request,
+                  const LengthScaleSearch::Observer& observer)
 {
     const auto start = std::chrono::steady_clock::now();
     FitOutcome out;
@@ -32,6 +33,7 @@ FitOutcome runFit(const MatrixRef& train, const MatrixRef& test, const FitReques
             out.validation = "split-80-20";
         }
         LengthScaleSearch search(fitPart, validation, cfg, request.search);
+        search.setObserver(observer);
         out.search = search.run();
         cfg.kernel.lengthScale = out.search->selectedLengthScale();
     }

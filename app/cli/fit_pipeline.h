@@ -29,6 +29,7 @@ struct FitOutcome
 
 /// Runs the request on scaled data; `test` may be empty (then FD validation uses a seeded 80/20
 /// split of `train`, design.md section 4). Labels are never used.
-FitOutcome runFit(const MatrixRef& train, const MatrixRef& test, const FitRequest& request);
+FitOutcome runFit(const MatrixRef& train, const MatrixRef& test, const FitRequest& request,
+                  const LengthScaleSearch::Observer& observer = {});
 
 } // namespace sosrep::cli

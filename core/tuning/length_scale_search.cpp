@@ -65,6 +65,9 @@ bool LengthScaleSearch::step()
                   ? std::numeric_limits<double>::infinity()
                   : terms.mean();
     m_result.curve.push_back(p);
+    if (m_observer) {
+        m_observer(p, fit.model);
+    }
     if (m_result.curve.size() == m_grid.size()) {
         finish();
         return false;

@@ -5,6 +5,7 @@
 #include "core/estimators/sosrep.h"
 #include "core/tuning/fisher_divergence.h"
 
+#include <functional>
 #include <vector>
 
 namespace sosrep {
@@ -74,6 +75,11 @@ public:
     LengthScaleSearch(const MatrixRef& train, const MatrixRef& validation, const FitConfig& fit,
                       const SearchConfig& search);
 
+    /// Called after each grid point with its FD value and the model fitted there (on `train`),
+    /// e.g. to stream the curve to a GUI or to score the model without refitting.
+    using Observer = std::function<void(const FdPoint&, const DensityModel&)>;
+    void setObserver(Observer observer) { m_observer = std::move(observer); }
+
     bool step(); // evaluates the next grid point; false when all are done
     /// Runs to the end; progress(done, total) over grid points may cancel.
     const SearchResult& run(const ProgressFn& progress = {});
@@ -90,6 +96,7 @@ private:
     SearchConfig m_search;
     std::vector<double> m_grid;
     SearchResult m_result;
+    Observer m_observer;
 };
 
 } // namespace sosrep
