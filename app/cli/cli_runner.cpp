@@ -248,6 +248,7 @@ int commandFit(const QStringList& args, QTextStream& out)
         s[QStringLiteral("selection")] = QString::fromStdString(f.search->selection.reason);
         s[QStringLiteral("selection_rule")] = QString::fromStdString(toString(req.search.rule));
         s[QStringLiteral("fd_validation")] = QString::fromStdString(f.validation);
+        s[QStringLiteral("fd_excluded_duplicates")] = f.search->excludedDuplicates;
     }
     s[QStringLiteral("n_train")] = static_cast<int>(train.rows());
     s[QStringLiteral("dim")] = static_cast<int>(train.dim());

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/fit_options.h"
 
+#include "core/errors.h"
+
 namespace sosrep::cli {
 
 void addFitOptions(QCommandLineParser& p)
@@ -33,6 +35,10 @@ void addFitOptions(QCommandLineParser& p)
     addValueOption(p, QStringLiteral("fd-estimator"),
                    QStringLiteral("analytic|finite-difference (default analytic)"),
                    QStringLiteral("E"));
+    addValueOption(p, QStringLiteral("fd-duplicates"),
+                   QStringLiteral("keep|exclude validation rows that repeat a training row "
+                                  "(default keep)"),
+                   QStringLiteral("MODE"));
     addValueOption(p, QStringLiteral("solver"),
                    QStringLiteral("natural|standard|both (default natural)"), QStringLiteral("S"));
     addValueOption(p, QStringLiteral("iterations"),
@@ -88,6 +94,12 @@ FitRequest fitRequestFromOptions(const Options& o, int dim)
         o.text(QStringLiteral("selection"), QStringLiteral("above-spacing")).toStdString());
     r.search.estimator = fdEstimatorFromString(
         o.text(QStringLiteral("fd-estimator"), QStringLiteral("analytic")).toStdString());
+    const QString dup = o.text(QStringLiteral("fd-duplicates"), QStringLiteral("keep"));
+    if (dup != QLatin1String("keep") && dup != QLatin1String("exclude")) {
+        throw ParameterError("--fd-duplicates",
+                             "use keep or exclude, not '" + dup.toStdString() + "'");
+    }
+    r.search.excludeDuplicates = dup == QLatin1String("exclude");
     r.search.hutchinson.seed = r.seed;
     r.fit.kernel.validate(dim);
     return r;

@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
+#include <vector>
 
 namespace sosrep {
 
@@ -31,11 +33,50 @@ FitResult fitDensity(const MatrixRef& train, const FitConfig& config, const Prog
     return out;
 }
 
+namespace {
+
+/// Rows of `validation` that do not exactly repeat a row of `train`.
+Matrix withoutDuplicatesOf(const MatrixRef& validation, const MatrixRef& train, int* excluded)
+{
+    auto rowOf = [](const MatrixRef& m, Eigen::Index i) {
+        std::vector<double> row(static_cast<size_t>(m.cols()));
+        for (Eigen::Index j = 0; j < m.cols(); ++j) {
+            row[static_cast<size_t>(j)] = m(i, j);
+        }
+        return row;
+    };
+    std::set<std::vector<double>> seen;
+    for (Eigen::Index i = 0; i < train.rows(); ++i) {
+        seen.insert(rowOf(train, i));
+    }
+    std::vector<Eigen::Index> keep;
+    for (Eigen::Index i = 0; i < validation.rows(); ++i) {
+        if (seen.count(rowOf(validation, i)) == 0) {
+            keep.push_back(i);
+        }
+    }
+    *excluded = static_cast<int>(validation.rows() - static_cast<Eigen::Index>(keep.size()));
+    Matrix out(static_cast<Eigen::Index>(keep.size()), validation.cols());
+    for (size_t k = 0; k < keep.size(); ++k) {
+        out.row(static_cast<Eigen::Index>(k)) = validation.row(keep[k]);
+    }
+    return out;
+}
+
+} // namespace
+
 LengthScaleSearch::LengthScaleSearch(const MatrixRef& train, const MatrixRef& validation,
                                      const FitConfig& fit, const SearchConfig& search)
     : m_train(train), m_validation(validation), m_fit(fit), m_search(search)
 {
-    if (validation.rows() < 1) {
+    if (search.excludeDuplicates) {
+        m_validation = withoutDuplicatesOf(validation, train, &m_result.excludedDuplicates);
+        if (m_validation.rows() == 0) {
+            m_validation = validation; // every row repeats a training row: nothing to exclude by
+            m_result.excludedDuplicates = 0;
+        }
+    }
+    if (m_validation.rows() < 1) {
         throw ParameterError("validation", "needs at least one validation row");
     }
     m_result.centre = search.centre > 0.0 ? search.centre : medianPairwiseDistance(m_train);

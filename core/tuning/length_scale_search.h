@@ -40,6 +40,11 @@ struct SearchConfig
     HutchinsonConfig hutchinson;
     SelectionRule rule = SelectionRule::StableAboveSpacing;
     int neighbours = 3;
+    /// Leave validation rows that exactly repeat a fitting row out of the FD average. Score
+    /// matching assumes a continuous density; a repeated value is an atom, at which the
+    /// Hyvaerinen term of a kernel model tends to -inf as l -> 0 (2 lap f / f ~ -2d/l^2 at a
+    /// kernel centre), so a few duplicates decide the whole curve (skin, mammography).
+    bool excludeDuplicates = false;
 };
 
 struct FdPoint
@@ -58,6 +63,7 @@ struct SearchResult
     Selection selection;
     double centre = 0.0;
     double spacing = 0.0; // median nearest-neighbour distance (the above-spacing rule's floor)
+    int excludedDuplicates = 0; // validation rows left out (SearchConfig::excludeDuplicates)
     bool cancelled = false;
 
     double selectedLengthScale() const

@@ -155,6 +155,34 @@ private slots:
                  qPrintable(QStringLiteral("%1 vs %2").arg(fdL).arg(llL)));
     }
 
+    void search_excludesValidationRowsThatRepeatTrainingRows()
+    {
+        const Matrix train = toy(ToyKind::GaussianMixture, 200, 5);
+        Matrix val(60, 2);
+        val.topRows(20) = train.topRows(20); // exact repeats: atoms for score matching
+        val.bottomRows(40) = toy(ToyKind::GaussianMixture, 40, 6);
+        FitConfig fc;
+        fc.estimator = EstimatorKind::Kde;
+        SearchConfig sc;
+        sc.excludeDuplicates = true;
+        LengthScaleSearch search(train, val, fc, sc);
+        int observed = 0;
+        search.setObserver([&](const FdPoint& p, const DensityModel& m) {
+            ++observed;
+            QCOMPARE(m.kernel->spec().lengthScale, p.lengthScale);
+        });
+        const SearchResult& r = search.run();
+        QCOMPARE(r.excludedDuplicates, 20);
+        QCOMPARE(observed, sc.gridSize);
+        // The same search keeping the repeats sees a lower (more negative) objective at the
+        // smallest l: the repeated points reward a spike at each training point.
+        sc.excludeDuplicates = false;
+        LengthScaleSearch keep(train, val, fc, sc);
+        const SearchResult& k = keep.run();
+        QCOMPARE(k.excludedDuplicates, 0);
+        QVERIFY(k.curve.front().value < r.curve.front().value);
+    }
+
     void search_isSteppableAndCancellable()
     {
         const Matrix train = toy(ToyKind::Rings, 100, 1);
