@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+#include "core/grid/density_grid.h"
+
+#include "core/errors.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace sosrep {
+
+GridSpec gridAroundData(const MatrixRef& data, int xColumn, int yColumn, int resolution,
+                        double margin)
+{
+    if (xColumn < 0 || yColumn < 0 || xColumn >= data.cols() || yColumn >= data.cols()) {
+        throw ParameterError("columns", "plotted column out of range");
+    }
+    GridSpec g;
+    g.xColumn = xColumn;
+    g.yColumn = yColumn;
+    g.nx = g.ny = resolution;
+    auto range = [&](int c, double* lo, double* hi) {
+        const double a = data.col(c).minCoeff();
+        const double b = data.col(c).maxCoeff();
+        const double span = b > a ? b - a : 1.0;
+        *lo = a - margin * span;
+        *hi = b + margin * span;
+    };
+    range(xColumn, &g.xMin, &g.xMax);
+    range(yColumn, &g.yMin, &g.yMax);
+    g.fixedValues.resize(data.cols());
+    for (Eigen::Index c = 0; c < data.cols(); ++c) {
+        std::vector<double> v(data.col(c).data(), data.col(c).data() + data.rows());
+        auto mid = v.begin() + static_cast<long>(v.size() / 2);
+        std::nth_element(v.begin(), mid, v.end());
+        g.fixedValues(c) = *mid;
+    }
+    return g;
+}
+
+DensityGrid evaluateGrid(const DensityModel& model, const GridSpec& spec,
+                         const ProgressFn& progress)
+{
+    DensityGrid out;
+    out.spec = spec;
+    out.logDensity.resize(spec.ny, spec.nx);
+    const int chunkRows = std::max(1, 4096 / std::max(1, spec.nx));
+    for (int j0 = 0; j0 < spec.ny; j0 += chunkRows) {
+        const int rows = std::min(chunkRows, spec.ny - j0);
+        Matrix pts(static_cast<Eigen::Index>(rows) * spec.nx, spec.fixedValues.size());
+        for (int j = 0; j < rows; ++j) {
+            for (int i = 0; i < spec.nx; ++i) {
+                const Eigen::Index k = static_cast<Eigen::Index>(j) * spec.nx + i;
+                pts.row(k) = spec.fixedValues.transpose();
+                pts(k, spec.xColumn) = spec.x(i);
+                pts(k, spec.yColumn) = spec.y(j0 + j);
+            }
+        }
+        const LogDensity ld = model.logDensity(pts);
+        out.floored += ld.floored;
+        for (int j = 0; j < rows; ++j) {
+            out.logDensity.row(j0 + j) =
+                ld.values.segment(static_cast<Eigen::Index>(j) * spec.nx, spec.nx).transpose();
+        }
+        if (progress && !progress(j0 + rows, spec.ny)) {
+            out.cancelled = true;
+            break;
+        }
+    }
+    return out;
+}
+
+Matrix normalizeOnGrid(const Matrix& logDensity, double cellArea)
+{
+    const double m = logDensity.maxCoeff();
+    const double logMass = m + std::log((logDensity.array() - m).exp().sum() * cellArea);
+    return logDensity.array() - logMass;
+}
+
+std::vector<double> highestDensityLevels(const Matrix& logDensity,
+                                         const std::vector<double>& masses)
+{
+    std::vector<double> v(logDensity.data(), logDensity.data() + logDensity.size());
+    std::sort(v.begin(), v.end(), std::greater<double>());
+    const double m = v.front();
+    std::vector<double> cumulative(v.size());
+    double total = 0.0;
+    for (size_t k = 0; k < v.size(); ++k) {
+        total += std::exp(v[k] - m);
+        cumulative[k] = total;
+    }
+    std::vector<double> levels;
+    for (double mass : masses) {
+        const double target = mass * total;
+        const auto it = std::lower_bound(cumulative.begin(), cumulative.end(), target);
+        const size_t k = std::min(static_cast<size_t>(it - cumulative.begin()), v.size() - 1);
+        levels.push_back(v[k]);
+    }
+    return levels;
+}
+
+} // namespace sosrep

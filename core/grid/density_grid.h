@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimators/density_model.h"
+#include "core/types.h"
+
+#include <vector>
+
+namespace sosrep {
+
+/// A rectangular evaluation grid over two data columns; every other column is held fixed (at
+/// its median by default, as the plot title says).
+struct GridSpec
+{
+    int xColumn = 0;
+    int yColumn = 1;
+    double xMin = 0.0, xMax = 1.0, yMin = 0.0, yMax = 1.0;
+    int nx = 128;
+    int ny = 128;
+    Vector fixedValues; // full-dimensional point supplying the non-plotted columns
+
+    double x(int i) const { return xMin + (xMax - xMin) * (i + 0.5) / nx; }
+    double y(int j) const { return yMin + (yMax - yMin) * (j + 0.5) / ny; }
+    double cellArea() const { return (xMax - xMin) / nx * (yMax - yMin) / ny; }
+};
+
+/// The data's range in both columns widened by `margin` of its span, medians elsewhere.
+GridSpec gridAroundData(const MatrixRef& data, int xColumn, int yColumn, int resolution = 128,
+                        double margin = 0.15);
+
+struct DensityGrid
+{
+    GridSpec spec;
+    Matrix logDensity; // ny x nx (row j = y(j)), log p or log pre-density
+    int floored = 0;
+    bool cancelled = false;
+};
+
+/// Evaluates log p on the grid in row chunks; progress(rowsDone, ny) returning false cancels.
+DensityGrid evaluateGrid(const DensityModel& model, const GridSpec& spec,
+                         const ProgressFn& progress = {});
+
+/// log-density thresholds t_k such that the cells with log p >= t_k hold `masses[k]` of the
+/// grid-normalized mass (highest-density regions; seaborn's "iso-proportion" levels).
+std::vector<double> highestDensityLevels(const Matrix& logDensity,
+                                         const std::vector<double>& masses);
+
+/// Log density normalized so that the grid sums (times the cell area) to 1: comparable between
+/// SOSREP's pre-density and KDE (design.md; AUC is unaffected).
+Matrix normalizeOnGrid(const Matrix& logDensity, double cellArea);
+
+} // namespace sosrep

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+#include "core/grid/contour.h"
+#include "core/grid/density_grid.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace sosrep;
+
+class TstDensityGrid : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void marchingSquares_traceACircle()
+    {
+        const int n = 201;
+        std::vector<double> xs(n);
+        for (int i = 0; i < n; ++i) {
+            xs[size_t(i)] = -2.0 + 4.0 * i / (n - 1);
+        }
+        Matrix f(n, n);
+        for (int j = 0; j < n; ++j) {
+            for (int i = 0; i < n; ++i) {
+                f(j, i) = -(xs[size_t(i)] * xs[size_t(i)] + xs[size_t(j)] * xs[size_t(j)]);
+            }
+        }
+        const double r = 1.3;
+        const auto segs = marchingSquares(f, xs, xs, -r * r);
+        double length = 0.0;
+        for (const auto& s : segs) {
+            QVERIFY(std::abs(std::hypot(s.x0, s.y0) - r) < 2e-4);
+            length += std::hypot(s.x1 - s.x0, s.y1 - s.y0);
+        }
+        QVERIFY2(std::abs(length - 2 * M_PI * r) < 1e-3 * 2 * M_PI * r,
+                 qPrintable(QString::number(length)));
+    }
+
+    void marchingSquares_saddleGivesTwoSegments()
+    {
+        Matrix f(2, 2);
+        f << 1, 0, 0, 1; // corners (0,0) and (1,1) high: a saddle
+        const auto segs = marchingSquares(f, {0.0, 1.0}, {0.0, 1.0}, 0.5);
+        QCOMPARE(int(segs.size()), 2);
+    }
+
+    void highestDensityLevels_matchGaussianClosedForm()
+    {
+        // Standard 2-D normal: the region holding mass q is the disc of radius sqrt(-2 ln(1-q)),
+        // whose boundary density is (1-q)/(2 pi).
+        const int n = 400;
+        Matrix ld(n, n);
+        const double lo = -6.0;
+        const double step = 12.0 / n;
+        for (int j = 0; j < n; ++j) {
+            for (int i = 0; i < n; ++i) {
+                const double x = lo + (i + 0.5) * step;
+                const double y = lo + (j + 0.5) * step;
+                ld(j, i) = -0.5 * (x * x + y * y) - std::log(2 * M_PI);
+            }
+        }
+        const auto levels = highestDensityLevels(ld, {0.5, 0.8, 0.95});
+        const double qs[3] = {0.5, 0.8, 0.95};
+        for (int k = 0; k < 3; ++k) {
+            const double expected = std::log((1 - qs[k]) / (2 * M_PI));
+            QVERIFY2(std::abs(levels[size_t(k)] - expected) < 0.02,
+                     qPrintable(QStringLiteral("%1 vs %2").arg(levels[size_t(k)]).arg(expected)));
+        }
+        const Matrix norm = normalizeOnGrid(ld.array() + 5.0, step * step); // any offset
+        QVERIFY(std::abs(norm.array().exp().sum() * step * step - 1.0) < 1e-12);
+    }
+
+    void evaluateGrid_matchesDirectEvaluationAndHoldsMedians()
+    {
+        std::srand(7);
+        const Matrix x = Matrix::Random(80, 3);
+        KernelSpec spec;
+        spec.lengthScale = 0.4;
+        const DensityModel kde = makeKde(std::make_shared<const KernelOperator>(x, spec));
+        GridSpec g = gridAroundData(x, 0, 2, 16);
+        const DensityGrid grid = evaluateGrid(kde, g);
+        QVERIFY(grid.logDensity.allFinite());
+        Matrix p(1, 3);
+        p << g.x(5), g.fixedValues(1), g.y(9);
+        QVERIFY(std::abs(grid.logDensity(9, 5) - kde.logDensity(p).values(0)) < 1e-12);
+        int calls = 0;
+        // 128 x 128 is evaluated in 4 chunks of 32 rows: cancel after the first.
+        const DensityGrid cancelled =
+            evaluateGrid(kde, gridAroundData(x, 0, 2, 128), [&](int, int) { return ++calls < 1; });
+        QVERIFY(cancelled.cancelled);
+        QCOMPARE(calls, 1);
+    }
+};
+
+QTEST_APPLESS_MAIN(TstDensityGrid)
+#include "tst_density_grid.moc"
