@@ -7,6 +7,9 @@
 #include <cmath>
 
 namespace sosrep {
+namespace {
+constexpr double kDivergedSquaredNorm = 1e12;
+} // namespace
 
 std::string toString(SolverKind kind)
 {
@@ -129,7 +132,11 @@ void SosrepSolver::record()
     row.clamped = clamped;
     m_totalClamped += clamped;
     m_trace.push_back(row);
-    if (!std::isfinite(row.loss) || !std::isfinite(row.residual) || !m_alpha.allFinite()) {
+    // Divergence: non-finite values, or a norm no run towards the optimum can reach. The optimum
+    // and the initialisation both have alpha^T K alpha = 1 (Lemma 4); a step size too large for
+    // the standard update grows it geometrically (to 1e300 before anything overflows).
+    if (!std::isfinite(row.loss) || !std::isfinite(row.residual) || !m_alpha.allFinite() ||
+        row.sqNorm > kDivergedSquaredNorm) {
         m_status = SolverStatus::Diverged;
     } else if (m_config.tolerance > 0.0 && residual < m_config.tolerance) {
         m_status = SolverStatus::Converged;

@@ -23,7 +23,7 @@ enum class SolverStatus
     Converged,     // residual below tolerance
     MaxIterations, // budget used up
     Cancelled,     // the progress callback asked to stop
-    Diverged       // alpha or the loss became non-finite (iteration recorded)
+    Diverged       // alpha^T K alpha > 1e12 (the optimum has 1) or a value became non-finite
 };
 std::string toString(SolverStatus status);
 

@@ -162,6 +162,27 @@ private slots:
         QVERIFY(solver.iteration() < 1000);
     }
 
+    void divergence_detectedWhileValuesAreStillFinite()
+    {
+        // Regression: standard GD at lr 0.1 on two moons grows alpha^T K alpha geometrically to
+        // 1e302 without overflowing; it used to run on as "running" with absurd values.
+        ToyConfig tc;
+        tc.kind = ToyKind::TwoMoons;
+        tc.n = 500;
+        const Matrix x = generateToyData(tc).x * 0.25;
+        KernelSpec spec;
+        spec.lengthScale = 0.0714;
+        KernelOperator op(x, spec);
+        SosrepConfig cfg;
+        cfg.solver = SolverKind::Standard;
+        cfg.iterations = 1000;
+        SosrepSolver solver(op, cfg);
+        QVERIFY(solver.run() == SolverStatus::Diverged);
+        QVERIFY(solver.iteration() < 60);
+        QVERIFY(std::isfinite(solver.last().loss));
+        QVERIFY(solver.last().sqNorm > 1e12);
+    }
+
     void cancel_stopsAtOnce()
     {
         const Matrix x = Matrix::Random(40, 2);

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#include "ui/controller/estimation_controller.h"
+#include "ui/main_window.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include <cstdio>
+
+int main(int argc, char* argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("SOSREP Studio"));
+    QApplication::setOrganizationName(QStringLiteral("SOSREP"));
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Explore SOSREP and KDE density estimates"));
+    parser.addHelpOption();
+    parser.addOption(
+        {QStringLiteral("demo"), QStringLiteral("open with a built-in toy dataset and fit it")});
+    parser.addOption(
+        {QStringLiteral("screenshot"),
+         QStringLiteral("after the demo fit, save a screenshot of the window and exit"),
+         QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("tab"), QStringLiteral("tab shown in the screenshot (0-3)"),
+                      QStringLiteral("N")});
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("data file to open"));
+    parser.process(app);
+
+    sosrep::ui::MainWindow window;
+    window.show();
+    auto* controller = window.controller();
+    const QString shot = parser.value(QStringLiteral("screenshot"));
+    if (!parser.positionalArguments().isEmpty()) {
+        window.openFile(parser.positionalArguments().first());
+    } else if (parser.isSet(QStringLiteral("demo")) || !shot.isEmpty()) {
+        controller->generateToy(sosrep::ToyKind::TwoMoons, 500, 0);
+        controller->fit();
+    }
+    if (!shot.isEmpty()) {
+        window.tabs()->setCurrentIndex(parser.value(QStringLiteral("tab")).toInt());
+        QObject::connect(controller, &sosrep::ui::EstimationController::fitFinished, &window, [&] {
+            // Let the plots repaint before grabbing.
+            QTimer::singleShot(500, &window, [&] {
+                const bool ok = window.grab().save(shot);
+                std::fprintf(ok ? stdout : stderr,
+                             ok ? "screenshot saved to %s\n" : "cannot write %s\n",
+                             qPrintable(shot));
+                QApplication::exit(ok ? 0 : 3);
+            });
+        });
+        QObject::connect(controller, &sosrep::ui::EstimationController::errorOccurred, &window,
+                         [](const QString& m) {
+                             std::fprintf(stderr, "sosrep-studio: %s\n", qPrintable(m));
+                             QApplication::exit(4);
+                         });
+    }
+    return QApplication::exec();
+}

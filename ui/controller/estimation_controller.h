@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/data/dataset.h"
+#include "core/data/scaler.h"
+#include "core/data/toy_data.h"
+#include "ui/controller/fit_job.h"
+#include "ui/controller/model_settings.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <QVector>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+namespace sosrep::ui {
+
+enum class ColumnRole
+{
+    Feature,
+    Label,
+    Ignore
+};
+
+/// The app's single facade (style-anchors habit 5): owns the dataset, its column roles, the model
+/// settings and the latest results; runs fits on a worker thread with progress and cancel.
+/// Widgets read from it and send requests to it; it does no drawing.
+class EstimationController : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit EstimationController(QObject* parent = nullptr);
+    ~EstimationController() override;
+
+    // --- data -----------------------------------------------------------------------------
+    /// Loads CSV/TSV or .npz. On failure emits errorOccurred with the reader's one-line message
+    /// (file, line, column) and keeps the current dataset. Returns success.
+    bool loadFile(const QString& path);
+    void generateToy(ToyKind kind, int n, uint64_t seed);
+    const Dataset& rawData() const { return m_raw; }
+    QString dataSource() const { return m_source; }
+    bool hasData() const { return m_raw.rows() > 0; }
+
+    QVector<ColumnRole> columnRoles() const { return m_roles; }
+    /// Returns false (and emits errorOccurred) if the roles are invalid (e.g. non-0/1 labels).
+    bool setColumnRoles(const QVector<ColumnRole>& roles);
+    /// Feature columns (names) in order, after roles.
+    QStringList featureNames() const;
+    /// Scaled feature matrix and labels, as fitted.
+    const Matrix& features() const { return m_features; }
+    const std::optional<Eigen::VectorXi>& labels() const { return m_labels; }
+
+    int plotX() const { return m_plotX; }
+    int plotY() const { return m_plotY; }
+    void setPlotColumns(int x, int y);
+
+    // --- model ----------------------------------------------------------------------------
+    const ModelSettings& settings() const { return m_settings; }
+    void setSettings(const ModelSettings& s); // never refits by itself
+
+    // --- jobs -----------------------------------------------------------------------------
+    bool isBusy() const { return m_watcher != nullptr; }
+    void fit();
+    /// Refits with a fixed length scale (e.g. a point clicked on the FD curve).
+    void fitAtLengthScale(double lengthScale);
+    void cancel();
+
+    // --- results --------------------------------------------------------------------------
+    const std::vector<TraceRow>& naturalTrace() const { return m_natural; }
+    const std::vector<TraceRow>& standardTrace() const { return m_standard; }
+    const std::vector<FdPoint>& fdCurve() const { return m_fdPoints; }
+    const FitJobResult* result() const { return m_result.get(); }
+
+signals:
+    void dataChanged();
+    void settingsChanged();
+    void busyChanged(bool busy);
+    void progressChanged(const QString& stage, int done, int total);
+    void traceUpdated();
+    void fdCurveUpdated();
+    void fitFinished();
+    void fitCancelled();
+    void errorOccurred(const QString& message);
+
+private:
+    void setDataset(Dataset raw, const QString& source);
+    void rebuildFeatures();
+    void onJobFinished();
+
+    Dataset m_raw;
+    QString m_source;
+    QVector<ColumnRole> m_roles;
+    Matrix m_features;
+    std::optional<Eigen::VectorXi> m_labels;
+    QStringList m_featureNames;
+    int m_plotX = 0;
+    int m_plotY = 1;
+    ModelSettings m_settings;
+
+    std::atomic<bool> m_cancel{false};
+    QFutureWatcher<FitJobResult>* m_watcher = nullptr;
+    std::vector<TraceRow> m_natural;
+    std::vector<TraceRow> m_standard;
+    std::vector<FdPoint> m_fdPoints;
+    std::unique_ptr<FitJobResult> m_result;
+};
+
+} // namespace sosrep::ui

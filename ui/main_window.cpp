@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+#include "ui/main_window.h"
+
+#include "core/metrics/auc.h"
+#include "ui/controller/estimation_controller.h"
+#include "ui/panels/data_panel.h"
+#include "ui/panels/model_panel.h"
+#include "ui/plots/density_heatmap.h"
+#include "ui/plots/fd_plot.h"
+#include "ui/plots/trace_plot.h"
+#include "ui/scores_model.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace sosrep::ui {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    setWindowTitle(tr("SOSREP Studio"));
+    m_controller = new EstimationController(this);
+
+    auto* side = new QWidget;
+    auto* sideLayout = new QVBoxLayout(side);
+    auto* dataBox = new QGroupBox(tr("Data"));
+    (new QVBoxLayout(dataBox))->addWidget(new DataPanel(m_controller, dataBox));
+    auto* modelBox = new QGroupBox(tr("Model"));
+    (new QVBoxLayout(modelBox))->addWidget(new ModelPanel(m_controller, modelBox));
+    sideLayout->addWidget(dataBox);
+    sideLayout->addWidget(modelBox);
+    sideLayout->addStretch();
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(side);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(360);
+    auto* dock = new QDockWidget(tr("Data and model"), this);
+    dock->setObjectName(QStringLiteral("controlsDock"));
+    dock->setWidget(scroll);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    for (auto* panel : side->findChildren<DataPanel*>()) {
+        connect(panel, &DataPanel::openRequested, this, [this] {
+            const QString path =
+                QFileDialog::getOpenFileName(this, tr("Open data"), QString(),
+                                             tr("Data (*.csv *.tsv *.txt *.npz);;All files (*)"));
+            if (!path.isEmpty()) {
+                openFile(path);
+            }
+        });
+    }
+
+    m_tabs = new QTabWidget(this);
+    m_density = new DensityHeatmap;
+    m_trace = new TracePlot;
+    m_fd = new FdPlot;
+    auto* scoresPage = new QWidget;
+    auto* scoresLayout = new QVBoxLayout(scoresPage);
+    m_aucLabel = new QLabel(tr("Fit a model to score the rows."));
+    m_scores = new ScoresModel(this);
+    auto* proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(m_scores);
+    proxy->setSortRole(Qt::EditRole);
+    m_scoresView = new QTableView;
+    m_scoresView->setModel(proxy);
+    m_scoresView->setSortingEnabled(true);
+    m_scoresView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    scoresLayout->addWidget(m_aucLabel);
+    scoresLayout->addWidget(m_scoresView);
+    m_tabs->addTab(m_density, tr("Density"));
+    m_tabs->addTab(m_trace, tr("Optimizer: natural vs standard"));
+    m_tabs->addTab(m_fd, tr("Fisher divergence"));
+    m_tabs->addTab(scoresPage, tr("Scores"));
+    setCentralWidget(m_tabs);
+    m_density->clearContent(tr("Open or generate data, then Fit (F5)"));
+
+    m_progress = new QProgressBar;
+    m_progress->setMaximumWidth(220);
+    m_progress->setVisible(false);
+    m_stage = new QLabel;
+    statusBar()->addPermanentWidget(m_stage);
+    statusBar()->addPermanentWidget(m_progress);
+
+    connect(m_controller, &EstimationController::progressChanged, this,
+            [this](const QString& stage, int done, int total) {
+                m_stage->setText(stage);
+                m_progress->setRange(0, std::max(1, total));
+                m_progress->setValue(done);
+            });
+    connect(m_controller, &EstimationController::busyChanged, this, [this](bool busy) {
+        m_progress->setVisible(busy);
+        m_stage->setText(busy ? tr("fitting…") : QString());
+    });
+    connect(m_controller, &EstimationController::traceUpdated, this, [this] {
+        m_trace->setTraces(m_controller->naturalTrace(), m_controller->standardTrace());
+    });
+    connect(m_controller, &EstimationController::fdCurveUpdated, this, [this] {
+        const FitJobResult* r = m_controller->result();
+        const bool done = r && r->search && !m_controller->isBusy();
+        m_fd->setCurve(m_controller->fdCurve(), done ? r->search->selection.index : -1,
+                       done ? QString::fromStdString(r->search->selection.reason) : QString());
+    });
+    connect(m_controller, &EstimationController::fitFinished, this, &MainWindow::showResult);
+    connect(m_controller, &EstimationController::fitCancelled, this, [this] {
+        statusBar()->showMessage(tr("Fit cancelled; previous results kept."), 5000);
+    });
+    connect(m_controller, &EstimationController::errorOccurred, this, &MainWindow::showError);
+    connect(m_controller, &EstimationController::dataChanged, this, [this] {
+        if (!m_controller->result()) {
+            m_density->clearContent(
+                tr("%1 rows loaded: press Fit (F5)").arg(m_controller->features().rows()));
+        }
+    });
+    connect(m_fd, &FdPlot::lengthScaleClicked, m_controller,
+            &EstimationController::fitAtLengthScale);
+    createActions();
+    resize(1400, 900);
+}
+
+void MainWindow::createActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open…"));
+    open->setShortcut(QKeySequence::Open);
+    connect(open, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open data"), QString(), tr("Data (*.csv *.tsv *.txt *.npz);;All files (*)"));
+        if (!path.isEmpty()) {
+            openFile(path);
+        }
+    });
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"));
+    quit->setShortcut(QKeySequence::Quit);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+    QMenu* model = menuBar()->addMenu(tr("&Model"));
+    QAction* fit = model->addAction(tr("&Fit"));
+    fit->setShortcut(Qt::Key_F5);
+    connect(fit, &QAction::triggered, m_controller, &EstimationController::fit);
+    QAction* cancel = model->addAction(tr("&Cancel"));
+    cancel->setShortcut(Qt::Key_Escape);
+    connect(cancel, &QAction::triggered, m_controller, &EstimationController::cancel);
+}
+
+void MainWindow::openFile(const QString& path)
+{
+    if (m_controller->loadFile(path)) {
+        statusBar()->showMessage(tr("Loaded %1").arg(path), 5000);
+    }
+}
+
+void MainWindow::showError(const QString& message)
+{
+    m_lastError = message;
+    statusBar()->showMessage(message, 10000);
+    auto* box =
+        new QMessageBox(QMessageBox::Warning, tr("SOSREP Studio"), message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open(); // window-modal, never blocks the event loop
+}
+
+QString MainWindow::densityTitle() const
+{
+    const ModelSettings& s = m_controller->settings();
+    const FitJobResult* r = m_controller->result();
+    QString what = s.estimator == EstimatorKind::Sosrep
+                       ? tr("SOSREP (%1 gradient) log pre-density")
+                             .arg(QString::fromStdString(toString(s.solver)))
+                       : tr("KDE log density");
+    QString t = tr("%1, %2 kernel, ℓ = %3")
+                    .arg(what, QString::fromStdString(toString(s.kernel)))
+                    .arg(r->lengthScale, 0, 'g', 4);
+    if (m_controller->features().cols() > 2) {
+        t += tr("; other columns held at their medians");
+    }
+    return t;
+}
+
+void MainWindow::showResult()
+{
+    const FitJobResult* r = m_controller->result();
+    const QStringList names = m_controller->featureNames();
+    if (r->grid.logDensity.size() > 0) {
+        DensityHeatmap::Content c;
+        c.grid = &r->grid;
+        c.points = m_controller->features();
+        c.labels = m_controller->labels();
+        c.title = densityTitle();
+        c.valueLabel = m_controller->settings().estimator == EstimatorKind::Sosrep
+                           ? tr("log pre-density")
+                           : tr("log density");
+        c.xLabel = names.value(r->grid.spec.xColumn);
+        c.yLabel = names.value(r->grid.spec.yColumn);
+        m_density->showContent(c);
+    } else {
+        m_density->clearContent(tr("One feature column: no 2-D density view"));
+    }
+    const bool pre = m_controller->settings().estimator == EstimatorKind::Sosrep;
+    m_scores->setScores(r->rowLogDensity, m_controller->labels(), pre);
+    const auto& labels = m_controller->labels();
+    if (labels && labels->sum() > 0 && labels->sum() < labels->size()) {
+        const Vector score = -r->rowLogDensity;
+        m_aucLabel->setText(tr("AUC-ROC %1   AUC-PR %2   (labels used only for these numbers)")
+                                .arg(aucRoc(score, *labels), 0, 'f', 4)
+                                .arg(aucPr(score, *labels), 0, 'f', 4));
+    } else {
+        m_aucLabel->setText(tr("No labels with both classes: no AUC."));
+    }
+    statusBar()->showMessage(
+        tr("Fitted in %1 s (ℓ = %2)").arg(r->seconds, 0, 'f', 2).arg(r->lengthScale, 0, 'g', 4),
+        10000);
+}
+
+} // namespace sosrep::ui

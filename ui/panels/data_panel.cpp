@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+#include "ui/panels/data_panel.h"
+
+#include "ui/controller/estimation_controller.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace sosrep::ui {
+
+DataPanel::DataPanel(EstimationController* controller, QWidget* parent)
+    : QWidget(parent), m_controller(controller)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* open = new QPushButton(tr("Open CSV / TSV / NPZ…"), this);
+    connect(open, &QPushButton::clicked, this, &DataPanel::openRequested);
+    layout->addWidget(open);
+
+    auto* toyRow = new QHBoxLayout;
+    m_toyKind = new QComboBox(this);
+    for (const char* k : {"moons", "gmm", "rings", "square", "cosine", "blocks"}) {
+        m_toyKind->addItem(QString::fromLatin1(k));
+    }
+    m_toyN = new QSpinBox(this);
+    m_toyN->setRange(10, 100000);
+    m_toyN->setValue(500);
+    m_toyN->setPrefix(tr("n="));
+    m_toySeed = new QSpinBox(this);
+    m_toySeed->setRange(0, 1000000);
+    m_toySeed->setPrefix(tr("seed="));
+    auto* gen = new QPushButton(tr("Generate"), this);
+    toyRow->addWidget(m_toyKind);
+    toyRow->addWidget(m_toyN);
+    toyRow->addWidget(m_toySeed);
+    toyRow->addWidget(gen);
+    layout->addLayout(toyRow);
+    connect(gen, &QPushButton::clicked, this, [this] {
+        m_controller->generateToy(toyKindFromString(m_toyKind->currentText().toStdString()),
+                                  m_toyN->value(), static_cast<uint64_t>(m_toySeed->value()));
+    });
+
+    m_source = new QLabel(tr("No data loaded"), this);
+    m_source->setWordWrap(true);
+    layout->addWidget(m_source);
+
+    m_roles = new QTableWidget(0, 2, this);
+    m_roles->setHorizontalHeaderLabels({tr("column"), tr("role")});
+    m_roles->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_roles->verticalHeader()->setVisible(false);
+    m_roles->setMinimumHeight(110);
+    layout->addWidget(m_roles);
+
+    auto* form = new QFormLayout;
+    m_scaling = new QComboBox(this);
+    m_scaling->addItems(
+        {QStringLiteral("minmax"), QStringLiteral("zscore"), QStringLiteral("none")});
+    form->addRow(tr("Scaling"), m_scaling);
+    m_plotX = new QComboBox(this);
+    m_plotY = new QComboBox(this);
+    form->addRow(tr("Plot x"), m_plotX);
+    form->addRow(tr("Plot y"), m_plotY);
+    layout->addLayout(form);
+
+    connect(m_scaling, &QComboBox::currentTextChanged, this, [this](const QString& t) {
+        ModelSettings s = m_controller->settings();
+        s.scaling = scalingKindFromString(t.toStdString());
+        m_controller->setSettings(s);
+    });
+    auto plotChanged = [this] {
+        if (!m_refreshing) {
+            m_controller->setPlotColumns(m_plotX->currentIndex(), m_plotY->currentIndex());
+        }
+    };
+    connect(m_plotX, &QComboBox::currentIndexChanged, this, plotChanged);
+    connect(m_plotY, &QComboBox::currentIndexChanged, this, plotChanged);
+    connect(m_controller, &EstimationController::dataChanged, this, &DataPanel::refresh);
+    refresh();
+}
+
+void DataPanel::refresh()
+{
+    m_refreshing = true;
+    const Dataset& raw = m_controller->rawData();
+    m_source->setText(m_controller->hasData()
+                          ? tr("%1\n%2 rows × %3 columns%4")
+                                .arg(m_controller->dataSource())
+                                .arg(raw.rows())
+                                .arg(raw.dim())
+                                .arg(raw.hasLabels() ? tr(", labels from the file's y") : QString())
+                          : tr("No data loaded"));
+    const QVector<ColumnRole> roles = m_controller->columnRoles();
+    m_roles->setRowCount(roles.size());
+    for (int j = 0; j < roles.size(); ++j) {
+        auto* name = new QTableWidgetItem(QString::fromStdString(raw.columns[size_t(j)]));
+        name->setFlags(Qt::ItemIsEnabled);
+        m_roles->setItem(j, 0, name);
+        auto* combo = new QComboBox(m_roles);
+        combo->addItems({tr("feature"), tr("label"), tr("ignore")});
+        combo->setCurrentIndex(int(roles[j]));
+        // Queued: applying the roles rebuilds this table, which deletes the emitting combo.
+        connect(combo, &QComboBox::currentIndexChanged, this, &DataPanel::applyRoles,
+                Qt::QueuedConnection);
+        m_roles->setCellWidget(j, 1, combo);
+    }
+    const QStringList names = m_controller->featureNames();
+    for (QComboBox* c : {m_plotX, m_plotY}) {
+        c->clear();
+        c->addItems(names);
+    }
+    m_plotX->setCurrentIndex(m_controller->plotX());
+    m_plotY->setCurrentIndex(m_controller->plotY());
+    m_scaling->setCurrentText(QString::fromStdString(toString(m_controller->settings().scaling)));
+    m_refreshing = false;
+}
+
+void DataPanel::applyRoles()
+{
+    QVector<ColumnRole> roles;
+    for (int j = 0; j < m_roles->rowCount(); ++j) {
+        roles << ColumnRole(static_cast<QComboBox*>(m_roles->cellWidget(j, 1))->currentIndex());
+    }
+    if (!m_controller->setColumnRoles(roles)) {
+        refresh(); // show the roles that are in force
+    }
+}
+
+} // namespace sosrep::ui

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QSpinBox;
+class QTableWidget;
+
+namespace sosrep::ui {
+
+class EstimationController;
+
+/// Open a file or generate toy data; column roles (feature / label / ignore), scaling, and the
+/// two columns shown in the density view.
+class DataPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit DataPanel(EstimationController* controller, QWidget* parent = nullptr);
+
+signals:
+    void openRequested();
+
+private:
+    void refresh();
+    void applyRoles();
+
+    EstimationController* m_controller;
+    QLabel* m_source;
+    QComboBox* m_toyKind;
+    QSpinBox* m_toyN;
+    QSpinBox* m_toySeed;
+    QTableWidget* m_roles;
+    QComboBox* m_scaling;
+    QComboBox* m_plotX;
+    QComboBox* m_plotY;
+    bool m_refreshing = false;
+};
+
+} // namespace sosrep::ui

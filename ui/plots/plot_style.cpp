@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#include "ui/plots/plot_style.h"
+
+#include <qcustomplot.h>
+
+namespace sosrep::ui {
+namespace {
+#include "ui/plots/colormap_tables.inc"
+
+QCPColorGradient fromTable(const unsigned char (*table)[3])
+{
+    QCPColorGradient g;
+    g.clearColorStops();
+    for (int i = 0; i < 33; ++i) {
+        g.setColorStopAt(i / 32.0, QColor(table[i][0], table[i][1], table[i][2]));
+    }
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    g.setLevelCount(256);
+    return g;
+}
+
+} // namespace
+
+QStringList colormapNames()
+{
+    return {QStringLiteral("viridis"), QStringLiteral("magma"), QStringLiteral("inferno"),
+            QStringLiteral("plasma"), QStringLiteral("RdBu (diverging)")};
+}
+
+QCPColorGradient colormap(const QString& name)
+{
+    if (name == QLatin1String("magma")) {
+        return fromTable(k_magma);
+    }
+    if (name == QLatin1String("inferno")) {
+        return fromTable(k_inferno);
+    }
+    if (name == QLatin1String("plasma")) {
+        return fromTable(k_plasma);
+    }
+    if (name.startsWith(QLatin1String("RdBu"))) {
+        return fromTable(k_RdBuR);
+    }
+    return fromTable(k_viridis);
+}
+
+} // namespace sosrep::ui

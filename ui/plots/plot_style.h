@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QColor>
+#include <QString>
+#include <QStringList>
+
+class QCPColorGradient;
+
+namespace sosrep::ui {
+
+/// Series colours shared by every plot (Okabe-Ito palette: distinguishable by colour-blind users).
+namespace colors {
+inline QColor natural()
+{
+    return QColor(0, 114, 178);
+} // blue
+inline QColor standard()
+{
+    return QColor(213, 94, 0);
+} // vermillion
+inline QColor kde()
+{
+    return QColor(0, 158, 115);
+} // bluish green
+inline QColor anomaly()
+{
+    return QColor(230, 30, 30);
+}
+inline QColor normalPoint()
+{
+    return QColor(255, 255, 255);
+}
+} // namespace colors
+
+/// Perceptually uniform colour maps; "viridis" is the default.
+QStringList colormapNames();
+QCPColorGradient colormap(const QString& name);
+
+} // namespace sosrep::ui
