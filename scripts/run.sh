@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# Builds and runs SOSREP Studio's demo. Until the desktop app lands, this is the headless demo:
-# toy data -> SOSREP and KDE fits with automatic length scale -> scores and FD curves in demo-output/.
+# Builds and runs SOSREP Studio. With a display: the desktop app, opened on a toy dataset and
+# fitted (--demo). Without one: the headless demo, which writes plots, scores and curves to
+# demo-output/ and prints a summary.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/build.sh"
+studio="$root/build/app/sosrep-studio"
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -z "${SOSREP_HEADLESS:-}" ]; then
+    exec "$studio" --demo
+fi
+
 out="$root/demo-output"
 mkdir -p "$out"
 sosrep="$root/build/app/sosrep"
+echo "== No display: headless demo (set DISPLAY to get the desktop app) =="
 echo "== Generating two-moons training data and a test set (seeds 1 and 2) =="
 "$sosrep" generate --kind moons --n 600 --seed 1 --out "$out/train.csv"
 "$sosrep" generate --kind moons --n 300 --seed 2 --anomalies 0.1 --out "$out/test.csv"
@@ -18,5 +25,10 @@ echo "== Fitting KDE (same kernel, bandwidth tuned the same way) =="
 "$sosrep" fit --train "$out/train.csv" --test "$out/test.csv" --label-column label \
     --estimator kde --scores-out "$out/kde_scores.csv" --fd-out "$out/kde_fd.csv" \
     --model-out "$out/kde_model.json"
+echo "== Rendering the app's views off screen =="
+names=(density optimizer fisher_divergence scores)
+for tab in 0 1 2 3; do
+    QT_QPA_PLATFORM=offscreen "$studio" --screenshot "$out/studio_${names[$tab]}.png" --tab "$tab" 2>/dev/null
+done
 echo "== Outputs written to $out =="
 ls -1 "$out"

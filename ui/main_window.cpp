@@ -76,6 +76,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_scoresView = new QTableView;
     m_scoresView->setModel(proxy);
     m_scoresView->setSortingEnabled(true);
+    m_scoresView->verticalHeader()->hide();
+    m_scoresView->sortByColumn(2, Qt::DescendingOrder); // most anomalous rows first
     m_scoresView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     scoresLayout->addWidget(m_aucLabel);
     scoresLayout->addWidget(m_scoresView);

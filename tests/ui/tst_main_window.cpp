@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+#include "ui/controller/estimation_controller.h"
+#include "ui/main_window.h"
+#include "ui/plots/density_heatmap.h"
+
+#include <QtTest>
+
+using namespace sosrep::ui;
+
+class TstMainWindow : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    QString writeFile(const char* name, const QByteArray& text)
+    {
+        const QString path = m_dir.filePath(QString::fromLatin1(name));
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly)) {
+            f.write(text);
+        }
+        return path;
+    }
+
+    static QByteArray clusterCsv(int n)
+    {
+        QByteArray csv("a,b,c,label\n");
+        for (int i = 0; i < n; ++i) {
+            const double t = i * 0.7;
+            csv += QByteArray::number(std::cos(t) * (1 + (i % 3)), 'g', 10) + ',' +
+                   QByteArray::number(std::sin(t) * (1 + (i % 3)), 'g', 10) + ',' +
+                   QByteArray::number((i * 37) % 11, 'g', 10) + ',' + (i % 25 == 0 ? "1" : "0") +
+                   '\n';
+        }
+        return csv;
+    }
+
+private slots:
+    void openFitShowsFiniteHeatmap()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        w.openFile(writeFile("clusters.csv", clusterCsv(300)));
+        QCOMPARE(int(c->rawData().rows()), 300);
+        QCOMPARE(c->featureNames(),
+                 (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}));
+        QVERIFY(c->labels().has_value()); // the 0/1 column named label was given the label role
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        const FitJobResult* r = c->result();
+        QVERIFY(r);
+        QVERIFY(r->search.has_value());
+        QCOMPARE(int(r->search->curve.size()), 15);
+        QCOMPARE(r->grid.logDensity.rows(), 128);
+        QVERIFY(r->grid.logDensity.allFinite());
+        QVERIFY(r->rowLogDensity.allFinite());
+        QVERIFY(!c->naturalTrace().empty() && !c->standardTrace().empty());
+        // The plotted colour map holds the same finite grid.
+        QCPColorMap* map = nullptr;
+        for (int i = 0; i < w.densityView()->plottableCount(); ++i) {
+            map = map ? map : qobject_cast<QCPColorMap*>(w.densityView()->plottable(i));
+        }
+        QVERIFY(map);
+        QCOMPARE(map->data()->keySize(), 128);
+        QVERIFY(std::isfinite(map->data()->cell(64, 64)));
+        QVERIFY(map->dataRange().size() > 0);
+    }
+
+    void cancelAnswersPromptlyAndAppStaysUsable()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::Rings, 3000, 1);
+        ModelSettings s = c->settings();
+        s.autoLengthScale = false;
+        s.lengthScale = 0.01;
+        s.iterations = 1000000; // would run for many minutes
+        c->setSettings(s);
+        QSignalSpy busy(c, &EstimationController::busyChanged);
+        QSignalSpy cancelled(c, &EstimationController::fitCancelled);
+        c->fit();
+        QTRY_VERIFY_WITH_TIMEOUT(c->naturalTrace().size() > 5, 30000); // it is iterating
+        QElapsedTimer t;
+        t.start();
+        c->cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!c->isBusy(), 5000);
+        const qint64 ms = t.elapsed();
+        qInfo("cancel answered in %lld ms", static_cast<long long>(ms));
+        QVERIFY2(ms < 1000,
+                 qPrintable(QString::number(ms))); // ~100 ms target; CI machines are noisy
+        QCOMPARE(cancelled.count(), 1);
+        QVERIFY(!c->result()); // nothing half-finished shown as a result
+        // Usable afterwards: a short fit completes.
+        s.iterations = 50;
+        c->setSettings(s);
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(c->result());
+    }
+
+    void badCsvShowsErrorAndKeepsPreviousData()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        w.openFile(writeFile("good.csv", clusterCsv(50)));
+        QCOMPARE(int(c->rawData().rows()), 50);
+        QSignalSpy errors(c, &EstimationController::errorOccurred);
+        const QString bad = writeFile("bad.csv", "a,b\n1,2\n3,oops\n");
+        w.openFile(bad);
+        QCOMPARE(errors.count(), 1);
+        QCOMPARE(w.lastError(), bad + QStringLiteral(":3:2: not a number: 'oops' in column 'b'"));
+        QCOMPARE(int(c->rawData().rows()), 50); // previous dataset intact
+        QVERIFY(c->dataSource().endsWith(QLatin1String("good.csv")));
+    }
+
+    void invalidRolesAreRefused()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        w.openFile(writeFile("roles.csv", clusterCsv(40)));
+        const QVector<ColumnRole> before = c->columnRoles();
+        QSignalSpy errors(c, &EstimationController::errorOccurred);
+        // Column c holds 0..10: not a 0/1 label.
+        QVERIFY(!c->setColumnRoles(
+            {ColumnRole::Feature, ColumnRole::Feature, ColumnRole::Label, ColumnRole::Ignore}));
+        QCOMPARE(errors.count(), 1);
+        QCOMPARE(c->columnRoles(), before);
+        QVERIFY(c->setColumnRoles(
+            {ColumnRole::Feature, ColumnRole::Ignore, ColumnRole::Ignore, ColumnRole::Label}));
+        QCOMPARE(c->featureNames(), QStringList{QStringLiteral("a")});
+    }
+
+    void fdClickRefitsAtThatLengthScale()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::GaussianMixture, 200, 3);
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fitAtLengthScale(0.2);
+        QVERIFY(finished.wait(60000));
+        QVERIFY(!c->settings().autoLengthScale);
+        QCOMPARE(c->result()->lengthScale, 0.2);
+        QVERIFY(!c->result()->search.has_value());
+    }
+};
+
+QTEST_MAIN(TstMainWindow)
+#include "tst_main_window.moc"
