@@ -22,7 +22,11 @@ int main(int argc, char* argv[])
         {QStringLiteral("screenshot"),
          QStringLiteral("after the demo fit, save a screenshot of the window and exit"),
          QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("tab"), QStringLiteral("tab shown in the screenshot (0-3)"),
+    parser.addOption(
+        {QStringLiteral("export-plot"),
+         QStringLiteral("after the demo fit, export the tab's plot (.png/.pdf/.svg) and exit"),
+         QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("tab"), QStringLiteral("tab shown or exported (0-3)"),
                       QStringLiteral("N")});
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("data file to open"));
     parser.process(app);
@@ -31,21 +35,32 @@ int main(int argc, char* argv[])
     window.show();
     auto* controller = window.controller();
     const QString shot = parser.value(QStringLiteral("screenshot"));
+    const QString plotFile = parser.value(QStringLiteral("export-plot"));
+    const bool batch = !shot.isEmpty() || !plotFile.isEmpty();
     if (!parser.positionalArguments().isEmpty()) {
         window.openFile(parser.positionalArguments().first());
-    } else if (parser.isSet(QStringLiteral("demo")) || !shot.isEmpty()) {
+    } else if (parser.isSet(QStringLiteral("demo")) || batch) {
         controller->generateToy(sosrep::ToyKind::TwoMoons, 500, 0);
         controller->fit();
     }
-    if (!shot.isEmpty()) {
+    if (batch) {
         window.tabs()->setCurrentIndex(parser.value(QStringLiteral("tab")).toInt());
         QObject::connect(controller, &sosrep::ui::EstimationController::fitFinished, &window, [&] {
-            // Let the plots repaint before grabbing.
+            // Let the plots repaint before grabbing or exporting.
             QTimer::singleShot(500, &window, [&] {
-                const bool ok = window.grab().save(shot);
-                std::fprintf(ok ? stdout : stderr,
-                             ok ? "screenshot saved to %s\n" : "cannot write %s\n",
-                             qPrintable(shot));
+                bool ok = true;
+                if (!shot.isEmpty()) {
+                    ok = window.grab().save(shot);
+                    std::fprintf(ok ? stdout : stderr,
+                                 ok ? "screenshot saved to %s\n" : "cannot write %s\n",
+                                 qPrintable(shot));
+                }
+                if (ok && !plotFile.isEmpty()) {
+                    ok = window.exportCurrentPlot(plotFile, {}).isEmpty();
+                    std::fprintf(ok ? stdout : stderr,
+                                 ok ? "plot exported to %s\n" : "cannot export %s\n",
+                                 qPrintable(plotFile));
+                }
                 QApplication::exit(ok ? 0 : 3);
             });
         });

@@ -30,5 +30,6 @@ names=(density optimizer fisher_divergence scores)
 for tab in 0 1 2 3; do
     QT_QPA_PLATFORM=offscreen "$studio" --screenshot "$out/studio_${names[$tab]}.png" --tab "$tab" 2>/dev/null
 done
+QT_QPA_PLATFORM=offscreen "$studio" --export-plot "$out/studio_density.pdf" 2>/dev/null
 echo "== Outputs written to $out =="
 ls -1 "$out"

@@ -11,16 +11,26 @@
 #include "ui/scores_model.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFormLayout>
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressBar>
+#include <QSaveFile>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSortFilterProxyModel>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -52,14 +62,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
     for (auto* panel : side->findChildren<DataPanel*>()) {
-        connect(panel, &DataPanel::openRequested, this, [this] {
-            const QString path =
-                QFileDialog::getOpenFileName(this, tr("Open data"), QString(),
-                                             tr("Data (*.csv *.tsv *.txt *.npz);;All files (*)"));
-            if (!path.isEmpty()) {
-                openFile(path);
-            }
-        });
+        connect(panel, &DataPanel::openRequested, this, &MainWindow::openInteractively);
     }
 
     m_tabs = new QTabWidget(this);
@@ -128,7 +131,178 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_fd, &FdPlot::lengthScaleClicked, m_controller,
             &EstimationController::fitAtLengthScale);
     createActions();
+    setAcceptDrops(true);
     resize(1400, 900);
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls() && event->mimeData()->urls().first().isLocalFile()) {
+        event->acceptProposedAction();
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    openFile(event->mimeData()->urls().first().toLocalFile());
+}
+
+QString MainWindow::lastFolder() const
+{
+    return QSettings().value(QStringLiteral("files/lastFolder")).toString();
+}
+
+void MainWindow::rememberFile(const QString& path)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("files/lastFolder"), QFileInfo(path).absolutePath());
+    QStringList recent = settings.value(QStringLiteral("files/recent")).toStringList();
+    recent.removeAll(QFileInfo(path).absoluteFilePath());
+    recent.prepend(QFileInfo(path).absoluteFilePath());
+    settings.setValue(QStringLiteral("files/recent"), recent.mid(0, 8));
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("files/recent")).toStringList();
+    for (const QString& path : recent) {
+        QAction* a = m_recentMenu->addAction(QFileInfo(path).fileName());
+        a->setToolTip(path);
+        connect(a, &QAction::triggered, this, [this, path] { openFile(path); });
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+QCustomPlot* MainWindow::currentPlot() const
+{
+    return qobject_cast<QCustomPlot*>(m_tabs->currentWidget());
+}
+
+QString MainWindow::exportCurrentPlot(const QString& path, const ExportOptions& options)
+{
+    QCustomPlot* plot = currentPlot();
+    const QString error = plot ? exportPlot(plot, path, options)
+                               : tr("%1: the Scores tab has no plot; use Export scores").arg(path);
+    if (!error.isEmpty()) {
+        showError(error);
+    }
+    return error;
+}
+
+QString MainWindow::exportScores(const QString& path)
+{
+    const FitJobResult* r = m_controller->result();
+    if (!r) {
+        const QString e = tr("%1: nothing to export yet: fit a model first").arg(path);
+        showError(e);
+        return e;
+    }
+    const auto& labels = m_controller->labels();
+    QSaveFile file(path);
+    if (file.open(QIODevice::WriteOnly | QIODevice::Text)) {
+        QTextStream ts(&file);
+        ts << "row,log_density,anomaly_score" << (labels ? ",label" : "") << '\n';
+        for (Eigen::Index i = 0; i < r->rowLogDensity.size(); ++i) {
+            ts << i << ',' << QString::number(r->rowLogDensity(i), 'g', 17) << ','
+               << QString::number(-r->rowLogDensity(i), 'g', 17);
+            if (labels) {
+                ts << ',' << (*labels)(i);
+            }
+            ts << '\n';
+        }
+        ts.flush();
+        if (file.commit()) {
+            return {};
+        }
+    }
+    const QString e = tr("%1: cannot write scores (%2)").arg(path, file.errorString());
+    showError(e);
+    return e;
+}
+
+void MainWindow::exportPlotInteractively()
+{
+    QCustomPlot* plot = currentPlot();
+    if (!plot) {
+        exportScoresInteractively();
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export plot"), lastFolder(), tr("PNG image (*.png);;PDF (*.pdf);;SVG (*.svg)"));
+    if (path.isEmpty()) {
+        return;
+    }
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Export size"));
+    auto* form = new QFormLayout(&dialog);
+    auto* width = new QSpinBox(&dialog);
+    auto* height = new QSpinBox(&dialog);
+    auto* dpi = new QSpinBox(&dialog);
+    width->setRange(100, 10000);
+    height->setRange(100, 10000);
+    dpi->setRange(50, 1200);
+    width->setValue(plot->width());
+    height->setValue(plot->height());
+    dpi->setValue(QSettings().value(QStringLiteral("export/dpi"), 150).toInt());
+    dpi->setEnabled(path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive));
+    form->addRow(tr("Width (px at 96 DPI)"), width);
+    form->addRow(tr("Height"), height);
+    form->addRow(tr("PNG resolution (DPI)"), dpi);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    QSettings().setValue(QStringLiteral("export/dpi"), dpi->value());
+    QSettings().setValue(QStringLiteral("files/lastFolder"), QFileInfo(path).absolutePath());
+    if (exportCurrentPlot(path, {width->value(), height->value(), dpi->value()}).isEmpty()) {
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    }
+}
+
+void MainWindow::exportScoresInteractively()
+{
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export scores"), lastFolder(), tr("CSV (*.csv)"));
+    if (!path.isEmpty() && exportScores(path).isEmpty()) {
+        QSettings().setValue(QStringLiteral("files/lastFolder"), QFileInfo(path).absolutePath());
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    }
+}
+
+void MainWindow::copyCurrent()
+{
+    if (QCustomPlot* plot = currentPlot()) {
+        copyPlotToClipboard(plot);
+        statusBar()->showMessage(tr("Plot copied to the clipboard"), 3000);
+        return;
+    }
+    // Scores tab: the selected rows as tab-separated text.
+    QStringList lines;
+    const QModelIndexList rows = m_scoresView->selectionModel()->selectedRows();
+    for (const QModelIndex& r : rows) {
+        QStringList cells;
+        for (int c = 0; c < m_scoresView->model()->columnCount(); ++c) {
+            cells << m_scoresView->model()->index(r.row(), c).data().toString();
+        }
+        lines << cells.join(QLatin1Char('\t'));
+    }
+    QGuiApplication::clipboard()->setText(lines.join(QLatin1Char('\n')));
 }
 
 void MainWindow::createActions()
@@ -136,17 +310,24 @@ void MainWindow::createActions()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open…"));
     open->setShortcut(QKeySequence::Open);
-    connect(open, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open data"), QString(), tr("Data (*.csv *.tsv *.txt *.npz);;All files (*)"));
-        if (!path.isEmpty()) {
-            openFile(path);
-        }
-    });
+    connect(open, &QAction::triggered, this, &MainWindow::openInteractively);
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    QAction* exportPlotAction = file->addAction(tr("&Export plot…"));
+    exportPlotAction->setShortcut(Qt::CTRL | Qt::Key_E);
+    connect(exportPlotAction, &QAction::triggered, this, &MainWindow::exportPlotInteractively);
+    QAction* exportScoresAction = file->addAction(tr("Export &scores…"));
+    exportScoresAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_E);
+    connect(exportScoresAction, &QAction::triggered, this, &MainWindow::exportScoresInteractively);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* copy = edit->addAction(tr("&Copy plot (or selected scores)"));
+    copy->setShortcut(QKeySequence::Copy);
+    connect(copy, &QAction::triggered, this, &MainWindow::copyCurrent);
     QMenu* model = menuBar()->addMenu(tr("&Model"));
     QAction* fit = model->addAction(tr("&Fit"));
     fit->setShortcut(Qt::Key_F5);
@@ -156,9 +337,19 @@ void MainWindow::createActions()
     connect(cancel, &QAction::triggered, m_controller, &EstimationController::cancel);
 }
 
+void MainWindow::openInteractively()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open data"), lastFolder(), tr("Data (*.csv *.tsv *.txt *.npz);;All files (*)"));
+    if (!path.isEmpty()) {
+        openFile(path);
+    }
+}
+
 void MainWindow::openFile(const QString& path)
 {
     if (m_controller->loadFile(path)) {
+        rememberFile(path);
         statusBar()->showMessage(tr("Loaded %1").arg(path), 5000);
     }
 }

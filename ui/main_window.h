@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "ui/plots/plot_export.h"
+
 #include <QMainWindow>
 
+class QCustomPlot;
 class QLabel;
+class QMenu;
 class QProgressBar;
 class QTabWidget;
 class QTableView;
@@ -34,9 +38,27 @@ public:
     QString lastError() const { return m_lastError; }
 
     void openFile(const QString& path);
+    /// The plot on the current tab (nullptr on the Scores tab).
+    QCustomPlot* currentPlot() const;
+    /// Writes the current tab's plot; returns "" or the error (also shown to the user).
+    QString exportCurrentPlot(const QString& path, const ExportOptions& options);
+    /// Writes row,log_density,anomaly_score[,label] of the last fit; returns "" or the error.
+    QString exportScores(const QString& path);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void createActions();
+    void openInteractively();
+    void exportPlotInteractively();
+    void exportScoresInteractively();
+    void copyCurrent();
+    void rememberFile(const QString& path);
+    void rebuildRecentMenu();
+    QString lastFolder() const;
     void showResult();
     void showError(const QString& message);
     QString densityTitle() const;
@@ -52,6 +74,7 @@ private:
     QProgressBar* m_progress;
     QLabel* m_stage;
     QString m_lastError;
+    QMenu* m_recentMenu = nullptr;
 };
 
 } // namespace sosrep::ui

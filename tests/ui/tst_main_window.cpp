@@ -3,6 +3,7 @@
 #include "ui/main_window.h"
 #include "ui/plots/density_heatmap.h"
 
+#include <QXmlStreamReader>
 #include <QtTest>
 
 using namespace sosrep::ui;
@@ -38,6 +39,62 @@ private:
     }
 
 private slots:
+    void initTestCase()
+    {
+        // Keep window state, recent files and folders out of the user's real settings.
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
+                           m_dir.filePath(QStringLiteral("settings")));
+        QCoreApplication::setOrganizationName(QStringLiteral("SosrepTests"));
+    }
+
+    void exportedFilesExistAndParse()
+    {
+        MainWindow w;
+        w.resize(1200, 800);
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::Blocks, 300, 2);
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        for (int tab = 0; tab < 3; ++tab) {
+            w.tabs()->setCurrentIndex(tab);
+            const QString base = m_dir.filePath(QStringLiteral("plot%1").arg(tab));
+            QCOMPARE(w.exportCurrentPlot(base + QStringLiteral(".png"), {800, 600, 192}),
+                     QString());
+            QCOMPARE(w.exportCurrentPlot(base + QStringLiteral(".pdf"), {800, 600, 0}), QString());
+            QCOMPARE(w.exportCurrentPlot(base + QStringLiteral(".svg"), {800, 600, 0}), QString());
+            QFile png(base + QStringLiteral(".png"));
+            QVERIFY(png.open(QIODevice::ReadOnly));
+            QCOMPARE(png.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+            const QImage image(base + QStringLiteral(".png"));
+            QCOMPARE(image.size(), QSize(1600, 1200)); // 800 x 600 at 192 DPI = scale 2
+            QCOMPARE(image.dotsPerMeterX(), int(192 / 0.0254 + 0.5));
+            QFile pdf(base + QStringLiteral(".pdf"));
+            QVERIFY(pdf.open(QIODevice::ReadOnly));
+            QVERIFY(pdf.read(5) == "%PDF-");
+            QVERIFY(pdf.size() > 1000);
+            QFile svg(base + QStringLiteral(".svg"));
+            QVERIFY(svg.open(QIODevice::ReadOnly));
+            QXmlStreamReader xml(&svg);
+            while (!xml.atEnd() && !xml.isStartElement()) {
+                xml.readNext();
+            }
+            QCOMPARE(xml.name().toString(), QStringLiteral("svg"));
+        }
+        // Unknown extension: an error naming the file, nothing written.
+        const QString bad = m_dir.filePath(QStringLiteral("plot.bmpx"));
+        QVERIFY(w.exportCurrentPlot(bad, {}).contains(QStringLiteral("unknown image type")));
+        QVERIFY(!QFile::exists(bad));
+        // Scores.
+        const QString scores = m_dir.filePath(QStringLiteral("scores.csv"));
+        QCOMPARE(w.exportScores(scores), QString());
+        QFile f(scores);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+        QCOMPARE(lines.first(), QByteArray("row,log_density,anomaly_score,label"));
+        QCOMPARE(lines.size(), 301);
+    }
+
     void openFitShowsFiniteHeatmap()
     {
         MainWindow w;
