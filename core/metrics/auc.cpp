@@ -87,4 +87,31 @@ double aucPr(const VectorRef& scores, const Eigen::VectorXi& labels)
     return ap;
 }
 
+RocCurve rocCurve(const VectorRef& scores, const Eigen::VectorXi& labels)
+{
+    long pos = 0;
+    long neg = 0;
+    checkClasses(scores, labels, &pos, &neg);
+    const auto idx = orderBy(scores, true);
+    RocCurve c;
+    c.fpr.push_back(0.0);
+    c.tpr.push_back(0.0);
+    long tp = 0;
+    long fp = 0;
+    size_t i = 0;
+    while (i < idx.size()) {
+        size_t j = i;
+        while (j + 1 < idx.size() && scores(idx[j + 1]) == scores(idx[i])) {
+            ++j;
+        }
+        for (size_t k = i; k <= j; ++k) {
+            (labels(idx[k]) != 0 ? tp : fp) += 1;
+        }
+        c.fpr.push_back(double(fp) / double(neg));
+        c.tpr.push_back(double(tp) / double(pos));
+        i = j + 1;
+    }
+    return c;
+}
+
 } // namespace sosrep
