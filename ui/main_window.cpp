@@ -5,6 +5,7 @@
 #include "ui/controller/estimation_controller.h"
 #include "ui/panels/data_panel.h"
 #include "ui/panels/model_panel.h"
+#include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/fd_plot.h"
 #include "ui/plots/trace_plot.h"
@@ -88,6 +89,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_tabs->addTab(m_trace, tr("Optimizer: natural vs standard"));
     m_tabs->addTab(m_fd, tr("Fisher divergence"));
     m_tabs->addTab(scoresPage, tr("Scores"));
+    m_compare = new CompareView;
+    m_tabs->addTab(m_compare, tr("Compare SOSREP and KDE"));
+    connect(m_controller, &EstimationController::clusterComparisonReady, this, [this] {
+        m_compare->showClusters(*m_controller->clusterComparison(),
+                                m_controller->clusterDescription());
+    });
+    connect(m_density, &DensityHeatmap::rectanglePicked, this,
+            [this](double x0, double x1, double y0, double y1) {
+                m_controller->compareClustersInRect(x0, x1, y0, y1);
+                m_tabs->setCurrentWidget(m_compare);
+            });
     setCentralWidget(m_tabs);
     m_density->clearContent(tr("Open or generate data, then Fit (F5)"));
 
@@ -400,6 +412,7 @@ void MainWindow::showResult()
     } else {
         m_density->clearContent(tr("One feature column: no 2-D density view"));
     }
+    m_compare->showResult(*r, m_controller->features(), m_controller->labels(), names);
     const bool pre = m_controller->settings().estimator == EstimatorKind::Sosrep;
     m_scores->setScores(r->rowLogDensity, m_controller->labels(), pre);
     const auto& labels = m_controller->labels();

@@ -14,6 +14,7 @@ class QTableView;
 
 namespace sosrep::ui {
 
+class CompareView;
 class DensityHeatmap;
 class EstimationController;
 class FdPlot;
@@ -33,6 +34,7 @@ public:
     DensityHeatmap* densityView() const { return m_density; }
     TracePlot* tracePlot() const { return m_trace; }
     FdPlot* fdPlot() const { return m_fd; }
+    CompareView* compareView() const { return m_compare; }
     QTabWidget* tabs() const { return m_tabs; }
     /// Last error shown to the user (for tests and the status bar).
     QString lastError() const { return m_lastError; }
@@ -66,6 +68,7 @@ private:
     EstimationController* m_controller;
     QTabWidget* m_tabs;
     DensityHeatmap* m_density;
+    CompareView* m_compare;
     TracePlot* m_trace;
     FdPlot* m_fd;
     QTableView* m_scoresView;

@@ -255,8 +255,59 @@ void EstimationController::onJobFinished()
         m_fdPoints = r.search->curve; // the authoritative curve (the streamed one may lag)
     }
     m_result = std::make_unique<FitJobResult>(std::move(r));
+    m_clusters.reset();
     emit fdCurveUpdated();
     emit fitFinished();
+    // With labels of both classes, compare normal rows (cluster 1) with anomalies (cluster 2)
+    // until the user picks clusters of their own.
+    if (m_labels && m_labels->sum() > 0 && m_labels->sum() < m_labels->size()) {
+        compareClusters(*m_labels, tr("clusters from the label column (0 vs 1)"));
+    }
+}
+
+void EstimationController::compareClusters(const Eigen::VectorXi& clusters,
+                                           const QString& description)
+{
+    if (!m_result) {
+        return;
+    }
+    const int ones = clusters.sum();
+    if (ones == 0 || ones == clusters.size()) {
+        emit errorOccurred(tr("Cluster comparison needs rows in both clusters (%1 of %2 picked)")
+                               .arg(ones)
+                               .arg(clusters.size()));
+        return;
+    }
+    // Models are shared (immutable) with the worker; the features are copied.
+    const DensityModel sosrep = m_result->sosrepNatural;
+    const DensityModel kde = m_result->kde;
+    const Matrix x = m_features;
+    const int window = std::max(5, int(x.rows() / 50));
+    auto* watcher = new QFutureWatcher<ClusterComparison>(this);
+    connect(watcher, &QFutureWatcher<ClusterComparison>::finished, this,
+            [this, watcher, description] {
+                m_clusters = std::make_unique<ClusterComparison>(watcher->result());
+                m_clusterDescription = description;
+                watcher->deleteLater();
+                emit clusterComparisonReady();
+            });
+    watcher->setFuture(QtConcurrent::run([sosrep, kde, x, clusters, window] {
+        return sosrep::compareClusters(sosrep, kde, x, clusters, window);
+    }));
+}
+
+void EstimationController::compareClustersInRect(double x0, double x1, double y0, double y1)
+{
+    Eigen::VectorXi c(m_features.rows());
+    for (Eigen::Index i = 0; i < c.size(); ++i) {
+        const double px = m_features(i, m_plotX);
+        const double py = m_features(i, m_plotY);
+        c(i) = px >= std::min(x0, x1) && px <= std::max(x0, x1) && py >= std::min(y0, y1) &&
+                       py <= std::max(y0, y1)
+                   ? 1
+                   : 0;
+    }
+    compareClusters(c, tr("cluster 2 = %1 rows picked in the density view").arg(c.sum()));
 }
 
 } // namespace sosrep::ui

@@ -4,6 +4,7 @@
 #include "core/data/dataset.h"
 #include "core/data/scaler.h"
 #include "core/data/toy_data.h"
+#include "core/estimators/cluster_comparison.h"
 #include "ui/controller/fit_job.h"
 #include "ui/controller/model_settings.h"
 
@@ -75,6 +76,14 @@ public:
     const std::vector<FdPoint>& fdCurve() const { return m_fdPoints; }
     const FitJobResult* result() const { return m_result.get(); }
 
+    // --- SOSREP vs KDE on two clusters (paper App. F.1) -------------------------------------
+    /// Clusters per row (0 = cluster 1, 1 = cluster 2); computed off the GUI thread.
+    void compareClusters(const Eigen::VectorXi& clusters, const QString& description);
+    /// Cluster 2 = rows inside the rectangle of the two plotted columns (scaled units).
+    void compareClustersInRect(double x0, double x1, double y0, double y1);
+    const ClusterComparison* clusterComparison() const { return m_clusters.get(); }
+    QString clusterDescription() const { return m_clusterDescription; }
+
 signals:
     void dataChanged();
     void settingsChanged();
@@ -85,6 +94,7 @@ signals:
     void fitFinished();
     void fitCancelled();
     void errorOccurred(const QString& message);
+    void clusterComparisonReady();
 
 private:
     void setDataset(Dataset raw, const QString& source);
@@ -107,6 +117,8 @@ private:
     std::vector<TraceRow> m_standard;
     std::vector<FdPoint> m_fdPoints;
     std::unique_ptr<FitJobResult> m_result;
+    std::unique_ptr<ClusterComparison> m_clusters;
+    QString m_clusterDescription;
 };
 
 } // namespace sosrep::ui

@@ -157,9 +157,15 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
                     return !cancel.load();
                 };
             };
-            out.grid = evaluateGrid(out.primary, g, gridProgress("density grid"));
             out.kdeGrid = evaluateGrid(out.kde, g, gridProgress("KDE grid"));
-            if (out.grid.cancelled || out.kdeGrid.cancelled) {
+            out.sosrepGrid = evaluateGrid(out.sosrepNatural, g, gridProgress("SOSREP grid"));
+            // The shown model's grid is one of those two unless it is the standard-gradient run.
+            const bool standard =
+                s.estimator == EstimatorKind::Sosrep && s.solver == SolverKind::Standard;
+            out.grid = s.estimator == EstimatorKind::Kde ? out.kdeGrid
+                       : standard ? evaluateGrid(out.primary, g, gridProgress("density grid"))
+                                  : out.sosrepGrid;
+            if (out.grid.cancelled || out.kdeGrid.cancelled || out.sosrepGrid.cancelled) {
                 out.cancelled = true;
                 return out;
             }

@@ -25,8 +25,9 @@ struct FitJobResult
     SolverStatus naturalStatus = SolverStatus::Running;
     SolverStatus standardStatus = SolverStatus::Running;
     DensityModel kde;
-    DensityModel primary; // the model shown and scored (settings' estimator/solver)
-    DensityGrid grid;     // log density of `primary` over the plot columns
+    DensityModel primary;   // the model shown and scored (settings' estimator/solver)
+    DensityGrid grid;       // log density of `primary` over the plot columns
+    DensityGrid sosrepGrid; // natural-gradient SOSREP (for the comparison view)
     DensityGrid kdeGrid;
     Vector rowLogDensity; // `primary` at every row
     double seconds = 0.0;

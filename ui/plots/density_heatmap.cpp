@@ -49,6 +49,21 @@ DensityHeatmap::DensityHeatmap(QWidget* parent) : QCustomPlot(parent)
     legend->setFont(QFont(font().family(), 8));
     legend->removeItem(legend->itemWithPlottable(m_map));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    selectionRect()->setPen(QPen(Qt::white, 1.5, Qt::DashLine));
+    selectionRect()->setBrush(QColor(255, 255, 255, 50));
+    connect(selectionRect(), &QCPSelectionRect::accepted, this,
+            [this](const QRect& r, QMouseEvent*) {
+                emit rectanglePicked(xAxis->pixelToCoord(r.left()), xAxis->pixelToCoord(r.right()),
+                                     yAxis->pixelToCoord(r.bottom()), yAxis->pixelToCoord(r.top()));
+                setPickMode(false);
+            });
+}
+
+void DensityHeatmap::setPickMode(bool on)
+{
+    setSelectionRectMode(on ? QCP::srmCustom : QCP::srmNone);
+    setCursor(on ? Qt::CrossCursor : Qt::ArrowCursor);
+    emit pickModeChanged(on);
 }
 
 void DensityHeatmap::setColormap(const QString& name)
@@ -134,6 +149,7 @@ void DensityHeatmap::showContent(const Content& c)
     xAxis->setRange(s.xMin, s.xMax);
     yAxis->setRange(s.yMin, s.yMax);
     m_title->setText(c.title);
+    legend->setVisible(c.legend);
     replot();
 }
 

@@ -29,11 +29,18 @@ public:
         QString yLabel;
         std::optional<QCPRange> colorRange; // shared scale for side-by-side comparison
         bool contours = true;
+        bool legend = true;
     };
     void showContent(const Content& content);
     void clearContent(const QString& message);
     void setColormap(const QString& name);
     QCPRange dataRange() const;
+    /// While on, dragging draws a rectangle (instead of panning) and emits rectanglePicked.
+    void setPickMode(bool on);
+
+signals:
+    void rectanglePicked(double x0, double x1, double y0, double y1);
+    void pickModeChanged(bool on);
 
 private:
     QCPColorMap* m_map = nullptr;
