@@ -8,10 +8,13 @@
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/fd_plot.h"
+#include "ui/plots/plot_style.h"
+#include "ui/plots/score_plots.h"
 #include "ui/plots/trace_plot.h"
 #include "ui/scores_model.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
@@ -83,8 +86,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_scoresView->verticalHeader()->hide();
     m_scoresView->sortByColumn(2, Qt::DescendingOrder); // most anomalous rows first
     m_scoresView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_scorePlots = new ScorePlots;
+    m_scorePlots->setMinimumHeight(260);
     scoresLayout->addWidget(m_aucLabel);
-    scoresLayout->addWidget(m_scoresView);
+    scoresLayout->addWidget(m_scorePlots, 1);
+    scoresLayout->addWidget(m_scoresView, 1);
     m_tabs->addTab(m_density, tr("Density"));
     m_tabs->addTab(m_trace, tr("Optimizer: natural vs standard"));
     m_tabs->addTab(m_fd, tr("Fisher divergence"));
@@ -200,7 +206,14 @@ void MainWindow::rebuildRecentMenu()
 
 QCustomPlot* MainWindow::currentPlot() const
 {
-    return qobject_cast<QCustomPlot*>(m_tabs->currentWidget());
+    QWidget* page = m_tabs->currentWidget();
+    if (page == m_compare) {
+        return m_compare->clusterPlot(); // the heatmaps export from the Density tab
+    }
+    if (auto* plot = qobject_cast<QCustomPlot*>(page)) {
+        return plot;
+    }
+    return page->findChild<ScorePlots*>();
 }
 
 QString MainWindow::exportCurrentPlot(const QString& path, const ExportOptions& options)
@@ -340,6 +353,31 @@ void MainWindow::createActions()
     QAction* copy = edit->addAction(tr("&Copy plot (or selected scores)"));
     copy->setShortcut(QKeySequence::Copy);
     connect(copy, &QAction::triggered, this, &MainWindow::copyCurrent);
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QMenu* maps = view->addMenu(tr("Colour &map"));
+    auto* mapGroup = new QActionGroup(this);
+    for (const QString& name : colormapNames()) {
+        if (name.startsWith(QLatin1String("RdBu"))) {
+            continue; // diverging: kept for the difference map
+        }
+        QAction* a = maps->addAction(name);
+        a->setCheckable(true);
+        a->setChecked(name == QLatin1String("viridis"));
+        mapGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, name] {
+            m_density->setColormap(name);
+            m_compare->sosrepView()->setColormap(name);
+            m_compare->kdeView()->setColormap(name);
+        });
+    }
+    QAction* pick = view->addAction(tr("&Pick cluster 2 (drag a rectangle on the density)"));
+    pick->setShortcut(Qt::CTRL | Qt::Key_K);
+    connect(pick, &QAction::triggered, this, [this] {
+        m_tabs->setCurrentWidget(m_density);
+        m_density->setPickMode(true);
+        statusBar()->showMessage(
+            tr("Drag a rectangle around cluster 2; the other rows form cluster 1"), 8000);
+    });
     QMenu* model = menuBar()->addMenu(tr("&Model"));
     QAction* fit = model->addAction(tr("&Fit"));
     fit->setShortcut(Qt::Key_F5);
@@ -415,6 +453,7 @@ void MainWindow::showResult()
     m_compare->showResult(*r, m_controller->features(), m_controller->labels(), names);
     const bool pre = m_controller->settings().estimator == EstimatorKind::Sosrep;
     m_scores->setScores(r->rowLogDensity, m_controller->labels(), pre);
+    m_scorePlots->setScores(-r->rowLogDensity, m_controller->labels());
     const auto& labels = m_controller->labels();
     if (labels && labels->sum() > 0 && labels->sum() < labels->size()) {
         const Vector score = -r->rowLogDensity;

@@ -18,6 +18,7 @@ class CompareView;
 class DensityHeatmap;
 class EstimationController;
 class FdPlot;
+class ScorePlots;
 class ScoresModel;
 class TracePlot;
 
@@ -40,7 +41,8 @@ public:
     QString lastError() const { return m_lastError; }
 
     void openFile(const QString& path);
-    /// The plot on the current tab (nullptr on the Scores tab).
+    /// The plot on the current tab: the score plots on the Scores tab, the cluster plot on the
+    /// Compare tab.
     QCustomPlot* currentPlot() const;
     /// Writes the current tab's plot; returns "" or the error (also shown to the user).
     QString exportCurrentPlot(const QString& path, const ExportOptions& options);
@@ -73,6 +75,7 @@ private:
     FdPlot* m_fd;
     QTableView* m_scoresView;
     ScoresModel* m_scores;
+    ScorePlots* m_scorePlots;
     QLabel* m_aucLabel;
     QProgressBar* m_progress;
     QLabel* m_stage;
