@@ -11,6 +11,7 @@
 #include "ui/plots/plot_style.h"
 #include "ui/plots/score_plots.h"
 #include "ui/plots/trace_plot.h"
+#include "ui/project_file.h"
 #include "ui/scores_model.h"
 
 #include <QAction>
@@ -336,6 +337,34 @@ void MainWindow::createActions()
     QAction* open = file->addAction(tr("&Open…"));
     open->setShortcut(QKeySequence::Open);
     connect(open, &QAction::triggered, this, &MainWindow::openInteractively);
+    QAction* openProjectAction = file->addAction(tr("Open &project…"));
+    openProjectAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_O);
+    connect(openProjectAction, &QAction::triggered, this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open project"), lastFolder(),
+                                         tr("SOSREP Studio project (*.sosrep.json *.json)"));
+        if (!path.isEmpty()) {
+            openProjectFile(path);
+        }
+    });
+    QAction* saveProjectAction = file->addAction(tr("&Save project…"));
+    saveProjectAction->setShortcut(QKeySequence::Save);
+    connect(saveProjectAction, &QAction::triggered, this, [this] {
+        QString path = QFileDialog::getSaveFileName(this, tr("Save project"), lastFolder(),
+                                                    tr("SOSREP Studio project (*.sosrep.json)"));
+        if (path.isEmpty()) {
+            return;
+        }
+        if (!path.endsWith(QLatin1String(".json"))) {
+            path += QStringLiteral(".sosrep.json");
+        }
+        const QString error = saveProject(path, *m_controller);
+        if (error.isEmpty()) {
+            statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+        } else {
+            showError(error);
+        }
+    });
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
     file->addSeparator();
@@ -385,6 +414,20 @@ void MainWindow::createActions()
     QAction* cancel = model->addAction(tr("&Cancel"));
     cancel->setShortcut(Qt::Key_Escape);
     connect(cancel, &QAction::triggered, m_controller, &EstimationController::cancel);
+}
+
+QString MainWindow::openProjectFile(const QString& path)
+{
+    const ProjectOpenResult r = openProject(path, *m_controller);
+    if (!r.error.isEmpty()) {
+        showError(r.error);
+        return r.error;
+    }
+    if (!r.warning.isEmpty()) {
+        showError(r.warning);
+    }
+    statusBar()->showMessage(tr("Opened project %1: press F5 to fit").arg(path), 8000);
+    return {};
 }
 
 void MainWindow::openInteractively()

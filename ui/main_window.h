@@ -41,6 +41,8 @@ public:
     QString lastError() const { return m_lastError; }
 
     void openFile(const QString& path);
+    /// Reopens a saved session; returns "" or the error (shown to the user, state kept).
+    QString openProjectFile(const QString& path);
     /// The plot on the current tab: the score plots on the Scores tab, the cluster plot on the
     /// Compare tab.
     QCustomPlot* currentPlot() const;

@@ -2,6 +2,7 @@
 #include "ui/controller/estimation_controller.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_heatmap.h"
+#include "ui/project_file.h"
 
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -189,6 +190,73 @@ private slots:
         QVERIFY(c->setColumnRoles(
             {ColumnRole::Feature, ColumnRole::Ignore, ColumnRole::Ignore, ColumnRole::Label}));
         QCOMPARE(c->featureNames(), QStringList{QStringLiteral("a")});
+    }
+
+    void projectRoundTripsEveryParameter()
+    {
+        const QString data = writeFile("project_data.csv", clusterCsv(120));
+        const QString project = m_dir.filePath(QStringLiteral("session.sosrep.json"));
+        ModelSettings s;
+        s.estimator = sosrep::EstimatorKind::Kde;
+        s.kernel = sosrep::KernelType::Sdo;
+        s.lengthScale = 0.123;
+        s.autoLengthScale = false;
+        s.selection = sosrep::SelectionRule::StableLocalMinimum;
+        s.sdoOrder = 3;
+        s.features = 777;
+        s.solver = sosrep::SolverKind::Standard;
+        s.learningRate = 0.0321;
+        s.iterations = 4321;
+        s.seed = 18446744073709551557ull; // needs all 64 bits
+        s.scaling = sosrep::ScalingKind::ZScore;
+        const QVector<ColumnRole> roles = {ColumnRole::Feature, ColumnRole::Ignore,
+                                           ColumnRole::Feature, ColumnRole::Label};
+        {
+            MainWindow w;
+            w.openFile(data);
+            w.controller()->setSettings(s);
+            QVERIFY(w.controller()->setColumnRoles(roles));
+            w.controller()->setPlotColumns(1, 0);
+            QCOMPARE(saveProject(project, *w.controller()), QString());
+        }
+        MainWindow w2;
+        QCOMPARE(w2.openProjectFile(project), QString());
+        QVERIFY(w2.controller()->settings() == s);
+        QCOMPARE(w2.controller()->columnRoles(), roles);
+        QCOMPARE(w2.controller()->plotX(), 1);
+        QCOMPARE(w2.controller()->plotY(), 0);
+        QCOMPARE(w2.controller()->dataSource(), QFileInfo(data).absoluteFilePath());
+        QCOMPARE(w2.controller()->features().cols(), Eigen::Index(2));
+        QVERIFY(std::abs(w2.controller()->features().col(0).mean()) < 1e-12); // z-scored
+
+        // The data changed since saving: the session opens, with a warning naming the file.
+        writeFile("project_data.csv", clusterCsv(130));
+        MainWindow w3;
+        QCOMPARE(w3.openProjectFile(project), QString());
+        QVERIFY(w3.lastError().contains(QStringLiteral("has changed since the project was saved")));
+        QCOMPARE(int(w3.controller()->rawData().rows()), 130);
+
+        // A broken project changes nothing.
+        const QString broken =
+            writeFile("broken.sosrep.json", "{\"format\": \"sosrep-studio-project\", ");
+        QVERIFY(w3.openProjectFile(broken).contains(QStringLiteral("invalid JSON")));
+        QCOMPARE(int(w3.controller()->rawData().rows()), 130);
+    }
+
+    void projectStoresToyGeneratorInsteadOfPath()
+    {
+        const QString project = m_dir.filePath(QStringLiteral("toy.sosrep.json"));
+        {
+            MainWindow w;
+            w.controller()->generateToy(sosrep::ToyKind::Rings, 321, 9);
+            QCOMPARE(saveProject(project, *w.controller()), QString());
+        }
+        MainWindow w2;
+        QCOMPARE(w2.openProjectFile(project), QString());
+        QVERIFY(w2.controller()->toyConfig().has_value());
+        QCOMPARE(w2.controller()->toyConfig()->n, 321);
+        QCOMPARE(int(w2.controller()->toyConfig()->seed), 9);
+        QCOMPARE(int(w2.controller()->rawData().rows()), 321);
     }
 
     void fdClickRefitsAtThatLengthScale()

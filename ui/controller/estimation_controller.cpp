@@ -41,6 +41,7 @@ bool EstimationController::loadFile(const QString& path)
                          ? readNpzDataset(path.toStdString())
                          : readCsvFile(path.toStdString());
         setDataset(std::move(ds), QFileInfo(path).absoluteFilePath());
+        m_toy.reset();
         return true;
     } catch (const std::exception& e) {
         emit errorOccurred(QString::fromStdString(e.what()));
@@ -66,6 +67,7 @@ void EstimationController::generateToy(ToyKind kind, int n, uint64_t seed)
                                          .arg(QString::fromStdString(toString(kind)))
                                          .arg(n)
                                          .arg(seed));
+    m_toy = c;
 }
 
 void EstimationController::setDataset(Dataset raw, const QString& source)

@@ -44,6 +44,8 @@ public:
     void generateToy(ToyKind kind, int n, uint64_t seed);
     const Dataset& rawData() const { return m_raw; }
     QString dataSource() const { return m_source; }
+    /// Set when the data came from the toy generator (projects store it instead of a path).
+    const std::optional<ToyConfig>& toyConfig() const { return m_toy; }
     bool hasData() const { return m_raw.rows() > 0; }
 
     QVector<ColumnRole> columnRoles() const { return m_roles; }
@@ -103,6 +105,7 @@ private:
 
     Dataset m_raw;
     QString m_source;
+    std::optional<ToyConfig> m_toy;
     QVector<ColumnRole> m_roles;
     Matrix m_features;
     std::optional<Eigen::VectorXi> m_labels;

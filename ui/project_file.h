@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QString>
+
+namespace sosrep::ui {
+
+class EstimationController;
+
+/// Saves the session as JSON ("format": "sosrep-studio-project", version 1): the data file's path
+/// and SHA-256 (or the toy generator's kind, n and seed), column roles, plotted columns, scaling
+/// and every model parameter with its seed. Atomic (QSaveFile). Returns "" or a one-line error.
+QString saveProject(const QString& path, const EstimationController& controller);
+
+struct ProjectOpenResult
+{
+    QString error;   // non-empty: nothing was changed
+    QString warning; // e.g. the data file changed since the project was saved
+};
+
+/// Reopens a saved session into `controller` (data, roles, plot columns, settings). Does not fit.
+ProjectOpenResult openProject(const QString& path, EstimationController& controller);
+
+} // namespace sosrep::ui
