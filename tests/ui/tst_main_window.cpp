@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/controller/estimation_controller.h"
 #include "ui/main_window.h"
+#include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/project_file.h"
 
@@ -257,6 +258,30 @@ private slots:
         QCOMPARE(w2.controller()->toyConfig()->n, 321);
         QCOMPARE(int(w2.controller()->toyConfig()->seed), 9);
         QCOMPARE(int(w2.controller()->rawData().rows()), 321);
+    }
+
+    void compareViewGetsClustersFromLabelsAndFromAPickedRectangle()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::Blocks, 400, 4);
+        QSignalSpy clusters(c, &EstimationController::clusterComparisonReady);
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(clusters.wait(30000)); // labels of both classes: compared automatically
+        QCOMPARE(c->clusterComparison()->cluster1Size, 400 - c->labels()->sum());
+        // The left block (x < 0.3 after min-max scaling) picked by rectangle as cluster 2.
+        int inside = 0;
+        for (Eigen::Index i = 0; i < c->features().rows(); ++i) {
+            inside += c->features()(i, 0) <= 0.3 ? 1 : 0;
+        }
+        c->compareClustersInRect(-1.0, 0.3, -1.0, 2.0);
+        QVERIFY(clusters.wait(30000));
+        QCOMPARE(int(c->clusterComparison()->sosrep.size()) - c->clusterComparison()->cluster1Size,
+                 inside);
+        QVERIFY(c->clusterDescription().contains(QStringLiteral("picked")));
+        QVERIFY(w.compareView()->clusterPlot()->graph(3)->dataCount() == 400);
     }
 
     void fdClickRefitsAtThatLengthScale()
