@@ -39,6 +39,9 @@ int main(int argc, char* argv[])
     const bool batch = !shot.isEmpty() || !plotFile.isEmpty();
     if (!parser.positionalArguments().isEmpty()) {
         window.openFile(parser.positionalArguments().first());
+        if (batch || parser.isSet(QStringLiteral("demo"))) {
+            controller->fit();
+        }
     } else if (parser.isSet(QStringLiteral("demo")) || batch) {
         controller->generateToy(sosrep::ToyKind::TwoMoons, 500, 0);
         controller->fit();

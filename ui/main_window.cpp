@@ -506,9 +506,16 @@ void MainWindow::showResult()
     } else {
         m_aucLabel->setText(tr("No labels with both classes: no AUC."));
     }
-    statusBar()->showMessage(
-        tr("Fitted in %1 s (ℓ = %2)").arg(r->seconds, 0, 'f', 2).arg(r->lengthScale, 0, 'g', 4),
-        10000);
+    const QString rows = r->fitRows < m_controller->features().rows()
+                             ? tr(" on a seeded subsample of %1 of %2 rows (all rows scored)")
+                                   .arg(r->fitRows)
+                                   .arg(m_controller->features().rows())
+                             : QString();
+    statusBar()->showMessage(tr("Fitted in %1 s (ℓ = %2)%3")
+                                 .arg(r->seconds, 0, 'f', 2)
+                                 .arg(r->lengthScale, 0, 'g', 4)
+                                 .arg(rows),
+                             15000);
 }
 
 } // namespace sosrep::ui

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/kernels/kernel_operator.h"
 
+#include "core/errors.h"
 #include "core/kernels/sdo_spectrum.h"
 #include "core/random.h"
 
@@ -62,10 +63,12 @@ KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec)
         m_phi = features(m_train);
         m_backend = t < n ? KernelBackend::LowRank : KernelBackend::Dense;
         if (m_backend == KernelBackend::Dense) {
+            checkDenseMemory(n);
             m_dense = m_phi * m_phi.transpose();
         }
         return;
     }
+    checkDenseMemory(n);
     m_dense.resize(n, n);
     const Vector norms = m_train.rowwise().squaredNorm();
 #pragma omp parallel for schedule(dynamic)
@@ -75,6 +78,19 @@ KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec)
         m_dense.middleRows(b, rows) = logKernel(d2, spec.type, spec.lengthScale).array().exp();
     }
     m_dense.diagonal().setOnes();
+}
+
+void KernelOperator::checkDenseMemory(Eigen::Index n)
+{
+    const double bytes = 8.0 * double(n) * double(n);
+    if (bytes > kMaxDenseBytes) {
+        throw ParameterError("--train",
+                             "a dense kernel for " + std::to_string(n) + " rows needs " +
+                                 std::to_string(int(bytes / 1e9 + 0.5)) + " GB (limit " +
+                                 std::to_string(int(kMaxDenseBytes / 1e9)) +
+                                 " GB): subsample the rows (e.g. sosrep split --subsample "
+                                 "10000) or use the sdo kernel with features T < N");
+    }
 }
 
 KernelOperator KernelOperator::fromMatrix(const MatrixRef& kernelMatrix)

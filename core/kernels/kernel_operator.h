@@ -63,8 +63,13 @@ public:
     const Matrix& frequencies() const { return m_freq; }
     const Vector& phases() const { return m_phase; }
 
+    /// Largest dense N x N kernel built (bytes); beyond it construction throws ParameterError
+    /// instead of exhausting memory (4 GB: N = 22360).
+    static constexpr double kMaxDenseBytes = 4e9;
+
 private:
     KernelOperator() = default;
+    static void checkDenseMemory(Eigen::Index n);
     Matrix features(const MatrixRef& x) const; // N x T, unit-diagonal scaling sqrt(2/T)
     FieldValues evaluateExponential(const MatrixRef& y, const VectorRef& w, bool deriv) const;
     FieldValues evaluateFeatures(const MatrixRef& y, const VectorRef& w, bool deriv) const;

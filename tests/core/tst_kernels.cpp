@@ -210,6 +210,25 @@ private slots:
         QVERIFY((op.apply(a) - k * a).norm() < 1e-10 * (k * a).norm());
     }
 
+    void denseKernel_refusesWhatMemoryCannotHold()
+    {
+        // 49097 rows (all of shuttle) would need 19 GB as a dense matrix: refused up front with
+        // a message that says what to do, instead of exhausting memory.
+        const Matrix x = Matrix::Zero(49097, 1);
+        KernelSpec spec;
+        try {
+            KernelOperator op(x, spec);
+            QFAIL("expected a ParameterError");
+        } catch (const ParameterError& e) {
+            QVERIFY(
+                QString::fromLatin1(e.what()).contains(QStringLiteral("needs 19 GB (limit 4 GB)")));
+        }
+        spec.type = KernelType::Sdo;
+        spec.features = 100; // low rank: fine at this size
+        KernelOperator lowRank(x, spec);
+        QCOMPARE(lowRank.backendName(), std::string("rff-lowrank"));
+    }
+
     void order_mustExceedHalfDimension()
     {
         KernelSpec spec;

@@ -48,16 +48,21 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
         const ModelSettings& s = in.settings;
         FitConfig cfg = fitConfigOf(s);
         cfg.kernel.validate(static_cast<int>(in.x.cols()));
+        // Large data: fit on a seeded subsample (every row is still scored and plotted).
+        const bool subsample = s.maxFitRows > 0 && in.x.rows() > s.maxFitRows;
+        const Matrix fitX =
+            subsample ? rowsOf(in.x, subsampleRows(in.x.rows(), s.maxFitRows, s.seed)) : in.x;
+        out.fitRows = static_cast<int>(fitX.rows());
         cfg.solver.validate();
         if (s.autoLengthScale) {
             // FD on a seeded 80/20 split of the rows (design.md section 4); labels never used.
-            const SplitIndices split = trainTestSplit(in.x.rows(), 0.2, s.seed);
+            const SplitIndices split = trainTestSplit(fitX.rows(), 0.2, s.seed);
             SearchConfig sc;
             sc.rule = s.selection;
             if (s.estimator == EstimatorKind::Kde) {
                 cfg.estimator = EstimatorKind::Kde;
             }
-            LengthScaleSearch search(rowsOf(in.x, split.train), rowsOf(in.x, split.test), cfg, sc);
+            LengthScaleSearch search(rowsOf(fitX, split.train), rowsOf(fitX, split.test), cfg, sc);
             search.setObserver([&](const FdPoint& p, const DensityModel&) {
                 if (sink.fdPoint) {
                     sink.fdPoint(p);
@@ -81,7 +86,7 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
 
         // Natural and standard gradient from the same initialisation, stepped alternately so
         // both traces grow together in the live view.
-        auto kernel = std::make_shared<const KernelOperator>(in.x, cfg.kernel);
+        auto kernel = std::make_shared<const KernelOperator>(fitX, cfg.kernel);
         const Vector alpha0 = initialAlpha(*kernel, s.seed);
         SosrepConfig natCfg = cfg.solver;
         SosrepConfig stdCfg = cfg.solver;

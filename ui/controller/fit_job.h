@@ -31,6 +31,7 @@ struct FitJobResult
     DensityGrid kdeGrid;
     Vector rowLogDensity; // `primary` at every row
     double seconds = 0.0;
+    int fitRows = 0; // rows the models were fitted on (a subsample of large data)
 };
 
 /// Callbacks from the worker thread; each must be safe to call from there (the controller

@@ -9,7 +9,7 @@ bool ModelSettings::operator==(const ModelSettings& o) const
            autoLengthScale == o.autoLengthScale && selection == o.selection &&
            sdoOrder == o.sdoOrder && features == o.features && solver == o.solver &&
            learningRate == o.learningRate && iterations == o.iterations && seed == o.seed &&
-           scaling == o.scaling;
+           scaling == o.scaling && maxFitRows == o.maxFitRows;
 }
 
 } // namespace sosrep::ui

@@ -25,6 +25,7 @@ struct ModelSettings
     int iterations = 500;
     uint64_t seed = 0;
     ScalingKind scaling = ScalingKind::MinMax;
+    int maxFitRows = 10000; // larger data are fitted on a seeded subsample (the ADBench cap)
 
     bool operator==(const ModelSettings& o) const;
     bool operator!=(const ModelSettings& o) const { return !(*this == o); }

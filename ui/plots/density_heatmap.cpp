@@ -5,6 +5,9 @@
 #include "ui/plots/plot_style.h"
 
 namespace sosrep::ui {
+namespace {
+constexpr double kColorBandNats = 25.0; // colour scale spans [max - 25, max] in log density
+} // namespace
 
 DensityHeatmap::DensityHeatmap(QWidget* parent) : QCustomPlot(parent)
 {
@@ -100,12 +103,20 @@ void DensityHeatmap::showContent(const Content& c)
             m_map->data()->setCell(i, j, g.logDensity(j, i));
         }
     }
+    QString valueLabel = c.valueLabel;
     if (c.colorRange) {
         m_map->setDataRange(*c.colorRange);
     } else {
-        m_map->rescaleDataRange(true);
+        // A fixed band below the peak: log densities of a sliced or sharp model reach -1e4, which
+        // would spend the whole colour map on empty corners.
+        const double hi = g.logDensity.maxCoeff();
+        const double lo = std::max(g.logDensity.minCoeff(), hi - kColorBandNats);
+        m_map->setDataRange(QCPRange(lo, hi));
+        if (g.logDensity.minCoeff() < lo) {
+            valueLabel += tr(" (lower values clipped)");
+        }
     }
-    m_scale->axis()->setLabel(c.valueLabel);
+    m_scale->axis()->setLabel(valueLabel);
 
     QVector<double> nx, ny, ax, ay;
     for (Eigen::Index r = 0; r < c.points.rows(); ++r) {
