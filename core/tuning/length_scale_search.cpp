@@ -84,7 +84,7 @@ LengthScaleSearch::LengthScaleSearch(const MatrixRef& train, const MatrixRef& va
     m_grid = logSpacedGrid(m_result.centre, search.gridSize, search.decades);
 }
 
-bool LengthScaleSearch::step()
+bool LengthScaleSearch::step(const ProgressFn& solverProgress)
 {
     const size_t i = m_result.curve.size();
     if (i >= m_grid.size()) {
@@ -92,7 +92,11 @@ bool LengthScaleSearch::step()
     }
     FitConfig cfg = m_fit;
     cfg.kernel.lengthScale = m_grid[i];
-    const FitResult fit = fitDensity(m_train, cfg);
+    const FitResult fit = fitDensity(m_train, cfg, solverProgress);
+    if (fit.status == SolverStatus::Cancelled) {
+        m_result.cancelled = true;
+        return false;
+    }
     FdPoint p;
     p.lengthScale = m_grid[i];
     p.status = fit.status;
@@ -135,8 +139,15 @@ void LengthScaleSearch::finish()
 
 const SearchResult& LengthScaleSearch::run(const ProgressFn& progress)
 {
-    while (step()) {
-        if (progress && !progress(done(), static_cast<int>(m_grid.size()))) {
+    const int total = static_cast<int>(m_grid.size());
+    // Between solver iterations, report the grid position (done, total) so a cancel answers
+    // at once; the callback sees the same arguments it sees between grid points.
+    ProgressFn inner;
+    if (progress) {
+        inner = [&](int, int) { return progress(done(), total); };
+    }
+    while (step(inner)) {
+        if (progress && !progress(done(), total)) {
             m_result.cancelled = true;
             break;
         }

@@ -86,8 +86,12 @@ public:
     using Observer = std::function<void(const FdPoint&, const DensityModel&)>;
     void setObserver(Observer observer) { m_observer = std::move(observer); }
 
-    bool step(); // evaluates the next grid point; false when all are done
-    /// Runs to the end; progress(done, total) over grid points may cancel.
+    /// Evaluates the next grid point; false when all are done or the run was cancelled.
+    /// `solverProgress` is passed to the fit at that point, so cancelling (returning false)
+    /// answers within one solver iteration, not one grid point.
+    bool step(const ProgressFn& solverProgress = {});
+    /// Runs to the end; progress(done, total) over grid points may cancel, and is also polled
+    /// (with the grid position) between solver iterations.
     const SearchResult& run(const ProgressFn& progress = {});
     const SearchResult& result() const { return m_result; }
     const std::vector<double>& grid() const { return m_grid; }

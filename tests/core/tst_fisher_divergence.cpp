@@ -183,6 +183,23 @@ private slots:
         QVERIFY(k.curve.front().value < r.curve.front().value);
     }
 
+    void search_cancelAnswersInsideAGridPointsFit()
+    {
+        // Regression: cancel used to be polled only between grid points, so a slow fit at one
+        // l (thousands of iterations) ran to its end before the search stopped.
+        const Matrix train = toy(ToyKind::Rings, 300, 2);
+        FitConfig fc;
+        fc.solver.iterations = 1000000;
+        fc.solver.tolerance = 0; // never converges: only a cancel can stop the first grid point
+        SearchConfig sc;
+        LengthScaleSearch search(train, train, fc, sc);
+        int calls = 0;
+        const SearchResult& r = search.run([&](int, int) { return ++calls < 50; });
+        QVERIFY(r.cancelled);
+        QCOMPARE(calls, 50);
+        QVERIFY(r.curve.empty()); // stopped inside the first grid point's fit
+    }
+
     void search_isSteppableAndCancellable()
     {
         const Matrix train = toy(ToyKind::Rings, 100, 1);

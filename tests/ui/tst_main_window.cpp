@@ -161,6 +161,30 @@ private slots:
         QVERIFY(c->result());
     }
 
+    void cancelDuringTheFisherDivergenceSweep()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::Rings, 3000, 1);
+        ModelSettings s = c->settings();
+        s.autoLengthScale = true;
+        s.iterations = 1000000;
+        s.learningRate = 0.001; // slow convergence: each grid point's fit runs for a long time
+        c->setSettings(s);
+        QSignalSpy progress(c, &EstimationController::progressChanged);
+        c->fit();
+        QVERIFY(progress.wait(10000)); // the sweep has started
+        QTest::qWait(300);             // and is inside a grid point's fit
+        QElapsedTimer t;
+        t.start();
+        c->cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!c->isBusy(), 5000);
+        qInfo("cancel during the FD sweep answered in %lld ms",
+              static_cast<long long>(t.elapsed()));
+        QVERIFY(t.elapsed() < 1000);
+        QVERIFY(!c->result());
+    }
+
     void badCsvShowsErrorAndKeepsPreviousData()
     {
         MainWindow w;

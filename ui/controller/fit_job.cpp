@@ -68,8 +68,11 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
                     sink.fdPoint(p);
                 }
             });
+            // Polled every solver iteration: post progress only when the grid position moves.
+            int lastDone = -1;
             const SearchResult& r = search.run([&](int done, int total) {
-                if (sink.progress) {
+                if (sink.progress && done != lastDone) {
+                    lastDone = done;
                     sink.progress("Fisher-divergence sweep", done, total);
                 }
                 return !cancel.load();
