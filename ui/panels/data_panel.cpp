@@ -51,9 +51,10 @@ DataPanel::DataPanel(EstimationController* controller, QWidget* parent)
     m_source->setWordWrap(true);
     layout->addWidget(m_source);
 
-    m_roles = new QTableWidget(0, 2, this);
-    m_roles->setHorizontalHeaderLabels({tr("column"), tr("role")});
-    m_roles->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_roles = new QTableWidget(0, 3, this);
+    m_roles->setHorizontalHeaderLabels({tr("column"), tr("role"), tr("first values")});
+    m_roles->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_roles->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
     m_roles->verticalHeader()->setVisible(false);
     m_roles->setMinimumHeight(110);
     layout->addWidget(m_roles);
@@ -109,6 +110,15 @@ void DataPanel::refresh()
         connect(combo, &QComboBox::currentIndexChanged, this, &DataPanel::applyRoles,
                 Qt::QueuedConnection);
         m_roles->setCellWidget(j, 1, combo);
+        // A preview of the raw values (before scaling), so roles are chosen knowingly.
+        QStringList first;
+        for (Eigen::Index i = 0; i < std::min<Eigen::Index>(4, raw.rows()); ++i) {
+            first << QString::number(raw.x(i, j), 'g', 4);
+        }
+        auto* preview =
+            new QTableWidgetItem(first.join(QStringLiteral(", ")) + QStringLiteral(" …"));
+        preview->setFlags(Qt::ItemIsEnabled);
+        m_roles->setItem(j, 2, preview);
     }
     const QStringList names = m_controller->featureNames();
     for (QComboBox* c : {m_plotX, m_plotY}) {
