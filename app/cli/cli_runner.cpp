@@ -263,6 +263,10 @@ int commandFit(const QStringList& args, QTextStream& out)
     s[QStringLiteral("negative_fraction")] = last.negativeFraction;
     s[QStringLiteral("residual")] = last.residual;
     s[QStringLiteral("clamped")] = static_cast<double>(f.model.clamped);
+    s[QStringLiteral("kernel_products")] = f.model.kernelProducts;
+    if (req.fit.solver.solver == SolverKind::Newton) {
+        s[QStringLiteral("balancing_steps")] = f.model.fallbackSteps;
+    }
     s[QStringLiteral("floored_scores")] = ld.floored;
     s[QStringLiteral("seed")] = QString::number(req.seed);
     s[QStringLiteral("n_scored")] = static_cast<int>(scored.rows());

@@ -40,12 +40,15 @@ void addFitOptions(QCommandLineParser& p)
                                   "(default keep)"),
                    QStringLiteral("MODE"));
     addValueOption(p, QStringLiteral("solver"),
-                   QStringLiteral("natural|standard|both (default natural)"), QStringLiteral("S"));
+                   QStringLiteral("auto|newton|natural|standard|both (default auto: newton for "
+                                  "gaussian/laplace, natural for sdo)"),
+                   QStringLiteral("S"));
     addValueOption(p, QStringLiteral("iterations"),
                    QStringLiteral("iteration budget (default 2000)"), QStringLiteral("N"));
     addValueOption(p, QStringLiteral("lr"), QStringLiteral("learning rate (default 0.4)"));
     addValueOption(p, QStringLiteral("tolerance"),
-                   QStringLiteral("stop at this stationarity residual (default 1e-6; 0 = never)"));
+                   QStringLiteral("stop at this stationarity residual (default 1e-8 newton, "
+                                  "1e-6 gradient; 0 = never)"));
     addValueOption(p, QStringLiteral("features"),
                    QStringLiteral("random Fourier features for SDO (default 2000)"),
                    QStringLiteral("T"));
@@ -75,13 +78,25 @@ FitRequest fitRequestFromOptions(const Options& o, int dim)
     r.fit.kernel.features = o.integer(QStringLiteral("features"), 2000, 1);
     r.fit.kernel.sdoOrder = o.integer(QStringLiteral("sdo-order"), 0, 0);
     r.fit.kernel.seed = r.seed;
-    const QString solver = o.text(QStringLiteral("solver"), QStringLiteral("natural"));
+    const QString solver = o.text(QStringLiteral("solver"), QStringLiteral("auto"));
     r.runBothSolvers = solver == QLatin1String("both");
-    r.fit.solver.solver =
-        r.runBothSolvers ? SolverKind::Natural : solverKindFromString(solver.toStdString());
+    if (r.runBothSolvers) {
+        r.fit.solver.solver = SolverKind::Natural;
+    } else if (solver == QLatin1String("auto")) {
+        // Newton is measured to reach the natural-gradient optimum in ~20 kernel products for
+        // non-negative kernels (convex objective on the positive cone). With SDO's negative
+        // entries it can settle in another stationary point (measured on shuttle), so SDO keeps
+        // the natural gradient by default.
+        r.fit.solver.solver =
+            r.fit.kernel.type == KernelType::Sdo ? SolverKind::Natural : SolverKind::Newton;
+    } else {
+        r.fit.solver.solver = solverKindFromString(solver.toStdString());
+    }
     r.fit.solver.iterations = o.integer(QStringLiteral("iterations"), 2000, 0);
     r.fit.solver.learningRate = o.number(QStringLiteral("lr"), 0.4);
-    r.fit.solver.tolerance = o.number(QStringLiteral("tolerance"), 1e-6);
+    // Newton reaches 1e-8 in a few more products; the gradient solvers stop at 1e-6 by default.
+    r.fit.solver.tolerance = o.number(QStringLiteral("tolerance"),
+                                      r.fit.solver.solver == SolverKind::Newton ? 1e-8 : 1e-6);
     r.fit.solver.seed = r.seed;
     r.fit.solver.validate();
     const QString ls = o.text(QStringLiteral("length-scale"), QStringLiteral("auto"));

@@ -13,7 +13,15 @@ constexpr double kDivergedSquaredNorm = 1e12;
 
 std::string toString(SolverKind kind)
 {
-    return kind == SolverKind::Natural ? "natural" : "standard";
+    switch (kind) {
+    case SolverKind::Natural:
+        return "natural";
+    case SolverKind::Standard:
+        return "standard";
+    case SolverKind::Newton:
+        return "newton";
+    }
+    return "natural";
 }
 
 SolverKind solverKindFromString(const std::string& text)
@@ -24,7 +32,11 @@ SolverKind solverKindFromString(const std::string& text)
     if (text == "standard") {
         return SolverKind::Standard;
     }
-    throw ParameterError("--solver", "unknown solver '" + text + "' (use natural or standard)");
+    if (text == "newton") {
+        return SolverKind::Newton;
+    }
+    throw ParameterError("--solver",
+                         "unknown solver '" + text + "' (use newton, natural or standard)");
 }
 
 std::string toString(SolverStatus status)

@@ -11,8 +11,9 @@ namespace sosrep {
 
 enum class SolverKind
 {
-    Natural, // eq. 8: alpha <- alpha - 2 lr [alpha - (1/N) (K alpha)^-1]
-    Standard // eq. 7: alpha <- alpha - 2 lr [K alpha - (1/N) K (K alpha)^-1]
+    Natural,  // eq. 8: alpha <- alpha - 2 lr [alpha - (1/N) (K alpha)^-1]
+    Standard, // eq. 7: alpha <- alpha - 2 lr [K alpha - (1/N) K (K alpha)^-1]
+    Newton    // damped Newton on the same objective (sosrep_newton.h): few kernel products
 };
 std::string toString(SolverKind kind);
 SolverKind solverKindFromString(const std::string& text); // throws ParameterError("--solver")

@@ -3,6 +3,9 @@
 
 #include "core/errors.h"
 #include "core/estimators/kde.h"
+#include "core/estimators/sosrep_newton.h"
+
+#include <algorithm>
 
 #include <cmath>
 #include <limits>
@@ -22,14 +25,26 @@ FitResult fitDensity(const MatrixRef& train, const FitConfig& config, const Prog
         out.model = makeKde(kernel);
         return out;
     }
+    if (config.solver.solver == SolverKind::Newton) {
+        NewtonConfig nc;
+        nc.tolerance = config.solver.tolerance > 0 ? config.solver.tolerance : 1e-8;
+        nc.maxIterations = std::min(config.solver.iterations, 200);
+        nc.seed = config.solver.seed;
+        NewtonSolver solver(*kernel, nc);
+        out.status = solver.run(progress);
+        out.trace = solver.trace();
+        out.clamped = solver.totalClamped();
+        out.kernelProducts = solver.kernelProducts();
+        out.fallbackSteps = solver.fallbackSteps();
+        out.model = DensityModel{EstimatorKind::Sosrep, kernel, solver.alpha()};
+        return out;
+    }
     SosrepSolver solver(*kernel, config.solver);
     out.status = solver.run(progress);
     out.trace = solver.trace();
     out.clamped = solver.totalClamped();
     out.kernelProducts = solver.kernelProducts();
-    out.model.estimator = EstimatorKind::Sosrep;
-    out.model.kernel = kernel;
-    out.model.weights = solver.alpha();
+    out.model = DensityModel{EstimatorKind::Sosrep, kernel, solver.alpha()};
     return out;
 }
 

@@ -25,6 +25,7 @@ struct FitResult
     std::vector<TraceRow> trace;                   // SOSREP only
     long clamped = 0;                              // clamp events over the whole run
     int kernelProducts = 0;
+    int fallbackSteps = 0; // Newton: natural-gradient steps taken instead
 };
 
 /// Fits SOSREP (solver of the config) or KDE on `train`. progress(iter, budget) may cancel.

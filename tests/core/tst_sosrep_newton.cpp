@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+#include "core/data/toy_data.h"
+#include "core/estimators/sosrep_newton.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace sosrep;
+
+class TstSosrepNewton : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void matchesNaturalGradientOptimumInFewProducts_data()
+    {
+        QTest::addColumn<int>("kernel");
+        QTest::addColumn<double>("lengthScale");
+        for (double l : {0.02, 0.1, 0.5, 2.0}) {
+            QTest::newRow(qPrintable(QStringLiteral("gaussian l=%1").arg(l)))
+                << int(KernelType::Gaussian) << l;
+            QTest::newRow(qPrintable(QStringLiteral("laplace l=%1").arg(l)))
+                << int(KernelType::Laplace) << l;
+        }
+    }
+
+    void matchesNaturalGradientOptimumInFewProducts()
+    {
+        QFETCH(int, kernel);
+        QFETCH(double, lengthScale);
+        ToyConfig tc;
+        tc.kind = ToyKind::GaussianMixture;
+        tc.n = 400;
+        tc.seed = 3;
+        const Matrix x = generateToyData(tc).x;
+        KernelSpec spec;
+        spec.type = KernelType(kernel);
+        spec.lengthScale = lengthScale;
+        KernelOperator op(x, spec);
+
+        NewtonConfig nc;
+        nc.tolerance = 1e-8;
+        NewtonSolver newton(op, nc);
+        QCOMPARE(toString(newton.run()), toString(SolverStatus::Converged));
+        QVERIFY(newton.last().residual <= 1e-8);
+        QVERIFY2(newton.kernelProducts() <= 30,
+                 qPrintable(QString::number(newton.kernelProducts())));
+        QCOMPARE(newton.last().negativeFraction, 0.0);
+
+        // Independent reference: natural gradient to a tight residual.
+        SosrepConfig cfg;
+        cfg.learningRate = 0.3;
+        cfg.iterations = 20000;
+        cfg.tolerance = 1e-10;
+        SosrepSolver natural(op, cfg);
+        natural.run();
+        QVERIFY(natural.last().residual < 1e-10);
+        const double rel =
+            std::abs(newton.last().loss - natural.last().loss) / std::abs(natural.last().loss);
+        QVERIFY2(rel < 1e-10, qPrintable(QString::number(rel)));
+        QVERIFY((op.apply(newton.alpha()) - op.apply(natural.alpha())).norm() <
+                1e-6 * op.apply(natural.alpha()).norm());
+        qInfo("%s l=%g: newton %d products, natural %d", toString(spec.type).c_str(), lengthScale,
+              newton.kernelProducts(), natural.kernelProducts());
+    }
+
+    void blockModelRatioAsWithNaturalGradient()
+    {
+        const int n = 200;
+        Matrix k(2 * n, 2 * n);
+        for (int i = 0; i < 2 * n; ++i) {
+            for (int j = 0; j < 2 * n; ++j) {
+                const bool a = i < n, b = j < n;
+                k(i, j) = i == j ? 1.0 : a && b ? 0.81 : !a && !b ? 0.09 : 0.5 * 0.9 * 0.3;
+            }
+        }
+        const KernelOperator op = KernelOperator::fromMatrix(k);
+        NewtonSolver s(op, NewtonConfig{});
+        QCOMPARE(toString(s.run()), toString(SolverStatus::Converged));
+        const Vector f = op.apply(s.alpha());
+        QVERIFY(std::abs(std::pow(f(0) / f(n), 2.0) - 8.58) < 0.01);
+    }
+
+    void cancelStopsAtOnce()
+    {
+        const Matrix x = Matrix::Random(60, 2);
+        KernelSpec spec;
+        KernelOperator op(x, spec);
+        NewtonConfig nc;
+        nc.tolerance = 0.0; // never converged
+        NewtonSolver s(op, nc);
+        QVERIFY(s.run([](int done, int) { return done < 3; }) == SolverStatus::Cancelled);
+        QCOMPARE(s.iteration(), 3);
+    }
+};
+
+QTEST_APPLESS_MAIN(TstSosrepNewton)
+#include "tst_sosrep_newton.moc"
