@@ -85,7 +85,8 @@ int main(int argc, char** argv)
 {
     const std::string dir = argc > 1 ? argv[1] : "../shared/datasets/adbench";
     const int repeats = 3;
-    std::printf("| data | N | d | stage | detail | kernel products | seconds | residual | peak MB |\n");
+    std::printf(
+        "| data | N | d | stage | detail | kernel products | seconds | residual | peak MB |\n");
     std::printf("|---|---|---|---|---|---|---|---|---|\n");
     std::vector<Data> sets;
     ToyConfig toy;
