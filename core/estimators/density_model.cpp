@@ -34,23 +34,32 @@ DensityModel makeKde(std::shared_ptr<const KernelOperator> kernel)
     return m;
 }
 
+double DensityModel::logOffset() const
+{
+    return estimator == EstimatorKind::Sosrep
+               ? kernel->logDiagonal()
+               : kernel->logDiagonal() - logKdeNormalizer(kernel->spec(), kernel->dim());
+}
+
+double DensityModel::logFromField(double value, double logShift, double offset, int* floored) const
+{
+    constexpr double kFloor = 1e-300;
+    double v = estimator == EstimatorKind::Sosrep ? std::abs(value) : value;
+    if (!(v > kFloor)) {
+        v = kFloor;
+        ++*floored;
+    }
+    return power() * (std::log(v) + logShift) + offset;
+}
+
 LogDensity DensityModel::logDensity(const MatrixRef& y) const
 {
     const FieldValues f = kernel->evaluate(y, weights, false);
-    const int d = kernel->dim();
-    const double offset = estimator == EstimatorKind::Sosrep
-                              ? kernel->logDiagonal()
-                              : kernel->logDiagonal() - logKdeNormalizer(kernel->spec(), d);
-    constexpr double kFloor = 1e-300;
+    const double offset = logOffset();
     LogDensity out;
     out.values.resize(y.rows());
     for (Eigen::Index i = 0; i < y.rows(); ++i) {
-        double v = estimator == EstimatorKind::Sosrep ? std::abs(f.value(i)) : f.value(i);
-        if (!(v > kFloor)) {
-            v = kFloor;
-            ++out.floored;
-        }
-        out.values(i) = power() * (std::log(v) + f.logShift(i)) + offset;
+        out.values(i) = logFromField(f.value(i), f.logShift(i), offset, &out.floored);
     }
     return out;
 }

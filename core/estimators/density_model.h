@@ -45,6 +45,12 @@ struct DensityModel
     /// log p at the rows of y (log-sum-exp safe: the kernel sums are computed with a shift).
     LogDensity logDensity(const MatrixRef& y) const;
 
+    /// log p from a field value f = value * exp(logShift): power * log|f| + logOffset(), with
+    /// |f| (SOSREP) or f (KDE) floored at 1e-300 and counted in *floored.
+    double logFromField(double value, double logShift, double offset, int* floored) const;
+    /// Constant added to power * log f: log k(x,x), minus log Z for KDE.
+    double logOffset() const;
+
     /// Hyvaerinen score-matching terms tr grad^2 log p + 1/2 |grad log p|^2 per point, analytic
     /// (design.md section 4; for SOSREP this is exactly 2 lap f / f). Points where the term is not
     /// finite are counted in *invalid and left as +inf.

@@ -38,8 +38,78 @@ GridSpec gridAroundData(const MatrixRef& data, int xColumn, int yColumn, int res
     return g;
 }
 
+namespace {
+
+/// Gaussian kernel on a two-column grid with the other columns fixed: the kernel factorizes,
+/// k(x_i, g) = exp(-(g_x - x_i)^2/2l^2) exp(-(g_y - y_i)^2/2l^2) c_i, so the field on the whole
+/// grid is one product (nx x N)(N x ny). Rows and columns carry their own log shift, so nothing
+/// underflows where the density matters; cells whose value still underflows are floored (and
+/// counted) by logFromField, as in the generic path.
+void evaluateSeparable(const DensityModel& model, const GridSpec& spec, const ProgressFn& progress,
+                       DensityGrid* out)
+{
+    const Matrix& x = model.kernel->train();
+    const double l = model.kernel->spec().lengthScale;
+    const double inv2l2 = 1.0 / (2.0 * l * l);
+    const Eigen::Index n = x.rows();
+    Vector heldLog = Vector::Zero(n); // log c_i from the held columns
+    for (Eigen::Index j = 0; j < x.cols(); ++j) {
+        if (j != spec.xColumn && j != spec.yColumn) {
+            heldLog -= (x.col(j).array() - spec.fixedValues(j)).square().matrix() * inv2l2;
+        }
+    }
+    Matrix ly(spec.ny, n);
+    for (int jy = 0; jy < spec.ny; ++jy) {
+        ly.row(jy) = -(x.col(spec.yColumn).array() - spec.y(jy)).square().transpose() * inv2l2;
+    }
+    const Vector sy = ly.rowwise().maxCoeff();
+    const Matrix ey = (ly.colwise() - sy).array().exp();
+    const double offset = model.logOffset();
+    const int chunk = 32;
+    for (int i0 = 0; i0 < spec.nx; i0 += chunk) {
+        const int rows = std::min(chunk, spec.nx - i0);
+        Matrix lx(rows, n);
+        for (int r = 0; r < rows; ++r) {
+            lx.row(r) = (-(x.col(spec.xColumn).array() - spec.x(i0 + r)).square() * inv2l2 +
+                         heldLog.array())
+                            .transpose();
+        }
+        const Vector sx = lx.rowwise().maxCoeff();
+        const Matrix ex =
+            ((lx.colwise() - sx).array().exp().rowwise() * model.weights.transpose().array())
+                .matrix();
+        const Matrix f = ex * ey.transpose(); // rows: x index, columns: y index
+        for (int r = 0; r < rows; ++r) {
+            for (int jy = 0; jy < spec.ny; ++jy) {
+                out->logDensity(jy, i0 + r) =
+                    model.logFromField(f(r, jy), sx(r) + sy(jy), offset, &out->floored);
+            }
+        }
+        if (progress && !progress(i0 + rows, spec.nx)) {
+            out->cancelled = true;
+            return;
+        }
+    }
+}
+
+} // namespace
+
 DensityGrid evaluateGrid(const DensityModel& model, const GridSpec& spec,
                          const ProgressFn& progress)
+{
+    DensityGrid out;
+    out.spec = spec;
+    out.logDensity.resize(spec.ny, spec.nx);
+    if (model.kernel->spec().type == KernelType::Gaussian && spec.xColumn != spec.yColumn &&
+        model.kernel->train().cols() == spec.fixedValues.size()) {
+        evaluateSeparable(model, spec, progress, &out);
+        return out;
+    }
+    return evaluateGridPointwise(model, spec, progress);
+}
+
+DensityGrid evaluateGridPointwise(const DensityModel& model, const GridSpec& spec,
+                                  const ProgressFn& progress)
 {
     DensityGrid out;
     out.spec = spec;

@@ -36,9 +36,15 @@ struct DensityGrid
     bool cancelled = false;
 };
 
-/// Evaluates log p on the grid in row chunks; progress(rowsDone, ny) returning false cancels.
+/// Evaluates log p on the grid in chunks; progress(done, total) returning false cancels.
+/// Gaussian kernels use the exact separable form (one matrix product for the whole grid),
+/// other kernels evaluate point by point.
 DensityGrid evaluateGrid(const DensityModel& model, const GridSpec& spec,
                          const ProgressFn& progress = {});
+
+/// The generic path: every grid point evaluated as a query point (any kernel).
+DensityGrid evaluateGridPointwise(const DensityModel& model, const GridSpec& spec,
+                                  const ProgressFn& progress = {});
 
 /// log-density thresholds t_k such that the cells with log p >= t_k hold `masses[k]` of the
 /// grid-normalized mass (highest-density regions; seaborn's "iso-proportion" levels).

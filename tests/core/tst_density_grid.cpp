@@ -71,6 +71,43 @@ private slots:
         QVERIFY(std::abs(norm.array().exp().sum() * step * step - 1.0) < 1e-12);
     }
 
+    void separableGaussianGrid_equalsPointwise_data()
+    {
+        QTest::addColumn<int>("estimator");
+        QTest::addColumn<double>("lengthScale");
+        for (double l : {0.03, 0.3, 3.0}) {
+            QTest::newRow(qPrintable(QStringLiteral("sosrep l=%1").arg(l)))
+                << int(EstimatorKind::Sosrep) << l;
+            QTest::newRow(qPrintable(QStringLiteral("kde l=%1").arg(l)))
+                << int(EstimatorKind::Kde) << l;
+        }
+    }
+
+    void separableGaussianGrid_equalsPointwise()
+    {
+        QFETCH(int, estimator);
+        QFETCH(double, lengthScale);
+        std::srand(11);
+        const Matrix x = Matrix::Random(150, 4);
+        KernelSpec spec;
+        spec.lengthScale = lengthScale;
+        auto op = std::make_shared<const KernelOperator>(x, spec);
+        DensityModel m{EstimatorKind(estimator), op, Vector::Random(150).cwiseAbs()};
+        if (m.estimator == EstimatorKind::Kde) {
+            m = makeKde(op);
+        }
+        const GridSpec g = gridAroundData(x, 3, 1, 40);
+        const DensityGrid fast = evaluateGrid(m, g);
+        const DensityGrid slow = evaluateGridPointwise(m, g);
+        QCOMPARE(fast.floored, slow.floored);
+        double worst = 0.0;
+        for (Eigen::Index k = 0; k < fast.logDensity.size(); ++k) {
+            worst =
+                std::max(worst, std::abs(fast.logDensity.data()[k] - slow.logDensity.data()[k]));
+        }
+        QVERIFY2(worst < 1e-9, qPrintable(QString::number(worst)));
+    }
+
     void evaluateGrid_matchesDirectEvaluationAndHoldsMedians()
     {
         std::srand(7);
