@@ -14,8 +14,7 @@
 
 namespace sosrep {
 
-FitResult fitDensity(const MatrixRef& train, const FitConfig& config, const ProgressFn& progress,
-                     const Vector* warmStart)
+FitResult fitDensity(const MatrixRef& train, const FitConfig& config, const ProgressFn& progress)
 {
     if (train.rows() < 2) {
         throw ParameterError("--train", "needs at least 2 rows to fit a density");
@@ -31,22 +30,11 @@ FitResult fitDensity(const MatrixRef& train, const FitConfig& config, const Prog
         nc.tolerance = config.solver.tolerance > 0 ? config.solver.tolerance : 1e-8;
         nc.maxIterations = std::min(config.solver.iterations, 200);
         nc.seed = config.solver.seed;
-        // A warm start (e.g. the solution at the neighbouring l of a sweep) is rescaled to
-        // alpha^T K alpha = 1, the optimal scale along its ray (Lemma 4), like the default start.
-        Vector alpha0;
-        if (warmStart && warmStart->size() == kernel->size()) {
-            const double q = warmStart->dot(kernel->apply(*warmStart));
-            if (q > 0.0 && std::isfinite(q)) {
-                alpha0 = *warmStart / std::sqrt(q);
-            }
-        }
-        NewtonSolver solver =
-            alpha0.size() > 0 ? NewtonSolver(*kernel, nc, alpha0) : NewtonSolver(*kernel, nc);
-        out.kernelProducts = alpha0.size() > 0 ? 1 : 0; // the rescaling product
+        NewtonSolver solver(*kernel, nc);
         out.status = solver.run(progress);
         out.trace = solver.trace();
         out.clamped = solver.totalClamped();
-        out.kernelProducts += solver.kernelProducts();
+        out.kernelProducts = solver.kernelProducts();
         out.fallbackSteps = solver.fallbackSteps();
         out.model = DensityModel{EstimatorKind::Sosrep, kernel, solver.alpha()};
         return out;
@@ -119,12 +107,7 @@ bool LengthScaleSearch::step(const ProgressFn& solverProgress)
     }
     FitConfig cfg = m_fit;
     cfg.kernel.lengthScale = m_grid[i];
-    // Newton sweeps start from the previous grid point's solution (continuation in l); the
-    // gradient solvers keep design.md's initialisation so their traces stay comparable.
-    const bool warm =
-        m_search.warmStart && cfg.solver.solver == SolverKind::Newton && m_previousAlpha.size() > 0;
-    const FitResult fit =
-        fitDensity(m_train, cfg, solverProgress, warm ? &m_previousAlpha : nullptr);
+    const FitResult fit = fitDensity(m_train, cfg, solverProgress);
     if (fit.status == SolverStatus::Cancelled) {
         m_result.cancelled = true;
         return false;
@@ -141,10 +124,6 @@ bool LengthScaleSearch::step(const ProgressFn& solverProgress)
     p.value = fit.status == SolverStatus::Diverged || p.invalidPoints > 0
                   ? std::numeric_limits<double>::infinity()
                   : terms.mean();
-    if (fit.model.estimator == EstimatorKind::Sosrep && fit.status == SolverStatus::Converged) {
-        m_previousAlpha = fit.model.weights;
-    }
-    p.kernelProducts = fit.kernelProducts;
     m_result.curve.push_back(p);
     if (m_observer) {
         m_observer(p, fit.model);

@@ -30,7 +30,7 @@ struct FitResult
 
 /// Fits SOSREP (solver of the config) or KDE on `train`. progress(iter, budget) may cancel.
 FitResult fitDensity(const MatrixRef& train, const FitConfig& config,
-                     const ProgressFn& progress = {}, const Vector* warmStart = nullptr);
+                     const ProgressFn& progress = {});
 
 struct SearchConfig
 {
@@ -46,8 +46,6 @@ struct SearchConfig
     /// Hyvaerinen term of a kernel model tends to -inf as l -> 0 (2 lap f / f ~ -2d/l^2 at a
     /// kernel centre), so a few duplicates decide the whole curve (skin, mammography).
     bool excludeDuplicates = false;
-    /// Newton fits start from the previous grid point's solution (continuation in l).
-    bool warmStart = true;
 };
 
 struct FdPoint
@@ -58,7 +56,6 @@ struct FdPoint
     SolverStatus status = SolverStatus::Converged;
     int iterations = 0;
     double residual = 0.0;
-    int kernelProducts = 0;
 };
 
 struct SearchResult
@@ -111,7 +108,6 @@ private:
     std::vector<double> m_grid;
     SearchResult m_result;
     Observer m_observer;
-    Vector m_previousAlpha; // last converged SOSREP solution (Newton warm start)
 };
 
 } // namespace sosrep

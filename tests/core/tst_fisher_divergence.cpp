@@ -200,32 +200,6 @@ private slots:
         QVERIFY(r.curve.empty()); // stopped inside the first grid point's fit
     }
 
-    void newtonSweep_warmStartKeepsTheCurveAndSavesProducts()
-    {
-        const Matrix train = toy(ToyKind::GaussianMixture, 500, 7);
-        const Matrix val = toy(ToyKind::GaussianMixture, 200, 8);
-        FitConfig fc;
-        fc.solver.solver = SolverKind::Newton;
-        fc.solver.tolerance = 1e-10;
-        SearchConfig sc;
-        sc.warmStart = false;
-        LengthScaleSearch cold(train, val, fc, sc);
-        const SearchResult c = cold.run();
-        sc.warmStart = true;
-        LengthScaleSearch warm(train, val, fc, sc);
-        const SearchResult w = warm.run();
-        int coldProducts = 0, warmProducts = 0;
-        for (size_t i = 0; i < c.curve.size(); ++i) {
-            coldProducts += c.curve[i].kernelProducts;
-            warmProducts += w.curve[i].kernelProducts;
-            QVERIFY(std::abs(c.curve[i].value - w.curve[i].value) <=
-                    1e-6 * (1 + std::abs(c.curve[i].value)));
-        }
-        qInfo("Newton sweep kernel products: cold %d, warm %d", coldProducts, warmProducts);
-        QCOMPARE(w.selection.index, c.selection.index);
-        QVERIFY(warmProducts < coldProducts);
-    }
-
     void search_isSteppableAndCancellable()
     {
         const Matrix train = toy(ToyKind::Rings, 100, 1);
