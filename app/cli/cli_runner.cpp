@@ -249,6 +249,11 @@ int commandFit(const QStringList& args, QTextStream& out)
         s[QStringLiteral("selection_rule")] = QString::fromStdString(toString(req.search.rule));
         s[QStringLiteral("fd_validation")] = QString::fromStdString(f.validation);
         s[QStringLiteral("fd_excluded_duplicates")] = f.search->excludedDuplicates;
+        int sweepProducts = 0;
+        for (const FdPoint& pt : f.search->curve) {
+            sweepProducts += pt.kernelProducts;
+        }
+        s[QStringLiteral("sweep_kernel_products")] = sweepProducts;
     }
     s[QStringLiteral("n_train")] = static_cast<int>(train.rows());
     s[QStringLiteral("dim")] = static_cast<int>(train.dim());

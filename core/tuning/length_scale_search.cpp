@@ -124,6 +124,7 @@ bool LengthScaleSearch::step(const ProgressFn& solverProgress)
     p.value = fit.status == SolverStatus::Diverged || p.invalidPoints > 0
                   ? std::numeric_limits<double>::infinity()
                   : terms.mean();
+    p.kernelProducts = fit.kernelProducts;
     m_result.curve.push_back(p);
     if (m_observer) {
         m_observer(p, fit.model);

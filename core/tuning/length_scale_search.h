@@ -56,6 +56,7 @@ struct FdPoint
     SolverStatus status = SolverStatus::Converged;
     int iterations = 0;
     double residual = 0.0;
+    int kernelProducts = 0;
 };
 
 struct SearchResult
