@@ -33,6 +33,7 @@
 #include <QProgressBar>
 #include <QSaveFile>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
@@ -60,7 +61,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     auto* scroll = new QScrollArea;
     scroll->setWidget(side);
     scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(360);
+    // Wide enough for the panels plus a vertical scroll bar (they are taller than small windows),
+    // so no horizontal scroll bar appears.
+    scroll->setMinimumWidth(side->minimumSizeHint().width() +
+                            scroll->verticalScrollBar()->sizeHint().width() +
+                            2 * scroll->frameWidth());
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* dock = new QDockWidget(tr("Data and model"), this);
     dock->setObjectName(QStringLiteral("controlsDock"));
     dock->setWidget(scroll);

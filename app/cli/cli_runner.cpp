@@ -244,6 +244,9 @@ int commandFit(const QStringList& args, QTextStream& out)
     s[QStringLiteral("kernel")] = QString::fromStdString(toString(spec.type));
     s[QStringLiteral("backend")] = QString::fromStdString(f.model.model.kernel->backendName());
     s[QStringLiteral("length_scale")] = spec.lengthScale;
+    if (!req.lengthScaleRule.empty()) {
+        s[QStringLiteral("length_scale_rule")] = QString::fromStdString(req.lengthScaleRule);
+    }
     if (f.search) {
         s[QStringLiteral("selection")] = QString::fromStdString(f.search->selection.reason);
         s[QStringLiteral("selection_rule")] = QString::fromStdString(toString(req.search.rule));

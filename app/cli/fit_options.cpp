@@ -25,13 +25,16 @@ void addFitOptions(QCommandLineParser& p)
     addValueOption(p, QStringLiteral("kernel"),
                    QStringLiteral("gaussian|laplace|sdo (default gaussian)"), QStringLiteral("K"));
     addValueOption(p, QStringLiteral("length-scale"),
-                   QStringLiteral("auto (Fisher divergence) or a number"), QStringLiteral("L"));
+                   QStringLiteral("auto (Fisher divergence), scott, silverman or a number"),
+                   QStringLiteral("L"));
     addValueOption(p, QStringLiteral("grid"),
                    QStringLiteral("number of length scales for auto (default 15)"),
                    QStringLiteral("N"));
-    addValueOption(p, QStringLiteral("selection"),
-                   QStringLiteral("above-spacing|paper|first-local (default above-spacing)"),
-                   QStringLiteral("RULE"));
+    addValueOption(
+        p, QStringLiteral("selection"),
+        QStringLiteral("above-spacing|paper|first-local|likelihood (default above-spacing; "
+                       "likelihood: kde only)"),
+        QStringLiteral("RULE"));
     addValueOption(p, QStringLiteral("fd-estimator"),
                    QStringLiteral("analytic|finite-difference (default analytic)"),
                    QStringLiteral("E"));
@@ -101,7 +104,10 @@ FitRequest fitRequestFromOptions(const Options& o, int dim)
     r.fit.solver.validate();
     const QString ls = o.text(QStringLiteral("length-scale"), QStringLiteral("auto"));
     r.autoLengthScale = ls == QLatin1String("auto");
-    if (!r.autoLengthScale) {
+    if (ls == QLatin1String("scott") || ls == QLatin1String("silverman")) {
+        r.autoLengthScale = false;
+        r.lengthScaleRule = ls.toStdString(); // computed on the scaled training data in runFit
+    } else if (!r.autoLengthScale) {
         r.fit.kernel.lengthScale = o.number(QStringLiteral("length-scale"), 1.0);
     }
     r.search.gridSize = o.integer(QStringLiteral("grid"), 15, 1);

@@ -2,6 +2,7 @@
 #include "app/cli/fit_pipeline.h"
 
 #include "core/data/split.h"
+#include "core/estimators/kde.h"
 
 #include <chrono>
 
@@ -13,6 +14,11 @@ FitOutcome runFit(const MatrixRef& train, const MatrixRef& test, const FitReques
     const auto start = std::chrono::steady_clock::now();
     FitOutcome out;
     FitConfig cfg = request.fit;
+    if (request.lengthScaleRule == "scott") {
+        cfg.kernel.lengthScale = scottBandwidth(train);
+    } else if (request.lengthScaleRule == "silverman") {
+        cfg.kernel.lengthScale = silvermanBandwidth(train);
+    }
     if (request.autoLengthScale) {
         Matrix fitPart;
         Matrix validation;

@@ -4,6 +4,7 @@
 #include "core/tuning/length_scale_search.h"
 
 #include <optional>
+#include <string>
 
 namespace sosrep::cli {
 
@@ -13,6 +14,7 @@ struct FitRequest
 {
     FitConfig fit;
     bool autoLengthScale = true;
+    std::string lengthScaleRule; // "scott" or "silverman": rule of thumb on the training data
     SearchConfig search;
     bool runBothSolvers = false;
     uint64_t seed = 0; // validation split when no test data is given

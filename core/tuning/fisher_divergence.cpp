@@ -34,6 +34,8 @@ std::string toString(SelectionRule r)
         return "first-local";
     case SelectionRule::StableAboveSpacing:
         return "above-spacing";
+    case SelectionRule::HeldOutLikelihood:
+        return "likelihood";
     }
     return "paper";
 }
@@ -49,8 +51,12 @@ SelectionRule selectionRuleFromString(const std::string& text)
     if (text == "above-spacing") {
         return SelectionRule::StableAboveSpacing;
     }
+    if (text == "likelihood") {
+        return SelectionRule::HeldOutLikelihood;
+    }
     throw ParameterError("--selection",
-                         "unknown rule '" + text + "' (use paper, first-local or above-spacing)");
+                         "unknown rule '" + text +
+                             "' (use above-spacing, paper, first-local or likelihood)");
 }
 
 Selection selectLengthScale(const std::vector<double>& lengthScales,
@@ -82,7 +88,7 @@ Selection selectLengthScale(const std::vector<double>& lengthScales,
         return true;
     };
     const int k = rule == SelectionRule::FirstLocalMinimum ? 1 : neighbours;
-    for (int i = n - 1; i >= lowest; --i) {
+    for (int i = n - 1; i >= lowest && rule != SelectionRule::HeldOutLikelihood; --i) {
         if (isLocalMin(i, k)) {
             return {i, k == 1 ? "first_local_minimum" : "stable_local_minimum"};
         }
@@ -95,7 +101,8 @@ Selection selectLengthScale(const std::vector<double>& lengthScales,
             s.index = i;
         }
     }
-    s.reason = "global_minimum_fallback";
+    s.reason = rule == SelectionRule::HeldOutLikelihood ? "held_out_likelihood_maximum"
+                                                        : "global_minimum_fallback";
     return s;
 }
 

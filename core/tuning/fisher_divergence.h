@@ -25,7 +25,10 @@ enum class SelectionRule
     /// The paper's rule restricted to l >= the data's median nearest-neighbour distance: below the
     /// typical sample spacing each point gets its own bump and score matching rewards ever
     /// peakier models without bound, so that end of the curve carries no information.
-    StableAboveSpacing
+    StableAboveSpacing,
+    /// KDE only: the l with the highest mean log density of the validation rows (held-out
+    /// likelihood; meaningless for SOSREP's unnormalized pre-density, so refused there).
+    HeldOutLikelihood
 };
 std::string toString(SelectionRule r);
 SelectionRule selectionRuleFromString(const std::string& text); // ParameterError("--selection")
@@ -39,7 +42,8 @@ struct Selection
 };
 
 /// Applies a rule to a curve sorted by increasing l. Non-finite values never count as minima.
-/// `spacing` is the lower limit for StableAboveSpacing (ignored by the other rules).
+/// `spacing` is the lower limit for StableAboveSpacing (ignored by the other rules). For
+/// HeldOutLikelihood, `values` are negative mean held-out log densities: the global minimum wins.
 Selection selectLengthScale(const std::vector<double>& lengthScales,
                             const std::vector<double>& values, SelectionRule rule,
                             double spacing = 0.0, int neighbours = 3);

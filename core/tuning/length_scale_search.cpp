@@ -84,6 +84,10 @@ LengthScaleSearch::LengthScaleSearch(const MatrixRef& train, const MatrixRef& va
                                      const FitConfig& fit, const SearchConfig& search)
     : m_train(train), m_validation(validation), m_fit(fit), m_search(search)
 {
+    if (search.rule == SelectionRule::HeldOutLikelihood && fit.estimator != EstimatorKind::Kde) {
+        throw ParameterError("--selection", "likelihood needs a normalized density (the kde "
+                                            "estimator); SOSREP's pre-density is unnormalized");
+    }
     if (search.excludeDuplicates) {
         m_validation = withoutDuplicatesOf(validation, train, &m_result.excludedDuplicates);
         if (m_validation.rows() == 0) {
@@ -125,6 +129,9 @@ bool LengthScaleSearch::step(const ProgressFn& solverProgress)
                   ? std::numeric_limits<double>::infinity()
                   : terms.mean();
     p.kernelProducts = fit.kernelProducts;
+    if (fit.model.estimator == EstimatorKind::Kde) {
+        p.heldOutLogLikelihood = fit.model.logDensity(m_validation).values.mean();
+    }
     m_result.curve.push_back(p);
     if (m_observer) {
         m_observer(p, fit.model);
@@ -142,7 +149,8 @@ void LengthScaleSearch::finish()
     std::vector<double> vals;
     for (const auto& p : m_result.curve) {
         ls.push_back(p.lengthScale);
-        vals.push_back(p.value);
+        vals.push_back(m_search.rule == SelectionRule::HeldOutLikelihood ? -p.heldOutLogLikelihood
+                                                                         : p.value);
     }
     m_result.selection =
         selectLengthScale(ls, vals, m_search.rule, m_result.spacing, m_search.neighbours);

@@ -57,6 +57,7 @@ struct FdPoint
     int iterations = 0;
     double residual = 0.0;
     int kernelProducts = 0;
+    double heldOutLogLikelihood = 0.0; // KDE: mean log density of the validation rows
 };
 
 struct SearchResult

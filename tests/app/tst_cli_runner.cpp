@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/cli_runner.h"
+#include "core/data/csv_reader.h"
+#include "core/data/scaler.h"
+#include "core/estimators/kde.h"
 #include "support/shared_data.h"
 
 #include <QtTest>
@@ -122,6 +125,30 @@ private slots:
         QVERIFY2(sdo.code == 0, qPrintable(sdo.err));
         QCOMPARE(sdo.summary()[QStringLiteral("backend")].toString(),
                  QStringLiteral("rff-lowrank"));
+    }
+
+    void fit_ruleOfThumbBandwidthsAreTheStatedFormulas()
+    {
+        const sosrep::Dataset raw =
+            sosrep::readCsvFile(path("train.csv").toStdString()).withLabelColumn("label");
+        const sosrep::Matrix scaled =
+            sosrep::Scaler::fit(sosrep::ScalingKind::MinMax, raw.x).apply(raw.x);
+        const Run scott = runSosrep({"fit", "--train", path("train.csv"), "--label-column", "label",
+                                     "--estimator", "kde", "--length-scale", "scott"});
+        QVERIFY2(scott.code == 0, qPrintable(scott.err));
+        QCOMPARE(scott.summary()[QStringLiteral("length_scale")].toDouble(),
+                 sosrep::scottBandwidth(scaled));
+        QCOMPARE(scott.summary()[QStringLiteral("length_scale_rule")].toString(),
+                 QStringLiteral("scott"));
+        const Run silverman = runSosrep({"fit", "--train", path("train.csv"), "--label-column",
+                                         "label", "--length-scale", "silverman"});
+        QCOMPARE(silverman.summary()[QStringLiteral("length_scale")].toDouble(),
+                 sosrep::silvermanBandwidth(scaled));
+        const Run refused = runSosrep({"fit", "--train", path("train.csv"), "--label-column",
+                                       "label", "--selection", "likelihood"});
+        QCOMPARE(refused.code, 2);
+        QVERIFY(refused.err.contains(
+            QStringLiteral("--selection: likelihood needs a normalized density")));
     }
 
     void fit_onSharedNpzWithDefaults()

@@ -153,6 +153,17 @@ private slots:
               r.selection.reason.c_str(), llL);
         QVERIFY2(fdL / llL < 2.0 && llL / fdL < 2.0,
                  qPrintable(QStringLiteral("%1 vs %2").arg(fdL).arg(llL)));
+        // The held-out likelihood rule finds that same optimum on the same grid.
+        sc.rule = SelectionRule::HeldOutLikelihood;
+        FitConfig kde;
+        kde.estimator = EstimatorKind::Kde;
+        LengthScaleSearch byLikelihood(train, val, kde, sc);
+        const SearchResult& lr = byLikelihood.run();
+        QCOMPARE(lr.selectedLengthScale(), llL);
+        QCOMPARE(QString::fromStdString(lr.selection.reason),
+                 QStringLiteral("held_out_likelihood_maximum"));
+        // SOSREP's pre-density is unnormalized: the rule is refused.
+        QVERIFY_THROWS_EXCEPTION(ParameterError, LengthScaleSearch(train, val, FitConfig{}, sc));
     }
 
     void search_excludesValidationRowsThatRepeatTrainingRows()

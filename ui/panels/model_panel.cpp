@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/model_panel.h"
 
+#include "core/estimators/kde.h"
 #include "ui/controller/estimation_controller.h"
 
 #include <QCheckBox>
@@ -62,6 +63,27 @@ ModelPanel::ModelPanel(EstimationController* controller, QWidget* parent)
     lengthRow->addWidget(m_lengthSlider, 1);
     lengthRow->addWidget(m_length);
     form->addRow(tr("Length scale ℓ"), lengthRow);
+    // Rules of thumb as numbers (design.md section 3), computed on the scaled data; a click uses
+    // one.
+    auto* rules = new QHBoxLayout;
+    m_scott = new QPushButton(this);
+    m_silverman = new QPushButton(this);
+    m_scott->setToolTip(
+        tr("Scott: σ̄ n^(−1/(d+4)), σ̄ = mean column standard deviation of the scaled data"));
+    m_silverman->setToolTip(tr("Silverman: σ̄ (4/(d+2))^(1/(d+4)) n^(−1/(d+4))"));
+    rules->addWidget(m_scott);
+    rules->addWidget(m_silverman);
+    form->addRow(tr("Rules of thumb"), rules);
+    auto useRule = [this](double l) {
+        ModelSettings s = m_controller->settings();
+        s.autoLengthScale = false;
+        s.lengthScale = l;
+        m_controller->setSettings(s);
+    };
+    connect(m_scott, &QPushButton::clicked, this, [this, useRule] { useRule(m_scottValue); });
+    connect(m_silverman, &QPushButton::clicked, this,
+            [this, useRule] { useRule(m_silvermanValue); });
+    connect(m_controller, &EstimationController::dataChanged, this, &ModelPanel::updateRules);
     m_auto = new QCheckBox(tr("auto by Fisher divergence"), this);
     form->addRow(QString(), m_auto);
     m_selection = new QComboBox(this);
@@ -126,6 +148,20 @@ ModelPanel::ModelPanel(EstimationController* controller, QWidget* parent)
     });
     m_cancel->setEnabled(false);
     refresh();
+    updateRules();
+}
+
+void ModelPanel::updateRules()
+{
+    const Matrix& x = m_controller->features();
+    const bool ok = x.rows() > 1;
+    m_scottValue = ok ? scottBandwidth(x) : 0.0;
+    m_silvermanValue = ok ? silvermanBandwidth(x) : 0.0;
+    m_scott->setText(ok ? tr("Scott %1").arg(m_scottValue, 0, 'g', 3) : tr("Scott"));
+    m_silverman->setText(ok ? tr("Silverman %1").arg(m_silvermanValue, 0, 'g', 3)
+                            : tr("Silverman"));
+    m_scott->setEnabled(ok);
+    m_silverman->setEnabled(ok);
 }
 
 void ModelPanel::refresh()

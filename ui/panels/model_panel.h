@@ -26,6 +26,7 @@ public:
 private:
     void refresh();
     void push();
+    void updateRules();
 
     EstimationController* m_controller;
     QComboBox* m_estimator;
@@ -35,6 +36,10 @@ private:
     QSlider* m_lengthSlider;
     QDoubleSpinBox* m_length;
     QCheckBox* m_auto;
+    QPushButton* m_scott;
+    QPushButton* m_silverman;
+    double m_scottValue = 0.0;
+    double m_silvermanValue = 0.0;
     QComboBox* m_selection;
     QComboBox* m_solver;
     QDoubleSpinBox* m_lr;
