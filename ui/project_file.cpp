@@ -38,6 +38,7 @@ QJsonObject settingsToJson(const ModelSettings& s)
     o[QStringLiteral("selection")] = QString::fromStdString(toString(s.selection));
     o[QStringLiteral("sdo_order")] = s.sdoOrder;
     o[QStringLiteral("features")] = s.features;
+    o[QStringLiteral("sdo_method")] = QString::fromStdString(toString(s.sdoMethod));
     o[QStringLiteral("solver")] = QString::fromStdString(toString(s.solver));
     o[QStringLiteral("learning_rate")] = s.learningRate;
     o[QStringLiteral("iterations")] = s.iterations;
@@ -57,6 +58,8 @@ ModelSettings settingsFromJson(const QJsonObject& o)
     s.selection = selectionRuleFromString(o[QStringLiteral("selection")].toString().toStdString());
     s.sdoOrder = o[QStringLiteral("sdo_order")].toInt(s.sdoOrder);
     s.features = o[QStringLiteral("features")].toInt(s.features);
+    s.sdoMethod = sdoMethodFromString(
+        o[QStringLiteral("sdo_method")].toString(QStringLiteral("rff")).toStdString());
     s.solver = solverKindFromString(o[QStringLiteral("solver")].toString().toStdString());
     s.learningRate = o[QStringLiteral("learning_rate")].toDouble(s.learningRate);
     s.iterations = o[QStringLiteral("iterations")].toInt(s.iterations);

@@ -55,6 +55,10 @@ void addFitOptions(QCommandLineParser& p)
     addValueOption(p, QStringLiteral("features"),
                    QStringLiteral("random Fourier features for SDO (default 2000)"),
                    QStringLiteral("T"));
+    addValueOption(p, QStringLiteral("sdo-method"),
+                   QStringLiteral("rff|exact: random Fourier features or the exact radial kernel "
+                                  "by quadrature (default rff)"),
+                   QStringLiteral("M"));
     addValueOption(p, QStringLiteral("sdo-order"),
                    QStringLiteral("SDO order m > d/2 (default floor(d/2)+1)"), QStringLiteral("M"));
     addValueOption(p, QStringLiteral("seed"),
@@ -80,6 +84,8 @@ FitRequest fitRequestFromOptions(const Options& o, int dim)
         o.text(QStringLiteral("kernel"), QStringLiteral("gaussian")).toStdString());
     r.fit.kernel.features = o.integer(QStringLiteral("features"), 2000, 1);
     r.fit.kernel.sdoOrder = o.integer(QStringLiteral("sdo-order"), 0, 0);
+    r.fit.kernel.sdoMethod = sdoMethodFromString(
+        o.text(QStringLiteral("sdo-method"), QStringLiteral("rff")).toStdString());
     r.fit.kernel.seed = r.seed;
     const QString solver = o.text(QStringLiteral("solver"), QStringLiteral("auto"));
     r.runBothSolvers = solver == QLatin1String("both");

@@ -47,6 +47,7 @@ void saveModel(const QString& path, const SavedModel& m)
     k[QStringLiteral("length_scale")] = m.kernel.lengthScale;
     k[QStringLiteral("sdo_order")] = m.kernel.sdoOrder;
     k[QStringLiteral("features")] = m.kernel.features;
+    k[QStringLiteral("sdo_method")] = QString::fromStdString(toString(m.kernel.sdoMethod));
     k[QStringLiteral("feature_seed")] = QString::number(m.kernel.seed);
     root[QStringLiteral("kernel")] = k;
     QJsonObject s;
@@ -104,6 +105,8 @@ SavedModel loadModel(const QString& path)
         m.kernel.lengthScale = k[QStringLiteral("length_scale")].toDouble();
         m.kernel.sdoOrder = k[QStringLiteral("sdo_order")].toInt();
         m.kernel.features = k[QStringLiteral("features")].toInt();
+        m.kernel.sdoMethod = sdoMethodFromString(
+            k[QStringLiteral("sdo_method")].toString(QStringLiteral("rff")).toStdString());
         m.kernel.seed = k[QStringLiteral("feature_seed")].toString().toULongLong();
         const QJsonObject s = root[QStringLiteral("scaler")].toObject();
         m.scaler.kind = scalingKindFromString(s[QStringLiteral("kind")].toString().toStdString());

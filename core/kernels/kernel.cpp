@@ -2,7 +2,7 @@
 #include "core/kernels/kernel.h"
 
 #include "core/errors.h"
-#include "core/kernels/sdo_spectrum.h"
+#include "core/kernels/sdo_profile.h"
 
 #include <cmath>
 
@@ -36,6 +36,22 @@ KernelType kernelTypeFromString(const std::string& text)
                          "unknown kernel '" + text + "' (use gaussian, laplace or sdo)");
 }
 
+std::string toString(SdoMethod method)
+{
+    return method == SdoMethod::Exact ? "exact" : "rff";
+}
+
+SdoMethod sdoMethodFromString(const std::string& text)
+{
+    if (text == "rff") {
+        return SdoMethod::Rff;
+    }
+    if (text == "exact") {
+        return SdoMethod::Exact;
+    }
+    throw ParameterError("--sdo-method", "unknown SDO method '" + text + "' (use rff or exact)");
+}
+
 int KernelSpec::effectiveOrder(int dim) const
 {
     const int m = sdoOrder > 0 ? sdoOrder : dim / 2 + 1;
@@ -66,7 +82,7 @@ double logKernelDiagonal(const KernelSpec& spec, int dim)
         return 0.0;
     }
     // Prop. 7: g^a(0) = a^(-d/(2m)) g^1(0) = l^(-d) g^1(0).
-    return SdoSpectrum(dim, spec.effectiveOrder(dim)).logG0() - dim * std::log(spec.lengthScale);
+    return sdoLogG0(dim, spec.effectiveOrder(dim)) - dim * std::log(spec.lengthScale);
 }
 
 double logKdeNormalizer(const KernelSpec& spec, int dim)

@@ -16,6 +16,17 @@ enum class KernelType
 std::string toString(KernelType type);
 KernelType kernelTypeFromString(const std::string& text); // throws ParameterError("--kernel")
 
+/// How the SDO kernel is evaluated (design.md section 2): random Fourier features (the paper's
+/// eq. 12, back-end 1) or the exact radial profile tabulated by quadrature (back-end 2).
+enum class SdoMethod
+{
+    Rff,
+    Exact
+};
+
+std::string toString(SdoMethod method);
+SdoMethod sdoMethodFromString(const std::string& text); // throws ParameterError("--sdo-method")
+
 /// Everything that defines a kernel instance. One length scale l > 0 for every type
 /// (design.md section 2); for SDO, a = l^(2m) and the random Fourier features are drawn from
 /// `seed` (the same features for fitting and for every later evaluation).
@@ -24,7 +35,8 @@ struct KernelSpec
     KernelType type = KernelType::Gaussian;
     double lengthScale = 1.0;
     int sdoOrder = 0;    // m; 0 = default floor(d/2) + 1
-    int features = 2000; // T, the number of random Fourier features (SDO)
+    int features = 2000; // T, the number of random Fourier features (SDO with Rff)
+    SdoMethod sdoMethod = SdoMethod::Rff;
     uint64_t seed = 0;
 
     /// m actually used for dimension d; throws ParameterError("--sdo-order") unless m > d/2.

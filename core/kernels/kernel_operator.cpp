@@ -16,10 +16,20 @@ constexpr Eigen::Index kBlock = 256;
 /// Squared distances between the rows of a block of y and all rows of x.
 Matrix squaredDistances(const MatrixRef& y, const MatrixRef& x, const Vector& xNorms)
 {
+    // |y|^2 + |x|^2 - 2 <y, x> rounds to ~1e-16 (|x|^2 + |y|^2) where the true value is 0; for a
+    // kernel with a cusp (Laplace, SDO) that would move k(x, x) by ~1e-8, so such values are 0.
+    const Vector yNorms = y.rowwise().squaredNorm();
     Matrix d2 = -2.0 * (y * x.transpose());
-    d2.colwise() += y.rowwise().squaredNorm();
+    d2.colwise() += yNorms;
     d2.rowwise() += xNorms.transpose();
-    return d2.cwiseMax(0.0);
+    for (Eigen::Index j = 0; j < d2.cols(); ++j) {
+        for (Eigen::Index i = 0; i < d2.rows(); ++i) {
+            if (d2(i, j) < 1e-14 * (yNorms(i) + xNorms(j))) {
+                d2(i, j) = 0.0;
+            }
+        }
+    }
+    return d2;
 }
 
 /// Exponent of the unit-diagonal kernel: log k = -r^2/(2 l^2) (Gaussian) or -r/l (Laplace).
@@ -31,6 +41,19 @@ Matrix logKernel(const Matrix& d2, KernelType type, double l)
     return d2.cwiseSqrt() * (-1.0 / l);
 }
 
+/// The exact SDO kernel, unit diagonal, from squared distances: G(r / l).
+Matrix radialKernel(const Matrix& d2, const SdoProfile& profile, double l)
+{
+    Matrix k(d2.rows(), d2.cols());
+    const double inv = 1.0 / l;
+    for (Eigen::Index j = 0; j < d2.cols(); ++j) {
+        for (Eigen::Index i = 0; i < d2.rows(); ++i) {
+            k(i, j) = profile.value(std::sqrt(d2(i, j)) * inv);
+        }
+    }
+    return k;
+}
+
 } // namespace
 
 KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec)
@@ -40,6 +63,13 @@ KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec)
     spec.validate(d);
     m_logDiagonal = logKernelDiagonal(spec, d);
     const Eigen::Index n = size();
+    if (spec.type == KernelType::Sdo && spec.sdoMethod == SdoMethod::Exact) {
+        m_profile = SdoProfile::get(d, spec.effectiveOrder(d));
+        checkDenseMemory(n);
+        m_dense = crossKernel(m_train, m_train);
+        m_dense.diagonal().setOnes();
+        return;
+    }
     if (spec.type == KernelType::Sdo) {
         // Features for a = 1 from the seed, radii rescaled by 1/l (Prop. 7): the same seed gives
         // the same base sample for every length scale of a sweep.
@@ -104,6 +134,9 @@ KernelOperator KernelOperator::fromMatrix(const MatrixRef& kernelMatrix)
 
 std::string KernelOperator::backendName() const
 {
+    if (exactSdo()) {
+        return "exact-dense";
+    }
     if (m_spec.type == KernelType::Sdo) {
         return m_backend == KernelBackend::LowRank ? "rff-lowrank" : "rff-dense";
     }
@@ -137,6 +170,9 @@ Vector KernelOperator::apply(const VectorRef& a) const
 FieldValues KernelOperator::evaluate(const MatrixRef& y, const VectorRef& weights,
                                      bool derivatives) const
 {
+    if (exactSdo()) {
+        return evaluateRadial(y, weights, derivatives);
+    }
     if (m_spec.type == KernelType::Sdo) {
         return evaluateFeatures(y, weights, derivatives);
     }
@@ -227,8 +263,67 @@ FieldValues KernelOperator::evaluateFeatures(const MatrixRef& y, const VectorRef
     return out;
 }
 
+FieldValues KernelOperator::evaluateRadial(const MatrixRef& y, const VectorRef& w, bool deriv) const
+{
+    // k(x, y) / k(x, x) = G(rho), rho = |y - x| / l (G = g / g(0)); grad_y k = G'(rho) (y - x) /
+    // (l r) and lap_y k = G''(rho) / l^2 + (d - 1) G'(rho) / (l r).
+    const Eigen::Index q = y.rows();
+    const int d = dim();
+    const double l = m_spec.lengthScale;
+    FieldValues out;
+    out.value.resize(q);
+    out.logShift = Vector::Zero(q);
+    if (deriv) {
+        out.gradient.resize(q, d);
+        out.laplacian.resize(q);
+    }
+    const Vector norms = m_train.rowwise().squaredNorm();
+    const Matrix wx = m_train.array().colwise() * w.array();
+#pragma omp parallel for schedule(dynamic)
+    for (Eigen::Index b = 0; b < q; b += kBlock) {
+        const Eigen::Index rows = std::min(kBlock, q - b);
+        const Matrix yb = y.middleRows(b, rows);
+        const Matrix d2 = squaredDistances(yb, m_train, norms);
+        if (!deriv) {
+            out.value.segment(b, rows) = radialKernel(d2, *m_profile, l) * w;
+            continue;
+        }
+        Matrix k(rows, d2.cols());
+        Matrix kr(rows, d2.cols()); // G'(rho) / (l r)
+        Matrix lap(rows, d2.cols());
+        for (Eigen::Index j = 0; j < d2.cols(); ++j) {
+            for (Eigen::Index i = 0; i < rows; ++i) {
+                const double r = std::max(std::sqrt(d2(i, j)), 1e-12 * l);
+                double v = 0.0;
+                double g1 = 0.0;
+                double g2 = 0.0;
+                m_profile->derivatives(r / l, v, g1, g2);
+                k(i, j) = v;
+                kr(i, j) = g1 / (l * r);
+                lap(i, j) = g2 / (l * l) + (d - 1) * kr(i, j);
+            }
+        }
+        const Vector krw = kr * w;
+        out.value.segment(b, rows) = k * w;
+        out.gradient.middleRows(b, rows) = (yb.array().colwise() * krw.array()).matrix() - kr * wx;
+        out.laplacian.segment(b, rows) = lap * w;
+    }
+    return out;
+}
+
 Matrix KernelOperator::crossKernel(const MatrixRef& a, const MatrixRef& b) const
 {
+    if (exactSdo()) {
+        const Vector norms = b.rowwise().squaredNorm();
+        Matrix out(a.rows(), b.rows());
+#pragma omp parallel for schedule(dynamic)
+        for (Eigen::Index s = 0; s < a.rows(); s += kBlock) {
+            const Eigen::Index rows = std::min(kBlock, a.rows() - s);
+            out.middleRows(s, rows) = radialKernel(
+                squaredDistances(a.middleRows(s, rows), b, norms), *m_profile, m_spec.lengthScale);
+        }
+        return out;
+    }
     if (m_spec.type == KernelType::Sdo) {
         return features(a) * features(b).transpose();
     }

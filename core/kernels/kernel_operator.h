@@ -2,8 +2,10 @@
 #pragma once
 
 #include "core/kernels/kernel.h"
+#include "core/kernels/sdo_profile.h"
 #include "core/types.h"
 
+#include <memory>
 #include <string>
 
 namespace sosrep {
@@ -28,9 +30,10 @@ enum class KernelBackend
 };
 
 /// The kernel of a fitted model on its training points, normalized to unit diagonal
-/// (k / k(x, x); design.md section 1). Gaussian and Laplace are dense; SDO uses random Fourier
-/// features (arXiv eq. 12 with the 2 pi and scale of design.md section 2) and is applied through
-/// the features when T < N, as a dense matrix otherwise.
+/// (k / k(x, x); design.md section 1). Gaussian and Laplace are dense; SDO either uses random
+/// Fourier features (arXiv eq. 12 with the 2 pi and scale of design.md section 2), applied
+/// through the features when T < N and as a dense matrix otherwise, or the exact radial profile
+/// (SdoProfile, Prop. 7: k / k(x, x) = g(r / l) / g(0)) as a dense matrix.
 class KernelOperator
 {
 public:
@@ -73,15 +76,18 @@ private:
     Matrix features(const MatrixRef& x) const; // N x T, unit-diagonal scaling sqrt(2/T)
     FieldValues evaluateExponential(const MatrixRef& y, const VectorRef& w, bool deriv) const;
     FieldValues evaluateFeatures(const MatrixRef& y, const VectorRef& w, bool deriv) const;
+    FieldValues evaluateRadial(const MatrixRef& y, const VectorRef& w, bool deriv) const;
+    bool exactSdo() const { return m_profile != nullptr; }
 
     Matrix m_train;
     KernelSpec m_spec;
     KernelBackend m_backend = KernelBackend::Dense;
     double m_logDiagonal = 0.0;
-    Matrix m_dense; // N x N when dense
-    Matrix m_phi;   // N x T features (SDO)
-    Matrix m_freq;  // T x d frequencies z_t for this length scale
-    Vector m_phase; // T phases b_t
+    Matrix m_dense;                              // N x N when dense
+    Matrix m_phi;                                // N x T features (SDO)
+    Matrix m_freq;                               // T x d frequencies z_t for this length scale
+    Vector m_phase;                              // T phases b_t
+    std::shared_ptr<const SdoProfile> m_profile; // exact SDO
 };
 
 } // namespace sosrep

@@ -10,12 +10,6 @@ SdoSpectrum::SdoSpectrum(int dim, int order) : m_dim(dim), m_order(order)
 {
     const double d = dim;
     const double m2 = 2.0 * order;
-    // Integral of r^(d-1)/(1 + (c r)^(2m)) over (0, inf) = c^(-d) pi / (2m sin(pi d/(2m))), c = 2
-    // pi.
-    const double logSphere = std::log(2.0) + 0.5 * d * std::log(M_PI) - std::lgamma(0.5 * d);
-    m_logG0 =
-        logSphere - d * std::log(2.0 * M_PI) + std::log(M_PI / (m2 * std::sin(M_PI * d / m2)));
-
     // In t = log u, u = 2 pi r, the radial density is q(t) ~ e^(d t) / (1 + e^(2m t)): a smooth
     // bump with exponential tails e^(d t) (left) and e^(-(2m - d) t) (right), whose mode is at
     // e^(2m t*) = d / (2m - d). Cut each tail where its mass is ~1e-8 of the peak region.

@@ -16,9 +16,6 @@ class SdoSpectrum
 public:
     SdoSpectrum(int dim, int order);
 
-    /// log g(0) in closed form: |S^(d-1)| (2 pi)^(-d) pi / (2m sin(pi d / (2m))).
-    double logG0() const { return m_logG0; }
-
     /// Draws `count` radii from zeta by inverse CDF on a fine grid in t = log(2 pi r) (20000
     /// points; the tail mass left out beyond the grid is below 1e-7 on each side).
     std::vector<double> sampleRadii(int count, Rng& rng) const;
@@ -29,7 +26,6 @@ public:
 private:
     int m_dim;
     int m_order;
-    double m_logG0;
     std::vector<double> m_t;   // grid in t = log(2 pi r)
     std::vector<double> m_cdf; // normalized cumulative mass at each grid point
 };

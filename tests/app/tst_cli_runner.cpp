@@ -125,6 +125,21 @@ private slots:
         QVERIFY2(sdo.code == 0, qPrintable(sdo.err));
         QCOMPARE(sdo.summary()[QStringLiteral("backend")].toString(),
                  QStringLiteral("rff-lowrank"));
+
+        // The exact SDO kernel, with automatic l; its model file scores to the same values.
+        const Run exact = runSosrep({"fit", "--train", path("train.csv"), "--test",
+                                     path("test.csv"), "--label-column", "label", "--kernel", "sdo",
+                                     "--sdo-method", "exact", "--model-out", path("exact.json"),
+                                     "--scores-out", path("exact_scores.csv")});
+        QVERIFY2(exact.code == 0, qPrintable(exact.err));
+        QCOMPARE(exact.summary()[QStringLiteral("backend")].toString(),
+                 QStringLiteral("exact-dense"));
+        QVERIFY(exact.summary()[QStringLiteral("auc_roc")].toDouble() > 0.8);
+        const Run rescore =
+            runSosrep({"score", "--model", path("exact.json"), "--data", path("test.csv"),
+                       "--label-column", "label", "--scores-out", path("exact_scores2.csv")});
+        QVERIFY2(rescore.code == 0, qPrintable(rescore.err));
+        QCOMPARE(readLines(path("exact_scores2.csv")), readLines(path("exact_scores.csv")));
     }
 
     void fit_ruleOfThumbBandwidthsAreTheStatedFormulas()
@@ -184,6 +199,10 @@ private slots:
             << QStringList{"fit", "--train",     "TRAIN", "--label-column", "label", "--kernel",
                            "sdo", "--sdo-order", "1"}
             << 2 << "--sdo-order: SDO order m = 1";
+        QTest::newRow("sdo method")
+            << QStringList{"fit",      "--train", "TRAIN",        "--label-column", "label",
+                           "--kernel", "sdo",     "--sdo-method", "bessel"}
+            << 2 << "--sdo-method: unknown SDO method 'bessel'";
         QTest::newRow("bad lr") << QStringList{"fit",   "--train", "TRAIN", "--label-column",
                                                "label", "--lr",    "fast"}
                                 << 2 << "--lr: expected a number, got 'fast'";

@@ -74,7 +74,7 @@ private slots:
         QFETCH(int, d);
         QFETCH(int, m);
         QFETCH(double, g0);
-        QVERIFY(std::abs(std::exp(SdoSpectrum(d, m).logG0()) / g0 - 1.0) < 1e-10);
+        QVERIFY(std::abs(std::exp(sdoLogG0(d, m)) / g0 - 1.0) < 1e-10);
     }
 
     void sdoRff_d1_matchesClosedForms()
@@ -156,16 +156,20 @@ private slots:
     void derivatives_matchFiniteDifferences_data()
     {
         QTest::addColumn<int>("type");
-        QTest::newRow("gaussian") << int(KernelType::Gaussian);
-        QTest::newRow("laplace") << int(KernelType::Laplace);
-        QTest::newRow("sdo") << int(KernelType::Sdo);
+        QTest::addColumn<bool>("exact");
+        QTest::newRow("gaussian") << int(KernelType::Gaussian) << false;
+        QTest::newRow("laplace") << int(KernelType::Laplace) << false;
+        QTest::newRow("sdo") << int(KernelType::Sdo) << false;
+        QTest::newRow("sdo-exact") << int(KernelType::Sdo) << true;
     }
 
     void derivatives_matchFiniteDifferences()
     {
         QFETCH(int, type);
+        QFETCH(bool, exact);
         KernelSpec spec;
         spec.type = static_cast<KernelType>(type);
+        spec.sdoMethod = exact ? SdoMethod::Exact : SdoMethod::Rff;
         spec.lengthScale = 0.7;
         spec.features = 300;
         const int d = 3;

@@ -5,6 +5,7 @@
 #include "ui/plots/density_heatmap.h"
 #include "ui/project_file.h"
 
+#include <QComboBox>
 #include <QXmlStreamReader>
 #include <QtTest>
 
@@ -128,6 +129,37 @@ private slots:
         QVERIFY(map->dataRange().size() > 0);
     }
 
+    void exactSdoChosenInThePanelIsUsed()
+    {
+        // The user's path: kernel "sdo" and method "exact" in the model panel, then Fit.
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::Rings, 400, 1);
+        QComboBox* kernel = nullptr;
+        QComboBox* method = nullptr;
+        for (QComboBox* box : w.findChildren<QComboBox*>()) {
+            if (box->findText(QStringLiteral("laplace")) >= 0) {
+                kernel = box;
+            }
+            if (box->findText(QStringLiteral("exact")) >= 0) {
+                method = box;
+            }
+        }
+        QVERIFY(kernel && method);
+        kernel->setCurrentText(QStringLiteral("sdo"));
+        QVERIFY(method->isEnabled());
+        method->setCurrentText(QStringLiteral("exact"));
+        QVERIFY(c->settings().sdoMethod == sosrep::SdoMethod::Exact);
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        const FitJobResult* r = c->result();
+        QVERIFY(r && r->error.empty());
+        QCOMPARE(r->primary.kernel->backendName(), std::string("exact-dense"));
+        QVERIFY(r->grid.logDensity.allFinite());
+        QVERIFY(r->rowLogDensity.allFinite());
+    }
+
     void cancelAnswersPromptlyAndAppStaysUsable()
     {
         MainWindow w;
@@ -229,6 +261,7 @@ private slots:
         s.selection = sosrep::SelectionRule::StableLocalMinimum;
         s.sdoOrder = 3;
         s.features = 777;
+        s.sdoMethod = sosrep::SdoMethod::Exact;
         s.solver = sosrep::SolverKind::Standard;
         s.learningRate = 0.0321;
         s.iterations = 4321;

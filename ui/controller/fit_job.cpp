@@ -28,6 +28,7 @@ FitConfig fitConfigOf(const ModelSettings& s)
     c.kernel.lengthScale = s.lengthScale;
     c.kernel.sdoOrder = s.sdoOrder;
     c.kernel.features = s.features;
+    c.kernel.sdoMethod = s.sdoMethod;
     c.kernel.seed = s.seed;
     c.solver.solver = SolverKind::Natural;
     c.solver.learningRate = s.learningRate;

@@ -20,6 +20,7 @@ struct ModelSettings
     SelectionRule selection = SelectionRule::StableAboveSpacing;
     int sdoOrder = 0; // 0 = floor(d/2) + 1
     int features = 2000;
+    SdoMethod sdoMethod = SdoMethod::Rff;
     SolverKind solver = SolverKind::Natural; // the run whose model is plotted and scored
     double learningRate = 0.1;
     int iterations = 500;

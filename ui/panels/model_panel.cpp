@@ -48,6 +48,11 @@ ModelPanel::ModelPanel(EstimationController* controller, QWidget* parent)
     m_order->setRange(0, 2000);
     m_order->setSpecialValueText(tr("auto (⌊d/2⌋+1)"));
     form->addRow(tr("SDO order m"), m_order);
+    m_sdoMethod = new QComboBox(this);
+    m_sdoMethod->addItems({QStringLiteral("rff"), QStringLiteral("exact")});
+    m_sdoMethod->setToolTip(tr("rff: random Fourier features (the paper's eq. 12); exact: the "
+                               "radial kernel computed by quadrature (no sampling noise)"));
+    form->addRow(tr("SDO method"), m_sdoMethod);
     m_features = new QSpinBox(this);
     m_features->setRange(10, 100000);
     m_features->setSingleStep(500);
@@ -122,7 +127,7 @@ ModelPanel::ModelPanel(EstimationController* controller, QWidget* parent)
             m_length->setValue(lengthFromSlider(v));
         }
     });
-    for (auto* c : {m_estimator, m_kernel, m_selection, m_solver}) {
+    for (auto* c : {m_estimator, m_kernel, m_sdoMethod, m_selection, m_solver}) {
         connect(c, &QComboBox::currentIndexChanged, this, &ModelPanel::push);
     }
     for (auto* s : {m_order, m_features, m_iterations, m_seed}) {
@@ -172,6 +177,7 @@ void ModelPanel::refresh()
     m_kernel->setCurrentText(QString::fromStdString(toString(s.kernel)));
     m_order->setValue(s.sdoOrder);
     m_features->setValue(s.features);
+    m_sdoMethod->setCurrentText(QString::fromStdString(toString(s.sdoMethod)));
     m_length->setValue(s.lengthScale);
     m_lengthSlider->setValue(sliderFromLength(s.lengthScale));
     m_auto->setChecked(s.autoLengthScale);
@@ -182,7 +188,8 @@ void ModelPanel::refresh()
     m_seed->setValue(int(s.seed));
     const bool sdo = s.kernel == KernelType::Sdo;
     m_order->setEnabled(sdo);
-    m_features->setEnabled(sdo);
+    m_sdoMethod->setEnabled(sdo);
+    m_features->setEnabled(sdo && s.sdoMethod == SdoMethod::Rff);
     m_lengthSlider->setEnabled(!s.autoLengthScale);
     m_length->setEnabled(!s.autoLengthScale);
     m_selection->setEnabled(s.autoLengthScale);
@@ -199,6 +206,7 @@ void ModelPanel::push()
     s.kernel = kernelTypeFromString(m_kernel->currentText().toStdString());
     s.sdoOrder = m_order->value();
     s.features = m_features->value();
+    s.sdoMethod = sdoMethodFromString(m_sdoMethod->currentText().toStdString());
     s.lengthScale = m_length->value();
     s.autoLengthScale = m_auto->isChecked();
     s.selection = selectionRuleFromString(m_selection->currentText().toStdString());

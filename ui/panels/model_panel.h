@@ -31,6 +31,7 @@ private:
     EstimationController* m_controller;
     QComboBox* m_estimator;
     QComboBox* m_kernel;
+    QComboBox* m_sdoMethod;
     QSpinBox* m_order;
     QSpinBox* m_features;
     QSlider* m_lengthSlider;
