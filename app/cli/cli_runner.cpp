@@ -273,7 +273,8 @@ int commandFit(const QStringList& args, QTextStream& out)
     s[QStringLiteral("clamped")] = static_cast<double>(f.model.clamped);
     s[QStringLiteral("kernel_products")] = f.model.kernelProducts;
     if (req.fit.solver.solver == SolverKind::Newton) {
-        s[QStringLiteral("balancing_steps")] = f.model.fallbackSteps;
+        s[QStringLiteral("fallback_steps")] = f.model.fallbackSteps;
+        s[QStringLiteral("solver_path")] = QString::fromStdString(f.model.solverNote);
     }
     s[QStringLiteral("floored_scores")] = ld.floored;
     s[QStringLiteral("seed")] = QString::number(req.seed);

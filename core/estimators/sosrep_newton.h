@@ -11,7 +11,14 @@ struct NewtonConfig
     double tolerance = 1e-8;  // stationarity residual max_i |N alpha_i (K alpha)_i - 1|
     int maxCgIterations = 50; // kernel products per inner solve, at most
     double clampFloor = 1e-12;
-    uint64_t seed = 0; // initialisation, as for the gradient solvers
+    uint64_t seed = 0;       // initialisation, as for the gradient solvers
+    int warmStartSteps = 10; // balancing steps first, while the residual is above 1
+    /// Kernel products allowed in all (the budget natural gradient would get); 0 = no limit.
+    int maxProducts = 0;
+    /// Consecutive failed Newton steps after which the solver gives up on Newton and spends the
+    /// rest of the budget on natural gradient (eq. 8) at `naturalLearningRate`.
+    int stallLimit = 3;
+    double naturalLearningRate = 0.1;
 };
 
 /// Damped Newton on the SOSREP objective (arXiv eq. 3/5), solving the stationarity condition
@@ -25,9 +32,12 @@ struct NewtonConfig
 /// L is convex wherever the signs of (K alpha)_i are fixed, so a backtracking line search that
 /// keeps every (K alpha)_i on its side of 0 and asks for sufficient decrease makes it globally
 /// convergent there; u + t K Delta is linear in t, so the search costs no further products.
-/// It starts with symmetric-Sinkhorn balancing steps until the residual is below 1, and takes one
-/// whenever a Newton step collapses (kernels with negative entries, e.g. SDO at small l, can trap
-/// it); fallbackSteps() counts them.
+/// With a non-negative kernel it starts with symmetric-Sinkhorn balancing steps until the residual
+/// is below 1 and takes one whenever a Newton step fails. With negative entries (SDO) balancing
+/// flips signs erratically (measured on shuttle), so there is no warm start and a failed Newton
+/// step is replaced by a natural-gradient step; after `stallLimit` failures in a row Newton is
+/// abandoned and the rest of the budget goes to natural gradient from the current iterate, whose
+/// loss is already below the start's. summary() says which of these happened.
 class NewtonSolver
 {
 public:
@@ -43,9 +53,14 @@ public:
     SolverStatus status() const { return m_status; }
     int iteration() const { return m_iteration; }
     int kernelProducts() const { return m_products; }
-    /// Balancing steps taken instead of Newton steps (warm start included).
-    int fallbackSteps() const { return m_fallbackSteps; }
+    /// Steps that were not Newton steps: balancing (warm start included) and natural gradient.
+    int fallbackSteps() const { return m_fallbackSteps + m_naturalSteps; }
     int warmStartSteps() const { return m_warmSteps; }
+    int naturalSteps() const { return m_naturalSteps; }
+    bool stalled() const { return m_stalled; }
+    /// One line on what the solver did, e.g. "newton: 12 steps" or "newton: 4 steps, then
+    /// stalled (3 failed steps): natural gradient lr 0.1 for 300 steps".
+    std::string summary() const;
     long totalClamped() const { return m_totalClamped; }
 
 private:
@@ -53,6 +68,7 @@ private:
     double loss(const Vector& alpha, const Vector& u) const;
     bool newtonStep();
     void balancingStep();
+    void naturalStep();
 
     const KernelOperator& m_kernel;
     NewtonConfig m_config;
@@ -64,6 +80,11 @@ private:
     int m_products = 0;
     int m_fallbackSteps = 0;
     int m_warmSteps = 0;
+    int m_naturalSteps = 0;
+    int m_newtonSteps = 0;
+    int m_failures = 0; // consecutive failed Newton steps
+    bool m_stalled = false;
+    bool m_signed = false; // kernel with negative entries
     long m_totalClamped = 0;
 };
 

@@ -62,6 +62,7 @@ KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec)
     const int d = dim();
     spec.validate(d);
     m_logDiagonal = logKernelDiagonal(spec, d);
+    m_negativeEntries = spec.type == KernelType::Sdo;
     const Eigen::Index n = size();
     if (spec.type == KernelType::Sdo && spec.sdoMethod == SdoMethod::Exact) {
         m_profile = SdoProfile::get(d, spec.effectiveOrder(d));
@@ -129,6 +130,7 @@ KernelOperator KernelOperator::fromMatrix(const MatrixRef& kernelMatrix)
     op.m_dense = kernelMatrix;
     op.m_train.resize(kernelMatrix.rows(), 0);
     op.m_backend = KernelBackend::Dense;
+    op.m_negativeEntries = kernelMatrix.size() > 0 && kernelMatrix.minCoeff() < 0.0;
     return op;
 }
 

@@ -50,6 +50,10 @@ public:
     KernelBackend backend() const { return m_backend; }
     std::string backendName() const;
 
+    /// Whether K may have negative entries (SDO; a given matrix with one): then a positive alpha
+    /// need not give a positive f = K alpha, and the solvers take care (design.md section 1).
+    bool hasNegativeEntries() const { return m_negativeEntries; }
+
     /// log k(x, x) in the kernel's own units (0 for Gaussian and Laplace).
     double logDiagonal() const { return m_logDiagonal; }
 
@@ -83,6 +87,7 @@ private:
     KernelSpec m_spec;
     KernelBackend m_backend = KernelBackend::Dense;
     double m_logDiagonal = 0.0;
+    bool m_negativeEntries = false;
     Matrix m_dense;                              // N x N when dense
     Matrix m_phi;                                // N x T features (SDO)
     Matrix m_freq;                               // T x d frequencies z_t for this length scale

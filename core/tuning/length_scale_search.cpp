@@ -30,12 +30,14 @@ FitResult fitDensity(const MatrixRef& train, const FitConfig& config, const Prog
         nc.tolerance = config.solver.tolerance > 0 ? config.solver.tolerance : 1e-8;
         nc.maxIterations = std::min(config.solver.iterations, 200);
         nc.seed = config.solver.seed;
+        nc.maxProducts = config.solver.iterations + 2; // natural gradient's budget
         NewtonSolver solver(*kernel, nc);
         out.status = solver.run(progress);
         out.trace = solver.trace();
         out.clamped = solver.totalClamped();
         out.kernelProducts = solver.kernelProducts();
         out.fallbackSteps = solver.fallbackSteps();
+        out.solverNote = solver.summary();
         out.model = DensityModel{EstimatorKind::Sosrep, kernel, solver.alpha()};
         return out;
     }

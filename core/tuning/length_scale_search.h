@@ -25,7 +25,8 @@ struct FitResult
     std::vector<TraceRow> trace;                   // SOSREP only
     long clamped = 0;                              // clamp events over the whole run
     int kernelProducts = 0;
-    int fallbackSteps = 0; // Newton: natural-gradient steps taken instead
+    int fallbackSteps = 0;  // Newton: balancing or natural-gradient steps taken instead
+    std::string solverNote; // Newton: what the solver did (NewtonSolver::summary())
 };
 
 /// Fits SOSREP (solver of the config) or KDE on `train`. progress(iter, budget) may cancel.

@@ -135,6 +135,11 @@ private slots:
         QCOMPARE(exact.summary()[QStringLiteral("backend")].toString(),
                  QStringLiteral("exact-dense"));
         QVERIFY(exact.summary()[QStringLiteral("auc_roc")].toDouble() > 0.8);
+        // The default solver is the safeguarded Newton solver, and it says what it did.
+        QCOMPARE(exact.summary()[QStringLiteral("solver")].toString(), QStringLiteral("newton"));
+        QVERIFY(exact.summary()[QStringLiteral("solver_path")].toString().startsWith(
+            QStringLiteral("newton: ")));
+        QVERIFY(exact.summary()[QStringLiteral("residual")].toDouble() <= 1e-8);
         const Run rescore =
             runSosrep({"score", "--model", path("exact.json"), "--data", path("test.csv"),
                        "--label-column", "label", "--scores-out", path("exact_scores2.csv")});

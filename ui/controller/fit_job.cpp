@@ -63,11 +63,10 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
             if (s.estimator == EstimatorKind::Kde) {
                 cfg.estimator = EstimatorKind::Kde;
             }
-            // The sweep uses the Newton solver (few kernel products) except for SDO, whose negative
-            // entries can lead it to another stationary point; the live runs stay natural/standard.
+            // The sweep uses the Newton solver (few kernel products; safeguarded for SDO); the
+            // live runs stay natural/standard.
             FitConfig sweep = cfg;
-            sweep.solver.solver =
-                s.kernel == KernelType::Sdo ? SolverKind::Natural : SolverKind::Newton;
+            sweep.solver.solver = SolverKind::Newton;
             sweep.solver.tolerance = 1e-8;
             LengthScaleSearch search(rowsOf(fitX, split.train), rowsOf(fitX, split.test), sweep,
                                      sc);
