@@ -58,31 +58,39 @@ void evaluateSeparable(const DensityModel& model, const GridSpec& spec, const Pr
             heldLog -= (x.col(j).array() - spec.fixedValues(j)).square().matrix() * inv2l2;
         }
     }
-    Matrix ly(spec.ny, n);
-    for (int jy = 0; jy < spec.ny; ++jy) {
-        ly.row(jy) = -(x.col(spec.yColumn).array() - spec.y(jy)).square().transpose() * inv2l2;
-    }
-    const Vector sy = ly.rowwise().maxCoeff();
-    const Matrix ey = (ly.colwise() - sy).array().exp();
+    // One factor matrix per axis, each row shifted by its own maximum; the exponentials are
+    // computed in parallel and the product is one (parallel) GEMM per chunk of grid columns.
+    auto factors = [&](int count, int column, auto position, const Vector& extraLog,
+                       const Vector* weights, Vector* shift) {
+        Matrix e(n, count); // transposed: each grid line's factors are contiguous
+        shift->resize(count);
+#pragma omp parallel for schedule(static)
+        for (int r = 0; r < count; ++r) {
+            auto col = e.col(r).array();
+            col = -(x.col(column).array() - position(r)).square() * inv2l2 + extraLog.array();
+            (*shift)(r) = col.maxCoeff();
+            col = (col - (*shift)(r)).exp();
+            if (weights) {
+                col *= weights->array();
+            }
+        }
+        return e;
+    };
+    Vector sx;
+    Vector sy;
+    const Matrix ey = factors(
+        spec.ny, spec.yColumn, [&](int j) { return spec.y(j); }, Vector::Zero(n), nullptr, &sy);
+    const Matrix ex = factors(
+        spec.nx, spec.xColumn, [&](int i) { return spec.x(i); }, heldLog, &model.weights, &sx);
     const double offset = model.logOffset();
-    const int chunk = 32;
+    const int chunk = 64; // progress and cancel between chunks
     for (int i0 = 0; i0 < spec.nx; i0 += chunk) {
         const int rows = std::min(chunk, spec.nx - i0);
-        Matrix lx(rows, n);
-        for (int r = 0; r < rows; ++r) {
-            lx.row(r) = (-(x.col(spec.xColumn).array() - spec.x(i0 + r)).square() * inv2l2 +
-                         heldLog.array())
-                            .transpose();
-        }
-        const Vector sx = lx.rowwise().maxCoeff();
-        const Matrix ex =
-            ((lx.colwise() - sx).array().exp().rowwise() * model.weights.transpose().array())
-                .matrix();
-        const Matrix f = ex * ey.transpose(); // rows: x index, columns: y index
+        const Matrix f = ex.middleCols(i0, rows).transpose() * ey; // rows: x, columns: y
         for (int r = 0; r < rows; ++r) {
             for (int jy = 0; jy < spec.ny; ++jy) {
                 out->logDensity(jy, i0 + r) =
-                    model.logFromField(f(r, jy), sx(r) + sy(jy), offset, &out->floored);
+                    model.logFromField(f(r, jy), sx(i0 + r) + sy(jy), offset, &out->floored);
             }
         }
         if (progress && !progress(i0 + rows, spec.nx)) {
