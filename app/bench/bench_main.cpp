@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // sosrep-bench: measures the hot paths on the same data in one run and prints a table
-// (median of repeats; kernel products counted by the solvers; peak memory from /proc).
+// (median of repeats; kernel products counted by the solvers; peak memory of the process so far,
+// from /proc). Sections follow issue 4: (a) kernel profile and matrix build, (b) one fit per
+// solver, (c) the 15-value FD sweep, (d) grid rendering, (e) the reference recipe, (f) scale.
 #include "core/data/npz_reader.h"
 #include "core/data/scaler.h"
 #include "core/data/split.h"
@@ -8,11 +10,15 @@
 #include "core/estimators/kde.h"
 #include "core/estimators/sosrep_newton.h"
 #include "core/grid/density_grid.h"
+#include "core/kernels/sdo_profile.h"
+#include "core/metrics/auc.h"
 #include "core/tuning/length_scale_search.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <string>
@@ -32,7 +38,16 @@ double seconds(const std::function<void()>& f)
 double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+double timed(int repeats, const std::function<void()>& f)
+{
+    std::vector<double> t;
+    for (int r = 0; r < repeats; ++r) {
+        t.push_back(seconds(f));
+    }
+    return median(t);
 }
 
 double peakMemoryMb()
@@ -56,6 +71,8 @@ struct Data
     Matrix test;
 };
 
+/// The ADBench protocol's training set: at most 10000 rows, 70/30 stratified split, min-max
+/// scaled on the training part (7000 training rows for the large sets).
 Data adbench(const std::string& dir, const std::string& file)
 {
     const Dataset all = readNpzDataset(dir + "/" + file);
@@ -67,16 +84,229 @@ Data adbench(const std::string& dir, const std::string& file)
 }
 
 void row(const std::string& data, Eigen::Index n, Eigen::Index d, const std::string& stage,
-         const std::string& detail, int products, double secs, double residual = -1)
+         const std::string& detail, const std::string& backend, const std::string& products,
+         double secs, const std::string& note = "-")
 {
-    char res[32] = "-";
-    if (residual >= 0) {
-        std::snprintf(res, sizeof res, "%.1e", residual);
-    }
-    const std::string prod = products >= 0 ? std::to_string(products) : "-";
-    std::printf("| %s | %ld | %ld | %s | %s | %s | %.3f | %s | %.0f |\n", data.c_str(), long(n),
-                long(d), stage.c_str(), detail.c_str(), prod.c_str(), secs, res, peakMemoryMb());
+    std::printf("| %s | %ld | %ld | %s | %s | %s | %s | %.3f | %.0f | %s |\n", data.c_str(),
+                long(n), long(d), stage.c_str(), detail.c_str(), backend.c_str(), products.c_str(),
+                secs, peakMemoryMb(), note.c_str());
     std::fflush(stdout);
+}
+
+std::string num(double v, const char* format = "%.3g")
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+KernelSpec kernelNamed(const std::string& name, double lengthScale)
+{
+    KernelSpec spec;
+    spec.lengthScale = lengthScale;
+    if (name == "laplace") {
+        spec.type = KernelType::Laplace;
+    } else if (name == "sdo-exact") {
+        spec.type = KernelType::Sdo;
+        spec.sdoMethod = SdoMethod::Exact;
+    } else if (name == "sdo-rff") {
+        spec.type = KernelType::Sdo;
+    }
+    return spec;
+}
+
+void profileAndMatrixBuild(const std::vector<Data>& sets, int repeats)
+{
+    for (int d : {2, 10, 100, 1555}) {
+        const double t = timed(repeats, [&] { SdoProfile p(d, d / 2 + 1); });
+        row("-", 0, d, "(a) exact SDO profile g for (d, m = d/2+1)", "quadrature + table", "-", "-",
+            t);
+    }
+    for (const Data& data : sets) {
+        const double l = 0.1 * medianPairwiseDistance(data.train);
+        for (const std::string kernel : {"gaussian", "sdo-exact", "sdo-rff"}) {
+            const KernelSpec spec = kernelNamed(kernel, l);
+            std::string backend;
+            const double t = timed(repeats, [&] {
+                const KernelOperator op(data.train, spec);
+                backend = op.backendName();
+            });
+            row(data.name, data.train.rows(), data.train.cols(), "(a) kernel matrix build", kernel,
+                backend, "-", t);
+        }
+    }
+}
+
+void fitPerSolver(const Data& data, int repeats)
+{
+    const Eigen::Index n = data.train.rows();
+    const double l = 0.1 * medianPairwiseDistance(data.train);
+    for (const std::string kernel : {"gaussian", "laplace", "sdo-exact", "sdo-rff"}) {
+        const KernelOperator op(data.train, kernelNamed(kernel, l));
+        NewtonSolver* last = nullptr;
+        std::vector<std::unique_ptr<NewtonSolver>> runs;
+        const double t = timed(repeats, [&] {
+            runs.push_back(std::make_unique<NewtonSolver>(op, NewtonConfig{}));
+            last = runs.back().get();
+            last->run();
+        });
+        row(data.name, n, data.train.cols(), "(b) one fit, l = 0.1 x median, to 1e-8",
+            kernel + ": newton (default)", op.backendName(), std::to_string(last->kernelProducts()),
+            t, "residual " + num(last->last().residual, "%.1e") + "; " + last->summary());
+        SosrepConfig cfg;
+        cfg.learningRate = 0.4;
+        cfg.iterations = 3000;
+        cfg.tolerance = 1e-8;
+        SosrepSolver natural(op, cfg);
+        const double tn = seconds([&] { natural.run(); });
+        row(data.name, n, data.train.cols(), "(b) one fit, l = 0.1 x median, to 1e-8",
+            kernel + ": natural lr 0.4", op.backendName(), std::to_string(natural.kernelProducts()),
+            tn,
+            toString(natural.status()) + ", residual " + num(natural.last().residual, "%.1e") +
+                ", loss " + num(natural.last().loss - last->last().loss, "%+.1e") + " vs newton");
+    }
+}
+
+struct SweepStats
+{
+    std::vector<double> products; // per fit
+    double seconds = 0.0;
+};
+
+SweepStats sweep(const Data& data, const std::string& kernel)
+{
+    FitConfig fc;
+    fc.kernel = kernelNamed(kernel, 1.0);
+    fc.solver.solver = SolverKind::Newton;
+    fc.solver.tolerance = 1e-8;
+    SweepStats out;
+    out.seconds = seconds([&] {
+        LengthScaleSearch search(data.train, data.test, fc, SearchConfig{});
+        const SearchResult& r = search.run();
+        for (const FdPoint& p : r.curve) {
+            out.products.push_back(p.kernelProducts);
+        }
+        fc.kernel.lengthScale = r.selectedLengthScale();
+        out.products.push_back(fitDensity(data.train, fc).kernelProducts);
+    });
+    return out;
+}
+
+void referenceRecipe(const Data& data, bool fullLong)
+{
+    const Eigen::Index n = data.train.rows();
+    const double l = 0.1 * medianPairwiseDistance(data.train);
+    const KernelOperator op(data.train, kernelNamed("gaussian", l));
+    NewtonSolver newton(op, NewtonConfig{});
+    const double tNewton = seconds([&] { newton.run(); });
+    row(data.name, n, data.train.cols(), "(e) default: newton to 1e-8", "gaussian",
+        op.backendName(), std::to_string(newton.kernelProducts()), tNewton);
+    struct Recipe
+    {
+        double lr;
+        int iterations;
+    };
+    for (const Recipe r : {Recipe{0.1, 1000}, Recipe{0.01, 30000}}) {
+        SosrepConfig cfg;
+        cfg.learningRate = r.lr;
+        cfg.iterations = r.iterations;
+        cfg.tolerance = 0; // the recipe runs its whole budget
+        const bool measureAll = r.iterations <= 1000 || fullLong;
+        if (!measureAll) {
+            cfg.iterations = 1000; // measured; the rest projected at the same cost per product
+        }
+        SosrepSolver s(op, cfg);
+        double t = seconds([&] { s.run(); });
+        int products = s.kernelProducts();
+        std::string note = "residual " + num(s.last().residual, "%.1e");
+        if (!measureAll) {
+            const double perProduct = t / products;
+            products = r.iterations + 2;
+            t = perProduct * products;
+            note = "projected from 1000 measured iterations";
+        }
+        char detail[64];
+        std::snprintf(detail, sizeof detail, "natural lr %g x %d iterations", r.lr, r.iterations);
+        row(data.name, n, data.train.cols(), "(e) reference recipe", detail, op.backendName(),
+            std::to_string(products), t,
+            note + "; " + num(double(products) / newton.kernelProducts(), "%.0f") +
+                "x the products, " + num(t / tNewton, "%.0f") + "x the time of the default");
+    }
+}
+
+void gridRendering(int repeats)
+{
+    ToyConfig big;
+    big.kind = ToyKind::TwoMoons;
+    big.n = 10000;
+    big.seed = 3;
+    const Matrix x = generateToyData(big).x;
+    for (const std::string estimator : {"sosrep", "kde"}) {
+        FitConfig fc;
+        fc.solver.solver = SolverKind::Newton;
+        fc.kernel.lengthScale = 0.1 * medianPairwiseDistance(x);
+        fc.estimator = estimator == "kde" ? EstimatorKind::Kde : EstimatorKind::Sosrep;
+        const FitResult fit = fitDensity(x, fc);
+        const GridSpec g = gridAroundData(x, 0, 1, 256);
+        DensityGrid fast;
+        const double t = timed(repeats, [&] { fast = evaluateGrid(fit.model, g); });
+        DensityGrid exact;
+        const double te = seconds([&] { exact = evaluateGridPointwise(fit.model, g); });
+        // Largest relative error of p where p >= 1e-3 of its maximum (the issue's measure).
+        const double top = exact.logDensity.maxCoeff();
+        double worst = 0.0;
+        for (Eigen::Index i = 0; i < exact.logDensity.size(); ++i) {
+            const double le = exact.logDensity.data()[i];
+            if (le >= top + std::log(1e-3)) {
+                worst = std::max(worst, std::abs(std::expm1(fast.logDensity.data()[i] - le)));
+            }
+        }
+        row("moons", x.rows(), x.cols(), "(d) 256 x 256 log-density grid",
+            estimator + ", gaussian: separable (default)", "dense", "-", t,
+            "max rel. error " + num(worst, "%.1e") + " where p >= 1e-3 max");
+        row("moons", x.rows(), x.cols(), "(d) 256 x 256 log-density grid",
+            estimator + ", gaussian: pointwise (any kernel)", "dense", "-", te);
+    }
+}
+
+void skinAtScale(const std::string& dir)
+{
+    const Dataset all = readNpzDataset(dir + "/33_skin.npz");
+    const Scaler sc = Scaler::fit(ScalingKind::MinMax, all.x);
+    const Matrix x = sc.apply(all.x);
+    const SplitIndices s = trainTestSplit(x.rows(), 0.2, 0);
+    Matrix fitPart(static_cast<Eigen::Index>(s.train.size()), x.cols());
+    Matrix validation(static_cast<Eigen::Index>(s.test.size()), x.cols());
+    for (size_t i = 0; i < s.train.size(); ++i) {
+        fitPart.row(static_cast<Eigen::Index>(i)) = x.row(s.train[i]);
+    }
+    for (size_t i = 0; i < s.test.size(); ++i) {
+        validation.row(static_cast<Eigen::Index>(i)) = x.row(s.test[i]);
+    }
+    FitConfig fc;
+    fc.solver.solver = SolverKind::Newton;
+    fc.solver.tolerance = 1e-8;
+    double auc = 0.0;
+    std::string backend;
+    std::vector<double> products;
+    const double t = seconds([&] {
+        LengthScaleSearch search(fitPart, validation, fc, SearchConfig{});
+        const SearchResult& r = search.run();
+        for (const FdPoint& p : r.curve) {
+            products.push_back(p.kernelProducts);
+        }
+        fc.kernel.lengthScale = r.selectedLengthScale();
+        const FitResult fit = fitDensity(x, fc);
+        backend =
+            fit.model.kernel->backendName() + " M=" + std::to_string(fit.model.kernel->rank());
+        const LogDensity ld = fit.model.logDensity(x);
+        if (all.labels) {
+            auc = aucRoc(-ld.values, *all.labels);
+        }
+    });
+    row("skin (all)", x.rows(), x.cols(), "(f) automatic l (15-point FD sweep) + fit + score all",
+        "gaussian, newton", backend, num(median(products), "%.0f") + " median per fit", t,
+        "AUC-ROC " + num(auc, "%.4f"));
 }
 
 } // namespace
@@ -84,10 +314,12 @@ void row(const std::string& data, Eigen::Index n, Eigen::Index d, const std::str
 int main(int argc, char** argv)
 {
     const std::string dir = argc > 1 ? argv[1] : "../shared/datasets/adbench";
+    const bool quick = argc > 2 && std::strcmp(argv[2], "--quick") == 0;
     const int repeats = 3;
-    std::printf(
-        "| data | N | d | stage | detail | kernel products | seconds | residual | peak MB |\n");
-    std::printf("|---|---|---|---|---|---|---|---|---|\n");
+    std::printf("| data | N | d | stage | detail | back-end | kernel products | seconds "
+                "(median of %d) | peak MB | note |\n",
+                repeats);
+    std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
     std::vector<Data> sets;
     ToyConfig toy;
     toy.kind = ToyKind::TwoMoons;
@@ -100,116 +332,31 @@ int main(int argc, char** argv)
     sets.push_back(adbench(dir, "22_magic.gamma.npz"));
     sets.push_back(adbench(dir, "32_shuttle.npz"));
 
-    {
-        // (d) at the size the grid target is stated for: N = 10^4 in d = 2.
-        ToyConfig big;
-        big.kind = ToyKind::TwoMoons;
-        big.n = 10000;
-        big.seed = 3;
-        const Matrix x = generateToyData(big).x;
-        FitConfig fc;
-        fc.solver.solver = SolverKind::Newton;
-        fc.kernel.lengthScale = 0.1 * medianPairwiseDistance(x);
-        const FitResult fit = fitDensity(x, fc);
-        const GridSpec g = gridAroundData(x, 0, 1, 256);
-        std::vector<double> tg;
-        for (int r = 0; r < repeats; ++r) {
-            tg.push_back(seconds([&] { evaluateGrid(fit.model, g); }));
-        }
-        row("moons", x.rows(), x.cols(), "(d) 256 x 256 log-density grid",
-            "exact, separable Gaussian", -1, median(tg));
-        std::vector<double> tp;
-        tp.push_back(seconds([&] { evaluateGridPointwise(fit.model, g); }));
-        row("moons", x.rows(), x.cols(), "(d) 256 x 256 log-density grid",
-            "exact, pointwise (any kernel)", -1, median(tp));
-    }
+    profileAndMatrixBuild(sets, repeats);
     for (const Data& data : sets) {
-        const Eigen::Index n = data.train.rows();
-        const Eigen::Index d = data.train.cols();
-        KernelSpec spec;
-        spec.lengthScale = 0.1 * medianPairwiseDistance(data.train);
-        // (a) kernel matrix build.
-        std::vector<double> t;
-        for (int r = 0; r < repeats; ++r) {
-            t.push_back(seconds([&] { KernelOperator op(data.train, spec); }));
+        fitPerSolver(data, repeats);
+    }
+    // (c) kernel products per fit over the FD grid and the datasets, per kernel.
+    for (const std::string kernel : {"gaussian", "laplace", "sdo-exact", "sdo-rff"}) {
+        std::vector<double> all;
+        for (const Data& data : sets) {
+            const SweepStats s = sweep(data, kernel);
+            all.insert(all.end(), s.products.begin(), s.products.end());
+            row(data.name, data.train.rows(), data.train.cols(),
+                "(c) automatic l: 15-point FD sweep + final fit", kernel + ", newton", "-",
+                num(median(s.products), "%.0f") + " median per fit", s.seconds,
+                "max " + num(*std::max_element(s.products.begin(), s.products.end()), "%.0f"));
         }
-        row(data.name, n, d, "(a) dense Gaussian kernel matrix", "N x N", -1, median(t));
-        const KernelOperator op(data.train, spec);
-        // (b) one fit per solver to residual 1e-8 (natural: the paper's lr; budget 30000).
-        {
-            NewtonConfig nc;
-            std::vector<double> ts;
-            int products = 0;
-            double residual = 0;
-            for (int r = 0; r < repeats; ++r) {
-                NewtonSolver s(op, nc);
-                ts.push_back(seconds([&] { s.run(); }));
-                products = s.kernelProducts();
-                residual = s.last().residual;
-            }
-            row(data.name, n, d, "(b) fit, l = 0.1 x median distance", "newton (default)", products,
-                median(ts), residual);
-        }
-        for (double lr : {0.4, 0.1, 0.01}) {
-            SosrepConfig cfg;
-            cfg.learningRate = lr;
-            cfg.iterations = lr == 0.01 ? 30000 : 5000;
-            cfg.tolerance = 1e-8;
-            if (lr == 0.01 && n > 3000) {
-                // 30000 dense products at this N take over 20 minutes: measured at N <= 3000 only.
-                continue;
-            }
-            SosrepSolver s(op, cfg);
-            const double secs = seconds([&] { s.run(); });
-            char name[64];
-            std::snprintf(name, sizeof name, "natural, lr %.2g (%s)", lr,
-                          toString(s.status()).c_str());
-            row(data.name, n, d, "(b) fit, l = 0.1 x median distance", name, s.kernelProducts(),
-                secs, s.last().residual);
-        }
-        {
-            // The reference recipe's fixed budgets (lr 0.1 x 1000 iterations), no early stop.
-            SosrepConfig cfg;
-            cfg.learningRate = 0.1;
-            cfg.iterations = 1000;
-            cfg.tolerance = 0;
-            SosrepSolver s(op, cfg);
-            const double secs = seconds([&] { s.run(); });
-            row(data.name, n, d, "(e) reference recipe", "natural lr 0.1 x 1000 iter",
-                s.kernelProducts(), secs, s.last().residual);
-        }
-        // (c) the automatic fit: 15-value FD sweep with the default solver, then the final fit.
-        {
-            FitConfig fc;
-            fc.solver.solver = SolverKind::Newton;
-            fc.solver.tolerance = 1e-8;
-            SearchConfig sc;
-            int products = 0;
-            const double secs = seconds([&] {
-                LengthScaleSearch search(data.train, data.test, fc, sc);
-                search.setObserver([&](const FdPoint&, const DensityModel&) {});
-                const SearchResult& r = search.run();
-                fc.kernel.lengthScale = r.selectedLengthScale();
-                products = fitDensity(data.train, fc).kernelProducts;
-            });
-            row(data.name, n, d, "(c) automatic l: 15-point FD sweep", "newton, + final fit", -1,
-                secs);
-            (void)products;
-        }
-        // (d) grid rendering of the fitted model (2 plotted columns, others at medians).
-        {
-            FitConfig fc;
-            fc.solver.solver = SolverKind::Newton;
-            fc.kernel = spec;
-            const FitResult fit = fitDensity(data.train, fc);
-            const GridSpec g = gridAroundData(data.train, 0, 1, 256);
-            std::vector<double> tg;
-            for (int r = 0; r < repeats; ++r) {
-                tg.push_back(seconds([&] { evaluateGrid(fit.model, g); }));
-            }
-            row(data.name, n, d, "(d) 256 x 256 log-density grid", "exact evaluation", -1,
-                median(tg));
-        }
+        row("all three", 0, 0, "(c) kernel products per fit, median over grid and data",
+            kernel + ", newton", "-", num(median(all), "%.0f"), 0.0,
+            std::to_string(all.size()) + " fits");
+    }
+    gridRendering(repeats);
+    for (const Data& data : sets) {
+        referenceRecipe(data, data.train.rows() <= 2000);
+    }
+    if (!quick) {
+        skinAtScale(dir);
     }
     return 0;
 }

@@ -184,6 +184,9 @@ int commandFit(const QStringList& args, QTextStream& out)
         testRaw ? std::optional<Dataset>(applyScaling(*testRaw, scaler)) : std::nullopt;
 
     const FitOutcome f = runFit(train.x, test ? test->x : Matrix(0, train.dim()), req);
+    if (f.model.status == SolverStatus::Diverged && f.model.kernelProducts == 0) {
+        throw ParameterError("--length-scale", f.model.solverNote); // nothing could be fitted
+    }
     if (f.model.status == SolverStatus::Diverged) {
         throw std::runtime_error("the " + toString(req.fit.solver.solver) +
                                  " solver diverged at iteration " +
@@ -243,6 +246,9 @@ int commandFit(const QStringList& args, QTextStream& out)
     s[QStringLiteral("estimator")] = QString::fromStdString(toString(req.fit.estimator));
     s[QStringLiteral("kernel")] = QString::fromStdString(toString(spec.type));
     s[QStringLiteral("backend")] = QString::fromStdString(f.model.model.kernel->backendName());
+    if (f.model.model.kernel->rank() > 0) {
+        s[QStringLiteral("rank")] = f.model.model.kernel->rank();
+    }
     s[QStringLiteral("length_scale")] = spec.lengthScale;
     if (!req.lengthScaleRule.empty()) {
         s[QStringLiteral("length_scale_rule")] = QString::fromStdString(req.lengthScaleRule);

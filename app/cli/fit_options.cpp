@@ -59,6 +59,13 @@ void addFitOptions(QCommandLineParser& p)
                    QStringLiteral("rff|exact: random Fourier features or the exact radial kernel "
                                   "by quadrature (default rff)"),
                    QStringLiteral("M"));
+    addValueOption(p, QStringLiteral("backend"),
+                   QStringLiteral("auto|dense|lowrank: how K is held (default auto: dense up to "
+                                  "15000 rows, Nystroem landmarks beyond)"),
+                   QStringLiteral("B"));
+    addValueOption(p, QStringLiteral("rank"),
+                   QStringLiteral("landmarks of the low-rank back-end (default 1000)"),
+                   QStringLiteral("M"));
     addValueOption(p, QStringLiteral("sdo-order"),
                    QStringLiteral("SDO order m > d/2 (default floor(d/2)+1)"), QStringLiteral("M"));
     addValueOption(p, QStringLiteral("seed"),
@@ -84,6 +91,9 @@ FitRequest fitRequestFromOptions(const Options& o, int dim)
         o.text(QStringLiteral("kernel"), QStringLiteral("gaussian")).toStdString());
     r.fit.kernel.features = o.integer(QStringLiteral("features"), 2000, 1);
     r.fit.kernel.sdoOrder = o.integer(QStringLiteral("sdo-order"), 0, 0);
+    r.fit.kernel.backend = backendChoiceFromString(
+        o.text(QStringLiteral("backend"), QStringLiteral("auto")).toStdString());
+    r.fit.kernel.rank = o.integer(QStringLiteral("rank"), 1000, 1);
     r.fit.kernel.sdoMethod = sdoMethodFromString(
         o.text(QStringLiteral("sdo-method"), QStringLiteral("rff")).toStdString());
     r.fit.kernel.seed = r.seed;

@@ -48,6 +48,8 @@ void saveModel(const QString& path, const SavedModel& m)
     k[QStringLiteral("sdo_order")] = m.kernel.sdoOrder;
     k[QStringLiteral("features")] = m.kernel.features;
     k[QStringLiteral("sdo_method")] = QString::fromStdString(toString(m.kernel.sdoMethod));
+    k[QStringLiteral("backend")] = QString::fromStdString(toString(m.kernel.backend));
+    k[QStringLiteral("rank")] = m.kernel.rank;
     k[QStringLiteral("feature_seed")] = QString::number(m.kernel.seed);
     root[QStringLiteral("kernel")] = k;
     QJsonObject s;
@@ -107,6 +109,9 @@ SavedModel loadModel(const QString& path)
         m.kernel.features = k[QStringLiteral("features")].toInt();
         m.kernel.sdoMethod = sdoMethodFromString(
             k[QStringLiteral("sdo_method")].toString(QStringLiteral("rff")).toStdString());
+        m.kernel.backend = backendChoiceFromString(
+            k[QStringLiteral("backend")].toString(QStringLiteral("auto")).toStdString());
+        m.kernel.rank = k[QStringLiteral("rank")].toInt(1000);
         m.kernel.seed = k[QStringLiteral("feature_seed")].toString().toULongLong();
         const QJsonObject s = root[QStringLiteral("scaler")].toObject();
         m.scaler.kind = scalingKindFromString(s[QStringLiteral("kind")].toString().toStdString());

@@ -52,6 +52,34 @@ SdoMethod sdoMethodFromString(const std::string& text)
     throw ParameterError("--sdo-method", "unknown SDO method '" + text + "' (use rff or exact)");
 }
 
+std::string toString(BackendChoice choice)
+{
+    switch (choice) {
+    case BackendChoice::Auto:
+        return "auto";
+    case BackendChoice::Dense:
+        return "dense";
+    case BackendChoice::LowRank:
+        return "lowrank";
+    }
+    return "auto";
+}
+
+BackendChoice backendChoiceFromString(const std::string& text)
+{
+    if (text == "auto") {
+        return BackendChoice::Auto;
+    }
+    if (text == "dense") {
+        return BackendChoice::Dense;
+    }
+    if (text == "lowrank") {
+        return BackendChoice::LowRank;
+    }
+    throw ParameterError("--backend",
+                         "unknown backend '" + text + "' (use auto, dense or lowrank)");
+}
+
 int KernelSpec::effectiveOrder(int dim) const
 {
     const int m = sdoOrder > 0 ? sdoOrder : dim / 2 + 1;
@@ -67,6 +95,9 @@ void KernelSpec::validate(int dim) const
 {
     if (!(lengthScale > 0.0) || !std::isfinite(lengthScale)) {
         throw ParameterError("--length-scale", "must be a positive finite number");
+    }
+    if (rank < 1) {
+        throw ParameterError("--rank", "must be at least 1");
     }
     if (type == KernelType::Sdo) {
         effectiveOrder(dim);

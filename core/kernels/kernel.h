@@ -27,6 +27,19 @@ enum class SdoMethod
 std::string toString(SdoMethod method);
 SdoMethod sdoMethodFromString(const std::string& text); // throws ParameterError("--sdo-method")
 
+/// How K is held for the solvers: dense N x N, or low rank (Nystroem landmarks for Gaussian,
+/// Laplace and exact SDO; random Fourier features for RFF SDO). Auto picks by cost: dense up to
+/// kAutoDenseRows rows, low rank beyond.
+enum class BackendChoice
+{
+    Auto,
+    Dense,
+    LowRank
+};
+
+std::string toString(BackendChoice choice);
+BackendChoice backendChoiceFromString(const std::string& text); // ParameterError("--backend")
+
 /// Everything that defines a kernel instance. One length scale l > 0 for every type
 /// (design.md section 2); for SDO, a = l^(2m) and the random Fourier features are drawn from
 /// `seed` (the same features for fitting and for every later evaluation).
@@ -37,6 +50,10 @@ struct KernelSpec
     int sdoOrder = 0;    // m; 0 = default floor(d/2) + 1
     int features = 2000; // T, the number of random Fourier features (SDO with Rff)
     SdoMethod sdoMethod = SdoMethod::Rff;
+    BackendChoice backend = BackendChoice::Auto;
+    int rank = 1000; // Nystroem landmarks M of the low-rank back-end (drawn from `seed`)
+    /// Largest N that Auto keeps dense: 15000^2 doubles are 1.8 GB, one product ~0.1 s.
+    static constexpr int kAutoDenseRows = 15000;
     uint64_t seed = 0;
 
     /// m actually used for dimension d; throws ParameterError("--sdo-order") unless m > d/2.

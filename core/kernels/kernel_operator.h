@@ -25,8 +25,9 @@ struct FieldValues
 /// How K is applied to coefficient vectors.
 enum class KernelBackend
 {
-    Dense,  // N x N matrix in memory
-    LowRank // random Fourier features: K a = Phi (Phi^T a), never forming N x N (design.md 2)
+    Dense,   // N x N matrix in memory
+    LowRank, // random Fourier features: K a = Phi (Phi^T a), never forming N x N (design.md 2)
+    Nystrom  // M landmarks: K ~ K_nm K_mm^+ K_mn, O(N M) per product and memory
 };
 
 /// The kernel of a fitted model on its training points, normalized to unit diagonal
@@ -34,6 +35,12 @@ enum class KernelBackend
 /// Fourier features (arXiv eq. 12 with the 2 pi and scale of design.md section 2), applied
 /// through the features when T < N and as a dense matrix otherwise, or the exact radial profile
 /// (SdoProfile, Prop. 7: k / k(x, x) = g(r / l) / g(0)) as a dense matrix.
+///
+/// Beyond KernelSpec::kAutoDenseRows rows (or on request) Gaussian, Laplace and exact SDO use the
+/// Nystroem approximation K ~ K_nm K_mm^+ K_mn with M landmarks drawn from the training rows
+/// (seeded; K_mm^+ from its eigendecomposition, eigenvalues below 1e-8 of the largest dropped).
+/// The model's field is then a kernel sum over the landmarks, f(y) = sum_m c_m k(l_m, y) with
+/// c = K_mm^+ K_mn alpha, so values, gradients and Laplacians stay exact for that field.
 class KernelOperator
 {
 public:
@@ -49,6 +56,12 @@ public:
     const Matrix& train() const { return m_train; }
     KernelBackend backend() const { return m_backend; }
     std::string backendName() const;
+    /// Rank of the low-rank back-end (landmarks or features); 0 when dense.
+    int rank() const;
+    /// Nystroem: training rows whose kernel value to every landmark is below 1e-6. There the
+    /// approximation is ~0 (l is finer than the landmarks can resolve), so f(x_i) cannot be
+    /// positive and SOSREP cannot be fitted at this l.
+    Eigen::Index uncoveredRows() const { return m_uncovered; }
 
     /// Whether K may have negative entries (SDO; a given matrix with one): then a positive alpha
     /// need not give a positive f = K alpha, and the solvers take care (design.md section 1).
@@ -78,9 +91,14 @@ private:
     KernelOperator() = default;
     static void checkDenseMemory(Eigen::Index n);
     Matrix features(const MatrixRef& x) const; // N x T, unit-diagonal scaling sqrt(2/T)
-    FieldValues evaluateExponential(const MatrixRef& y, const VectorRef& w, bool deriv) const;
+    FieldValues evaluateExponential(const Matrix& centres, const MatrixRef& y, const VectorRef& w,
+                                    bool deriv) const;
     FieldValues evaluateFeatures(const MatrixRef& y, const VectorRef& w, bool deriv) const;
-    FieldValues evaluateRadial(const MatrixRef& y, const VectorRef& w, bool deriv) const;
+    FieldValues evaluateRadial(const Matrix& centres, const MatrixRef& y, const VectorRef& w,
+                               bool deriv) const;
+    /// The exact (not low-rank) unit-diagonal kernel between two point sets.
+    Matrix exactCross(const MatrixRef& a, const MatrixRef& b) const;
+    void buildNystrom();
     bool exactSdo() const { return m_profile != nullptr; }
 
     Matrix m_train;
@@ -93,6 +111,10 @@ private:
     Matrix m_freq;                               // T x d frequencies z_t for this length scale
     Vector m_phase;                              // T phases b_t
     std::shared_ptr<const SdoProfile> m_profile; // exact SDO
+    Matrix m_landmarks;                          // M x d (Nystroem)
+    Matrix m_knm;                                // N x M
+    Matrix m_pinv;                               // M x M, K_mm^+
+    Eigen::Index m_uncovered = 0;
 };
 
 } // namespace sosrep

@@ -25,6 +25,20 @@ FitResult fitDensity(const MatrixRef& train, const FitConfig& config, const Prog
         out.model = makeKde(kernel);
         return out;
     }
+    if (kernel->uncoveredRows() > 0) {
+        // The low-rank kernel is ~0 at these rows: no f is positive there, so the fit would
+        // only burn its budget. Reported as diverged (FD = +inf, skipped by the selection).
+        out.status = SolverStatus::Diverged;
+        out.solverNote = "not fitted: " + std::to_string(kernel->uncoveredRows()) +
+                         " rows are beyond every landmark (l is finer than " +
+                         std::to_string(kernel->rank()) + " landmarks resolve; raise --rank)";
+        out.model = DensityModel{EstimatorKind::Sosrep, kernel, Vector::Zero(kernel->size())};
+        TraceRow row;
+        row.loss = std::numeric_limits<double>::infinity();
+        row.residual = std::numeric_limits<double>::infinity();
+        out.trace.push_back(row);
+        return out;
+    }
     if (config.solver.solver == SolverKind::Newton) {
         NewtonConfig nc;
         nc.tolerance = config.solver.tolerance > 0 ? config.solver.tolerance : 1e-8;

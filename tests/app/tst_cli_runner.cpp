@@ -208,6 +208,13 @@ private slots:
             << QStringList{"fit",      "--train", "TRAIN",        "--label-column", "label",
                            "--kernel", "sdo",     "--sdo-method", "bessel"}
             << 2 << "--sdo-method: unknown SDO method 'bessel'";
+        QTest::newRow("finer than the landmarks")
+            << QStringList{"fit",     "--train", "TRAIN", "--label-column", "label", "--backend",
+                           "lowrank", "--rank",  "20",    "--length-scale", "0.001"}
+            << 2 << "--length-scale: not fitted: ";
+        QTest::newRow("bad backend")
+            << QStringList{"fit", "--train", "TRAIN", "--label-column", "label", "--backend", "gpu"}
+            << 2 << "--backend: unknown backend 'gpu'";
         QTest::newRow("bad lr") << QStringList{"fit",   "--train", "TRAIN", "--label-column",
                                                "label", "--lr",    "fast"}
                                 << 2 << "--lr: expected a number, got 'fast'";

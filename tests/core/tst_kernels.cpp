@@ -216,10 +216,11 @@ private slots:
 
     void denseKernel_refusesWhatMemoryCannotHold()
     {
-        // 49097 rows (all of shuttle) would need 19 GB as a dense matrix: refused up front with
-        // a message that says what to do, instead of exhausting memory.
+        // 49097 rows (all of shuttle) would need 19 GB as a dense matrix: asked for dense, it is
+        // refused up front with a message that says what to do, instead of exhausting memory.
         const Matrix x = Matrix::Zero(49097, 1);
         KernelSpec spec;
+        spec.backend = BackendChoice::Dense;
         try {
             KernelOperator op(x, spec);
             QFAIL("expected a ParameterError");
@@ -227,10 +228,79 @@ private slots:
             QVERIFY(
                 QString::fromLatin1(e.what()).contains(QStringLiteral("needs 19 GB (limit 4 GB)")));
         }
+        spec.backend = BackendChoice::Auto; // picks the low-rank back-end instead
+        spec.rank = 50;
+        QCOMPARE(KernelOperator(x, spec).backendName(), std::string("nystrom"));
         spec.type = KernelType::Sdo;
         spec.features = 100; // low rank: fine at this size
         KernelOperator lowRank(x, spec);
         QCOMPARE(lowRank.backendName(), std::string("rff-lowrank"));
+    }
+
+    void nystrom_withEveryRowAsLandmarkIsTheDenseKernel()
+    {
+        std::srand(2);
+        const Matrix x = Matrix::Random(120, 2);
+        KernelSpec spec;
+        spec.lengthScale = 0.5;
+        const KernelOperator dense(x, spec);
+        spec.backend = BackendChoice::LowRank;
+        spec.rank = 120;
+        const KernelOperator low(x, spec);
+        QCOMPARE(low.backendName(), std::string("nystrom"));
+        QCOMPARE(low.rank(), 120);
+        const Vector a = Vector::Random(120);
+        const Vector ka = dense.apply(a);
+        QVERIFY2((low.apply(a) - ka).norm() < 1e-6 * ka.norm(),
+                 qPrintable(QString::number((low.apply(a) - ka).norm() / ka.norm())));
+        const Matrix y = Matrix::Random(7, 2);
+        const FieldValues fd = dense.evaluate(y, a, true);
+        const FieldValues fl = low.evaluate(y, a, true);
+        for (Eigen::Index i = 0; i < y.rows(); ++i) {
+            const double vd = fd.value(i) * std::exp(fd.logShift(i));
+            const double vl = fl.value(i) * std::exp(fl.logShift(i));
+            QVERIFY(std::abs(vd - vl) < 1e-6 * (1.0 + std::abs(vd)));
+            const double ld = fd.laplacian(i) * std::exp(fd.logShift(i));
+            const double ll = fl.laplacian(i) * std::exp(fl.logShift(i));
+            QVERIFY(std::abs(ld - ll) < 1e-5 * (1.0 + std::abs(ld)));
+        }
+    }
+
+    void nystrom_isConsistentAndReportsUncoveredRows()
+    {
+        // M < N: apply, crossKernel and evaluate describe the same low-rank kernel.
+        std::srand(3);
+        const Matrix x = Matrix::Random(300, 3);
+        KernelSpec spec;
+        spec.type = KernelType::Laplace;
+        spec.lengthScale = 0.8;
+        spec.backend = BackendChoice::LowRank;
+        spec.rank = 40;
+        const KernelOperator op(x, spec);
+        QCOMPARE(op.uncoveredRows(), Eigen::Index(0));
+        const Vector a = Vector::Random(300);
+        const Matrix k = op.crossKernel(x, x);
+        QVERIFY((op.apply(a) - k * a).norm() < 1e-9 * (k * a).norm());
+        const FieldValues f = op.evaluate(x, a, false);
+        const Vector v = f.value.array() * f.logShift.array().exp();
+        QVERIFY((v - k * a).norm() < 1e-9 * (k * a).norm());
+        // Far finer than 40 landmarks can resolve: most rows see no landmark at all.
+        spec.type = KernelType::Gaussian;
+        spec.lengthScale = 0.001;
+        const KernelOperator fine(x, spec);
+        QCOMPARE(fine.uncoveredRows(), Eigen::Index(300 - 40));
+    }
+
+    void autoBackend_switchesToLowRankForLargeN()
+    {
+        const Matrix x = Matrix::Random(KernelSpec::kAutoDenseRows + 1, 1);
+        KernelSpec spec;
+        spec.rank = 50;
+        const KernelOperator op(x, spec);
+        QCOMPARE(op.backendName(), std::string("nystrom"));
+        spec.backend = BackendChoice::Dense;
+        const Matrix small = Matrix::Random(100, 1);
+        QCOMPARE(KernelOperator(small, spec).backendName(), std::string("dense"));
     }
 
     void order_mustExceedHalfDimension()
