@@ -100,6 +100,58 @@ void evaluateSeparable(const DensityModel& model, const GridSpec& spec, const Pr
     }
 }
 
+/// Random Fourier features on a two-column grid: with a_ti = 2 pi z_tx X_i and c_tj =
+/// 2 pi (z_ty Y_j + sum over held columns z_tk v_k) + b_t, cos(a + c) = cos a cos c - sin a sin c,
+/// so the field on the grid is two (nx x T)(T x ny) products, exact for the sampled kernel.
+void evaluateFeatureGrid(const DensityModel& model, const GridSpec& spec,
+                         const ProgressFn& progress, DensityGrid* out)
+{
+    const KernelOperator& k = *model.kernel;
+    const Matrix& z = k.frequencies();
+    const Eigen::Index t = z.rows();
+    const Vector v = k.featureWeights(model.weights);
+    Vector held = k.phases();
+    for (Eigen::Index j = 0; j < z.cols(); ++j) {
+        if (j != spec.xColumn && j != spec.yColumn) {
+            held += (2.0 * M_PI * spec.fixedValues(j)) * z.col(j);
+        }
+    }
+    Matrix cosA(t, spec.nx);
+    Matrix sinA(t, spec.nx);
+    Matrix cosC(t, spec.ny);
+    Matrix sinC(t, spec.ny);
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < spec.nx; ++i) {
+        const Eigen::ArrayXd a = (2.0 * M_PI * spec.x(i)) * z.col(spec.xColumn).array();
+        cosA.col(i) = (a.cos() * v.array()).matrix();
+        sinA.col(i) = (a.sin() * v.array()).matrix();
+    }
+#pragma omp parallel for schedule(static)
+    for (int j = 0; j < spec.ny; ++j) {
+        const Eigen::ArrayXd c =
+            (2.0 * M_PI * spec.y(j)) * z.col(spec.yColumn).array() + held.array();
+        cosC.col(j) = c.cos().matrix();
+        sinC.col(j) = c.sin().matrix();
+    }
+    const double offset = model.logOffset();
+    const int chunk = 64;
+    for (int i0 = 0; i0 < spec.nx; i0 += chunk) {
+        const int rows = std::min(chunk, spec.nx - i0);
+        const Matrix f = cosA.middleCols(i0, rows).transpose() * cosC -
+                         sinA.middleCols(i0, rows).transpose() * sinC;
+        for (int r = 0; r < rows; ++r) {
+            for (int jy = 0; jy < spec.ny; ++jy) {
+                out->logDensity(jy, i0 + r) =
+                    model.logFromField(f(r, jy), 0.0, offset, &out->floored);
+            }
+        }
+        if (progress && !progress(i0 + rows, spec.nx)) {
+            out->cancelled = true;
+            return;
+        }
+    }
+}
+
 } // namespace
 
 DensityGrid evaluateGrid(const DensityModel& model, const GridSpec& spec,
@@ -108,9 +160,15 @@ DensityGrid evaluateGrid(const DensityModel& model, const GridSpec& spec,
     DensityGrid out;
     out.spec = spec;
     out.logDensity.resize(spec.ny, spec.nx);
-    if (model.kernel->spec().type == KernelType::Gaussian && spec.xColumn != spec.yColumn &&
-        model.kernel->train().cols() == spec.fixedValues.size()) {
+    const KernelOperator& k = *model.kernel;
+    const bool columnsOk =
+        spec.xColumn != spec.yColumn && k.train().cols() == spec.fixedValues.size();
+    if (columnsOk && k.spec().type == KernelType::Gaussian && k.backend() == KernelBackend::Dense) {
         evaluateSeparable(model, spec, progress, &out);
+        return out;
+    }
+    if (columnsOk && k.frequencies().rows() > 0) {
+        evaluateFeatureGrid(model, spec, progress, &out);
         return out;
     }
     return evaluateGridPointwise(model, spec, progress);

@@ -37,8 +37,9 @@ struct DensityGrid
 };
 
 /// Evaluates log p on the grid in chunks; progress(done, total) returning false cancels.
-/// Gaussian kernels use the exact separable form (one matrix product for the whole grid),
-/// other kernels evaluate point by point.
+/// Dense Gaussian kernels use the exact separable form (one matrix product for the whole grid),
+/// random-feature SDO the exact cos(a + c) split (two products); other kernels (Laplace, exact
+/// SDO, Nystroem) evaluate point by point.
 DensityGrid evaluateGrid(const DensityModel& model, const GridSpec& spec,
                          const ProgressFn& progress = {});
 

@@ -235,6 +235,14 @@ Matrix KernelOperator::features(const MatrixRef& x) const
     return scale * arg.array().cos().matrix();
 }
 
+Vector KernelOperator::featureWeights(const VectorRef& w) const
+{
+    if (m_phi.size() == 0) {
+        return Vector();
+    }
+    return std::sqrt(2.0 / static_cast<double>(m_freq.rows())) * (m_phi.transpose() * w);
+}
+
 Vector KernelOperator::apply(const VectorRef& a) const
 {
     if (m_backend == KernelBackend::LowRank) {

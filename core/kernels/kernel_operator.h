@@ -79,6 +79,10 @@ public:
     /// Unit-diagonal kernel values between two point sets (rows of a and b).
     Matrix crossKernel(const MatrixRef& a, const MatrixRef& b) const;
 
+    /// RFF: the field's weights in feature space, f(y) = sum_t v_t cos(2 pi <z_t, y> + b_t)
+    /// with v = sqrt(2/T) Phi^T w; empty for other back-ends.
+    Vector featureWeights(const VectorRef& w) const;
+
     /// The random Fourier frequencies (T x d) and phases for SDO; empty otherwise.
     const Matrix& frequencies() const { return m_freq; }
     const Vector& phases() const { return m_phase; }

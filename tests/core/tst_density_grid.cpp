@@ -75,11 +75,17 @@ private slots:
     {
         QTest::addColumn<int>("estimator");
         QTest::addColumn<double>("lengthScale");
+        QTest::addColumn<int>("kernel");
         for (double l : {0.03, 0.3, 3.0}) {
             QTest::newRow(qPrintable(QStringLiteral("sosrep l=%1").arg(l)))
-                << int(EstimatorKind::Sosrep) << l;
+                << int(EstimatorKind::Sosrep) << l << int(KernelType::Gaussian);
             QTest::newRow(qPrintable(QStringLiteral("kde l=%1").arg(l)))
-                << int(EstimatorKind::Kde) << l;
+                << int(EstimatorKind::Kde) << l << int(KernelType::Gaussian);
+            // Random-feature SDO: the cos(a + c) split of the features (T = 300 < N and > N).
+            QTest::newRow(qPrintable(QStringLiteral("sosrep sdo-rff l=%1").arg(l)))
+                << int(EstimatorKind::Sosrep) << l << int(KernelType::Sdo);
+            QTest::newRow(qPrintable(QStringLiteral("kde sdo-rff l=%1").arg(l)))
+                << int(EstimatorKind::Kde) << l << int(KernelType::Sdo);
         }
     }
 
@@ -87,10 +93,13 @@ private slots:
     {
         QFETCH(int, estimator);
         QFETCH(double, lengthScale);
+        QFETCH(int, kernel);
         std::srand(11);
         const Matrix x = Matrix::Random(150, 4);
         KernelSpec spec;
         spec.lengthScale = lengthScale;
+        spec.type = KernelType(kernel);
+        spec.features = lengthScale < 0.1 ? 300 : 100;
         auto op = std::make_shared<const KernelOperator>(x, spec);
         DensityModel m{EstimatorKind(estimator), op, Vector::Random(150).cwiseAbs()};
         if (m.estimator == EstimatorKind::Kde) {
