@@ -56,6 +56,19 @@ Matrix radialKernel(const Matrix& d2, const SdoProfile& profile, double l)
     return k;
 }
 
+/// A field for q query points in d dimensions, shifts 0, derivatives only if asked.
+FieldValues allocateField(Eigen::Index q, int d, bool derivatives)
+{
+    FieldValues out;
+    out.value.resize(q);
+    out.logShift = Vector::Zero(q);
+    if (derivatives) {
+        out.gradient.resize(q, d);
+        out.laplacian.resize(q);
+    }
+    return out;
+}
+
 } // namespace
 
 KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec)
@@ -309,13 +322,7 @@ FieldValues KernelOperator::evaluateExponential(const Matrix& centres, const Mat
     const Eigen::Index q = y.rows();
     const int d = dim();
     const double l = m_spec.lengthScale;
-    FieldValues out;
-    out.value.resize(q);
-    out.logShift.resize(q);
-    if (deriv) {
-        out.gradient.resize(q, d);
-        out.laplacian.resize(q);
-    }
+    FieldValues out = allocateField(q, d, deriv);
     const Vector norms = centres.rowwise().squaredNorm();
     const Matrix wx = centres.array().colwise() * w.array(); // rows w_i x_i
 #pragma omp parallel for schedule(dynamic)
@@ -361,13 +368,7 @@ FieldValues KernelOperator::evaluateFeatures(const MatrixRef& y, const VectorRef
     const Vector wf = m_phi.transpose() * w; // feature-space weights: O(T) per query afterwards
     const double scale = std::sqrt(2.0 / static_cast<double>(m_freq.rows()));
     const Vector zNorm2 = m_freq.rowwise().squaredNorm();
-    FieldValues out;
-    out.value.resize(q);
-    out.logShift = Vector::Zero(q);
-    if (deriv) {
-        out.gradient.resize(q, d);
-        out.laplacian.resize(q);
-    }
+    FieldValues out = allocateField(q, d, deriv);
 #pragma omp parallel for schedule(dynamic)
     for (Eigen::Index b = 0; b < q; b += kBlock) {
         const Eigen::Index rows = std::min(kBlock, q - b);
@@ -395,13 +396,7 @@ FieldValues KernelOperator::evaluateRadial(const Matrix& centres, const MatrixRe
     const Eigen::Index q = y.rows();
     const int d = dim();
     const double l = m_spec.lengthScale;
-    FieldValues out;
-    out.value.resize(q);
-    out.logShift = Vector::Zero(q);
-    if (deriv) {
-        out.gradient.resize(q, d);
-        out.laplacian.resize(q);
-    }
+    FieldValues out = allocateField(q, d, deriv);
     const Vector norms = centres.rowwise().squaredNorm();
     const Matrix wx = centres.array().colwise() * w.array();
 #pragma omp parallel for schedule(dynamic)
