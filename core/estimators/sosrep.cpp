@@ -99,11 +99,10 @@ SosrepSolver::SosrepSolver(const KernelOperator& kernel, const SosrepConfig& con
     record();
 }
 
-Vector SosrepSolver::safeInverse(const Vector& u, int* clamped) const
+Vector flooredInverse(const Vector& u, double floor, int* clamped)
 {
     Vector inv(u.size());
     int count = 0;
-    const double floor = m_config.clampFloor;
     for (Eigen::Index i = 0; i < u.size(); ++i) {
         double v = u(i);
         if (std::abs(v) < floor) {
@@ -164,7 +163,8 @@ bool SosrepSolver::step()
     }
     const double n = static_cast<double>(m_alpha.size());
     const double lr = m_config.learningRate;
-    const Vector inv = safeInverse(m_u, nullptr); // clamps are counted in record()
+    // Clamps are counted in record().
+    const Vector inv = flooredInverse(m_u, m_config.clampFloor, nullptr);
     if (m_config.solver == SolverKind::Natural) {
         m_alpha -= (2.0 * lr) * (m_alpha - inv / n);
     } else {

@@ -40,6 +40,9 @@ struct SosrepConfig
     void validate() const;
 };
 
+/// 1 / u with |u_i| floored at `floor` (sign kept) before inverting; counts floored entries.
+Vector flooredInverse(const Vector& u, double floor, int* clamped);
+
 /// One row of the optimizer trace (design.md section 1 monitors).
 struct TraceRow
 {
@@ -77,7 +80,6 @@ public:
 
 private:
     void record();
-    Vector safeInverse(const Vector& u, int* clamped) const;
 
     const KernelOperator& m_kernel;
     SosrepConfig m_config;

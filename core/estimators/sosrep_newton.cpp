@@ -156,9 +156,7 @@ void NewtonSolver::naturalStep()
     // Eq. 8: alpha <- alpha - 2 lr (alpha - (K alpha)^-1 / N), the step the natural-gradient
     // solver takes (Prop. 11 keeps f >= 0 for lr < 0.5).
     const double n = static_cast<double>(m_alpha.size());
-    const double floor = m_config.clampFloor;
-    const Vector inv = m_u.unaryExpr(
-        [floor](double u) { return 1.0 / (std::abs(u) < floor ? (u < 0 ? -floor : floor) : u); });
+    const Vector inv = flooredInverse(m_u, m_config.clampFloor, nullptr);
     m_alpha -= (2.0 * m_config.naturalLearningRate) * (m_alpha - inv / n);
     m_u = m_kernel.apply(m_alpha);
     ++m_products;
