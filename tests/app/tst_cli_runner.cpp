@@ -147,6 +147,24 @@ private slots:
         QCOMPARE(readLines(path("exact_scores2.csv")), readLines(path("exact_scores.csv")));
     }
 
+    void fit_lowRankModelScoresTheSameAfterReload()
+    {
+        // Nystroem landmarks are drawn from the recorded seed: the saved model rebuilds the same
+        // low-rank kernel and scores the test rows to the same values.
+        const Run fit =
+            runSosrep({"fit", "--train", path("train.csv"), "--test", path("test.csv"),
+                       "--label-column", "label", "--backend", "lowrank", "--rank", "80",
+                       "--model-out", path("ny.json"), "--scores-out", path("ny1.csv")});
+        QVERIFY2(fit.code == 0, qPrintable(fit.err));
+        QCOMPARE(fit.summary()[QStringLiteral("backend")].toString(), QStringLiteral("nystrom"));
+        QCOMPARE(fit.summary()[QStringLiteral("rank")].toInt(), 80);
+        QVERIFY(fit.summary()[QStringLiteral("residual")].toDouble() <= 1e-8);
+        const Run sc = runSosrep({"score", "--model", path("ny.json"), "--data", path("test.csv"),
+                                  "--label-column", "label", "--scores-out", path("ny2.csv")});
+        QVERIFY2(sc.code == 0, qPrintable(sc.err));
+        QCOMPARE(readLines(path("ny2.csv")), readLines(path("ny1.csv")));
+    }
+
     void fit_ruleOfThumbBandwidthsAreTheStatedFormulas()
     {
         const sosrep::Dataset raw =
