@@ -2,6 +2,7 @@
 #include "core/grid/density_grid.h"
 
 #include "core/errors.h"
+#include "core/grid/binned_grid.h"
 
 #include <algorithm>
 #include <cmath>
@@ -169,6 +170,9 @@ DensityGrid evaluateGrid(const DensityModel& model, const GridSpec& spec,
     }
     if (columnsOk && k.frequencies().rows() > 0) {
         evaluateFeatureGrid(model, spec, progress, &out);
+        return out;
+    }
+    if (columnsOk && evaluateBinnedRadial(model, spec, &out)) {
         return out;
     }
     return evaluateGridPointwise(model, spec, progress);

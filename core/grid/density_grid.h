@@ -38,8 +38,9 @@ struct DensityGrid
 
 /// Evaluates log p on the grid in chunks; progress(done, total) returning false cancels.
 /// Dense Gaussian kernels use the exact separable form (one matrix product for the whole grid),
-/// random-feature SDO the exact cos(a + c) split (two products); other kernels (Laplace, exact
-/// SDO, Nystroem) evaluate point by point.
+/// random-feature SDO the exact cos(a + c) split (two products), 2-D Laplace and exact SDO the
+/// checked binned FFT convolution (binned_grid.h); everything else, and every case where that
+/// check fails, is evaluated point by point.
 DensityGrid evaluateGrid(const DensityModel& model, const GridSpec& spec,
                          const ProgressFn& progress = {});
 

@@ -248,6 +248,32 @@ Matrix KernelOperator::features(const MatrixRef& x) const
     return scale * arg.array().cos().matrix();
 }
 
+bool KernelOperator::radialProfile(double r, double& k, double& dk, double& d2k) const
+{
+    const double l = m_spec.lengthScale;
+    if (m_profile) {
+        m_profile->derivatives(r / l, k, dk, d2k);
+        dk /= l;
+        d2k /= l * l;
+        return true;
+    }
+    switch (m_spec.type) {
+    case KernelType::Gaussian:
+        k = std::exp(-r * r / (2.0 * l * l));
+        dk = -r / (l * l) * k;
+        d2k = (r * r / (l * l) - 1.0) / (l * l) * k;
+        return true;
+    case KernelType::Laplace:
+        k = std::exp(-r / l);
+        dk = -k / l;
+        d2k = k / (l * l);
+        return true;
+    case KernelType::Sdo:
+        return false;
+    }
+    return false;
+}
+
 Vector KernelOperator::featureWeights(const VectorRef& w) const
 {
     if (m_phi.size() == 0) {

@@ -79,6 +79,10 @@ public:
     /// Unit-diagonal kernel values between two point sets (rows of a and b).
     Matrix crossKernel(const MatrixRef& a, const MatrixRef& b) const;
 
+    /// Radial kernels (Gaussian, Laplace, exact SDO): the unit-diagonal profile k(r) and its first
+    /// and second derivatives in r. False for random features.
+    bool radialProfile(double r, double& k, double& dk, double& d2k) const;
+
     /// RFF: the field's weights in feature space, f(y) = sum_t v_t cos(2 pi <z_t, y> + b_t)
     /// with v = sqrt(2/T) Phi^T w; empty for other back-ends.
     Vector featureWeights(const VectorRef& w) const;
