@@ -54,7 +54,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     auto* dataBox = new QGroupBox(tr("Data"));
     (new QVBoxLayout(dataBox))->addWidget(new DataPanel(m_controller, dataBox));
     auto* modelBox = new QGroupBox(tr("Model"));
-    (new QVBoxLayout(modelBox))->addWidget(new ModelPanel(m_controller, modelBox));
+    auto* modelPanel = new ModelPanel(m_controller, modelBox);
+    (new QVBoxLayout(modelBox))->addWidget(modelPanel);
     sideLayout->addWidget(dataBox);
     sideLayout->addWidget(modelBox);
     sideLayout->addStretch();
@@ -67,9 +68,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
                             scroll->verticalScrollBar()->sizeHint().width() +
                             2 * scroll->frameWidth());
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Fit / Cancel stay in view below the scrolling panels.
+    auto* dockBody = new QWidget;
+    auto* dockLayout = new QVBoxLayout(dockBody);
+    dockLayout->setContentsMargins(6, 0, 6, 4);
+    dockLayout->addWidget(scroll, 1);
+    dockLayout->addWidget(modelPanel->actionBar());
     auto* dock = new QDockWidget(tr("Data and model"), this);
     dock->setObjectName(QStringLiteral("controlsDock"));
-    dock->setWidget(scroll);
+    dock->setWidget(dockBody);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
     for (auto* panel : side->findChildren<DataPanel*>()) {

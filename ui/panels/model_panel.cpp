@@ -113,12 +113,16 @@ ModelPanel::ModelPanel(EstimationController* controller, QWidget* parent)
     m_seed->setRange(0, 1000000000);
     form->addRow(tr("Seed"), m_seed);
 
-    auto* buttons = new QHBoxLayout;
-    m_fit = new QPushButton(tr("Fit (F5)"), this);
-    m_cancel = new QPushButton(tr("Cancel (Esc)"), this);
+    // Fit and Cancel in a bar of their own, which the main window pins below the scrolling
+    // panels so that it stays visible in short windows.
+    m_actions = new QWidget(this);
+    auto* buttons = new QHBoxLayout(m_actions);
+    buttons->setContentsMargins(0, 0, 0, 0);
+    m_fit = new QPushButton(tr("Fit (F5)"), m_actions);
+    m_cancel = new QPushButton(tr("Cancel (Esc)"), m_actions);
     buttons->addWidget(m_fit);
     buttons->addWidget(m_cancel);
-    form->addRow(buttons);
+    form->addRow(m_actions);
     connect(m_fit, &QPushButton::clicked, m_controller, &EstimationController::fit);
     connect(m_cancel, &QPushButton::clicked, m_controller, &EstimationController::cancel);
 

@@ -23,6 +23,9 @@ class ModelPanel : public QWidget
 public:
     explicit ModelPanel(EstimationController* controller, QWidget* parent = nullptr);
 
+    /// The Fit / Cancel bar; it sits at the end of the panel until a container moves it.
+    QWidget* actionBar() const { return m_actions; }
+
 private:
     void refresh();
     void push();
@@ -32,6 +35,7 @@ private:
     QComboBox* m_estimator;
     QComboBox* m_kernel;
     QComboBox* m_sdoMethod;
+    QWidget* m_actions;
     QSpinBox* m_order;
     QSpinBox* m_features;
     QSlider* m_lengthSlider;
