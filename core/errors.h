@@ -42,13 +42,24 @@ class ParameterError : public std::invalid_argument
 {
 public:
     ParameterError(const std::string& parameter, const std::string& what)
-        : std::invalid_argument(parameter + ": " + what), m_parameter(parameter)
+        : std::invalid_argument(parameter + ": " + what), m_parameter(parameter), m_message(what)
     {
     }
     const std::string& parameter() const { return m_parameter; }
+    /// The message without the parameter's name.
+    const std::string& message() const { return m_message; }
 
 private:
     std::string m_parameter;
+    std::string m_message;
+};
+
+/// A computation that produced no usable result (a diverged solver, non-finite values). Front
+/// ends report it with its own exit code; the message says what failed and where.
+class NumericalError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
 };
 
 } // namespace sosrep

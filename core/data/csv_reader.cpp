@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/data/csv_reader.h"
 
+#include "core/data/file_bytes.h"
 #include "core/errors.h"
+#include "core/util/text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -186,6 +188,13 @@ Dataset readCsv(std::istream& in, const CsvReadOptions& options)
         if (name.empty()) {
             name = "column" + std::to_string(j + 1);
         }
+        for (size_t k = 0; k < ds.columns.size(); ++k) {
+            if (ds.columns[k] == name) {
+                throw DataError(src, 1, static_cast<long>(j) + 1,
+                                "column name " + quoted(name) + " appears twice (columns " +
+                                    std::to_string(k + 1) + " and " + std::to_string(j + 1) + ")");
+            }
+        }
         ds.columns.push_back(name);
     }
     const size_t ncol = ds.columns.size();
@@ -202,10 +211,10 @@ Dataset readCsv(std::istream& in, const CsvReadOptions& options)
         for (size_t j = 0; j < ncol; ++j) {
             const std::string t = trim(record[j].text);
             const long col = static_cast<long>(j) + 1;
-            const std::string where = " in column '" + ds.columns[j] + "'";
+            const std::string where = " in column " + quoted(ds.columns[j]);
             if (isMissingToken(t)) {
                 throw DataError(src, record[j].line, col,
-                                "missing value '" + t + "'" + where +
+                                "missing value " + quoted(t) + where +
                                     " (remove or impute incomplete rows first)");
             }
             double v = 0.0;
@@ -216,10 +225,10 @@ Dataset readCsv(std::istream& in, const CsvReadOptions& options)
             }
             const auto res = std::from_chars(b, e, v);
             if (res.ec != std::errc() || res.ptr != e) {
-                throw DataError(src, record[j].line, col, "not a number: '" + t + "'" + where);
+                throw DataError(src, record[j].line, col, "not a number: " + quoted(t) + where);
             }
             if (!std::isfinite(v)) {
-                throw DataError(src, record[j].line, col, "non-finite value '" + t + "'" + where);
+                throw DataError(src, record[j].line, col, "non-finite value " + quoted(t) + where);
             }
             values.push_back(v);
         }
@@ -239,6 +248,7 @@ Dataset readCsv(std::istream& in, const CsvReadOptions& options)
 
 Dataset readCsvFile(const std::string& path, char delimiter)
 {
+    checkInputFile(path);
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         throw DataError(path, 0, 0, "cannot open file for reading");

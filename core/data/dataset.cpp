@@ -2,6 +2,9 @@
 #include "core/data/dataset.h"
 
 #include "core/errors.h"
+#include "core/util/text.h"
+
+#include <algorithm>
 
 #include <cmath>
 
@@ -18,8 +21,8 @@ int Dataset::columnIndex(const std::string& name) const
     for (const auto& c : columns) {
         known += (known.empty() ? "" : ", ") + c;
     }
-    throw ParameterError("column", "no column named '" + name + "' in " + source +
-                                       " (columns: " + known + ")");
+    throw ParameterError("column", "no column named " + quoted(name) + " in " + source +
+                                       " (columns: " + oneLine(known, 300) + ")");
 }
 
 Dataset Dataset::selectColumns(const std::vector<std::string>& names) const
@@ -34,6 +37,52 @@ Dataset Dataset::selectColumns(const std::vector<std::string>& names) const
     out.labelName = labelName;
     out.source = source;
     return out;
+}
+
+Dataset Dataset::matchColumns(const std::vector<std::string>& names,
+                              std::vector<std::string>* unused) const
+{
+    std::vector<std::string> missing;
+    for (const std::string& n : names) {
+        if (std::find(columns.begin(), columns.end(), n) == columns.end()) {
+            missing.push_back(n);
+        }
+    }
+    std::vector<std::string> extra;
+    for (const std::string& c : columns) {
+        if (std::find(names.begin(), names.end(), c) == names.end()) {
+            extra.push_back(c);
+        }
+    }
+    auto list = [](const std::vector<std::string>& v) {
+        std::string s;
+        for (size_t i = 0; i < v.size() && i < 20; ++i) {
+            s += (s.empty() ? "" : ", ") + quoted(v[i]);
+        }
+        return v.size() > 20 ? s + ", ..." : s;
+    };
+    if (!missing.empty()) {
+        throw DataError(
+            source, 1, 0,
+            "lacks the column" + std::string(missing.size() > 1 ? "s " : " ") + list(missing) +
+                " of the training data" +
+                (extra.empty() ? std::string() : " (it has " + list(extra) + " instead)"));
+    }
+    if (unused) {
+        *unused = extra;
+    }
+    return selectColumns(names);
+}
+
+void checkDistinctNames(const std::vector<std::string>& names, const std::string& parameter)
+{
+    for (size_t i = 0; i < names.size(); ++i) {
+        for (size_t j = i + 1; j < names.size(); ++j) {
+            if (names[i] == names[j]) {
+                throw ParameterError(parameter, "names the column " + quoted(names[i]) + " twice");
+            }
+        }
+    }
 }
 
 Dataset Dataset::withLabelColumn(const std::string& name) const

@@ -29,8 +29,17 @@ struct Dataset
     Dataset selectColumns(const std::vector<std::string>& names) const;
     /// Moves the named column out of the features into the labels (values must be 0/1).
     Dataset withLabelColumn(const std::string& name) const;
+    /// The columns `names`, in that order, matched by name (another file holding the same
+    /// features, possibly in another order). A missing name throws DataError naming the source
+    /// and listing the missing columns and the columns that are not used; the names of columns
+    /// left out go to *unused.
+    Dataset matchColumns(const std::vector<std::string>& names,
+                         std::vector<std::string>* unused) const;
     /// Keeps the given rows, in order.
     Dataset selectRows(const std::vector<Eigen::Index>& rows) const;
 };
+
+/// Throws ParameterError(parameter) if a name appears twice.
+void checkDistinctNames(const std::vector<std::string>& names, const std::string& parameter);
 
 } // namespace sosrep

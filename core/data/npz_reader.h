@@ -2,32 +2,27 @@
 #pragma once
 
 #include "core/data/dataset.h"
+#include "core/data/npy_array.h"
 
-#include <cstddef>
 #include <map>
 #include <string>
-#include <vector>
 
 namespace sosrep {
 
-/// One array of a .npy file, converted to double, in logical row-major (C) order.
-struct NpyArray
-{
-    std::vector<size_t> shape;
-    std::vector<double> values;
-    std::string dtype; // the header's descr, e.g. "<f8"
-};
-
-/// Parses a .npy payload (format versions 1, 2 and 3; dtypes f8 f4 i8 i4 i2 i1 u8 u4 u2 u1 b1,
-/// either byte order; C or Fortran order). `source` names the array in error messages.
-NpyArray parseNpy(const std::vector<unsigned char>& bytes, const std::string& source);
-
-/// Reads every member of a .npz archive (stored or deflate members; zip64 sizes understood).
-/// Keys are member names without the ".npy" suffix.
+/// Reads every member of a .npz archive (a zip of .npy files; see zip_archive.h and npy_array.h
+/// for what is accepted). Keys are member names without the ".npy" suffix. The file must be a
+/// regular file of at most limits::kMaxInputFileBytes.
 std::map<std::string, NpyArray> readNpz(const std::string& path);
+
+/// The same from bytes in memory; `source` names them in messages.
+std::map<std::string, NpyArray> readNpzBytes(const unsigned char* data, size_t size,
+                                             const std::string& source);
 
 /// Reads an ADBench-style .npz: `X` (n x d features) and optional `y` (n labels, 0/1).
 /// Feature columns are named x1..xd; the labels' column is called "y".
 Dataset readNpzDataset(const std::string& path);
+
+/// The dataset of arrays already read (from readNpz or readNpzBytes).
+Dataset npzDataset(const std::map<std::string, NpyArray>& arrays, const std::string& source);
 
 } // namespace sosrep

@@ -5,6 +5,7 @@
 #include "core/kernels/sdo_profile.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace sosrep {
 
@@ -96,15 +97,45 @@ void KernelSpec::validate(int dim) const
     if (!(lengthScale > 0.0) || !std::isfinite(lengthScale)) {
         throw ParameterError("--length-scale", "must be a positive finite number");
     }
-    if (rank < 1) {
-        throw ParameterError("--rank", "must be at least 1");
+    if (rank < 1 || rank > kMaxRank) {
+        throw ParameterError("--rank", "must lie in [1, " + std::to_string(kMaxRank) +
+                                           "]: the M x M eigendecomposition costs M^3");
+    }
+    if (sdoOrder < 0 || sdoOrder > kMaxSdoOrder) {
+        throw ParameterError("--sdo-order", "must lie in [0, " + std::to_string(kMaxSdoOrder) +
+                                                "] (0 = floor(d/2) + 1)");
+    }
+    if (features < 1 || features > kMaxFeatures) {
+        throw ParameterError("--features",
+                             "must lie in [1, " + std::to_string(kMaxFeatures) +
+                                 "]: every evaluation costs T cosines per point, and 2000 "
+                                 "already approximate the kernel to about 2 %");
     }
     if (type == KernelType::Sdo) {
         effectiveOrder(dim);
-        if (features < 1) {
-            throw ParameterError("--features", "must be at least 1");
-        }
     }
+}
+
+void KernelSpec::checkLengthScale(double diameter) const
+{
+    const double floor = kMinRelativeLengthScale * diameter;
+    if (lengthScale < floor) {
+        char buf[320];
+        std::snprintf(buf, sizeof buf,
+                      "%g is below 1e-8 x the data's diameter (%g): kernel values between "
+                      "distinct rows underflow to 0 and the Fisher divergence overflows; use at "
+                      "least %.3g",
+                      lengthScale, diameter, floor);
+        throw ParameterError("--length-scale", buf);
+    }
+}
+
+double boundingDiameter(const Eigen::Ref<const Eigen::MatrixXd>& x)
+{
+    if (x.rows() == 0) {
+        return 0.0;
+    }
+    return (x.colwise().maxCoeff() - x.colwise().minCoeff()).norm();
 }
 
 double logKernelDiagonal(const KernelSpec& spec, int dim)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <Eigen/Core>
+
 #include <cstdint>
 #include <string>
 
@@ -56,10 +58,24 @@ struct KernelSpec
     static constexpr int kAutoDenseRows = 15000;
     uint64_t seed = 0;
 
+    /// Upper bounds, refused up front (ParameterError naming the limit and why).
+    static constexpr int kMaxFeatures = 100000; // each evaluation costs T cosines per point
+    static constexpr int kMaxRank = 20000;      // the M x M eigendecomposition costs M^3
+    static constexpr int kMaxSdoOrder = 4096;   // the SDO profile's poles crowd beyond
+    /// The smallest length scale, relative to the data's diameter D (the diagonal of its
+    /// bounding box): below 1e-8 D every kernel value between distinct rows underflows to 0 and
+    /// the Fisher-divergence terms (which divide by l^4) overflow.
+    static constexpr double kMinRelativeLengthScale = 1e-8;
+
     /// m actually used for dimension d; throws ParameterError("--sdo-order") unless m > d/2.
     int effectiveOrder(int dim) const;
     void validate(int dim) const;
+    /// Throws ParameterError("--length-scale") below kMinRelativeLengthScale * diameter.
+    void checkLengthScale(double diameter) const;
 };
+
+/// Diagonal of the bounding box of the rows of x: an upper bound of every pairwise distance.
+double boundingDiameter(const Eigen::Ref<const Eigen::MatrixXd>& x);
 
 /// log of the KDE normalizer Z_l, the integral of k(x, .) in the kernel's own units
 /// (design.md section 3): Gaussian (2 pi l^2)^(d/2); Laplace l^d Gamma(d) 2 pi^(d/2) / Gamma(d/2);

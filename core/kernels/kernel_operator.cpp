@@ -4,6 +4,7 @@
 #include "core/errors.h"
 #include "core/kernels/sdo_spectrum.h"
 #include "core/random.h"
+#include "core/util/limits.h"
 
 #include <Eigen/Eigenvalues>
 
@@ -76,6 +77,7 @@ KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec)
 {
     const int d = dim();
     spec.validate(d);
+    spec.checkLengthScale(boundingDiameter(m_train));
     m_logDiagonal = logKernelDiagonal(spec, d);
     m_negativeEntries = spec.type == KernelType::Sdo;
     const Eigen::Index n = size();
@@ -101,6 +103,8 @@ KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec)
         const SdoSpectrum spectrum(d, m);
         Rng rng(spec.seed);
         const int t = spec.features;
+        checkMatrixSize(double(n), double(t), "--features",
+                        "the " + std::to_string(n) + " x " + std::to_string(t) + " feature map");
         m_freq.resize(t, d);
         for (int k = 0; k < t; ++k) {
             for (int j = 0; j < d; ++j) {
@@ -154,6 +158,8 @@ void KernelOperator::buildNystrom()
         std::swap(order[static_cast<size_t>(i)], order[static_cast<size_t>(j)]);
         m_landmarks.row(i) = m_train.row(order[static_cast<size_t>(i)]);
     }
+    checkMatrixSize(double(n), double(m), "--rank",
+                    "the " + std::to_string(n) + " x " + std::to_string(m) + " Nystroem block");
     m_knm = exactCross(m_train, m_landmarks);
     m_uncovered = (m_knm.rowwise().maxCoeff().array() < 1e-6).count();
     Matrix kmm = exactCross(m_landmarks, m_landmarks);
@@ -205,15 +211,10 @@ Matrix KernelOperator::exactCross(const MatrixRef& a, const MatrixRef& b) const
 
 void KernelOperator::checkDenseMemory(Eigen::Index n)
 {
-    const double bytes = 8.0 * double(n) * double(n);
-    if (bytes > kMaxDenseBytes) {
-        throw ParameterError("--train",
-                             "a dense kernel for " + std::to_string(n) + " rows needs " +
-                                 std::to_string(int(bytes / 1e9 + 0.5)) + " GB (limit " +
-                                 std::to_string(int(kMaxDenseBytes / 1e9)) +
-                                 " GB): subsample the rows (e.g. sosrep split --subsample "
-                                 "10000) or use the sdo kernel with features T < N");
-    }
+    checkMatrixSize(double(n), double(n), "--backend",
+                    "a dense kernel for " + std::to_string(n) +
+                        " rows (subsample the rows, e.g. sosrep split --subsample 10000, or use "
+                        "the low-rank back-end)");
 }
 
 KernelOperator KernelOperator::fromMatrix(const MatrixRef& kernelMatrix)

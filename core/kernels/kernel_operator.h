@@ -91,12 +91,10 @@ public:
     const Matrix& frequencies() const { return m_freq; }
     const Vector& phases() const { return m_phase; }
 
-    /// Largest dense N x N kernel built (bytes); beyond it construction throws ParameterError
-    /// instead of exhausting memory (4 GB: N = 22360).
-    static constexpr double kMaxDenseBytes = 4e9;
-
 private:
     KernelOperator() = default;
+    /// A dense N x N kernel beyond limits::kMaxMatrixBytes (N = 22360) throws ParameterError
+    /// instead of exhausting memory.
     static void checkDenseMemory(Eigen::Index n);
     Matrix features(const MatrixRef& x) const; // N x T, unit-diagonal scaling sqrt(2/T)
     FieldValues evaluateExponential(const Matrix& centres, const MatrixRef& y, const VectorRef& w,

@@ -10,7 +10,8 @@ private slots:
     void core_includesNoQtNoUiAndDoesNotPrint()
     {
         const QRegularExpression forbidden(QStringLiteral(
-            "#include\\s*[<\"](Q[A-Za-z]+|qcustomplot|ui/)|std::cout|std::cerr|printf\\("));
+            "#include\\s*[<\"](Q[A-Za-z]+|qcustomplot|ui/)|std::cout|std::cerr|std::clog|"
+            "\\b(printf|fprintf|puts|fputs|perror|putchar)\\("));
         QDirIterator it(QStringLiteral(SOSREP_SOURCE_DIR "/core"),
                         {QStringLiteral("*.h"), QStringLiteral("*.cpp")}, QDir::Files,
                         QDirIterator::Subdirectories);

@@ -98,6 +98,15 @@ private slots:
                              << "t.csv:2:1: non-finite value 'inf' in column 'a'";
         QTest::newRow("line after quoted newline")
             << QByteArray("\"a\nb\",c\n1,2\n1,x\n") << "t.csv:4:2: not a number: 'x' in column 'c'";
+        // Issue 11: duplicate names, and user text that must not cut or flood the message.
+        QTest::newRow("duplicate header")
+            << QByteArray("a,b,a\n1,2,3\n")
+            << "t.csv:1:3: column name 'a' appears twice (columns 1 and 3)";
+        QTest::newRow("NUL byte in a field") << QByteArray("a,b\n1,x\0y\n", 11)
+                                             << "t.csv:2:2: not a number: 'x\\x00y' in column 'b'";
+        QTest::newRow("1 MB field")
+            << QByteArray("a\n") + QByteArray(1 << 20, 'z') + QByteArray("\n")
+            << "t.csv:2:1: not a number: '" + QString(40, QLatin1Char('z')) + "...' in column 'a'";
     }
 
     void errors_nameLineAndColumn()

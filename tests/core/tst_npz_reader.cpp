@@ -111,8 +111,10 @@ private slots:
                      "a");
             QFAIL("expected a DataError");
         } catch (const DataError& e) {
-            QCOMPARE(QString::fromLatin1(e.what()),
-                     QStringLiteral("a: array data truncated: expected 4 elements"));
+            QCOMPARE(
+                QString::fromLatin1(e.what()),
+                QStringLiteral("a: array data truncated: shape (4) needs more elements than the 1 "
+                               "present"));
         }
     }
 
@@ -162,6 +164,96 @@ private slots:
         QCOMPARE(ds.x(0, 0), std::round(ds.x(0, 0)));
         const Dataset sh = readNpzDataset(adbenchPath("32_shuttle.npz"));
         QVERIFY(sh.x.col(0).maxCoeff() > sh.x.col(0).minCoeff());
+    }
+
+    // Issue 11: crafted archives (tests/data/bad, written by tests/tools/make_bad_inputs) that
+    // crashed or misled the reader. Each must end in a DataError naming the file and saying what
+    // is wrong; the ASan+UBSan build of this test checks that nothing reads out of bounds.
+    void npz_craftedArchivesAreDataErrors_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("shape product overflows")
+            << "npz_shape_overflow.npz"
+            << "[X.npy]: array data truncated: shape (2305843009213693952, 8)";
+        QTest::newRow("stored member larger than it holds")
+            << "npz_stored_size_larger.npz"
+            << "stored member declares 100160 bytes but holds 160";
+        QTest::newRow("stored member smaller than it holds")
+            << "npz_stored_size_smaller.npz"
+            << "stored member declares 12 bytes but holds 160";
+        QTest::newRow("file-name length past the end")
+            << "npz_name_length_overflow.npz"
+            << "the file name of central directory entry 1 lies beyond the end of the data";
+        QTest::newRow("zip64 extra field past its end")
+            << "npz_zip64_extra_truncated.npz"
+            << "a zip64 extra field of central directory entry 1 lies beyond the end";
+        QTest::newRow("zero-size member") << "npz_zero_size_member.npz"
+                                          << "[X.npy]: not a .npy array (bad magic bytes)";
+        QTest::newRow("declared size of 2^60 bytes") << "npz_huge_declared_size.npz"
+                                                     << "above the reader's limit of 4.29 GB";
+        QTest::newRow("shape far beyond the data")
+            << "npz_huge_shape.npz"
+            << "shape (100000000000, 100) needs more elements than the 4";
+        QTest::newRow("entry count too large") << "npz_entry_count_too_large.npz"
+                                               << "60000 entries cannot fit";
+        QTest::newRow("directory offset past the end")
+            << "npz_directory_offset_past_end.npz"
+            << "the central directory lies beyond the end of the data";
+        QTest::newRow("inflates past its declared size") << "npz_inflates_past_declared_size.npz"
+                                                         << "inflates to more than its declared 40";
+        QTest::newRow("deflate stream truncated") << "npz_deflate_truncated.npz"
+                                                  << "deflate data is corrupt or truncated";
+        QTest::newRow("header literal unterminated") << "npz_header_unterminated.npz"
+                                                     << "malformed .npy header";
+        QTest::newRow("fortran_order not a bool") << "npz_fortran_flag_not_bool.npz"
+                                                  << "fortran_order must be True or False";
+        QTest::newRow("dtype with trailing text") << "npz_descr_trailing_garbage.npz"
+                                                  << "unsupported dtype '<f8junk'";
+        QTest::newRow("labels not 0/1") << "npz_labels_not_binary.npz"
+                                        << "[y]:2:1: labels must be 0";
+        QTest::newRow("no X") << "npz_no_X.npz"
+                              << "archive has no array named 'X'";
+        QTest::newRow("empty X") << "npz_X_empty.npz"
+                                 << "array 'X' is empty (0 rows, 3 columns)";
+        QTest::newRow("duplicate member") << "npz_duplicate_member.npz"
+                                          << "[X.npy]: the archive holds two members of this name";
+        QTest::newRow("not a zip") << "npz_not_a_zip.npz"
+                                   << "not a .npz archive";
+    }
+
+    void npz_craftedArchivesAreDataErrors()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, message);
+        const std::string path = std::string(SOSREP_TEST_DATA_DIR "/bad/") + file.toStdString();
+        try {
+            readNpzDataset(path);
+            QFAIL("expected a DataError");
+        } catch (const DataError& e) {
+            const QString what = QString::fromStdString(e.what());
+            QVERIFY2(what.startsWith(QString::fromStdString(path)), e.what());
+            QVERIFY2(what.contains(message), e.what());
+        }
+    }
+
+    void npz_validSmallArchiveReads()
+    {
+        const Dataset ds = readNpzDataset(SOSREP_TEST_DATA_DIR "/bad/npz_valid_small.npz");
+        QCOMPARE(int(ds.rows()), 2);
+        QCOMPARE(ds.x(1, 0), 3.0);
+        QCOMPARE((*ds.labels)(1), 1);
+    }
+
+    void npz_directoryIsNotAFile()
+    {
+        try {
+            readNpzDataset(SOSREP_TEST_DATA_DIR);
+            QFAIL("expected a DataError");
+        } catch (const DataError& e) {
+            QVERIFY2(QString::fromStdString(e.what()).contains(QStringLiteral("is a directory")),
+                     e.what());
+        }
     }
 
     void npz_corruptArchiveIsDataError()

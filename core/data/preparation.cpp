@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#include "core/data/preparation.h"
+
+#include "core/errors.h"
+#include "core/util/text.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace sosrep {
+namespace {
+
+std::string num(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+std::string columnName(const Dataset& d, Eigen::Index j)
+{
+    return static_cast<size_t>(j) < d.columns.size() ? quoted(d.columns[size_t(j)])
+                                                     : "'x" + std::to_string(j + 1) + "'";
+}
+
+} // namespace
+
+PreparedTraining prepareTraining(const Dataset& raw, ScalingKind kind)
+{
+    PreparedTraining out;
+    const Eigen::Index d = raw.dim();
+    for (Eigen::Index j = 0; j < d; ++j) {
+        const double lo = raw.x.col(j).minCoeff();
+        const double hi = raw.x.col(j).maxCoeff();
+        const long col = static_cast<long>(j) + 1;
+        if (!std::isfinite(hi - lo)) {
+            throw DataError(raw.source, 0, col,
+                            "column " + columnName(raw, j) + " spans from " + num(lo) + " to " +
+                                num(hi) +
+                                ": its range overflows double precision (divide the column by "
+                                "a constant first)");
+        }
+        if (hi == lo) {
+            out.warnings.push_back("column " + columnName(raw, j) + " is constant (" + num(lo) +
+                                   ") in the training data: it carries no information" +
+                                   (kind == ScalingKind::None ? "" : " (scaled to 0)"));
+        } else if (kind == ScalingKind::None && (hi - lo < 1e-100 || hi - lo > 1e100)) {
+            throw DataError(raw.source, 0, col,
+                            "column " + columnName(raw, j) + " spans " + num(hi - lo) +
+                                ": unscaled, its squared distances leave double precision "
+                                "(use min-max or z-score scaling)");
+        }
+    }
+    out.scaler = Scaler::fit(kind, raw.x);
+    out.x = out.scaler.apply(raw.x);
+    for (Eigen::Index j = 0; j < d; ++j) {
+        if (!out.x.col(j).allFinite()) {
+            throw DataError(raw.source, 0, static_cast<long>(j) + 1,
+                            "column " + columnName(raw, j) +
+                                " cannot be z-score scaled (its variance overflows double "
+                                "precision): use min-max scaling");
+        }
+    }
+    return out;
+}
+
+Matrix applyToOther(const Scaler& scaler, const Dataset& other)
+{
+    Matrix x = scaler.apply(other.x);
+    for (Eigen::Index j = 0; j < x.cols(); ++j) {
+        for (Eigen::Index i = 0; i < x.rows(); ++i) {
+            if (!(std::abs(x(i, j)) <= kMaxScaledMagnitude)) {
+                throw DataError(other.source, 0, static_cast<long>(j) + 1,
+                                "row " + std::to_string(i + 1) + ": value " + num(other.x(i, j)) +
+                                    " in column " + columnName(other, j) + " lies about " +
+                                    num(std::abs(x(i, j))) +
+                                    " training ranges away from the training data: distances "
+                                    "that far lose all precision");
+            }
+        }
+    }
+    return x;
+}
+
+} // namespace sosrep

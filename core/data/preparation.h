@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/data/dataset.h"
+#include "core/data/scaler.h"
+
+#include <string>
+#include <vector>
+
+namespace sosrep {
+
+/// Training data as every fit route prepares it: checked, scaled, with its warnings.
+struct PreparedTraining
+{
+    Scaler scaler;
+    Matrix x; // scaled features
+    std::vector<std::string> warnings;
+};
+
+/// Checks and scales a training table.
+///
+/// Refused (DataError naming the file and column): a column whose range max - min overflows
+/// double precision (e.g. values of +-1e308; min-max scaling would divide by infinity), a column
+/// that z-score scaling cannot represent, and unscaled data whose distances would overflow or
+/// underflow when squared (nonzero column ranges must lie in [1e-100, 1e100] with --scale none:
+/// the kernels square distances and the Fisher divergence divides by l^4).
+/// Warned: constant columns (they carry no information; scaled to 0).
+PreparedTraining prepareTraining(const Dataset& raw, ScalingKind kind);
+
+/// Applies a training scaler to other rows (test or validation data). Scaled values beyond
+/// kMaxScaledMagnitude refuse with DataError naming the file, row and column: that far outside
+/// the training range, distances and random-feature phases lose all precision.
+Matrix applyToOther(const Scaler& scaler, const Dataset& other);
+constexpr double kMaxScaledMagnitude = 1e15;
+
+} // namespace sosrep
