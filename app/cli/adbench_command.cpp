@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include "app/cli/adbench_command.h"
-
+#include "app/cli/commands.h"
 #include "app/cli/fit_options.h"
-#include "app/cli/table_writer.h"
+#include "app/cli/fit_summary.h"
 #include "core/data/npz_reader.h"
 #include "core/data/scaler.h"
 #include "core/data/split.h"
 #include "core/errors.h"
 #include "core/metrics/auc.h"
+#include "ui/io/table_text.h"
 
 #include <QDir>
 
@@ -28,10 +28,10 @@ QString fixed(double v, int decimals)
 
 } // namespace
 
-int commandAdbench(const QStringList& args, QTextStream& out)
+int commandAdbench(const QStringList& args, CommandContext& ctx)
 {
+    QTextStream& out = ctx.out();
     QCommandLineParser p;
-    p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     addFitOptions(p);
     addValueOption(p, QStringLiteral("data-dir"), QStringLiteral("folder of ADBench .npz files"),
                    QStringLiteral("DIR"));
@@ -46,17 +46,19 @@ int commandAdbench(const QStringList& args, QTextStream& out)
                    QStringLiteral("FILE"));
     p.addOption(QCommandLineOption(QStringLiteral("hindsight"),
                                    QStringLiteral("also report the best AUC over the grid")));
-    p.addOption(QCommandLineOption(QStringLiteral("help"), QStringLiteral("show this help")));
-    QStringList full = args;
-    full.prepend(QStringLiteral("sosrep adbench"));
-    if (!p.parse(full)) {
-        throw ParameterError("adbench", p.errorText().toStdString());
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        out << p.helpText();
+    if (!ctx.parse(p, args)) {
         return 0;
     }
     const Options o(p);
+    for (const char* unused : {"train", "test", "scores-out", "trace-out", "fd-out", "model-out",
+                               "columns", "label-column"}) {
+        if (o.has(QString::fromLatin1(unused))) {
+            throw ParameterError(std::string("--") + unused,
+                                 "is not an adbench option (adbench reads every .npz of "
+                                 "--data-dir and writes a table; see --curves-out)");
+        }
+    }
+    const QString curvesPath = ctx.plannedOutput(o, "--curves-out");
     const QDir dir(o.required(QStringLiteral("data-dir")));
     QStringList files = dir.entryList({QStringLiteral("*.npz")}, QDir::Files, QDir::Name);
     const QStringList only =
@@ -93,6 +95,9 @@ int commandAdbench(const QStringList& args, QTextStream& out)
     std::vector<Row> rows;
     for (const QString& file : files) {
         const Dataset all = readNpzDataset(dir.filePath(file).toStdString());
+        if (!all.hasLabels()) {
+            throw DataError(all.source, 0, 0, "has no labels (array 'y'): adbench needs them");
+        }
         for (uint64_t seed : seeds) {
             const Dataset data = all.selectRows(subsampleRows(all.rows(), 10000, seed));
             const SplitIndices s = trainTestSplit(data.rows(), 0.3, seed, data.labels, true);
@@ -128,14 +133,14 @@ int commandAdbench(const QStringList& args, QTextStream& out)
                     const FdPoint& pt = f.search->curve[i];
                     curveLines << QStringList{file,
                                               QString::number(seed),
-                                              formatNumber(pt.lengthScale),
-                                              formatNumber(pt.value),
+                                              io::formatNumber(pt.lengthScale),
+                                              finiteCell(pt.value),
                                               QString::number(pt.invalidPoints),
                                               QString::number(pt.iterations),
-                                              formatNumber(pt.residual),
-                                              formatNumber(gridAuc[i]),
-                                              formatNumber(f.search->centre),
-                                              formatNumber(f.search->spacing),
+                                              finiteCell(pt.residual),
+                                              finiteCell(gridAuc[i]),
+                                              io::formatNumber(f.search->centre),
+                                              io::formatNumber(f.search->spacing),
                                               QString::number(int(i) == f.search->selection.index)}
                                       .join(QLatin1Char(','));
                 }
@@ -164,14 +169,14 @@ int commandAdbench(const QStringList& args, QTextStream& out)
     }
     out << "\t\n";
     if (curves) {
-        writeTextFileAtomically(o.required(QStringLiteral("curves-out")), [&](QTextStream& ts) {
-            ts << "dataset,seed,length_scale,fisher_divergence,invalid_points,iterations,residual,"
-                  "auc_roc,centre,spacing,selected\n";
-            for (const QString& line : curveLines) {
-                ts << line << '\n';
-            }
-        });
+        QByteArray text = "dataset,seed,length_scale,fisher_divergence,invalid_points,iterations,"
+                          "residual,auc_roc,centre,spacing,selected\n";
+        for (const QString& line : curveLines) {
+            text += line.toUtf8() + '\n';
+        }
+        ctx.outputs().stage(curvesPath, text);
     }
+    ctx.commitOutputs();
     return 0;
 }
 

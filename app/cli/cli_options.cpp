@@ -2,6 +2,7 @@
 #include "app/cli/cli_options.h"
 
 #include "core/errors.h"
+#include "core/util/text.h"
 
 #include <cmath>
 
@@ -43,27 +44,44 @@ double Options::number(const QString& name, double fallback) const
     // QString::toDouble is locale-independent (C locale), unlike strtod.
     const double v = m_parser.value(name).toDouble(&ok);
     if (!ok || !std::isfinite(v)) {
-        throw ParameterError(optionName(name),
-                             "expected a number, got '" + m_parser.value(name).toStdString() + "'");
+        throw ParameterError(optionName(name), "expected a number, got " +
+                                                   quoted(m_parser.value(name).toStdString()));
     }
     return v;
 }
 
-int Options::integer(const QString& name, int fallback, int minimum) const
+double Options::number(const QString& name, double fallback, double minimum, double maximum,
+                       const char* why) const
+{
+    const double v = number(name, fallback);
+    if (v < minimum || v > maximum) {
+        throw ParameterError(optionName(name),
+                             "must lie in [" + QString::number(minimum).toStdString() + ", " +
+                                 QString::number(maximum).toStdString() + "]" + why + ", got " +
+                                 QString::number(v).toStdString());
+    }
+    return v;
+}
+
+int Options::integer(const QString& name, int fallback, int minimum, int maximum,
+                     const char* why) const
 {
     if (!m_parser.isSet(name)) {
         return fallback;
     }
     bool ok = false;
-    const int v = m_parser.value(name).toInt(&ok);
+    const qlonglong v = m_parser.value(name).toLongLong(&ok);
     if (!ok) {
-        throw ParameterError(optionName(name), "expected an integer, got '" +
-                                                   m_parser.value(name).toStdString() + "'");
+        throw ParameterError(optionName(name), "expected an integer, got " +
+                                                   quoted(m_parser.value(name).toStdString()));
     }
     if (v < minimum) {
         throw ParameterError(optionName(name), "must be at least " + std::to_string(minimum));
     }
-    return v;
+    if (v > maximum) {
+        throw ParameterError(optionName(name), "must be at most " + std::to_string(maximum) + why);
+    }
+    return static_cast<int>(v);
 }
 
 uint64_t Options::seed(const QString& name, uint64_t fallback) const
@@ -74,8 +92,8 @@ uint64_t Options::seed(const QString& name, uint64_t fallback) const
     bool ok = false;
     const qulonglong v = m_parser.value(name).toULongLong(&ok);
     if (!ok) {
-        throw ParameterError(optionName(name), "expected a non-negative integer seed, got '" +
-                                                   m_parser.value(name).toStdString() + "'");
+        throw ParameterError(optionName(name), "expected a non-negative integer seed, got " +
+                                                   quoted(m_parser.value(name).toStdString()));
     }
     return v;
 }

@@ -4,6 +4,7 @@
 #include <QCommandLineParser>
 #include <QString>
 
+#include <climits>
 #include <cstdint>
 
 namespace sosrep::cli {
@@ -19,7 +20,12 @@ public:
     QString text(const QString& name, const QString& fallback = {}) const;
     QString required(const QString& name) const;
     double number(const QString& name, double fallback) const;
-    int integer(const QString& name, int fallback, int minimum) const;
+    /// A number in [minimum, maximum]; `why` says where the limits come from.
+    double number(const QString& name, double fallback, double minimum, double maximum,
+                  const char* why = "") const;
+    /// An integer in [minimum, maximum]; above the maximum the message gives `why`.
+    int integer(const QString& name, int fallback, int minimum, int maximum = INT_MAX,
+                const char* why = "") const;
     uint64_t seed(const QString& name, uint64_t fallback) const;
 
 private:

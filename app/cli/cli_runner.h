@@ -10,14 +10,17 @@ namespace sosrep::cli {
 enum ExitCode
 {
     ExitOk = 0,
-    ExitUsage = 2,    // unknown command or option, bad parameter value
-    ExitData = 3,     // unreadable or invalid input data
-    ExitNumerical = 4 // the fit diverged or produced no usable density
+    ExitInternal = 1,  // a bug: an unexpected internal error
+    ExitUsage = 2,     // unknown command or option, bad parameter value or output path
+    ExitData = 3,      // unreadable or invalid input data
+    ExitNumerical = 4, // the fit diverged or produced no usable density
+    ExitOutput = 5,    // an output could not be written (disk full, permissions)
+    ExitMemory = 6     // out of memory
 };
 
 /// Runs `sosrep <command> [options]`; `args` excludes the program name. Messages go to `err` as
-/// one line naming the file, line and column or the parameter; results go to `out`, whose last
-/// line is a one-line JSON summary for `fit` and `score`.
+/// one line naming the file, line and column or the parameter; warnings as "warning:" lines;
+/// results go to `out`, whose last line is a one-line JSON summary for `fit` and `score`.
 int runCli(const QStringList& args, QTextStream& out, QTextStream& err);
 
 } // namespace sosrep::cli

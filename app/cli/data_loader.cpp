@@ -4,6 +4,7 @@
 #include "core/data/csv_reader.h"
 #include "core/data/npz_reader.h"
 #include "core/errors.h"
+#include "core/util/text.h"
 
 namespace sosrep::cli {
 
@@ -13,13 +14,17 @@ Dataset loadDataset(const QString& path, const QString& labelColumn, const QStri
     if (path.endsWith(QLatin1String(".npz"), Qt::CaseInsensitive)) {
         ds = readNpzDataset(path.toStdString());
         if (!labelColumn.isEmpty() && labelColumn != QLatin1String("y")) {
-            throw ParameterError("--label-column", "a .npz file's labels are its array 'y', not '" +
-                                                       labelColumn.toStdString() + "'");
+            throw ParameterError("--label-column", "a .npz file's labels are its array 'y', not " +
+                                                       quoted(labelColumn.toStdString()));
         }
     } else {
         ds = readCsvFile(path.toStdString());
         if (!labelColumn.isEmpty()) {
-            ds = ds.withLabelColumn(labelColumn.toStdString());
+            try {
+                ds = ds.withLabelColumn(labelColumn.toStdString());
+            } catch (const ParameterError& e) {
+                throw ParameterError("--label-column", e.message());
+            }
         }
     }
     if (!columns.isEmpty()) {
@@ -27,12 +32,30 @@ Dataset loadDataset(const QString& path, const QString& labelColumn, const QStri
         for (const QString& c : columns) {
             names.push_back(c.trimmed().toStdString());
         }
-        ds = ds.selectColumns(names);
+        checkDistinctNames(names, "--columns");
+        try {
+            ds = ds.selectColumns(names);
+        } catch (const ParameterError& e) {
+            throw ParameterError("--columns", e.message());
+        }
     }
     if (ds.dim() < 1) {
         throw DataError(path.toStdString(), 0, 0, "no feature columns left to fit");
     }
     return ds;
+}
+
+Dataset loadMatching(const QString& path, const QString& labelColumn,
+                     const std::vector<std::string>& names, std::vector<std::string>* warnings)
+{
+    const Dataset all = loadDataset(path, labelColumn, {});
+    std::vector<std::string> unused;
+    Dataset out = all.matchColumns(names, &unused);
+    for (const std::string& c : unused) {
+        warnings->push_back(path.toStdString() + ": column " + quoted(c) +
+                            " is not a feature of the model: left out");
+    }
+    return out;
 }
 
 } // namespace sosrep::cli

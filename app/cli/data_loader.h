@@ -6,11 +6,21 @@
 #include <QString>
 #include <QStringList>
 
+#include <string>
+#include <vector>
+
 namespace sosrep::cli {
 
 /// Loads CSV/TSV (any other extension is read as delimited text) or .npz (X, y). For text files
 /// a named label column moves into the labels; for .npz, `y` is the label column already and
-/// the name must be empty or "y". A non-empty `columns` list selects and orders the features.
+/// the name must be empty or "y". A non-empty `columns` list selects and orders the features
+/// (each name once).
 Dataset loadDataset(const QString& path, const QString& labelColumn, const QStringList& columns);
+
+/// Loads a second file (test rows, rows to score) and matches its feature columns to `names` by
+/// name, whatever their order there; missing columns are a DataError listing them, columns not
+/// among `names` are left out with a warning in *warnings.
+Dataset loadMatching(const QString& path, const QString& labelColumn,
+                     const std::vector<std::string>& names, std::vector<std::string>* warnings);
 
 } // namespace sosrep::cli

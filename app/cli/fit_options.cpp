@@ -89,11 +89,13 @@ FitRequest fitRequestFromOptions(const Options& o, int dim)
         o.text(QStringLiteral("estimator"), QStringLiteral("sosrep")).toStdString());
     r.fit.kernel.type = kernelTypeFromString(
         o.text(QStringLiteral("kernel"), QStringLiteral("gaussian")).toStdString());
-    r.fit.kernel.features = o.integer(QStringLiteral("features"), 2000, 1);
-    r.fit.kernel.sdoOrder = o.integer(QStringLiteral("sdo-order"), 0, 0);
+    r.fit.kernel.features = o.integer(QStringLiteral("features"), 2000, 1, KernelSpec::kMaxFeatures,
+                                      " (every evaluation costs T cosines per point)");
+    r.fit.kernel.sdoOrder = o.integer(QStringLiteral("sdo-order"), 0, 0, KernelSpec::kMaxSdoOrder);
     r.fit.kernel.backend = backendChoiceFromString(
         o.text(QStringLiteral("backend"), QStringLiteral("auto")).toStdString());
-    r.fit.kernel.rank = o.integer(QStringLiteral("rank"), 1000, 1);
+    r.fit.kernel.rank = o.integer(QStringLiteral("rank"), 1000, 1, KernelSpec::kMaxRank,
+                                  " (the M x M eigendecomposition costs M^3)");
     r.fit.kernel.sdoMethod = sdoMethodFromString(
         o.text(QStringLiteral("sdo-method"), QStringLiteral("rff")).toStdString());
     r.fit.kernel.seed = r.seed;
@@ -108,7 +110,8 @@ FitRequest fitRequestFromOptions(const Options& o, int dim)
     } else {
         r.fit.solver.solver = solverKindFromString(solver.toStdString());
     }
-    r.fit.solver.iterations = o.integer(QStringLiteral("iterations"), 2000, 0);
+    r.fit.solver.iterations = o.integer(QStringLiteral("iterations"), 2000, 0, kMaxIterations,
+                                        " (each iteration is a kernel product)");
     r.fit.solver.learningRate = o.number(QStringLiteral("lr"), 0.4);
     // Newton reaches 1e-8 in a few more products; the gradient solvers stop at 1e-6 by default.
     r.fit.solver.tolerance = o.number(QStringLiteral("tolerance"),
@@ -123,7 +126,8 @@ FitRequest fitRequestFromOptions(const Options& o, int dim)
     } else if (!r.autoLengthScale) {
         r.fit.kernel.lengthScale = o.number(QStringLiteral("length-scale"), 1.0);
     }
-    r.search.gridSize = o.integer(QStringLiteral("grid"), 15, 1);
+    r.search.gridSize =
+        o.integer(QStringLiteral("grid"), 15, 1, kMaxGrid, " (each grid point is a whole fit)");
     r.search.rule = selectionRuleFromString(
         o.text(QStringLiteral("selection"), QStringLiteral("above-spacing")).toStdString());
     r.search.estimator = fdEstimatorFromString(
@@ -137,6 +141,46 @@ FitRequest fitRequestFromOptions(const Options& o, int dim)
     r.search.hutchinson.seed = r.seed;
     r.fit.kernel.validate(dim);
     return r;
+}
+
+std::vector<std::string> ignoredOptionWarnings(const Options& o, const FitRequest& r,
+                                               Eigen::Index trainRows)
+{
+    const bool sdo = r.fit.kernel.type == KernelType::Sdo;
+    const bool kde = r.fit.estimator == EstimatorKind::Kde;
+    const bool newton = r.fit.solver.solver == SolverKind::Newton;
+    const bool lowRank =
+        r.fit.kernel.backend == BackendChoice::LowRank ||
+        (r.fit.kernel.backend == BackendChoice::Auto && trainRows > KernelSpec::kAutoDenseRows);
+    const bool nystrom = lowRank && !(sdo && r.fit.kernel.sdoMethod == SdoMethod::Rff);
+    struct Rule
+    {
+        const char* option;
+        bool ignored;
+        const char* why;
+    };
+    const Rule rules[] = {
+        {"features", !sdo || r.fit.kernel.sdoMethod == SdoMethod::Exact,
+         "only the sdo kernel with --sdo-method rff uses random features"},
+        {"sdo-method", !sdo, "only the sdo kernel has methods"},
+        {"sdo-order", !sdo, "only the sdo kernel has an order"},
+        {"rank", !nystrom, "the kernel is not held by Nystroem landmarks here"},
+        {"lr", kde || newton, "the kde estimator and the newton solver take no learning rate"},
+        {"iterations", kde, "the kde estimator is not iterative"},
+        {"tolerance", kde, "the kde estimator is not iterative"},
+        {"solver", kde, "the kde estimator has no solver"},
+        {"grid", !r.autoLengthScale, "the length scale is not tuned"},
+        {"selection", !r.autoLengthScale, "the length scale is not tuned"},
+        {"fd-estimator", !r.autoLengthScale, "the length scale is not tuned"},
+        {"fd-duplicates", !r.autoLengthScale, "the length scale is not tuned"},
+    };
+    std::vector<std::string> out;
+    for (const Rule& rule : rules) {
+        if (rule.ignored && o.has(QString::fromLatin1(rule.option))) {
+            out.push_back(std::string("--") + rule.option + " is ignored: " + rule.why);
+        }
+    }
+    return out;
 }
 
 } // namespace sosrep::cli

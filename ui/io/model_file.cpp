@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
-#include "app/cli/model_file.h"
+#include "ui/io/model_file.h"
 
-#include "app/cli/table_writer.h"
+#include "core/data/file_bytes.h"
 #include "core/errors.h"
+#include "ui/io/json_text.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 
-namespace sosrep::cli {
+#include <cmath>
+
+namespace sosrep::io {
 namespace {
 
 QJsonArray toJson(const Vector& v)
@@ -22,21 +24,58 @@ QJsonArray toJson(const Vector& v)
 
 Vector vectorFromJson(const QJsonValue& value, const QString& path, const char* key)
 {
+    if (!value.isArray()) {
+        throw DataError(path.toStdString(), 0, 0,
+                        std::string("model field '") + key + "' must be an array of numbers");
+    }
     const QJsonArray a = value.toArray();
     Vector v(a.size());
     for (int i = 0; i < a.size(); ++i) {
-        if (!a[i].isDouble()) {
+        if (!a[i].isDouble() || !std::isfinite(a[i].toDouble())) {
             throw DataError(path.toStdString(), 0, 0,
-                            std::string("model field '") + key + "' must hold numbers");
+                            std::string("model field '") + key + "' must hold finite numbers");
         }
         v(i) = a[i].toDouble();
     }
     return v;
 }
 
+/// Reads the kernel and scaler fields; ParameterErrors (unknown names, values out of range)
+/// become DataErrors naming the file and the field.
+void readHeader(const QJsonObject& root, SavedModel& m, const QString& path)
+{
+    try {
+        m.estimator =
+            estimatorKindFromString(root[QStringLiteral("estimator")].toString().toStdString());
+        const QJsonObject k = root[QStringLiteral("kernel")].toObject();
+        m.kernel.type = kernelTypeFromString(k[QStringLiteral("type")].toString().toStdString());
+        m.kernel.lengthScale = k[QStringLiteral("length_scale")].toDouble();
+        m.kernel.sdoOrder = k[QStringLiteral("sdo_order")].toInt();
+        m.kernel.features = k[QStringLiteral("features")].toInt(2000);
+        m.kernel.sdoMethod = sdoMethodFromString(
+            k[QStringLiteral("sdo_method")].toString(QStringLiteral("rff")).toStdString());
+        m.kernel.backend = backendChoiceFromString(
+            k[QStringLiteral("backend")].toString(QStringLiteral("auto")).toStdString());
+        m.kernel.rank = k[QStringLiteral("rank")].toInt(1000);
+        m.kernel.seed = k[QStringLiteral("feature_seed")].toString().toULongLong();
+        const QJsonObject s = root[QStringLiteral("scaler")].toObject();
+        m.scaler.kind = scalingKindFromString(s[QStringLiteral("kind")].toString().toStdString());
+    } catch (const ParameterError& e) {
+        throw DataError(path.toStdString(), 0, 0, std::string("bad model field ") + e.what());
+    }
+    const QJsonObject s = root[QStringLiteral("scaler")].toObject();
+    m.scaler.shift = vectorFromJson(s[QStringLiteral("shift")], path, "scaler.shift");
+    m.scaler.scale = vectorFromJson(s[QStringLiteral("scale")], path, "scaler.scale");
+    if (m.scaler.scale.size() > 0 && !(m.scaler.scale.array() > 0.0).all()) {
+        throw DataError(path.toStdString(), 0, 0,
+                        "model field 'scaler.scale' must hold positive numbers (a zero scale "
+                        "would divide by zero)");
+    }
+}
+
 } // namespace
 
-void saveModel(const QString& path, const SavedModel& m)
+QByteArray modelJson(const SavedModel& m)
 {
     QJsonObject root;
     root[QStringLiteral("format")] = QStringLiteral("sosrep-model");
@@ -69,28 +108,12 @@ void saveModel(const QString& path, const SavedModel& m)
     root[QStringLiteral("train")] = train;
     root[QStringLiteral("weights")] = toJson(m.weights);
     root[QStringLiteral("provenance")] = m.provenance;
-    const QByteArray bytes = QJsonDocument(root).toJson(QJsonDocument::Compact);
-    writeTextFileAtomically(path, [&](QTextStream& ts) { ts << bytes << '\n'; });
+    return QJsonDocument(root).toJson(QJsonDocument::Compact) + '\n';
 }
 
-SavedModel loadModel(const QString& path)
+SavedModel parseModel(const QByteArray& bytes, const QString& path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        throw DataError(path.toStdString(), 0, 0, "cannot open model file");
-    }
-    const QByteArray bytes = f.readAll();
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &pe);
-    if (doc.isNull()) {
-        // Report the byte offset as line and column.
-        const QByteArray head = bytes.left(pe.offset);
-        const long line = head.count('\n') + 1;
-        const long col = pe.offset - (head.lastIndexOf('\n') + 1) + 1;
-        throw DataError(path.toStdString(), line, col,
-                        "invalid JSON: " + pe.errorString().toStdString());
-    }
-    const QJsonObject root = doc.object();
+    const QJsonObject root = parseJsonObject(bytes, path);
     if (root[QStringLiteral("format")].toString() != QLatin1String("sosrep-model")) {
         throw DataError(path.toStdString(), 0, 0,
                         "not a sosrep model file (missing \"format\": \"sosrep-model\")");
@@ -99,28 +122,7 @@ SavedModel loadModel(const QString& path)
         throw DataError(path.toStdString(), 0, 0, "unsupported model file version");
     }
     SavedModel m;
-    try {
-        m.estimator =
-            estimatorKindFromString(root[QStringLiteral("estimator")].toString().toStdString());
-        const QJsonObject k = root[QStringLiteral("kernel")].toObject();
-        m.kernel.type = kernelTypeFromString(k[QStringLiteral("type")].toString().toStdString());
-        m.kernel.lengthScale = k[QStringLiteral("length_scale")].toDouble();
-        m.kernel.sdoOrder = k[QStringLiteral("sdo_order")].toInt();
-        m.kernel.features = k[QStringLiteral("features")].toInt();
-        m.kernel.sdoMethod = sdoMethodFromString(
-            k[QStringLiteral("sdo_method")].toString(QStringLiteral("rff")).toStdString());
-        m.kernel.backend = backendChoiceFromString(
-            k[QStringLiteral("backend")].toString(QStringLiteral("auto")).toStdString());
-        m.kernel.rank = k[QStringLiteral("rank")].toInt(1000);
-        m.kernel.seed = k[QStringLiteral("feature_seed")].toString().toULongLong();
-        const QJsonObject s = root[QStringLiteral("scaler")].toObject();
-        m.scaler.kind = scalingKindFromString(s[QStringLiteral("kind")].toString().toStdString());
-    } catch (const ParameterError& e) {
-        throw DataError(path.toStdString(), 0, 0, std::string("bad model field ") + e.what());
-    }
-    const QJsonObject s = root[QStringLiteral("scaler")].toObject();
-    m.scaler.shift = vectorFromJson(s[QStringLiteral("shift")], path, "scaler.shift");
-    m.scaler.scale = vectorFromJson(s[QStringLiteral("scale")], path, "scaler.scale");
+    readHeader(root, m, path);
     for (const QJsonValue& c : root[QStringLiteral("columns")].toArray()) {
         m.columns.push_back(c.toString().toStdString());
     }
@@ -136,22 +138,38 @@ SavedModel loadModel(const QString& path)
         m.train.row(i) = row.transpose();
     }
     m.weights = vectorFromJson(root[QStringLiteral("weights")], path, "weights");
-    if (m.weights.size() != m.train.rows() || m.train.rows() < 1 || m.scaler.shift.size() != d ||
-        m.scaler.scale.size() != d) {
+    if (d < 1 || m.weights.size() != m.train.rows() || m.train.rows() < 1 ||
+        m.scaler.shift.size() != d || m.scaler.scale.size() != d) {
         throw DataError(path.toStdString(), 0, 0,
-                        "model file is inconsistent (sizes of train, weights, scaler)");
+                        "model file is inconsistent (sizes of columns, train, weights, scaler)");
+    }
+    try {
+        m.kernel.validate(static_cast<int>(d));
+    } catch (const ParameterError& e) {
+        throw DataError(path.toStdString(), 0, 0, std::string("bad model field ") + e.what());
     }
     m.provenance = root[QStringLiteral("provenance")].toObject();
     return m;
 }
 
-DensityModel toDensityModel(const SavedModel& m)
+SavedModel loadModel(const QString& path)
+{
+    const std::vector<unsigned char> bytes = readFileBytes(path.toStdString(), uint64_t(1) << 31);
+    return parseModel(
+        QByteArray(reinterpret_cast<const char*>(bytes.data()), qsizetype(bytes.size())), path);
+}
+
+DensityModel toDensityModel(const SavedModel& m, const QString& source)
 {
     DensityModel dm;
     dm.estimator = m.estimator;
-    dm.kernel = std::make_shared<const KernelOperator>(m.train, m.kernel);
+    try {
+        dm.kernel = std::make_shared<const KernelOperator>(m.train, m.kernel);
+    } catch (const ParameterError& e) {
+        throw DataError(source.toStdString(), 0, 0, std::string("bad model field ") + e.what());
+    }
     dm.weights = m.weights;
     return dm;
 }
 
-} // namespace sosrep::cli
+} // namespace sosrep::io

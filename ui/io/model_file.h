@@ -4,13 +4,14 @@
 #include "core/data/scaler.h"
 #include "core/estimators/density_model.h"
 
+#include <QByteArray>
 #include <QJsonObject>
 #include <QString>
 
 #include <string>
 #include <vector>
 
-namespace sosrep::cli {
+namespace sosrep::io {
 
 /// What a saved model holds: enough to score new rows exactly as the fit did. The SDO random
 /// features are not stored: they are regenerated from the recorded seed (same seed, same
@@ -26,11 +27,17 @@ struct SavedModel
     QJsonObject provenance; // solver, seeds, FD selection, source files
 };
 
-/// Saves as JSON ("format": "sosrep-model", "version": 1), atomically.
-void saveModel(const QString& path, const SavedModel& model);
-/// Loads and validates; throws DataError naming the file on anything malformed.
+/// The model as JSON ("format": "sosrep-model", "version": 1).
+QByteArray modelJson(const SavedModel& model);
+/// Parses and validates a model file's bytes; throws DataError naming `source` (with line and
+/// column for malformed JSON) on anything malformed or out of range: unknown names, sizes that
+/// disagree, non-finite numbers, a scaler with a zero or negative scale, kernel parameters
+/// beyond their limits.
+SavedModel parseModel(const QByteArray& bytes, const QString& source);
+/// Reads and parses a model file.
 SavedModel loadModel(const QString& path);
-/// The density model ready to evaluate (rebuilds the kernel operator on the stored points).
-DensityModel toDensityModel(const SavedModel& model);
+/// The density model ready to evaluate (rebuilds the kernel operator on the stored points);
+/// a kernel the stored points cannot support throws DataError naming `source`.
+DensityModel toDensityModel(const SavedModel& model, const QString& source = {});
 
-} // namespace sosrep::cli
+} // namespace sosrep::io

@@ -1,60 +1,41 @@
 // SPDX-License-Identifier: MIT
-#include "app/cli/table_writer.h"
+#include "ui/io/table_text.h"
 
 #include "core/errors.h"
 
 #include <QLocale>
-#include <QSaveFile>
-#include <QTextStream>
 
-namespace sosrep::cli {
+namespace sosrep::io {
 
 QString formatNumber(double v)
 {
     return QString::number(v, 'g', QLocale::FloatingPointShortest);
 }
 
-void writeTextFileAtomically(const QString& path, const std::function<void(QTextStream&)>& body)
-{
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
-        throw DataError(path.toStdString(), 0, 0,
-                        "cannot write file: " + file.errorString().toStdString());
-    }
-    QTextStream ts(&file);
-    body(ts);
-    ts.flush();
-    if (!file.commit()) {
-        throw DataError(path.toStdString(), 0, 0,
-                        "cannot write file: " + file.errorString().toStdString());
-    }
-}
-
-void writeTable(const QString& path, const QStringList& header,
-                const std::function<void(int, QStringList&)>& rowCells, int rows)
+QByteArray tableText(const QString& path, const QStringList& header,
+                     const std::function<void(int, QStringList&)>& rowCells, int rows)
 {
     const bool tsv = path.endsWith(QLatin1String(".tsv")) || path.endsWith(QLatin1String(".tab"));
     const QString sep = tsv ? QStringLiteral("\t") : QStringLiteral(",");
-    writeTextFileAtomically(path, [&](QTextStream& ts) {
-        QStringList quoted;
-        for (const QString& h : header) {
-            quoted << (h.contains(sep) || h.contains(QLatin1Char('"'))
-                           ? QLatin1Char('"') +
-                                 QString(h).replace(QStringLiteral("\""), QStringLiteral("\"\"")) +
-                                 QLatin1Char('"')
-                           : h);
-        }
-        ts << quoted.join(sep) << '\n';
-        QStringList cells;
-        for (int i = 0; i < rows; ++i) {
-            cells.clear();
-            rowCells(i, cells);
-            ts << cells.join(sep) << '\n';
-        }
-    });
+    QStringList quoted;
+    for (const QString& h : header) {
+        quoted << (h.contains(sep) || h.contains(QLatin1Char('"'))
+                       ? QLatin1Char('"') +
+                             QString(h).replace(QStringLiteral("\""), QStringLiteral("\"\"")) +
+                             QLatin1Char('"')
+                       : h);
+    }
+    QString text = quoted.join(sep) + QLatin1Char('\n');
+    QStringList cells;
+    for (int i = 0; i < rows; ++i) {
+        cells.clear();
+        rowCells(i, cells);
+        text += cells.join(sep) + QLatin1Char('\n');
+    }
+    return text.toUtf8();
 }
 
-void writeDataset(const QString& path, const Dataset& data)
+QByteArray datasetText(const QString& path, const Dataset& data)
 {
     QStringList header;
     for (const auto& c : data.columns) {
@@ -64,7 +45,7 @@ void writeDataset(const QString& path, const Dataset& data)
         header << QString::fromStdString(data.labelName.empty() ? std::string("label")
                                                                 : data.labelName);
     }
-    writeTable(
+    return tableText(
         path, header,
         [&](int i, QStringList& cells) {
             for (Eigen::Index j = 0; j < data.dim(); ++j) {
@@ -77,4 +58,30 @@ void writeDataset(const QString& path, const Dataset& data)
         static_cast<int>(data.rows()));
 }
 
-} // namespace sosrep::cli
+QByteArray scoresText(const QString& path, const Vector& logDensity,
+                      const std::optional<Eigen::VectorXi>& labels)
+{
+    const Eigen::Index bad = logDensity.size() - logDensity.array().isFinite().count();
+    if (bad > 0) {
+        throw NumericalError(std::to_string(bad) + " of " + std::to_string(logDensity.size()) +
+                             " scores are not finite; nothing was written");
+    }
+    // The column is named log_density by the command-line contract; for SOSREP it holds the
+    // log pre-density (design.md section 1), as the README states.
+    QStringList header{QStringLiteral("row"), QStringLiteral("log_density"),
+                       QStringLiteral("anomaly_score")};
+    if (labels) {
+        header << QStringLiteral("label");
+    }
+    return tableText(
+        path, header,
+        [&](int i, QStringList& c) {
+            c << QString::number(i) << formatNumber(logDensity(i)) << formatNumber(-logDensity(i));
+            if (labels) {
+                c << QString::number((*labels)(i));
+            }
+        },
+        static_cast<int>(logDensity.size()));
+}
+
+} // namespace sosrep::io

@@ -2,27 +2,32 @@
 #pragma once
 
 #include "core/data/dataset.h"
+#include "core/types.h"
 
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
-#include <QTextStream>
 
 #include <functional>
+#include <optional>
 
-namespace sosrep::cli {
+namespace sosrep::io {
 
-/// Writes a text file atomically (QSaveFile: a temporary file renamed on success), so a failed
-/// run never leaves a half-written output. Throws DataError naming the file on failure.
-void writeTextFileAtomically(const QString& path, const std::function<void(QTextStream&)>& body);
-
-/// Writes rows of numbers under a header, CSV (comma) or TSV (tab, for .tsv/.tab paths).
-/// Numbers use the shortest representation that reads back exactly.
-void writeTable(const QString& path, const QStringList& header,
-                const std::function<void(int row, QStringList& cells)>& rowCells, int rows);
-
-/// A dataset as a table: its columns, then its label column if it has labels.
-void writeDataset(const QString& path, const Dataset& data);
-
+/// Shortest text that reads back as the same double.
 QString formatNumber(double v);
 
-} // namespace sosrep::cli
+/// A table as delimited text: CSV (comma), or TSV (tab) when `path` ends in .tsv or .tab.
+/// Header names holding the delimiter or a quote are quoted (RFC 4180).
+QByteArray tableText(const QString& path, const QStringList& header,
+                     const std::function<void(int row, QStringList& cells)>& rowCells, int rows);
+
+/// A dataset as a table: its columns, then its label column if it has labels.
+QByteArray datasetText(const QString& path, const Dataset& data);
+
+/// Per-row scores as the command line and the app both write them:
+/// row,log_density,anomaly_score[,label]. Throws NumericalError if a value is not finite
+/// (nothing may leave the program as NaN or infinity).
+QByteArray scoresText(const QString& path, const Vector& logDensity,
+                      const std::optional<Eigen::VectorXi>& labels);
+
+} // namespace sosrep::io

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "app/cli/cli_options.h"
+#include "ui/io/output_set.h"
+
+#include <QCommandLineParser>
+#include <QJsonObject>
+#include <QStringList>
+#include <QTextStream>
+
+#include <string>
+#include <vector>
+
+namespace sosrep::cli {
+
+/// What every command shares: its name for messages, the streams, the warnings channel and the
+/// all-or-nothing outputs (ui/io/output_set.h).
+class CommandContext
+{
+public:
+    CommandContext(const QString& command, QTextStream& out, QTextStream& err)
+        : m_command(command), m_out(out), m_err(err)
+    {
+    }
+
+    const QString& command() const { return m_command; }
+    QTextStream& out() { return m_out; }
+
+    /// Parses `args` (with a --help option added); false when help was printed.
+    bool parse(QCommandLineParser& parser, const QStringList& args);
+
+    /// A soft problem: printed at once as "sosrep CMD: warning: ..." on stderr, and listed in
+    /// the JSON summary's "warnings" array.
+    void warn(const std::string& text);
+    void warn(const std::vector<std::string>& texts);
+    const std::vector<std::string>& warnings() const { return m_warnings; }
+
+    /// Declares the input file of `option` (no output may overwrite it).
+    void input(const QString& path, const char* option);
+    /// Plans the output of `option` if it was given (checked now, before any computation) and
+    /// returns its path, or an empty string.
+    QString plannedOutput(const Options& options, const char* option);
+    io::OutputSet& outputs() { return m_outputs; }
+
+    /// Makes every staged output visible (ui/io/output_set.h).
+    void commitOutputs() { m_outputs.commit(); }
+    /// Commits the outputs, then prints the summary (with "warnings") as the last stdout line.
+    void finish(QJsonObject summary);
+
+private:
+    QString m_command;
+    QTextStream& m_out;
+    QTextStream& m_err;
+    std::vector<std::string> m_warnings;
+    io::OutputSet m_outputs;
+};
+
+} // namespace sosrep::cli

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "app/cli/command_context.h"
+#include "app/cli/fit_pipeline.h"
+#include "core/data/dataset.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+
+namespace sosrep::cli {
+
+/// AUC-ROC and AUC-PR of the anomaly scores -log p when the rows have labels of both classes.
+void addAucs(QJsonObject& summary, const LogDensity& ld, const Dataset& data);
+
+/// Warns when scores were floored (p below 1e-300: their order among themselves is lost).
+void warnFloored(CommandContext& ctx, const LogDensity& ld);
+
+/// The fit's one-line JSON summary (without AUCs and warnings).
+QJsonObject fitSummary(const FitOutcome& f, const FitRequest& req, const Dataset& train,
+                       const Dataset& scored, const LogDensity& ld);
+
+/// The optimizer trace as CSV: solver,iteration,loss,sq_norm,negative_fraction,residual.
+/// A non-finite value (a diverged run's last row) is an empty cell, never "nan" or "inf".
+QByteArray traceText(const QString& path, const FitOutcome& f, SolverKind primary);
+
+/// The Fisher-divergence curve: length_scale,fisher_divergence,selected,status,invalid_points.
+/// A grid point without a finite value (a fit that diverged or was refused, or validation
+/// points where the term is not finite) has an empty fisher_divergence cell; status and
+/// invalid_points say why.
+QByteArray fdText(const QString& path, const SearchResult& s);
+
+/// A number for a CSV cell, empty when not finite.
+QString finiteCell(double v);
+
+} // namespace sosrep::cli

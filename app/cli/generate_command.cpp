@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#include "app/cli/cli_runner.h"
+#include "app/cli/commands.h"
+#include "core/data/toy_data.h"
+#include "core/errors.h"
+#include "ui/io/table_text.h"
+
+namespace sosrep::cli {
+namespace {
+
+/// Rows `generate` writes at most: 10 million rows are ~400 MB of text.
+constexpr int kMaxToyRows = 10000000;
+
+/// Refuses .npz output paths: the writers write delimited text only.
+void requireText(const QString& path, const char* option)
+{
+    if (path.endsWith(QLatin1String(".npz"), Qt::CaseInsensitive)) {
+        throw ParameterError(option, "writes CSV or TSV (.csv/.tsv), not .npz");
+    }
+}
+
+} // namespace
+
+int commandGenerate(const QStringList& args, CommandContext& ctx)
+{
+    QCommandLineParser p;
+    addValueOption(p, QStringLiteral("kind"),
+                   QStringLiteral("gmm|moons|rings|square|cosine|blocks"), QStringLiteral("KIND"));
+    addValueOption(p, QStringLiteral("n"), QStringLiteral("number of rows (default 500)"),
+                   QStringLiteral("N"));
+    addValueOption(p, QStringLiteral("seed"), QStringLiteral("random seed (default 0)"),
+                   QStringLiteral("S"));
+    addValueOption(p, QStringLiteral("anomalies"),
+                   QStringLiteral("share of uniform anomalies, label 1 (default 0)"));
+    addValueOption(p, QStringLiteral("out"), QStringLiteral("output CSV/TSV file"),
+                   QStringLiteral("FILE"));
+    if (!ctx.parse(p, args)) {
+        return ExitOk;
+    }
+    const Options o(p);
+    ToyConfig c;
+    c.kind = toyKindFromString(o.required(QStringLiteral("kind")).toStdString());
+    c.n = o.integer(QStringLiteral("n"), 500, 1, kMaxToyRows, " (about 400 MB of text)");
+    c.seed = o.seed(QStringLiteral("seed"), 0);
+    c.anomalyFraction =
+        o.number(QStringLiteral("anomalies"), 0.0, 0.0, 1.0, " (a share of the rows)");
+    const QString path = o.required(QStringLiteral("out"));
+    requireText(path, "--out");
+    ctx.outputs().plan(path, "--out");
+    ctx.outputs().stage(path, io::datasetText(path, generateToyData(c)));
+    ctx.commitOutputs();
+    ctx.out() << "wrote " << c.n << " rows of '" << QString::fromStdString(toString(c.kind))
+              << "' (seed " << c.seed << ") to " << path << '\n';
+    return ExitOk;
+}
+
+} // namespace sosrep::cli

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#include "app/cli/cli_runner.h"
+#include "app/cli/commands.h"
+#include "app/cli/data_loader.h"
+#include "app/cli/fit_summary.h"
+#include "core/data/preparation.h"
+#include "ui/io/model_file.h"
+#include "ui/io/table_text.h"
+
+namespace sosrep::cli {
+
+int commandScore(const QStringList& args, CommandContext& ctx)
+{
+    QCommandLineParser p;
+    addValueOption(p, QStringLiteral("model"), QStringLiteral("model file from 'fit --model-out'"),
+                   QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("data"), QStringLiteral("rows to score (CSV/TSV or .npz)"),
+                   QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("label-column"), QStringLiteral("0/1 label column"),
+                   QStringLiteral("NAME"));
+    addValueOption(p, QStringLiteral("scores-out"), QStringLiteral("per-row scores (CSV)"),
+                   QStringLiteral("FILE"));
+    if (!ctx.parse(p, args)) {
+        return ExitOk;
+    }
+    const Options o(p);
+    const QString modelPath = o.required(QStringLiteral("model"));
+    const QString dataPath = o.required(QStringLiteral("data"));
+    ctx.input(modelPath, "--model");
+    ctx.input(dataPath, "--data");
+    const QString outPath = o.required(QStringLiteral("scores-out"));
+    ctx.outputs().plan(outPath, "--scores-out");
+
+    const io::SavedModel m = io::loadModel(modelPath);
+    std::vector<std::string> warnings;
+    const Dataset raw =
+        loadMatching(dataPath, o.text(QStringLiteral("label-column")), m.columns, &warnings);
+    ctx.warn(warnings);
+    const Matrix x = applyToOther(m.scaler, raw);
+    const LogDensity ld = io::toDensityModel(m, modelPath).logDensity(x);
+    ctx.outputs().stage(outPath, io::scoresText(outPath, ld.values, raw.labels));
+    QJsonObject s;
+    s[QStringLiteral("estimator")] = QString::fromStdString(toString(m.estimator));
+    s[QStringLiteral("kernel")] = QString::fromStdString(toString(m.kernel.type));
+    s[QStringLiteral("length_scale")] = m.kernel.lengthScale;
+    s[QStringLiteral("n_scored")] = static_cast<int>(raw.rows());
+    s[QStringLiteral("floored_scores")] = ld.floored;
+    warnFloored(ctx, ld);
+    addAucs(s, ld, raw);
+    ctx.finish(s);
+    return ExitOk;
+}
+
+} // namespace sosrep::cli

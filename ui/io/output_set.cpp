@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+#include "ui/io/output_set.h"
+
+#include "core/errors.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace sosrep::io {
+namespace {
+
+std::string s(const QString& q)
+{
+    return q.toStdString();
+}
+
+std::string errnoText()
+{
+    return std::strerror(errno);
+}
+
+/// write() until done (it may write less than asked).
+bool writeAll(int fd, const char* data, qsizetype size)
+{
+    while (size > 0) {
+        const ssize_t n = ::write(fd, data, static_cast<size_t>(size));
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return false;
+        }
+        data += n;
+        size -= n;
+    }
+    return true;
+}
+
+void syncDirectory(const QString& dir)
+{
+    const int fd = ::open(QFile::encodeName(dir).constData(), O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+}
+
+} // namespace
+
+OutputSet::~OutputSet()
+{
+    discard();
+}
+
+QString OutputSet::canonicalOf(const QString& path)
+{
+    const QFileInfo info(path);
+    if (info.exists()) {
+        return info.canonicalFilePath();
+    }
+    const QString dir = info.absoluteDir().canonicalPath();
+    return (dir.isEmpty() ? info.absolutePath() : dir) + QLatin1Char('/') + info.fileName();
+}
+
+OutputSet::Entry* OutputSet::find(const QString& path)
+{
+    for (Entry& e : m_entries) {
+        if (!e.input && e.path == path) {
+            return &e;
+        }
+    }
+    return nullptr;
+}
+
+bool OutputSet::isPlanned(const QString& path) const
+{
+    for (const Entry& e : m_entries) {
+        if (!e.input && e.path == path) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void OutputSet::addInput(const QString& path, const std::string& option)
+{
+    Entry e;
+    e.path = path;
+    e.canonical = canonicalOf(path);
+    e.option = option;
+    e.input = true;
+    for (const Entry& other : m_entries) {
+        if (!other.input && other.canonical == e.canonical) {
+            throw ParameterError(other.option, s(path) + " is also the input " + option +
+                                                   ": it would be overwritten");
+        }
+    }
+    m_entries.push_back(e);
+}
+
+void OutputSet::plan(const QString& path, const std::string& option)
+{
+    if (path.isEmpty()) {
+        throw ParameterError(option, "needs a file name");
+    }
+    const QFileInfo info(path);
+    const QFileInfo dir(info.absolutePath());
+    if (!dir.exists()) {
+        throw ParameterError(option, "the folder " + s(dir.filePath()) + " of " + s(path) +
+                                         " does not exist");
+    }
+    if (!dir.isDir()) {
+        throw ParameterError(option, s(dir.filePath()) + " is not a folder");
+    }
+    if (::access(QFile::encodeName(dir.filePath()).constData(), W_OK | X_OK) != 0) {
+        throw ParameterError(option, "cannot write into the folder " + s(dir.filePath()) + " (" +
+                                         errnoText() + ")");
+    }
+    if (info.isDir()) {
+        throw ParameterError(option, s(path) + " is a folder, not a file");
+    }
+    Entry e;
+    e.path = path;
+    e.canonical = canonicalOf(path);
+    e.option = option;
+    for (const Entry& other : m_entries) {
+        if (other.canonical == e.canonical) {
+            throw ParameterError(option, other.input
+                                             ? s(path) + " is also the input " + other.option +
+                                                   ": it would be overwritten"
+                                             : s(path) + " is also given for " + other.option +
+                                                   ": each output needs its own file");
+        }
+    }
+    m_entries.push_back(e);
+}
+
+void OutputSet::stage(const QString& path, const QByteArray& content)
+{
+    Entry* e = find(path);
+    if (!e) {
+        throw std::logic_error("OutputSet::stage: " + s(path) + " was not planned");
+    }
+    if (e->fd >= 0) {
+        throw std::logic_error("OutputSet::stage: " + s(path) + " was staged twice");
+    }
+    const QByteArray dir = QFile::encodeName(QFileInfo(path).absolutePath());
+    // An unnamed file in the target's directory: it vanishes with the process unless linked.
+    e->fd = ::open(dir.constData(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    if (e->fd < 0) {
+        // File systems without O_TMPFILE: a hidden named file, removed on failure.
+        std::string tmpl =
+            dir.toStdString() + "/." + s(QFileInfo(path).fileName()) + ".sosrep-XXXXXX";
+        std::vector<char> name(tmpl.begin(), tmpl.end());
+        name.push_back('\0');
+        e->fd = ::mkstemp(name.data());
+        if (e->fd < 0) {
+            throw OutputError(s(path) + ": cannot create a temporary file beside it (" +
+                              errnoText() + ")");
+        }
+        e->tempName = name.data();
+        // mkstemp creates 0600; give the file the permissions a new file would get.
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        ::fchmod(e->fd, 0666 & ~mask);
+    }
+    if (!writeAll(e->fd, content.constData(), content.size()) || ::fsync(e->fd) != 0) {
+        throw OutputError(s(path) + ": cannot write (" + errnoText() + ")");
+    }
+}
+
+void OutputSet::commit()
+{
+    // Phase 1: give every staged file a temporary name. A failure here changes no target.
+    std::vector<std::string> linked;
+    for (Entry& e : m_entries) {
+        if (e.input || e.fd < 0) {
+            continue;
+        }
+        if (e.tempName.empty()) {
+            const std::string dir = s(QFileInfo(e.path).absolutePath());
+            const std::string temp = dir + "/." + s(QFileInfo(e.path).fileName()) + ".sosrep-" +
+                                     std::to_string(::getpid()) + "-" +
+                                     std::to_string(linked.size());
+            const std::string proc = "/proc/self/fd/" + std::to_string(e.fd);
+            ::unlink(temp.c_str());
+            if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+                const std::string why = errnoText();
+                for (const std::string& t : linked) {
+                    ::unlink(t.c_str());
+                }
+                throw OutputError(s(e.path) + ": cannot create it (" + why + ")");
+            }
+            e.tempName = temp;
+        }
+        linked.push_back(e.tempName);
+    }
+    // Phase 2: rename over the targets (atomic per file, within one directory).
+    QStringList dirs;
+    for (Entry& e : m_entries) {
+        if (e.input || e.fd < 0) {
+            continue;
+        }
+        if (::rename(e.tempName.c_str(), QFile::encodeName(e.path).constData()) != 0) {
+            throw OutputError(s(e.path) + ": cannot replace it (" + errnoText() + ")");
+        }
+        e.tempName.clear();
+        ::close(e.fd);
+        e.fd = -1;
+        const QString dir = QFileInfo(e.path).absolutePath();
+        if (!dirs.contains(dir)) {
+            dirs << dir;
+        }
+    }
+    for (const QString& dir : dirs) {
+        syncDirectory(dir);
+    }
+    m_committed = true;
+}
+
+void OutputSet::discard()
+{
+    for (Entry& e : m_entries) {
+        if (!e.tempName.empty()) {
+            ::unlink(e.tempName.c_str());
+            e.tempName.clear();
+        }
+        if (e.fd >= 0) {
+            ::close(e.fd);
+            e.fd = -1;
+        }
+    }
+}
+
+} // namespace sosrep::io

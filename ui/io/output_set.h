@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+#include <string>
+#include <vector>
+
+namespace sosrep::io {
+
+/// The outputs of one command, written all or nothing.
+///
+/// plan() checks each output path before any computation starts (its directory exists and is
+/// writable, it is not a directory, it differs from every other output and from every input),
+/// so a typo costs nothing. stage() writes the content to an unnamed temporary file in the
+/// target's own directory (O_TMPFILE; a named hidden file where the file system lacks it) and
+/// flushes it to disk; nothing visible changes. commit() then links each staged file under a
+/// temporary name and renames it over its target, and flushes the directories. A failure before
+/// commit() (or an exception that skips it) leaves every old file as it was and no temporary
+/// file behind; a `kill -9` at any point leaves no torn file.
+///
+/// Errors: plan() throws ParameterError naming the option; stage() and commit() throw
+/// OutputError naming the file.
+class OutputSet
+{
+public:
+    OutputSet() = default;
+    OutputSet(const OutputSet&) = delete;
+    OutputSet& operator=(const OutputSet&) = delete;
+    ~OutputSet();
+
+    /// Declares an input file, which no output may overwrite.
+    void addInput(const QString& path, const std::string& option);
+    /// Declares an output for `option` (e.g. "--scores-out") and checks it (see above).
+    void plan(const QString& path, const std::string& option);
+    /// Writes the content of a planned output to its staged temporary file.
+    void stage(const QString& path, const QByteArray& content);
+    /// Makes every staged output visible under its name.
+    void commit();
+
+    bool isPlanned(const QString& path) const;
+
+private:
+    struct Entry
+    {
+        QString path;      // as given
+        QString canonical; // directory resolved, for comparisons
+        std::string option;
+        bool input = false;
+        int fd = -1;          // staged content (unnamed file, or named temporary below)
+        std::string tempName; // non-empty for the named fallback
+    };
+    Entry* find(const QString& path);
+    static QString canonicalOf(const QString& path);
+    void discard();
+
+    std::vector<Entry> m_entries;
+    bool m_committed = false;
+};
+
+/// Writing an output failed (disk full, permission changed since plan()).
+class OutputError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+} // namespace sosrep::io
