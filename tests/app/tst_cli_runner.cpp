@@ -3,47 +3,14 @@
 #include "core/data/csv_reader.h"
 #include "core/data/scaler.h"
 #include "core/estimators/kde.h"
+#include "support/cli_run.h"
 #include "support/shared_data.h"
 
 #include <QtTest>
 
 using namespace sosrep::cli;
 
-namespace {
-
-struct Run
-{
-    int code = 0;
-    QString out;
-    QString err;
-    QJsonObject summary() const
-    {
-        const QStringList lines = out.trimmed().split(QLatin1Char('\n'));
-        return QJsonDocument::fromJson(lines.last().toUtf8()).object();
-    }
-};
-
-Run runSosrep(const QStringList& args)
-{
-    Run r;
-    QTextStream out(&r.out);
-    QTextStream err(&r.err);
-    r.code = runCli(args, out, err);
-    out.flush();
-    err.flush();
-    return r;
-}
-
-QStringList readLines(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        return {};
-    }
-    return QString::fromUtf8(f.readAll()).trimmed().split(QLatin1Char('\n'));
-}
-
-} // namespace
+using Run = CliRun;
 
 class TstCliRunner : public QObject
 {
@@ -99,9 +66,10 @@ private slots:
         QVERIFY(trace.filter(QStringLiteral("standard,")).size() > 0);
         QVERIFY(trace.filter(QStringLiteral("natural,")).size() > 0);
         const QStringList fd = readLines(path("fd.csv"));
-        QCOMPARE(fd.first(), QStringLiteral("length_scale,fisher_divergence,selected"));
+        QCOMPARE(fd.first(),
+                 QStringLiteral("length_scale,fisher_divergence,selected,status,invalid_points"));
         QCOMPARE(fd.size(), 16);
-        QCOMPARE(fd.filter(QRegularExpression(QStringLiteral(",1$"))).size(), 1);
+        QCOMPARE(fd.filter(QRegularExpression(QStringLiteral(",1,[a-z_]+,\\d+$"))).size(), 1);
 
         // The saved model scores the same rows to the same values.
         const Run sc =
@@ -189,6 +157,54 @@ private slots:
             QStringLiteral("--selection: likelihood needs a normalized density")));
     }
 
+    // Issue 11: test columns are matched by name, as `score` does; a file headed b,a scores
+    // exactly like the same rows headed a,b.
+    void fit_testColumnsMatchedByName()
+    {
+        auto write = [&](const char* name, const char* text) {
+            QFile f(path(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        };
+        write("ab.csv", "a,b\n0.1,0.9\n0.4,0.2\n0.8,0.5\n");
+        write("ba.csv", "b,a,extra\n0.9,0.1,7\n0.2,0.4,7\n0.5,0.8,7\n");
+        write("train_ab.csv", "a,b\n0,0\n0.2,0.7\n0.5,0.5\n0.9,0.1\n1,1\n0.3,0.3\n");
+        const Run ab = runSosrep({"fit", "--train", path("train_ab.csv"), "--test", path("ab.csv"),
+                                  "--length-scale", "0.3", "--scores-out", path("s_ab.csv")});
+        const Run ba = runSosrep({"fit", "--train", path("train_ab.csv"), "--test", path("ba.csv"),
+                                  "--length-scale", "0.3", "--scores-out", path("s_ba.csv")});
+        QVERIFY2(ab.code == 0 && ba.code == 0, qPrintable(ab.err + ba.err));
+        QCOMPARE(readLines(path("s_ba.csv")), readLines(path("s_ab.csv")));
+        // The unused column is left out with a warning, on stderr and in the summary.
+        QVERIFY(ba.err.contains(QStringLiteral("warning: ")));
+        const QJsonArray w = ba.summary()[QStringLiteral("warnings")].toArray();
+        QCOMPARE(w.size(), 1);
+        QVERIFY(w[0].toString().contains(QStringLiteral("'extra' is not a feature")));
+    }
+
+    // Issue 11: soft problems are reported, not silent: a constant column, options the fit
+    // does not use.
+    void fit_warnsAboutConstantColumnsAndIgnoredOptions()
+    {
+        QFile f(path("const.csv"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("a,c,b\n0.1,3,0.9\n0.4,3,0.2\n0.8,3,0.5\n0.3,3,0.3\n0.6,3,0.7\n");
+        f.close();
+        const Run r = runSosrep({"fit", "--train", path("const.csv"), "--length-scale", "0.3",
+                                 "--features", "500", "--grid", "9"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonArray w = r.summary()[QStringLiteral("warnings")].toArray();
+        QStringList texts;
+        for (const QJsonValue& v : w) {
+            texts << v.toString();
+        }
+        QVERIFY2(texts.filter(QStringLiteral("column 'c' is constant (3)")).size() == 1,
+                 qPrintable(texts.join(QLatin1Char('|'))));
+        QCOMPARE(texts.filter(QStringLiteral("--features is ignored")).size(), 1);
+        QCOMPARE(texts.filter(QStringLiteral("--grid is ignored")).size(), 1);
+        QCOMPARE(r.err.count(QStringLiteral("sosrep fit: warning: ")), texts.size());
+    }
+
     void fit_onSharedNpzWithDefaults()
     {
         const QString npz = QString::fromStdString(adbenchPath("45_wine.npz"));
@@ -217,7 +233,7 @@ private slots:
         QTest::newRow("bad kernel") << QStringList{"generate", "--kind", "spiral", "--out", "x.csv"}
                                     << 2 << "--kind: unknown toy data kind 'spiral'";
         QTest::newRow("missing file") << QStringList{"fit", "--train", "/nonexistent/a.csv"} << 3
-                                      << "/nonexistent/a.csv: cannot open file for reading";
+                                      << "/nonexistent/a.csv: no such file";
         QTest::newRow("sdo order")
             << QStringList{"fit", "--train",     "TRAIN", "--label-column", "label", "--kernel",
                            "sdo", "--sdo-order", "1"}

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: MIT
+// Issue 11: every bad input (file or parameter) ends in one clear line with its documented exit
+// code, and writes nothing: the output folder holds exactly what it held before.
+#include "support/cli_run.h"
+
+#include <QtTest>
+
+namespace {
+
+/// Placeholders in the argument lists, replaced per run:
+///   TRAIN, TEST      a valid training and test CSV (columns a, b, label)
+///   BAD/<file>       tests/data/bad/<file> (crafted by tests/tools/make_bad_inputs)
+///   OUT/<file>       a new file in this case's output folder
+///   OLD              an existing file in the output folder (content "OLD\n")
+///   NODIR/<file>     a path in a folder that does not exist
+///   DIR              the output folder itself
+QStringList expand(QStringList args, const QString& train, const QString& test,
+                   const QString& outDir)
+{
+    for (QString& a : args) {
+        a.replace(QStringLiteral("NODIR/"), outDir + QStringLiteral("/missing/folder/"))
+            .replace(QStringLiteral("TRAIN"), train)
+            .replace(QStringLiteral("TEST"), test)
+            .replace(QStringLiteral("BAD/"), QStringLiteral(SOSREP_TEST_DATA_DIR "/bad/"))
+            .replace(QStringLiteral("OUT/"), outDir + QLatin1Char('/'))
+            .replace(QStringLiteral("OLD"), outDir + QStringLiteral("/old.csv"));
+        if (a == QLatin1String("DIR")) {
+            a = outDir;
+        }
+    }
+    return args;
+}
+
+/// Every entry of a folder (hidden ones too) with its content.
+QMap<QString, QByteArray> snapshot(const QString& dir)
+{
+    QMap<QString, QByteArray> out;
+    const QDir d(dir);
+    for (const QString& name :
+         d.entryList(QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot)) {
+        QFile f(d.filePath(name));
+        out[name] = f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<dir>");
+    }
+    return out;
+}
+
+} // namespace
+
+class TstBadInputs : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_data;
+    QString m_train;
+    QString m_test;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_data.isValid());
+        m_train = m_data.filePath(QStringLiteral("train.csv"));
+        m_test = m_data.filePath(QStringLiteral("test.csv"));
+        QFile train(m_train);
+        QFile test(m_test);
+        QVERIFY(train.open(QIODevice::WriteOnly) && test.open(QIODevice::WriteOnly));
+        train.write("a,b,label\n");
+        test.write("a,b,label\n");
+        for (int i = 0; i < 60; ++i) {
+            const double t = i / 60.0;
+            train.write(QStringLiteral("%1,%2,0\n").arg(t).arg(t * t + 0.1 * (i % 7)).toUtf8());
+            test.write(QStringLiteral("%1,%2,%3\n")
+                           .arg(1 - t)
+                           .arg(t + 0.05 * (i % 5))
+                           .arg(i % 10 == 0)
+                           .toUtf8());
+        }
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QStringList>("words"); // each must appear in the message
+
+        const QStringList outs{"--scores-out", "OUT/s.csv", "--model-out", "OUT/m.json"};
+        auto fit = [&](const QString& train, const QStringList& more = {}) {
+            return QStringList{"fit", "--train", train} + more + outs;
+        };
+        // Crafted .npz archives (each once crashed or misled the reader).
+        QTest::newRow("npz shape product overflows")
+            << fit("BAD/npz_shape_overflow.npz") << 3
+            << QStringList{"npz_shape_overflow.npz", "truncated"};
+        QTest::newRow("npz stored member larger than it holds")
+            << fit("BAD/npz_stored_size_larger.npz") << 3 << QStringList{"stored member declares"};
+        QTest::newRow("npz stored member smaller than it holds")
+            << fit("BAD/npz_stored_size_smaller.npz") << 3 << QStringList{"holds 160"};
+        QTest::newRow("npz file-name length past the end")
+            << fit("BAD/npz_name_length_overflow.npz") << 3
+            << QStringList{"file name", "beyond the end"};
+        QTest::newRow("npz zip64 extra field past its end")
+            << fit("BAD/npz_zip64_extra_truncated.npz") << 3 << QStringList{"zip64 extra field"};
+        QTest::newRow("npz zero-size member")
+            << fit("BAD/npz_zero_size_member.npz") << 3 << QStringList{"not a .npy array"};
+        QTest::newRow("npz declared size 2^60")
+            << fit("BAD/npz_huge_declared_size.npz") << 3 << QStringList{"limit"};
+        QTest::newRow("npz shape beyond its data")
+            << fit("BAD/npz_huge_shape.npz") << 3 << QStringList{"(100000000000, 100)"};
+        QTest::newRow("npz not a zip")
+            << fit("BAD/npz_not_a_zip.npz") << 3 << QStringList{"not a .npz"};
+        QTest::newRow("npz labels not 0/1") << fit("BAD/npz_labels_not_binary.npz") << 3
+                                            << QStringList{"[y]:2:1", "labels must be"};
+        QTest::newRow("npz without X")
+            << fit("BAD/npz_no_X.npz") << 3 << QStringList{"no array named 'X'"};
+        QTest::newRow("npz duplicate member")
+            << fit("BAD/npz_duplicate_member.npz") << 3 << QStringList{"two members"};
+        // Text tables.
+        QTest::newRow("csv duplicate header") << fit("BAD/csv_duplicate_header.csv") << 3
+                                              << QStringList{":1:3:", "'a' appears twice"};
+        QTest::newRow("csv missing value")
+            << fit("BAD/csv_missing_value.csv") << 3 << QStringList{":3:2:", "missing value"};
+        QTest::newRow("csv not a number")
+            << fit("BAD/csv_not_a_number.csv") << 3 << QStringList{":3:2:", "'x4'"};
+        QTest::newRow("csv ragged row")
+            << fit("BAD/csv_ragged_row.csv") << 3 << QStringList{":3:", "fields"};
+        QTest::newRow("csv header only")
+            << fit("BAD/csv_header_only.csv") << 3 << QStringList{"no data rows"};
+        QTest::newRow("csv empty file")
+            << fit("BAD/csv_empty.csv") << 3 << QStringList{"file is empty"};
+        QTest::newRow("csv unterminated quote") << fit("BAD/csv_unterminated_quote.csv") << 3
+                                                << QStringList{"unterminated quoted field"};
+        QTest::newRow("two rows with automatic l")
+            << fit("BAD/csv_two_rows.csv") << 3
+            << QStringList{"csv_two_rows.csv", "has 2 data rows"};
+        QTest::newRow("range overflows (min-max)")
+            << fit("BAD/csv_huge_range.csv") << 3 << QStringList{"'a'", "range overflows"};
+        QTest::newRow("range overflows (no scaling)")
+            << fit("BAD/csv_huge_range.csv", {"--scale", "none"}) << 3
+            << QStringList{"csv_huge_range.csv", "range overflows"};
+        QTest::newRow("NUL byte in a field")
+            << fit("BAD/csv_nul_byte.csv") << 3 << QStringList{"'x\\x00hidden'"};
+        QTest::newRow("1 MB field")
+            << fit("BAD/csv_megabyte_field.csv") << 3 << QStringList{"not a number: 'zzzz", "...'"};
+        QTest::newRow("label column not 0/1")
+            << fit("BAD/csv_label_not_binary.csv", {"--label-column", "label"}) << 3
+            << QStringList{":3:3:", "must hold 0"};
+        QTest::newRow("a folder as --train") << fit("DIR") << 3 << QStringList{"is a directory"};
+        QTest::newRow("missing --train file")
+            << fit("OUT/none.csv") << 3 << QStringList{"none.csv", "no such file"};
+        QTest::newRow("test columns named otherwise")
+            << fit("TRAIN", {"--label-column", "label", "--test", "BAD/csv_other_columns.csv"}) << 3
+            << QStringList{"lacks the columns 'a', 'b'", "'x', 'y' instead"};
+        // Model files.
+        auto score = [](const QString& model) {
+            return QStringList{"score",          "--model", model,          "--data",   "TEST",
+                               "--label-column", "label",   "--scores-out", "OUT/s.csv"};
+        };
+        QTest::newRow("model not JSON") << score("BAD/model_not_json.json") << 3
+                                        << QStringList{"model_not_json.json:2:", "invalid JSON"};
+        QTest::newRow("model of another format")
+            << score("BAD/model_wrong_format.json") << 3 << QStringList{"not a sosrep model"};
+        QTest::newRow("model scaler with zero scale")
+            << score("BAD/model_zero_scale.json") << 3 << QStringList{"scaler.scale", "positive"};
+        QTest::newRow("model with 2e9 features")
+            << score("BAD/model_huge_features.json") << 3 << QStringList{"--features", "100000"};
+        QTest::newRow("model of an unknown estimator")
+            << score("BAD/model_unknown_estimator.json") << 3 << QStringList{"magic"};
+        // Parameters.
+        QTest::newRow("--grid 1000000")
+            << fit("TRAIN", {"--grid", "1000000"}) << 2 << QStringList{"--grid", "at most 200"};
+        QTest::newRow("--features 2000000000")
+            << fit("TRAIN", {"--kernel", "sdo", "--features", "2000000000"}) << 2
+            << QStringList{"--features", "at most 100000"};
+        QTest::newRow("--rank 10^6")
+            << fit("TRAIN", {"--rank", "1000000"}) << 2 << QStringList{"--rank", "at most 20000"};
+        QTest::newRow("--iterations 10^8") << fit("TRAIN", {"--iterations", "100000000"}) << 2
+                                           << QStringList{"--iterations", "at most"};
+        QTest::newRow("--length-scale 1e-300")
+            << fit("TRAIN", {"--length-scale", "1e-300"}) << 2
+            << QStringList{"--length-scale", "below 1e-8", "underflow"};
+        QTest::newRow("--length-scale -1") << fit("TRAIN", {"--length-scale", "-1"}) << 2
+                                           << QStringList{"--length-scale", "positive"};
+        QTest::newRow("--lr nan") << fit("TRAIN", {"--solver", "natural", "--lr", "nan"}) << 2
+                                  << QStringList{"--lr", "expected a number"};
+        QTest::newRow("--columns a,a")
+            << fit("TRAIN", {"--columns", "a,a"}) << 2 << QStringList{"--columns", "'a' twice"};
+        QTest::newRow("--label-column unknown") << fit("TRAIN", {"--label-column", "nope"}) << 2
+                                                << QStringList{"--label-column", "'nope'"};
+        QTest::newRow("--kernel unknown")
+            << fit("TRAIN", {"--kernel", "cosine"}) << 2 << QStringList{"--kernel", "'cosine'"};
+        QTest::newRow("--fd-out with a fixed l")
+            << fit("TRAIN", {"--length-scale", "0.2", "--fd-out", "OUT/fd.csv"}) << 2
+            << QStringList{"--fd-out", "--length-scale auto"};
+        QTest::newRow("diverged solver")
+            << fit("TRAIN", {"--label-column", "label", "--solver", "standard", "--lr", "1e6",
+                             "--length-scale", "0.5"})
+            << 4 << QStringList{"diverged at iteration"};
+        // Output paths: checked before any work, so a typo costs nothing and replaces nothing.
+        QTest::newRow("output folder missing")
+            << QStringList{"fit", "--train",     "TRAIN",       "--scores-out",
+                           "OLD", "--model-out", "NODIR/m.json"}
+            << 2 << QStringList{"--model-out", "does not exist"};
+        QTest::newRow("same path for two outputs")
+            << QStringList{"fit",       "--train",     "TRAIN",    "--scores-out",
+                           "OUT/x.csv", "--trace-out", "OUT/x.csv"}
+            << 2 << QStringList{"--trace-out", "also given for --scores-out"};
+        QTest::newRow("output is the input")
+            << QStringList{"fit", "--train", "TRAIN", "--scores-out", "TRAIN"} << 2
+            << QStringList{"--scores-out", "would be overwritten"};
+        QTest::newRow("output is a folder")
+            << QStringList{"fit", "--train", "TRAIN", "--scores-out", "DIR"} << 2
+            << QStringList{"--scores-out", "is a folder"};
+        QTest::newRow("split with a bad --test-out")
+            << QStringList{"split",      "--data",     "TRAIN",       "--train-out",
+                           "OUT/tr.csv", "--test-out", "NODIR/te.csv"}
+            << 2 << QStringList{"--test-out", "does not exist"};
+        QTest::newRow("split --test-fraction 1.5")
+            << QStringList{"split",       "--data",     "TRAIN",      "--test-fraction", "1.5",
+                           "--train-out", "OUT/tr.csv", "--test-out", "OUT/te.csv"}
+            << 2 << QStringList{"--test-fraction"};
+        QTest::newRow("generate --n 0")
+            << QStringList{"generate", "--kind", "moons", "--n", "0", "--out", "OUT/g.csv"} << 2
+            << QStringList{"--n", "at least 1"};
+        QTest::newRow("adbench on a folder without .npz")
+            << QStringList{"adbench", "--data-dir", "DIR", "--curves-out", "OUT/c.csv"} << 2
+            << QStringList{"--data-dir", "no .npz files"};
+        QTest::newRow("score: data lacks a model column")
+            << QStringList{"score",
+                           "--model",
+                           "BAD/model_zero_scale.json",
+                           "--data",
+                           "BAD/csv_other_columns.csv",
+                           "--scores-out",
+                           "OUT/s.csv"}
+            << 3 << QStringList{"scaler.scale"};
+    }
+
+    void badInput()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        QFETCH(QStringList, words);
+        QTemporaryDir out;
+        QVERIFY(out.isValid());
+        {
+            QFile old(out.filePath(QStringLiteral("old.csv")));
+            QVERIFY(old.open(QIODevice::WriteOnly));
+            old.write("OLD\n");
+        }
+        const QMap<QString, QByteArray> before = snapshot(out.path());
+        const CliRun r = runSosrep(expand(args, m_train, m_test, out.path()));
+        QVERIFY2(r.code == code, qPrintable(QStringLiteral("exit %1: %2").arg(r.code).arg(r.err)));
+        const QString message = r.err.trimmed().split(QLatin1Char('\n')).last();
+        for (const QString& w : words) {
+            QVERIFY2(message.contains(w),
+                     qPrintable(QStringLiteral("'%1' not in: %2").arg(w, message)));
+        }
+        QVERIFY2(message.size() < 700, "the message is one short line");
+        QVERIFY(!message.contains(QChar(0)));
+        QCOMPARE(snapshot(out.path()), before); // nothing written, nothing replaced, no temp file
+    }
+
+    // A failure after the computation (here: an output that cannot be created at commit time)
+    // also leaves every old file as it was.
+    void failedCommitReplacesNothing()
+    {
+        QTemporaryDir out;
+        const QString scores = out.filePath(QStringLiteral("s.csv"));
+        const QString lockedDir = out.filePath(QStringLiteral("locked"));
+        QVERIFY(QDir(out.path()).mkdir(QStringLiteral("locked")));
+        {
+            QFile f(scores);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("OLD\n");
+        }
+        // A read-only folder is refused up front (root may write anyway: then it succeeds).
+        QFile::setPermissions(lockedDir, QFile::ReadOwner | QFile::ExeOwner);
+        const CliRun r =
+            runSosrep({"fit", "--train", m_train, "--length-scale", "0.2", "--scores-out", scores,
+                       "--model-out", lockedDir + QStringLiteral("/m.json")});
+        QFile::setPermissions(lockedDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        if (r.code != 0) {
+            QCOMPARE(r.code, 2);
+            QVERIFY(r.err.contains(QStringLiteral("--model-out")));
+            QCOMPARE(readLines(scores), QStringList{QStringLiteral("OLD")});
+        }
+    }
+
+    // No command that succeeds writes NaN or infinity anywhere: scores, traces, curves, models
+    // and the summary, over kernels, estimators and extreme but valid settings.
+    void successfulRuns_writeNoNanOrInf_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        const QStringList all{"--scores-out", "OUT/s.csv",   "--trace-out",
+                              "OUT/t.csv",    "--model-out", "OUT/m.json"};
+        QTest::newRow("defaults with curve")
+            << QStringList{"fit",   "--train",  "TRAIN",     "--test", "TEST", "--label-column",
+                           "label", "--fd-out", "OUT/fd.csv"} +
+                   all;
+        QTest::newRow("natural vs standard, standard diverging")
+            << QStringList{"fit",   "--train",  "TRAIN", "--test", "TEST", "--label-column",
+                           "label", "--solver", "both",  "--lr",   "0.45", "--length-scale",
+                           "0.01"} +
+                   all;
+        QTest::newRow("tiny length scale")
+            << QStringList{"fit",   "--train",        "TRAIN", "--test", "TEST", "--label-column",
+                           "label", "--length-scale", "1e-6"} +
+                   all;
+        QTest::newRow("huge length scale")
+            << QStringList{"fit",   "--train",        "TRAIN", "--test", "TEST", "--label-column",
+                           "label", "--length-scale", "1e6"} +
+                   all;
+        QTest::newRow("sdo random features")
+            << QStringList{"fit",       "--train",  "TRAIN", "--test",     "TEST", "--label-column",
+                           "label",     "--kernel", "sdo",   "--features", "300",  "--fd-out",
+                           "OUT/fd.csv"} +
+                   all;
+        QTest::newRow("laplace kde")
+            << QStringList{"fit",       "--train",        "TRAIN", "--test",
+                           "TEST",      "--label-column", "label", "--kernel",
+                           "laplace",   "--estimator",    "kde",   "--fd-out",
+                           "OUT/fd.csv"} +
+                   all;
+    }
+
+    void successfulRuns_writeNoNanOrInf()
+    {
+        QFETCH(QStringList, args);
+        QTemporaryDir out;
+        const CliRun r = runSosrep(expand(args, m_train, m_test, out.path()));
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QRegularExpression nonFinite(QStringLiteral("\\b(nan|inf|infinity)\\b"),
+                                           QRegularExpression::CaseInsensitiveOption);
+        QVERIFY2(!nonFinite.match(r.out).hasMatch(), qPrintable(r.out));
+        QVERIFY(!r.out.contains(QStringLiteral("null")));
+        const QDir d(out.path());
+        const QStringList files = d.entryList(QDir::Files);
+        QVERIFY(files.size() >= 3);
+        for (const QString& name : files) {
+            QFile f(d.filePath(name));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QString text = QString::fromUtf8(f.readAll());
+            const auto m = nonFinite.match(text);
+            QVERIFY2(!m.hasMatch(), qPrintable(name + QStringLiteral(": ") + m.captured(0)));
+            QVERIFY2(!text.contains(QStringLiteral("null")), qPrintable(name));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TstBadInputs)
+#include "tst_bad_inputs.moc"

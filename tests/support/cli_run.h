@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "app/cli/cli_runner.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <QTextStream>
+
+/// One in-process run of the `sosrep` command line.
+struct CliRun
+{
+    int code = 0;
+    QString out;
+    QString err;
+
+    /// The JSON summary: the last line of stdout.
+    QJsonObject summary() const
+    {
+        const QStringList lines = out.trimmed().split(QLatin1Char('\n'));
+        return QJsonDocument::fromJson(lines.last().toUtf8()).object();
+    }
+};
+
+inline CliRun runSosrep(const QStringList& args)
+{
+    CliRun r;
+    QTextStream out(&r.out);
+    QTextStream err(&r.err);
+    r.code = sosrep::cli::runCli(args, out, err);
+    out.flush();
+    err.flush();
+    return r;
+}
+
+inline QStringList readLines(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    return QString::fromUtf8(f.readAll()).trimmed().split(QLatin1Char('\n'));
+}
