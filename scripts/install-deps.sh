@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages SOSREP Studio needs, skipping those already present (idempotent).
+#   install-deps.sh               what the build, the app and the tests need
+#   install-deps.sh --sanitizers  also clang with its runtimes (ASan, UBSan, libFuzzer, OpenMP)
 set -euo pipefail
 packages=(build-essential cmake pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev
           libqcustomplot2.1-qt6 libeigen3-dev zlib1g-dev libgl-dev xvfb xauth)
+if [ "${1:-}" = "--sanitizers" ]; then
+    packages+=(clang libclang-rt-14-dev libomp-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -211,6 +211,15 @@ std::vector<ZipMember> readZipMembers(const ByteView& zip, uint64_t maxMemberByt
             }
             m.bytes.assign(data.data(), data.data() + data.size());
         } else if (method == 8) {
+            // Deflate cannot expand more than 1032:1 (258-byte matches coded in 2 bits); a
+            // larger declared size is a lie, refused before allocating it.
+            if (usize > 1032 * csize + 1024) {
+                throw DataError(m.source, 0, 0,
+                                "member declares " + std::to_string(usize) + " bytes from " +
+                                    std::to_string(csize) +
+                                    " compressed, more than deflate can expand to: the archive "
+                                    "is corrupt");
+            }
             m.bytes = inflateExactly(data, usize, m.source);
         } else {
             throw DataError(m.source, 0, 0,

@@ -192,6 +192,9 @@ private slots:
                                           << "[X.npy]: not a .npy array (bad magic bytes)";
         QTest::newRow("declared size of 2^60 bytes") << "npz_huge_declared_size.npz"
                                                      << "above the reader's limit of 4.29 GB";
+        QTest::newRow("declared size beyond deflate's ratio")
+            << "npz_declared_size_beyond_deflate_ratio.npz"
+            << "more than deflate can expand to";
         QTest::newRow("shape far beyond the data")
             << "npz_huge_shape.npz"
             << "shape (100000000000, 100) needs more elements than the 4";

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Writes the crafted bad inputs of tests/data/bad/ (issue 11): .npz archives that once crashed
-// the reader (each named after what is wrong with it) and malformed text inputs. The files are
-// committed; `make_bad_inputs --check DIR` regenerates them in memory and fails if DIR differs,
-// so the committed files are always what this program makes.
+// Writes the crafted inputs of tests/data (issue 11): in bad/, .npz archives that once crashed
+// the reader (each named after what is wrong with it) and malformed text and model files; in
+// fuzz/<target>/, the fuzzers' seed corpora. The files are committed; `make_bad_inputs --check
+// DIR` regenerates them in memory and fails if DIR differs, so the committed files are always
+// what this program makes.
 //
-//   make_bad_inputs DIR          write every file into DIR
+//   make_bad_inputs DIR          write every file under DIR (tests/data)
 //   make_bad_inputs --check DIR  compare instead of writing (a ctest)
 
 #include <zlib.h>
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -164,40 +166,76 @@ Member goodX()
     return {"X.npy", npy(kGood2x2, doubles({1, 2, 3, 4}))};
 }
 
-/// Every crafted file, by name.
+Bytes bytesOf(std::initializer_list<int> v)
+{
+    Bytes out;
+    for (int x : v) {
+        out.push_back(static_cast<unsigned char>(x));
+    }
+    return out;
+}
+
+/// Seed corpora for the fuzz targets: small valid inputs that reach every branch of the readers.
+void seeds(std::map<std::string, Bytes>& f)
+{
+    f["fuzz/csv/basic.csv"] = text("a,b\n1,2\n3,4\n");
+    f["fuzz/csv/quotes.csv"] = text("\"a \"\"x\"\"\",\"b,c\nd\"\n\"1\",\"2\"\n+3.5e2, -4\n");
+    f["fuzz/csv/semicolon_crlf_bom.csv"] = text("\xEF\xBB\xBFx;y;label\r\n1.5;2;0\r\n3;4;1\r\n");
+    f["fuzz/csv/tabs.tsv"] = text("u\tv\n0.25\t1e-3\n\n7\t8\n");
+    f["fuzz/csv/missing.csv"] = text("a,b\n1,NA\n");
+    f["fuzz/npz/valid.npz"] = f["bad/npz_valid_small.npz"];
+    f["fuzz/npz/fortran_u1_bool.npz"] =
+        zip({{"X.npy",
+              npy("{'descr': '|u1', 'fortran_order': True, 'shape': (3, 2), }",
+                  bytesOf({1, 2, 3, 4, 5, 6})),
+              true},
+             {"y.npy", npy("{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }",
+                           bytesOf({0, 1, 0}))}});
+    f["fuzz/npz/big_endian_v2.npz"] = zip(
+        {{"X.npy",
+          npy("{'descr': '>i8', 'fortran_order': False, 'shape': (2, 1), }",
+              bytesOf({0, 0, 0, 0, 0, 0, 0, 7, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE}))}});
+    Member z64("X.npy", npy(kGood2x2, doubles({1, 2, 3, 4})));
+    z64.centralUsize = 0xFFFFFFFFu;
+    z64.centralExtra = {0x01, 0x00, 0x08, 0x00};
+    put(z64.centralExtra, z64.payload.size(), 8);
+    f["fuzz/npz/zip64_sizes.npz"] = zip({z64});
+}
+
+/// Every crafted file, by path under tests/data.
 std::map<std::string, Bytes> files()
 {
     std::map<std::string, Bytes> f;
     // The reference: a valid archive the reader must accept (X 2x2, y 2 labels).
-    f["npz_valid_small.npz"] =
+    f["bad/npz_valid_small.npz"] =
         zip({goodX(),
              {"y.npy",
               npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }", doubles({0, 1})),
               true}});
     // 1. The shape product overflows: (2^61) * 8 wraps to 0 in 64 bits.
-    f["npz_shape_overflow.npz"] = zip({{"X.npy",
-                                        npy("{'descr': '<f8', 'fortran_order': True, "
-                                            "'shape': (2305843009213693952, 8), }",
-                                            doubles({1, 2})),
-                                        false}});
+    f["bad/npz_shape_overflow.npz"] = zip({{"X.npy",
+                                            npy("{'descr': '<f8', 'fortran_order': True, "
+                                                "'shape': (2305843009213693952, 8), }",
+                                                doubles({1, 2})),
+                                            false}});
     // 2. A stored member declares more bytes than it holds (the old reader copied them).
     Member stored = goodX();
     stored.centralUsize = stored.payload.size() + 100000;
-    f["npz_stored_size_larger.npz"] = zip({stored});
+    f["bad/npz_stored_size_larger.npz"] = zip({stored});
     Member storedSmall = goodX();
     storedSmall.centralUsize = 12;
-    f["npz_stored_size_smaller.npz"] = zip({storedSmall});
+    f["bad/npz_stored_size_smaller.npz"] = zip({storedSmall});
     // 3. The central directory's file-name length runs past the end of the file.
     Member longName = goodX();
     longName.nameLength = 0xFFFF;
-    f["npz_name_length_overflow.npz"] = zip({longName});
+    f["bad/npz_name_length_overflow.npz"] = zip({longName});
     // 4. A zip64 extra field that says it holds 16 bytes but ends after 4.
     Member z64 = goodX();
     z64.centralUsize = 0xFFFFFFFFu;
     z64.centralExtra = {0x01, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00};
-    f["npz_zip64_extra_truncated.npz"] = zip({z64});
+    f["bad/npz_zip64_extra_truncated.npz"] = zip({z64});
     // 5. A member of zero bytes.
-    f["npz_zero_size_member.npz"] = zip({{"X.npy", {}, false}});
+    f["bad/npz_zero_size_member.npz"] = zip({{"X.npy", {}, false}});
     // 6. Declared sizes too large to allocate: a zip64 size of 2^60 bytes, and a shape of
     //    10^11 x 100 elements with 4 present.
     Member huge = goodX();
@@ -205,83 +243,90 @@ std::map<std::string, Bytes> files()
     huge.centralUsize = 0xFFFFFFFFu;
     huge.centralExtra = {0x01, 0x00, 0x08, 0x00};
     put(huge.centralExtra, uint64_t(1) << 60, 8);
-    f["npz_huge_declared_size.npz"] = zip({huge});
-    f["npz_huge_shape.npz"] = zip({{"X.npy",
-                                    npy("{'descr': '<f8', 'fortran_order': False, "
-                                        "'shape': (100000000000, 100), }",
-                                        doubles({1, 2, 3, 4})),
-                                    true}});
+    f["bad/npz_huge_declared_size.npz"] = zip({huge});
+    f["bad/npz_huge_shape.npz"] = zip({{"X.npy",
+                                        npy("{'descr': '<f8', 'fortran_order': False, "
+                                            "'shape': (100000000000, 100), }",
+                                            doubles({1, 2, 3, 4})),
+                                        true}});
+    // Found by fuzzing: 4 GB declared from a few compressed bytes (allocated before inflating).
+    Member bomb = goodX();
+    bomb.deflate = true;
+    bomb.centralUsize = 0xF0000000u;
+    f["bad/npz_declared_size_beyond_deflate_ratio.npz"] = zip({bomb});
     // More lies about the archive's structure.
-    f["npz_entry_count_too_large.npz"] = zip({goodX()}, ZipOptions{60000, std::nullopt});
-    f["npz_directory_offset_past_end.npz"] = zip({goodX()}, ZipOptions{std::nullopt, 0x7FFFFFF0});
+    f["bad/npz_entry_count_too_large.npz"] = zip({goodX()}, ZipOptions{60000, std::nullopt});
+    f["bad/npz_directory_offset_past_end.npz"] =
+        zip({goodX()}, ZipOptions{std::nullopt, 0x7FFFFFF0});
     Member inflateMore = goodX();
     inflateMore.deflate = true;
     inflateMore.centralUsize = 40;
-    f["npz_inflates_past_declared_size.npz"] = zip({inflateMore});
+    f["bad/npz_inflates_past_declared_size.npz"] = zip({inflateMore});
     Member truncated = goodX();
     truncated.deflate = true;
     truncated.truncateData = true;
-    f["npz_deflate_truncated.npz"] = zip({truncated});
+    f["bad/npz_deflate_truncated.npz"] = zip({truncated});
     // Malformed .npy headers inside a valid archive.
-    f["npz_header_unterminated.npz"] =
+    f["bad/npz_header_unterminated.npz"] =
         zip({{"X.npy", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2", {}), false}});
-    f["npz_fortran_flag_not_bool.npz"] =
+    f["bad/npz_fortran_flag_not_bool.npz"] =
         zip({{"X.npy", npy("{'descr': '<f8', 'fortran_order': 1, 'shape': (2, 2), }", {}), false}});
-    f["npz_descr_trailing_garbage.npz"] =
+    f["bad/npz_descr_trailing_garbage.npz"] =
         zip({{"X.npy",
               npy("{'descr': '<f8junk', 'fortran_order': False, 'shape': (1,), }", doubles({1})),
               false}});
-    f["npz_labels_not_binary.npz"] =
+    f["bad/npz_labels_not_binary.npz"] =
         zip({goodX(),
              {"y.npy",
               npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }", doubles({0, 2})),
               false}});
-    f["npz_no_X.npz"] = zip({{"Z.npy", goodX().payload, false}});
-    f["npz_X_empty.npz"] = zip(
+    f["bad/npz_no_X.npz"] = zip({{"Z.npy", goodX().payload, false}});
+    f["bad/npz_X_empty.npz"] = zip(
         {{"X.npy", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (0, 3), }", {}), false}});
-    f["npz_duplicate_member.npz"] = zip({goodX(), goodX()});
-    f["npz_not_a_zip.npz"] = text("this is plain text, not a zip archive\n");
+    f["bad/npz_duplicate_member.npz"] = zip({goodX(), goodX()});
+    f["bad/npz_not_a_zip.npz"] = text("this is plain text, not a zip archive\n");
 
     // Text inputs.
-    f["csv_duplicate_header.csv"] = text("a,b,a\n1,2,3\n4,5,6\n7,8,9\n");
-    f["csv_missing_value.csv"] = text("a,b\n1,2\n3,\n5,6\n");
-    f["csv_not_a_number.csv"] = text("a,b\n1,2\n3,x4\n5,6\n");
-    f["csv_ragged_row.csv"] = text("a,b\n1,2\n3,4,5\n5,6\n");
-    f["csv_header_only.csv"] = text("a,b\n");
-    f["csv_empty.csv"] = {};
-    f["csv_two_rows.csv"] = text("a,b\n0.1,0.2\n0.3,0.4\n");
-    f["csv_unterminated_quote.csv"] = text("a,b\n1,\"2\n3,4\n");
-    f["csv_huge_range.csv"] = text("a,b\n1e308,0.1\n-1e308,0.2\n0,0.3\n5,0.4\n6,0.5\n7,0.6\n");
-    f["csv_label_not_binary.csv"] = text("a,b,label\n1,2,0\n3,4,2\n5,6,1\n");
+    f["bad/csv_duplicate_header.csv"] = text("a,b,a\n1,2,3\n4,5,6\n7,8,9\n");
+    f["bad/csv_missing_value.csv"] = text("a,b\n1,2\n3,\n5,6\n");
+    f["bad/csv_not_a_number.csv"] = text("a,b\n1,2\n3,x4\n5,6\n");
+    f["bad/csv_ragged_row.csv"] = text("a,b\n1,2\n3,4,5\n5,6\n");
+    f["bad/csv_header_only.csv"] = text("a,b\n");
+    f["bad/csv_empty.csv"] = {};
+    f["bad/csv_two_rows.csv"] = text("a,b\n0.1,0.2\n0.3,0.4\n");
+    f["bad/csv_unterminated_quote.csv"] = text("a,b\n1,\"2\n3,4\n");
+    f["bad/csv_huge_range.csv"] = text("a,b\n1e308,0.1\n-1e308,0.2\n0,0.3\n5,0.4\n6,0.5\n7,0.6\n");
+    f["bad/csv_label_not_binary.csv"] = text("a,b,label\n1,2,0\n3,4,2\n5,6,1\n");
     std::string nul = "a,b\n1,2\n3,4\n5,x";
     nul += '\0';
     nul += "hidden\n";
-    f["csv_nul_byte.csv"] = text(nul);
-    f["csv_megabyte_field.csv"] = text("a,b\n1,2\n3," + std::string(1 << 20, 'z') + "\n");
-    f["csv_other_columns.csv"] = text("x,y\n0.1,0.2\n0.3,0.4\n0.5,0.6\n");
-    f["csv_swapped_columns.csv"] = text("b,a\n0.2,0.1\n0.4,0.3\n0.6,0.5\n");
+    f["bad/csv_nul_byte.csv"] = text(nul);
+    f["bad/csv_megabyte_field.csv"] = text("a,b\n1,2\n3," + std::string(1 << 20, 'z') + "\n");
+    f["bad/csv_other_columns.csv"] = text("x,y\n0.1,0.2\n0.3,0.4\n0.5,0.6\n");
+    f["bad/csv_swapped_columns.csv"] = text("b,a\n0.2,0.1\n0.4,0.3\n0.6,0.5\n");
     // Model files.
-    f["model_not_json.json"] = text("{\"format\": \"sosrep-model\", \n  \"version\": 1,, }\n");
-    f["model_wrong_format.json"] = text("{\"format\": \"something-else\", \"version\": 1}\n");
-    f["model_zero_scale.json"] =
+    f["bad/model_not_json.json"] = text("{\"format\": \"sosrep-model\", \n  \"version\": 1,, }\n");
+    f["bad/model_wrong_format.json"] = text("{\"format\": \"something-else\", \"version\": 1}\n");
+    f["bad/model_zero_scale.json"] =
         text("{\"format\":\"sosrep-model\",\"version\":1,\"estimator\":\"kde\","
              "\"kernel\":{\"type\":\"gaussian\",\"length_scale\":0.5,\"sdo_order\":0,"
              "\"features\":2000,\"sdo_method\":\"rff\",\"backend\":\"auto\",\"rank\":1000,"
              "\"feature_seed\":\"0\"},\"scaler\":{\"kind\":\"minmax\",\"shift\":[0,0],"
              "\"scale\":[1,0]},\"columns\":[\"a\",\"b\"],\"train\":[[0.1,0.2],[0.3,0.4]],"
              "\"weights\":[0.5,0.5],\"provenance\":{}}\n");
-    f["model_huge_features.json"] =
+    f["bad/model_huge_features.json"] =
         text("{\"format\":\"sosrep-model\",\"version\":1,\"estimator\":\"sosrep\","
              "\"kernel\":{\"type\":\"sdo\",\"length_scale\":0.5,\"sdo_order\":0,"
              "\"features\":2000000000,\"sdo_method\":\"rff\",\"backend\":\"auto\",\"rank\":1000,"
              "\"feature_seed\":\"0\"},\"scaler\":{\"kind\":\"minmax\",\"shift\":[0,0],"
              "\"scale\":[1,1]},\"columns\":[\"a\",\"b\"],\"train\":[[0.1,0.2],[0.3,0.4]],"
              "\"weights\":[0.5,0.5],\"provenance\":{}}\n");
-    f["model_unknown_estimator.json"] = text(
+    f["bad/model_unknown_estimator.json"] = text(
         "{\"format\":\"sosrep-model\",\"version\":1,\"estimator\":\"magic\","
         "\"kernel\":{\"type\":\"gaussian\",\"length_scale\":0.5},\"scaler\":{\"kind\":\"none\","
         "\"shift\":[0,0],\"scale\":[1,1]},\"columns\":[\"a\",\"b\"],"
         "\"train\":[[0.1,0.2],[0.3,0.4]],\"weights\":[0.5,0.5],\"provenance\":{}}\n");
+    seeds(f);
     return f;
 }
 
@@ -312,6 +357,7 @@ int main(int argc, char** argv)
                 ++failures;
             }
         } else {
+            std::filesystem::create_directories(std::filesystem::path(path).parent_path());
             std::ofstream(path, std::ios::binary)
                 .write(reinterpret_cast<const char*>(bytes.data()), long(bytes.size()));
         }
