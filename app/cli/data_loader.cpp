@@ -6,6 +6,8 @@
 #include "core/errors.h"
 #include "core/util/text.h"
 
+#include <algorithm>
+
 namespace sosrep::cli {
 
 Dataset loadDataset(const QString& path, const QString& labelColumn, const QStringList& columns)
@@ -48,7 +50,18 @@ Dataset loadDataset(const QString& path, const QString& labelColumn, const QStri
 Dataset loadMatching(const QString& path, const QString& labelColumn,
                      const std::vector<std::string>& names, std::vector<std::string>* warnings)
 {
-    const Dataset all = loadDataset(path, labelColumn, {});
+    // The label is optional here: rows to score need not be labelled (then there is no AUC).
+    Dataset all = loadDataset(path, {}, {});
+    const std::string label = labelColumn.toStdString();
+    if (!label.empty() && !all.hasLabels()) {
+        const auto& c = all.columns;
+        if (std::find(c.begin(), c.end(), label) == c.end()) {
+            warnings->push_back(path.toStdString() + " has no label column " + quoted(label) +
+                                ": no AUC");
+        } else {
+            all = all.withLabelColumn(label);
+        }
+    }
     std::vector<std::string> unused;
     Dataset out = all.matchColumns(names, &unused);
     for (const std::string& c : unused) {
