@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "ui/main_window.h"
 
+#include "core/kernels/kernel_operator.h"
 #include "core/metrics/auc.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/io/output_set.h"
+#include "ui/io/table_text.h"
 #include "ui/panels/data_panel.h"
 #include "ui/panels/model_panel.h"
 #include "ui/plots/compare_view.h"
@@ -106,11 +109,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     scoresLayout->addWidget(m_scorePlots, 1);
     scoresLayout->addWidget(m_scoresView, 1);
     m_tabs->addTab(m_density, tr("Density"));
-    m_tabs->addTab(m_trace, tr("Optimizer: natural vs standard"));
+    m_tabs->addTab(m_trace, tr("Optimizer"));
     m_tabs->addTab(m_fd, tr("Fisher divergence"));
     m_tabs->addTab(scoresPage, tr("Scores"));
     m_compare = new CompareView;
-    m_tabs->addTab(m_compare, tr("Compare SOSREP and KDE"));
+    m_tabs->addTab(m_compare, tr("Compare"));
     connect(m_controller, &EstimationController::clusterComparisonReady, this, [this] {
         m_compare->showClusters(*m_controller->clusterComparison(),
                                 m_controller->clusterDescription());
@@ -140,14 +143,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_progress->setVisible(busy);
         m_stage->setText(busy ? tr("fitting…") : QString());
     });
-    connect(m_controller, &EstimationController::traceUpdated, this, [this] {
-        m_trace->setTraces(m_controller->naturalTrace(), m_controller->standardTrace());
-    });
+    connect(m_controller, &EstimationController::traceUpdated, this,
+            [this] { m_trace->setTraces(m_controller->traces()); });
     connect(m_controller, &EstimationController::fdCurveUpdated, this, [this] {
         const FitJobResult* r = m_controller->result();
-        const bool done = r && r->search && !m_controller->isBusy();
-        m_fd->setCurve(m_controller->fdCurve(), done ? r->search->selection.index : -1,
-                       done ? QString::fromStdString(r->search->selection.reason) : QString());
+        const bool done = r && r->fit.search && !m_controller->isBusy();
+        m_fd->setCurve(m_controller->fdCurve(), done ? r->fit.search->selection.index : -1,
+                       done ? QString::fromStdString(r->fit.search->selection.reason) : QString());
     });
     connect(m_controller, &EstimationController::fitFinished, this, &MainWindow::showResult);
     connect(m_controller, &EstimationController::fitCancelled, this, [this] {
@@ -249,27 +251,19 @@ QString MainWindow::exportScores(const QString& path)
         showError(e);
         return e;
     }
-    const auto& labels = m_controller->labels();
-    QSaveFile file(path);
-    if (file.open(QIODevice::WriteOnly | QIODevice::Text)) {
-        QTextStream ts(&file);
-        ts << "row,log_density,anomaly_score" << (labels ? ",label" : "") << '\n';
-        for (Eigen::Index i = 0; i < r->rowLogDensity.size(); ++i) {
-            ts << i << ',' << QString::number(r->rowLogDensity(i), 'g', 17) << ','
-               << QString::number(-r->rowLogDensity(i), 'g', 17);
-            if (labels) {
-                ts << ',' << (*labels)(i);
-            }
-            ts << '\n';
-        }
-        ts.flush();
-        if (file.commit()) {
-            return {};
-        }
+    // The same table, byte for byte, as `sosrep fit --scores-out` writes.
+    try {
+        io::OutputSet out;
+        out.plan(path, "scores");
+        out.stage(path, io::scoresText(path, r->rowLogDensity, m_controller->labels()));
+        out.commit();
+        return {};
+    } catch (const std::exception& ex) {
+        const QString e =
+            tr("%1: cannot write scores (%2)").arg(path, QString::fromStdString(ex.what()));
+        showError(e);
+        return e;
     }
-    const QString e = tr("%1: cannot write scores (%2)").arg(path, file.errorString());
-    showError(e);
-    return e;
 }
 
 void MainWindow::exportPlotInteractively()
@@ -408,8 +402,8 @@ void MainWindow::createActions()
         mapGroup->addAction(a);
         connect(a, &QAction::triggered, this, [this, name] {
             m_density->setColormap(name);
-            m_compare->sosrepView()->setColormap(name);
-            m_compare->kdeView()->setColormap(name);
+            m_compare->firstView()->setColormap(name);
+            m_compare->secondView()->setColormap(name);
         });
     }
     QAction* pick = view->addAction(tr("&Pick cluster 2 (drag a rectangle on the density)"));
@@ -472,15 +466,17 @@ void MainWindow::showError(const QString& message)
 
 QString MainWindow::densityTitle() const
 {
-    const ModelSettings& s = m_controller->settings();
     const FitJobResult* r = m_controller->result();
-    QString what = s.estimator == EstimatorKind::Sosrep
-                       ? tr("SOSREP (%1 gradient) log pre-density")
-                             .arg(QString::fromStdString(toString(s.solver)))
-                       : tr("KDE log density");
-    QString t = tr("%1, %2 kernel, ℓ = %3")
-                    .arg(what, QString::fromStdString(toString(s.kernel)))
-                    .arg(r->lengthScale, 0, 'g', 4);
+    const FittedModel& m = r->model();
+    const QString what = tr("%1 log %2")
+                             .arg(QString::fromStdString(m.estimator()).toUpper(),
+                                  QString::fromStdString(toString(m.kind())));
+    QString t = what;
+    if (const KernelOperator* k = m.kernel()) {
+        t += tr(", %1 kernel, ℓ = %2")
+                 .arg(QString::fromStdString(toString(k->spec().type)))
+                 .arg(k->spec().lengthScale, 0, 'g', 4);
+    }
     if (m_controller->features().cols() > 2) {
         t += tr("; other columns held at their medians");
     }
@@ -497,9 +493,7 @@ void MainWindow::showResult()
         c.points = m_controller->features();
         c.labels = m_controller->labels();
         c.title = densityTitle();
-        c.valueLabel = m_controller->settings().estimator == EstimatorKind::Sosrep
-                           ? tr("log pre-density")
-                           : tr("log density");
+        c.valueLabel = tr("log %1").arg(QString::fromStdString(toString(r->model().kind())));
         c.xLabel = names.value(r->grid.spec.xColumn);
         c.yLabel = names.value(r->grid.spec.yColumn);
         m_density->showContent(c);
@@ -507,7 +501,7 @@ void MainWindow::showResult()
         m_density->clearContent(tr("One feature column: no 2-D density view"));
     }
     m_compare->showResult(*r, m_controller->features(), m_controller->labels(), names);
-    const bool pre = m_controller->settings().estimator == EstimatorKind::Sosrep;
+    const bool pre = r->model().kind() == DensityKind::PreDensity;
     m_scores->setScores(r->rowLogDensity, m_controller->labels(), pre);
     m_scorePlots->setScores(-r->rowLogDensity, m_controller->labels());
     const auto& labels = m_controller->labels();
@@ -524,10 +518,15 @@ void MainWindow::showResult()
                                    .arg(r->fitRows)
                                    .arg(m_controller->features().rows())
                              : QString();
-    statusBar()->showMessage(tr("Fitted in %1 s (ℓ = %2)%3")
+    const QStringList warnings = m_controller->warnings();
+    statusBar()->showMessage(tr("Fitted in %1 s (ℓ = %2)%3%4")
                                  .arg(r->seconds, 0, 'f', 2)
-                                 .arg(r->lengthScale, 0, 'g', 4)
-                                 .arg(rows),
+                                 .arg(r->lengthScale(), 0, 'g', 4)
+                                 .arg(rows)
+                                 .arg(warnings.isEmpty()
+                                          ? QString()
+                                          : tr("; %n warning(s): ", nullptr, int(warnings.size())) +
+                                                warnings.join(QStringLiteral("; "))),
                              15000);
 }
 

@@ -1,21 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "ui/project_file.h"
 
+#include "core/data/file_bytes.h"
+#include "core/errors.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/io/project_format.h"
 
 #include <QCryptographicHash>
-#include <QDir>
 #include <QFile>
-#include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QSaveFile>
 
 namespace sosrep::ui {
 namespace {
-
-const char* kFormat = "sosrep-studio-project";
 
 QString sha256Of(const QString& path)
 {
@@ -28,44 +24,18 @@ QString sha256Of(const QString& path)
     return QString::fromLatin1(h.result().toHex());
 }
 
-QJsonObject settingsToJson(const ModelSettings& s)
+QString roleName(ColumnRole r)
 {
-    QJsonObject o;
-    o[QStringLiteral("estimator")] = QString::fromStdString(toString(s.estimator));
-    o[QStringLiteral("kernel")] = QString::fromStdString(toString(s.kernel));
-    o[QStringLiteral("length_scale")] = s.lengthScale;
-    o[QStringLiteral("auto_length_scale")] = s.autoLengthScale;
-    o[QStringLiteral("selection")] = QString::fromStdString(toString(s.selection));
-    o[QStringLiteral("sdo_order")] = s.sdoOrder;
-    o[QStringLiteral("features")] = s.features;
-    o[QStringLiteral("sdo_method")] = QString::fromStdString(toString(s.sdoMethod));
-    o[QStringLiteral("solver")] = QString::fromStdString(toString(s.solver));
-    o[QStringLiteral("learning_rate")] = s.learningRate;
-    o[QStringLiteral("iterations")] = s.iterations;
-    o[QStringLiteral("seed")] = QString::number(s.seed); // 64-bit: a string keeps every digit
-    o[QStringLiteral("scaling")] = QString::fromStdString(toString(s.scaling));
-    return o;
+    return r == ColumnRole::Feature ? QStringLiteral("feature")
+           : r == ColumnRole::Label ? QStringLiteral("label")
+                                    : QStringLiteral("ignore");
 }
 
-ModelSettings settingsFromJson(const QJsonObject& o)
+ColumnRole roleOf(const QString& name)
 {
-    // Each *FromString throws ParameterError on an unknown name; the caller reports it.
-    ModelSettings s;
-    s.estimator = estimatorKindFromString(o[QStringLiteral("estimator")].toString().toStdString());
-    s.kernel = kernelTypeFromString(o[QStringLiteral("kernel")].toString().toStdString());
-    s.lengthScale = o[QStringLiteral("length_scale")].toDouble(s.lengthScale);
-    s.autoLengthScale = o[QStringLiteral("auto_length_scale")].toBool(s.autoLengthScale);
-    s.selection = selectionRuleFromString(o[QStringLiteral("selection")].toString().toStdString());
-    s.sdoOrder = o[QStringLiteral("sdo_order")].toInt(s.sdoOrder);
-    s.features = o[QStringLiteral("features")].toInt(s.features);
-    s.sdoMethod = sdoMethodFromString(
-        o[QStringLiteral("sdo_method")].toString(QStringLiteral("rff")).toStdString());
-    s.solver = solverKindFromString(o[QStringLiteral("solver")].toString().toStdString());
-    s.learningRate = o[QStringLiteral("learning_rate")].toDouble(s.learningRate);
-    s.iterations = o[QStringLiteral("iterations")].toInt(s.iterations);
-    s.seed = o[QStringLiteral("seed")].toString().toULongLong();
-    s.scaling = scalingKindFromString(o[QStringLiteral("scaling")].toString().toStdString());
-    return s;
+    return name == QLatin1String("label")    ? ColumnRole::Label
+           : name == QLatin1String("ignore") ? ColumnRole::Ignore
+                                             : ColumnRole::Feature;
 }
 
 } // namespace
@@ -75,34 +45,22 @@ QString saveProject(const QString& path, const EstimationController& c)
     if (!c.hasData()) {
         return QStringLiteral("%1: nothing to save: no data loaded").arg(path);
     }
-    QJsonObject root;
-    root[QStringLiteral("format")] = QString::fromLatin1(kFormat);
-    root[QStringLiteral("version")] = 1;
-    QJsonObject data;
-    if (c.toyConfig()) {
-        QJsonObject toy;
-        toy[QStringLiteral("kind")] = QString::fromStdString(toString(c.toyConfig()->kind));
-        toy[QStringLiteral("n")] = c.toyConfig()->n;
-        toy[QStringLiteral("seed")] = QString::number(c.toyConfig()->seed);
-        data[QStringLiteral("toy")] = toy;
-    } else {
-        data[QStringLiteral("path")] = c.dataSource();
-        data[QStringLiteral("sha256")] = sha256Of(c.dataSource());
+    io::ProjectData p;
+    p.toy = c.toyConfig();
+    if (!p.toy) {
+        p.dataPath = c.dataSource();
+        p.sha256 = sha256Of(c.dataSource());
     }
-    QJsonArray roles;
     for (ColumnRole r : c.columnRoles()) {
-        roles.append(r == ColumnRole::Feature ? QStringLiteral("feature")
-                     : r == ColumnRole::Label ? QStringLiteral("label")
-                                              : QStringLiteral("ignore"));
+        p.roles << roleName(r);
     }
-    data[QStringLiteral("roles")] = roles;
-    data[QStringLiteral("plot_x")] = c.plotX();
-    data[QStringLiteral("plot_y")] = c.plotY();
-    root[QStringLiteral("data")] = data;
-    root[QStringLiteral("model")] = settingsToJson(c.settings());
+    p.plotX = c.plotX();
+    p.plotY = c.plotY();
+    p.settings = c.settings();
+    p.maxFitRows = c.maxFitRows();
+    p.compareWith = c.compareChoice();
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(QJsonDocument(root).toJson()) < 0 ||
-        !file.commit()) {
+    if (!file.open(QIODevice::WriteOnly) || file.write(io::projectJson(p)) < 0 || !file.commit()) {
         return QStringLiteral("%1: cannot write project (%2)").arg(path, file.errorString());
     }
     return {};
@@ -111,69 +69,36 @@ QString saveProject(const QString& path, const EstimationController& c)
 ProjectOpenResult openProject(const QString& path, EstimationController& c)
 {
     ProjectOpenResult out;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        out.error = QStringLiteral("%1: cannot open project file").arg(path);
-        return out;
-    }
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
-    if (doc.isNull()) {
-        out.error = QStringLiteral("%1: invalid JSON at byte %2: %3")
-                        .arg(path)
-                        .arg(pe.offset)
-                        .arg(pe.errorString());
-        return out;
-    }
-    const QJsonObject root = doc.object();
-    if (root[QStringLiteral("format")].toString() != QLatin1String(kFormat) ||
-        root[QStringLiteral("version")].toInt() != 1) {
-        out.error = QStringLiteral("%1: not a SOSREP Studio project (version 1)").arg(path);
-        return out;
-    }
-    ModelSettings settings;
+    io::ProjectData p;
     try {
-        settings = settingsFromJson(root[QStringLiteral("model")].toObject());
+        const std::vector<unsigned char> bytes = readFileBytes(path.toStdString(), 64 << 20);
+        p = io::parseProject(
+            QByteArray(reinterpret_cast<const char*>(bytes.data()), qsizetype(bytes.size())), path);
     } catch (const std::exception& e) {
-        out.error = QStringLiteral("%1: bad model settings: %2")
-                        .arg(path, QString::fromStdString(e.what()));
+        out.error = QString::fromStdString(e.what());
         return out;
     }
-    const QJsonObject data = root[QStringLiteral("data")].toObject();
-    // Settings first: scaling applies when the data's features are built.
-    c.setSettings(settings);
-    if (data.contains(QStringLiteral("toy"))) {
-        const QJsonObject toy = data[QStringLiteral("toy")].toObject();
-        try {
-            c.generateToy(toyKindFromString(toy[QStringLiteral("kind")].toString().toStdString()),
-                          toy[QStringLiteral("n")].toInt(),
-                          toy[QStringLiteral("seed")].toString().toULongLong());
-        } catch (const std::exception& e) {
-            out.error = QStringLiteral("%1: bad toy data settings: %2")
-                            .arg(path, QString::fromStdString(e.what()));
-            return out;
-        }
+    // The data first: if they cannot be loaded, nothing changes.
+    if (p.toy) {
+        c.generateToy(p.toy->kind, p.toy->n, p.toy->seed);
     } else {
-        QString dataPath = data[QStringLiteral("path")].toString();
-        if (QFileInfo(dataPath).isRelative()) {
-            dataPath = QFileInfo(path).absoluteDir().filePath(dataPath);
-        }
-        if (!c.loadFile(dataPath)) {
+        if (!c.loadFile(p.dataPath)) {
             out.error =
-                QStringLiteral("%1: its data file %2 could not be loaded").arg(path, dataPath);
+                QStringLiteral("%1: its data file %2 could not be loaded").arg(path, p.dataPath);
             return out;
         }
-        if (sha256Of(dataPath) != data[QStringLiteral("sha256")].toString()) {
+        if (sha256Of(p.dataPath) != p.sha256) {
             out.warning =
                 QStringLiteral("%1 has changed since the project was saved (SHA-256 differs)")
-                    .arg(dataPath);
+                    .arg(p.dataPath);
         }
     }
+    c.setSettings(p.settings);
+    c.setMaxFitRows(p.maxFitRows);
+    c.setCompareEstimator(p.compareWith);
     QVector<ColumnRole> roles;
-    for (const QJsonValue& r : data[QStringLiteral("roles")].toArray()) {
-        roles << (r.toString() == QLatin1String("label")    ? ColumnRole::Label
-                  : r.toString() == QLatin1String("ignore") ? ColumnRole::Ignore
-                                                            : ColumnRole::Feature);
+    for (const QString& r : p.roles) {
+        roles << roleOf(r);
     }
     if (roles.size() == c.columnRoles().size()) {
         c.setColumnRoles(roles);
@@ -182,10 +107,8 @@ ProjectOpenResult openProject(const QString& path, EstimationController& c)
             QStringLiteral("the data's columns differ from the project's; default roles used");
     }
     const int nf = int(c.features().cols());
-    const int px = data[QStringLiteral("plot_x")].toInt();
-    const int py = data[QStringLiteral("plot_y")].toInt();
-    if (px < nf && py < nf) {
-        c.setPlotColumns(px, py);
+    if (p.plotX < nf && p.plotY < nf) {
+        c.setPlotColumns(p.plotX, p.plotY);
     }
     return out;
 }

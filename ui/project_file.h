@@ -7,7 +7,7 @@ namespace sosrep::ui {
 
 class EstimationController;
 
-/// Saves the session as JSON ("format": "sosrep-studio-project", version 1): the data file's path
+/// Saves the session as JSON ("format": "sosrep-studio-project", version 2): the data file's path
 /// and SHA-256 (or the toy generator's kind, n and seed), column roles, plotted columns, scaling
 /// and every model parameter with its seed. Atomic (QSaveFile). Returns "" or a one-line error.
 QString saveProject(const QString& path, const EstimationController& controller);

@@ -7,11 +7,13 @@
 #include "core/data/scaler.h"
 #include "core/data/split.h"
 #include "core/data/toy_data.h"
-#include "core/estimators/kde.h"
-#include "core/estimators/sosrep_newton.h"
+#include "core/estimators/sosrep/newton_solver.h"
 #include "core/grid/density_grid.h"
+#include "core/kernels/kernel_operator.h"
 #include "core/kernels/sdo_profile.h"
 #include "core/metrics/auc.h"
+#include "core/pipeline/fit_route.h"
+#include "core/tuning/length_scale_rules.h"
 #include "core/tuning/length_scale_search.h"
 
 #include <algorithm>
@@ -100,6 +102,20 @@ std::string num(double v, const char* format = "%.3g")
     return buf;
 }
 
+/// SOSREP settings (the product defaults) with the kernel of `name`, at a fixed length scale
+/// when `lengthScale` > 0.
+FitSettings settingsNamed(const std::string& name, double lengthScale = 0.0,
+                          const std::string& estimator = "sosrep")
+{
+    FitSettings s = FitSettings::defaults(estimator);
+    s.values.set("kernel", name == "gaussian" || name == "laplace" ? name : "sdo");
+    s.values.set("sdo_method", name == "sdo-exact" ? "exact" : "rff");
+    if (lengthScale > 0.0) {
+        s.values.setReal("length_scale", lengthScale);
+    }
+    return s;
+}
+
 KernelSpec kernelNamed(const std::string& name, double lengthScale)
 {
     KernelSpec spec;
@@ -159,11 +175,11 @@ void fitPerSolver(const Data& data, int repeats)
             if (lr == 0.01 && kernel != "gaussian") {
                 continue;
             }
-            SosrepConfig cfg;
+            GradientConfig cfg;
             cfg.learningRate = lr;
             cfg.iterations = lr == 0.01 ? 30000 : 3000;
             cfg.tolerance = 1e-8;
-            SosrepSolver natural(op, cfg);
+            GradientSolver natural(op, cfg);
             const double tn = seconds([&] { natural.run(); });
             row(data.name, n, data.train.cols(), "(b) one fit, l = 0.1 x median, to 1e-8",
                 kernel + ": natural lr " + num(lr, "%g"), op.backendName(),
@@ -185,19 +201,14 @@ struct SweepStats
 
 SweepStats sweep(const Data& data, const std::string& kernel)
 {
-    FitConfig fc;
-    fc.kernel = kernelNamed(kernel, 1.0);
-    fc.solver.solver = SolverKind::Newton;
-    fc.solver.tolerance = 1e-8;
     SweepStats out;
     out.seconds = seconds([&] {
-        LengthScaleSearch search(data.train, data.test, fc, SearchConfig{});
-        const SearchResult& r = search.run();
-        for (const FdPoint& p : r.curve) {
+        const FitOutcome f =
+            fitModel(FitData{data.train, data.test, data.name, nullptr}, settingsNamed(kernel));
+        for (const FdPoint& p : f.search->curve) {
             out.products.push_back(p.kernelProducts);
         }
-        fc.kernel.lengthScale = r.selectedLengthScale();
-        out.products.push_back(fitDensity(data.train, fc).kernelProducts);
+        out.products.push_back(f.model->report().kernelProducts);
     });
     return out;
 }
@@ -217,7 +228,7 @@ void referenceRecipe(const Data& data, bool fullLong)
         int iterations;
     };
     for (const Recipe r : {Recipe{0.1, 1000}, Recipe{0.01, 30000}}) {
-        SosrepConfig cfg;
+        GradientConfig cfg;
         cfg.learningRate = r.lr;
         cfg.iterations = r.iterations;
         cfg.tolerance = 0; // the recipe runs its whole budget
@@ -225,7 +236,7 @@ void referenceRecipe(const Data& data, bool fullLong)
         if (!measureAll) {
             cfg.iterations = 1000; // measured; the rest projected at the same cost per product
         }
-        SosrepSolver s(op, cfg);
+        GradientSolver s(op, cfg);
         double t = seconds([&] { s.run(); });
         int products = s.kernelProducts();
         std::string note = "residual " + num(s.last().residual, "%.1e");
@@ -265,16 +276,15 @@ void gridRendering(int repeats)
         {"sosrep", "sdo-rff", "cos(a + c) feature split", false},
     };
     for (const Case& c : cases) {
-        FitConfig fc;
-        fc.solver.solver = SolverKind::Newton;
-        fc.kernel = kernelNamed(c.kernel, 0.1 * medianPairwiseDistance(x));
-        fc.estimator = c.kde ? EstimatorKind::Kde : EstimatorKind::Sosrep;
-        const FitResult fit = fitDensity(x, fc);
+        const FitOutcome fit = fitModel(
+            FitData{x, Matrix(), "moons", nullptr},
+            settingsNamed(c.kernel, 0.1 * medianPairwiseDistance(x), c.kde ? "kde" : "sosrep"));
+        const FittedModel& model = *fit.model;
         const GridSpec g = gridAroundData(x, 0, 1, 256);
         DensityGrid fast;
-        const double t = timed(repeats, [&] { fast = evaluateGrid(fit.model, g); });
+        const double t = timed(repeats, [&] { fast = evaluateGrid(model, g); });
         DensityGrid exact;
-        const double te = seconds([&] { exact = evaluateGridPointwise(fit.model, g); });
+        const double te = seconds([&] { exact = evaluateGridPointwise(model, g); });
         // Largest relative error of p where p >= 1e-3 of its maximum (the measure).
         const double top = exact.logDensity.maxCoeff();
         double worst = 0.0;
@@ -286,10 +296,10 @@ void gridRendering(int repeats)
         }
         const std::string name = c.label + " " + c.kernel;
         row("moons", x.rows(), x.cols(), "(d) 256 x 256 log-density grid", name + ": " + c.how,
-            fit.model.kernel->backendName(), "-", t,
+            model.kernel()->backendName(), "-", t,
             "max rel. error " + num(worst, "%.1e") + " where p >= 1e-3 max");
         row("moons", x.rows(), x.cols(), "(d) 256 x 256 log-density grid",
-            name + ": pointwise (exact, any kernel)", fit.model.kernel->backendName(), "-", te);
+            name + ": pointwise (exact, any kernel)", model.kernel()->backendName(), "-", te);
     }
 }
 
@@ -298,37 +308,24 @@ void skinAtScale(const std::string& dir)
     const Dataset all = readNpzDataset(dir + "/33_skin.npz");
     const Scaler sc = Scaler::fit(ScalingKind::MinMax, all.x);
     const Matrix x = sc.apply(all.x);
-    const SplitIndices s = trainTestSplit(x.rows(), 0.2, 0);
-    Matrix fitPart(static_cast<Eigen::Index>(s.train.size()), x.cols());
-    Matrix validation(static_cast<Eigen::Index>(s.test.size()), x.cols());
-    for (size_t i = 0; i < s.train.size(); ++i) {
-        fitPart.row(static_cast<Eigen::Index>(i)) = x.row(s.train[i]);
-    }
-    for (size_t i = 0; i < s.test.size(); ++i) {
-        validation.row(static_cast<Eigen::Index>(i)) = x.row(s.test[i]);
-    }
-    FitConfig fc;
-    fc.solver.solver = SolverKind::Newton;
-    fc.solver.tolerance = 1e-8;
     double auc = 0.0;
     std::string backend;
     std::vector<double> products;
     int skipped = 0;
     const double t = seconds([&] {
-        LengthScaleSearch search(fitPart, validation, fc, SearchConfig{});
-        const SearchResult& r = search.run();
-        for (const FdPoint& p : r.curve) {
+        // Validation: the fit route's seeded 80/20 split of the rows (seed 0).
+        const FitOutcome f =
+            fitModel(FitData{x, Matrix(), "skin", nullptr}, settingsNamed("gaussian"));
+        for (const FdPoint& p : f.search->curve) {
             if (p.kernelProducts > 0) {
                 products.push_back(p.kernelProducts);
             } else {
                 ++skipped; // finer than the landmarks resolve: refused, FD = +inf
             }
         }
-        fc.kernel.lengthScale = r.selectedLengthScale();
-        const FitResult fit = fitDensity(x, fc);
-        backend =
-            fit.model.kernel->backendName() + " M=" + std::to_string(fit.model.kernel->rank());
-        const LogDensity ld = fit.model.logDensity(x);
+        const KernelOperator& k = *f.model->kernel();
+        backend = k.backendName() + " M=" + std::to_string(k.rank());
+        const LogDensity ld = f.model->logValues(x);
         if (all.labels) {
             auc = aucRoc(-ld.values, *all.labels);
         }

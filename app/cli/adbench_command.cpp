@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
+#include "app/cli/cli_runner.h"
 #include "app/cli/commands.h"
 #include "app/cli/fit_options.h"
 #include "app/cli/fit_summary.h"
 #include "core/data/npz_reader.h"
-#include "core/data/scaler.h"
+#include "core/data/preparation.h"
 #include "core/data/split.h"
 #include "core/errors.h"
 #include "core/metrics/auc.h"
+#include "core/pipeline/fit_route.h"
 #include "ui/io/table_text.h"
 
 #include <QDir>
@@ -26,13 +28,9 @@ QString fixed(double v, int decimals)
     return QString::number(v, 'f', decimals);
 }
 
-} // namespace
-
-int commandAdbench(const QStringList& args, CommandContext& ctx)
+void addAdbenchOptions(QCommandLineParser& p)
 {
-    QTextStream& out = ctx.out();
-    QCommandLineParser p;
-    addFitOptions(p);
+    addEstimatorOptions(p);
     addValueOption(p, QStringLiteral("data-dir"), QStringLiteral("folder of ADBench .npz files"),
                    QStringLiteral("DIR"));
     addValueOption(p, QStringLiteral("seeds"),
@@ -46,38 +44,29 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
                    QStringLiteral("FILE"));
     p.addOption(QCommandLineOption(QStringLiteral("hindsight"),
                                    QStringLiteral("also report the best AUC over the grid")));
-    if (!ctx.parse(p, args)) {
-        return 0;
-    }
-    const Options o(p);
-    for (const char* unused : {"train", "test", "scores-out", "trace-out", "fd-out", "model-out",
-                               "columns", "label-column"}) {
-        if (o.has(QString::fromLatin1(unused))) {
-            throw ParameterError(std::string("--") + unused,
-                                 "is not an adbench option (adbench reads every .npz of "
-                                 "--data-dir and writes a table; see --curves-out)");
-        }
-    }
-    const QString curvesPath = ctx.plannedOutput(o, "--curves-out");
-    const QDir dir(o.required(QStringLiteral("data-dir")));
-    QStringList files = dir.entryList({QStringLiteral("*.npz")}, QDir::Files, QDir::Name);
+}
+
+/// The .npz files of --data-dir, kept to those matching --only.
+QStringList datasetFiles(const Options& o, const QDir& dir)
+{
+    const QStringList all = dir.entryList({QStringLiteral("*.npz")}, QDir::Files, QDir::Name);
     const QStringList only =
         o.text(QStringLiteral("only")).split(QLatin1Char(','), Qt::SkipEmptyParts);
-    if (!only.isEmpty()) {
-        QStringList kept;
-        for (const QString& f : files) {
-            for (const QString& s : only) {
-                if (f.contains(s)) {
-                    kept << f;
-                    break;
-                }
-            }
+    QStringList files;
+    for (const QString& f : all) {
+        if (only.isEmpty() || std::any_of(only.begin(), only.end(),
+                                          [&](const QString& s) { return f.contains(s); })) {
+            files << f;
         }
-        files = kept;
     }
     if (files.isEmpty()) {
         throw ParameterError("--data-dir", "no .npz files in " + dir.path().toStdString());
     }
+    return files;
+}
+
+std::vector<uint64_t> seedList(const Options& o)
+{
     std::vector<uint64_t> seeds;
     for (const QString& s :
          o.text(QStringLiteral("seeds"), QStringLiteral("42")).split(QLatin1Char(','))) {
@@ -87,76 +76,87 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
             throw ParameterError("--seeds", "expected comma-separated integers");
         }
     }
-    const bool hindsight = o.has(QStringLiteral("hindsight"));
-    const bool curves = o.has(QStringLiteral("curves-out"));
+    return seeds;
+}
+
+/// One dataset and seed under the ADBench protocol: subsample to 10000, stratified 70/30 split,
+/// min-max scaling fitted on the training part; the FD search validates on the test rows.
+struct Run
+{
+    Row row;
     QStringList curveLines;
-    out << "dataset\tseed\tn_train\td\tlength_scale\tselection\tauc_roc\tauc_pr"
-        << (hindsight ? "\tbest_grid_auc_roc" : "") << "\tseconds\n";
-    std::vector<Row> rows;
-    for (const QString& file : files) {
-        const Dataset all = readNpzDataset(dir.filePath(file).toStdString());
-        if (!all.hasLabels()) {
-            throw DataError(all.source, 0, 0, "has no labels (array 'y'): adbench needs them");
-        }
-        for (uint64_t seed : seeds) {
-            const Dataset data = all.selectRows(subsampleRows(all.rows(), 10000, seed));
-            const SplitIndices s = trainTestSplit(data.rows(), 0.3, seed, data.labels, true);
-            const Dataset trainRaw = data.selectRows(s.train);
-            const Dataset test = data.selectRows(s.test);
-            const Scaler scaler = Scaler::fit(ScalingKind::MinMax, trainRaw.x);
-            const Matrix train = scaler.apply(trainRaw.x);
-            const Matrix testX = scaler.apply(test.x);
-            FitRequest req = fitRequestFromOptions(o, static_cast<int>(train.cols()));
-            req.seed = seed;
-            req.fit.solver.seed = seed;
-            req.fit.kernel.seed = seed;
-            // The search validates on the test rows, so each grid model is fitted on the whole
-            // training part: scoring it gives the grid AUC without refitting (labels are used
-            // only here, after the fact, never by the selection).
-            std::vector<double> gridAuc;
-            LengthScaleSearch::Observer observer;
-            if (hindsight || curves) {
-                observer = [&](const FdPoint&, const DensityModel& model) {
-                    gridAuc.push_back(aucRoc(-model.logDensity(testX).values, *test.labels));
-                };
-            }
-            const FitOutcome f = runFit(train, testX, req, observer);
-            const Vector score = -f.model.model.logDensity(testX).values;
-            Row r;
-            r.aucRoc = aucRoc(score, *test.labels);
-            r.aucPr = aucPr(score, *test.labels);
-            for (double a : gridAuc) {
-                r.hindsight = std::max(r.hindsight, a);
-            }
-            if (curves && f.search) {
-                for (size_t i = 0; i < f.search->curve.size(); ++i) {
-                    const FdPoint& pt = f.search->curve[i];
-                    curveLines << QStringList{file,
-                                              QString::number(seed),
-                                              io::formatNumber(pt.lengthScale),
-                                              finiteCell(pt.value),
-                                              QString::number(pt.invalidPoints),
-                                              QString::number(pt.iterations),
-                                              finiteCell(pt.residual),
-                                              finiteCell(gridAuc[i]),
-                                              io::formatNumber(f.search->centre),
-                                              io::formatNumber(f.search->spacing),
-                                              QString::number(int(i) == f.search->selection.index)}
-                                      .join(QLatin1Char(','));
-                }
-            }
-            rows.push_back(r);
-            out << file << '\t' << seed << '\t' << train.rows() << '\t' << train.cols() << '\t'
-                << QString::number(f.model.model.kernel->spec().lengthScale, 'g', 4) << '\t'
-                << (f.search ? QString::fromStdString(f.search->selection.reason)
-                             : QStringLiteral("fixed"))
-                << '\t' << fixed(r.aucRoc, 4) << '\t' << fixed(r.aucPr, 4);
-            if (hindsight) {
-                out << '\t' << fixed(r.hindsight, 4);
-            }
-            out << '\t' << fixed(f.seconds, 2) << Qt::endl;
+    FitOutcome fit;
+    Eigen::Index nTrain = 0;
+    Eigen::Index dim = 0;
+};
+
+Run runOne(const Dataset& all, const QString& file, FitSettings settings, uint64_t seed,
+           bool gridAucs)
+{
+    const Dataset data = all.selectRows(subsampleRows(all.rows(), 10000, seed));
+    const SplitIndices s = trainTestSplit(data.rows(), 0.3, seed, data.labels, true);
+    const Dataset trainRaw = data.selectRows(s.train);
+    const Dataset test = data.selectRows(s.test);
+    const PreparedTraining prepared = prepareTraining(trainRaw, ScalingKind::MinMax);
+    const Matrix testX = applyToOther(prepared.scaler, test);
+    settings.values.set("seed", std::to_string(seed));
+    // The search validates on the test rows, so each grid model is fitted on the whole training
+    // part: scoring it gives the grid AUC without refitting (labels are used only here, after
+    // the fact, never by the selection).
+    std::vector<double> gridAuc;
+    FitObserver observer;
+    if (gridAucs) {
+        observer.sweepPoint = [&](const FdPoint&, const FittedModel& model) {
+            gridAuc.push_back(aucRoc(-model.logValues(testX).values, *test.labels));
+        };
+    }
+    Run run;
+    run.fit = fitModel(FitData{prepared.x, testX, all.source, nullptr}, settings, observer);
+    checkUsable(*run.fit.model);
+    const Vector score = -run.fit.model->logValues(testX).values;
+    run.row.aucRoc = aucRoc(score, *test.labels);
+    run.row.aucPr = aucPr(score, *test.labels);
+    run.nTrain = prepared.x.rows();
+    run.dim = prepared.x.cols();
+    for (double a : gridAuc) {
+        run.row.hindsight = std::max(run.row.hindsight, a);
+    }
+    if (gridAucs && run.fit.search) {
+        const SearchResult& r = *run.fit.search;
+        for (size_t i = 0; i < r.curve.size(); ++i) {
+            const FdPoint& pt = r.curve[i];
+            run.curveLines << QStringList{file,
+                                          QString::number(seed),
+                                          io::formatNumber(pt.lengthScale),
+                                          finiteCell(pt.value),
+                                          QString::number(pt.invalidPoints),
+                                          QString::number(pt.iterations),
+                                          finiteCell(pt.residual),
+                                          finiteCell(gridAuc[i]),
+                                          io::formatNumber(r.centre),
+                                          io::formatNumber(r.spacing),
+                                          QString::number(int(i) == r.selection.index)}
+                                  .join(QLatin1Char(','));
         }
     }
+    return run;
+}
+
+void printRun(QTextStream& out, const QString& file, uint64_t seed, const Run& run, bool hindsight)
+{
+    out << file << '\t' << seed << '\t' << run.nTrain << '\t' << run.dim << '\t'
+        << QString::number(run.fit.lengthScale, 'g', 4) << '\t'
+        << (run.fit.search ? QString::fromStdString(run.fit.search->selection.reason)
+                           : QStringLiteral("fixed"))
+        << '\t' << fixed(run.row.aucRoc, 4) << '\t' << fixed(run.row.aucPr, 4);
+    if (hindsight) {
+        out << '\t' << fixed(run.row.hindsight, 4);
+    }
+    out << '\t' << fixed(run.fit.seconds, 2) << Qt::endl;
+}
+
+void printMeans(QTextStream& out, const std::vector<Row>& rows, bool hindsight)
+{
     Row mean;
     for (const Row& r : rows) {
         mean.aucRoc += r.aucRoc / double(rows.size());
@@ -168,16 +168,53 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
         out << '\t' << fixed(mean.hindsight, 4);
     }
     out << "\t\n";
-    if (curves) {
-        QByteArray text = "dataset,seed,length_scale,fisher_divergence,invalid_points,iterations,"
-                          "residual,auc_roc,centre,spacing,selected\n";
-        for (const QString& line : curveLines) {
-            text += line.toUtf8() + '\n';
+}
+
+} // namespace
+
+int commandAdbench(const QStringList& args, CommandContext& ctx)
+{
+    QTextStream& out = ctx.out();
+    QCommandLineParser p;
+    addAdbenchOptions(p);
+    if (!ctx.parse(p, args)) {
+        return ExitOk;
+    }
+    const Options o(p);
+    const QString curvesPath = ctx.plannedOutput(o, "--curves-out");
+    const QDir dir(o.required(QStringLiteral("data-dir")));
+    const QStringList files = datasetFiles(o, dir);
+    const std::vector<uint64_t> seeds = seedList(o);
+    std::vector<std::string> warnings;
+    const FitSettings settings = settingsFromOptions(o, 0, &warnings);
+    ctx.warn(warnings);
+    const bool hindsight = o.has(QStringLiteral("hindsight"));
+    const bool curves = !curvesPath.isEmpty();
+    QByteArray curveText = "dataset,seed,length_scale,fisher_divergence,invalid_points,"
+                           "iterations,residual,auc_roc,centre,spacing,selected\n";
+    out << "dataset\tseed\tn_train\td\tlength_scale\tselection\tauc_roc\tauc_pr"
+        << (hindsight ? "\tbest_grid_auc_roc" : "") << "\tseconds\n";
+    std::vector<Row> rows;
+    for (const QString& file : files) {
+        const Dataset all = readNpzDataset(dir.filePath(file).toStdString());
+        if (!all.hasLabels()) {
+            throw DataError(all.source, 0, 0, "has no labels (array 'y'): adbench needs them");
         }
-        ctx.outputs().stage(curvesPath, text);
+        for (uint64_t seed : seeds) {
+            const Run run = runOne(all, file, settings, seed, hindsight || curves);
+            for (const QString& line : run.curveLines) {
+                curveText += line.toUtf8() + '\n';
+            }
+            rows.push_back(run.row);
+            printRun(out, file, seed, run, hindsight);
+        }
+    }
+    printMeans(out, rows, hindsight);
+    if (curves) {
+        ctx.outputs().stage(curvesPath, curveText);
     }
     ctx.commitOutputs();
-    return 0;
+    return ExitOk;
 }
 
 } // namespace sosrep::cli

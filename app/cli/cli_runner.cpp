@@ -2,6 +2,7 @@
 #include "app/cli/cli_runner.h"
 
 #include "app/cli/commands.h"
+#include "app/cli/fit_options.h"
 #include "core/errors.h"
 #include "core/util/text.h"
 #include "ui/io/output_set.h"
@@ -68,7 +69,7 @@ int runCli(const QStringList& args, QTextStream& out, QTextStream& err)
         CommandContext ctx(name, out, err);
         return command(args.mid(1), ctx);
     } catch (const ParameterError& e) {
-        return fail(ExitUsage, e.what());
+        return fail(ExitUsage, cliSpelling(e.parameter()) + ": " + e.message());
     } catch (const DataError& e) {
         return fail(ExitData, e.what());
     } catch (const NumericalError& e) {

@@ -6,6 +6,7 @@
 #include "app/cli/fit_summary.h"
 #include "core/data/preparation.h"
 #include "core/errors.h"
+#include "core/pipeline/fit_route.h"
 #include "ui/io/model_file.h"
 #include "ui/io/table_text.h"
 
@@ -35,7 +36,8 @@ FitFiles planOutputs(const Options& o, CommandContext& ctx)
     return f;
 }
 
-struct FitData
+/// The training rows (read, checked and scaled) and the test rows matched to them by name.
+struct LoadedData
 {
     Dataset train; // as read (unscaled)
     std::optional<Dataset> test;
@@ -43,16 +45,14 @@ struct FitData
     Matrix testX; // scaled; empty without --test
 };
 
-FitData loadFitData(const Options& o, CommandContext& ctx)
+LoadedData loadFitData(const Options& o, const FitSettings& settings, CommandContext& ctx)
 {
-    FitData d;
+    LoadedData d;
     const QString label = o.text(QStringLiteral("label-column"));
     const QStringList columns =
         o.text(QStringLiteral("columns")).split(QLatin1Char(','), Qt::SkipEmptyParts);
     d.train = loadDataset(o.required(QStringLiteral("train")), label, columns);
-    d.prepared = prepareTraining(
-        d.train, scalingKindFromString(
-                     o.text(QStringLiteral("scale"), QStringLiteral("minmax")).toStdString()));
+    d.prepared = prepareTraining(d.train, scalingKindFromString(settings.values.text("scale")));
     ctx.warn(d.prepared.warnings);
     if (o.has(QStringLiteral("test"))) {
         std::vector<std::string> warnings;
@@ -64,48 +64,8 @@ FitData loadFitData(const Options& o, CommandContext& ctx)
     return d;
 }
 
-/// Enough rows for what was asked: two to fit, five when l is tuned on an 80/20 split.
-void checkRows(const FitData& d, const FitRequest& req)
-{
-    const bool split = req.autoLengthScale && !d.test;
-    const Eigen::Index minimum = split ? 5 : 2;
-    if (d.train.rows() < minimum) {
-        throw DataError(d.train.source, 0, 0,
-                        "has " + std::to_string(d.train.rows()) + " data row" +
-                            (d.train.rows() == 1 ? "" : "s") +
-                            (split ? "; automatic l without --test needs at least 5 (it fits on "
-                                     "80 % and validates on 20 %): give more rows, --test, or a "
-                                     "fixed --length-scale"
-                                   : "; a fit needs at least 2"));
-    }
-}
-
-void checkUsable(const FitOutcome& f, const FitRequest& req)
-{
-    if (f.model.status == SolverStatus::Diverged && f.model.kernelProducts == 0) {
-        throw ParameterError("--length-scale", f.model.solverNote); // nothing could be fitted
-    }
-    if (f.model.status == SolverStatus::Diverged) {
-        throw NumericalError("the " + toString(req.fit.solver.solver) +
-                             " solver diverged at iteration " +
-                             std::to_string(f.model.trace.back().iteration) + " (lower --lr)");
-    }
-}
-
-void warnAboutFit(CommandContext& ctx, const FitOutcome& f)
-{
-    if (f.model.clamped > 0) {
-        ctx.warn("the solver floored |f(x_i)| at 1e-12 " + std::to_string(f.model.clamped) +
-                 " times before taking logs and inverses");
-    }
-    if (f.search && f.search->selection.reason == "global_minimum_fallback") {
-        ctx.warn("no stable local minimum of the Fisher divergence where the rule looks: it took "
-                 "the global minimum; look at the curve (--fd-out) before trusting this l");
-    }
-}
-
 void stageOutputs(CommandContext& ctx, const FitFiles& files, const FitOutcome& f,
-                  const FitRequest& req, const FitData& d, const Dataset& scored,
+                  const FitSettings& settings, const LoadedData& d, const Dataset& scored,
                   const LogDensity& ld)
 {
     io::OutputSet& out = ctx.outputs();
@@ -113,32 +73,48 @@ void stageOutputs(CommandContext& ctx, const FitFiles& files, const FitOutcome& 
         out.stage(files.scores, io::scoresText(files.scores, ld.values, scored.labels));
     }
     if (!files.trace.isEmpty()) {
-        out.stage(files.trace, traceText(files.trace, f, req.fit.solver.solver));
+        out.stage(files.trace, traceText(files.trace, f.model->report()));
     }
     if (!files.fd.isEmpty()) {
         out.stage(files.fd, fdText(files.fd, *f.search));
     }
     if (!files.model.isEmpty()) {
-        io::SavedModel m;
-        m.estimator = req.fit.estimator;
-        m.kernel = f.model.model.kernel->spec();
-        m.scaler = d.prepared.scaler;
-        m.columns = d.train.columns;
-        m.train = d.prepared.x;
-        m.weights = f.model.model.weights;
-        QJsonObject& prov = m.provenance;
-        prov[QStringLiteral("seed")] = QString::number(req.seed);
-        prov[QStringLiteral("solver")] = QString::fromStdString(toString(req.fit.solver.solver));
-        prov[QStringLiteral("learning_rate")] = req.fit.solver.learningRate;
+        QJsonObject prov;
+        prov[QStringLiteral("seed")] = QString::fromStdString(settings.values.text("seed"));
         prov[QStringLiteral("train_file")] = QString::fromStdString(d.train.source);
         if (f.search) {
             prov[QStringLiteral("selection_rule")] =
-                QString::fromStdString(toString(req.search.rule));
+                QString::fromStdString(settings.values.text("selection"));
             prov[QStringLiteral("selection_reason")] =
                 QString::fromStdString(f.search->selection.reason);
         }
-        out.stage(files.model, io::modelJson(m));
+        out.stage(files.model, io::modelJson(io::savedModelOf(*f.model, settings, d.prepared.scaler,
+                                                              d.train.columns, prov)));
     }
+}
+
+/// Flags of `fit` beyond the estimator's options: data and outputs.
+void addFitFileOptions(QCommandLineParser& p)
+{
+    addValueOption(p, QStringLiteral("train"),
+                   QStringLiteral("training data (CSV/TSV with header, or .npz)"),
+                   QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("test"),
+                   QStringLiteral("rows to score, and the validation rows of automatic l"),
+                   QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("columns"), QStringLiteral("feature columns, comma-separated"),
+                   QStringLiteral("LIST"));
+    addValueOption(p, QStringLiteral("label-column"),
+                   QStringLiteral("0/1 anomaly label column (not a feature)"),
+                   QStringLiteral("NAME"));
+    addValueOption(p, QStringLiteral("model-out"), QStringLiteral("save the model (JSON)"),
+                   QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("scores-out"), QStringLiteral("per-row scores (CSV)"),
+                   QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("trace-out"), QStringLiteral("optimizer trace (CSV)"),
+                   QStringLiteral("FILE"));
+    addValueOption(p, QStringLiteral("fd-out"), QStringLiteral("Fisher-divergence curve (CSV)"),
+                   QStringLiteral("FILE"));
 }
 
 } // namespace
@@ -146,7 +122,8 @@ void stageOutputs(CommandContext& ctx, const FitFiles& files, const FitOutcome& 
 int commandFit(const QStringList& args, CommandContext& ctx)
 {
     QCommandLineParser p;
-    addFitOptions(p);
+    addFitFileOptions(p);
+    addEstimatorOptions(p);
     if (!ctx.parse(p, args)) {
         return ExitOk;
     }
@@ -156,19 +133,26 @@ int commandFit(const QStringList& args, CommandContext& ctx)
         ctx.input(o.required(QStringLiteral("test")), "--test");
     }
     const FitFiles files = planOutputs(o, ctx);
-    const FitData d = loadFitData(o, ctx);
-    const FitRequest req = fitRequestFromOptions(o, static_cast<int>(d.train.dim()));
-    ctx.warn(ignoredOptionWarnings(o, req, d.train.rows()));
-    checkRows(d, req);
+    // Every flag is checked before any data is read (a typo costs nothing); whether an option
+    // applies can depend on the number of rows, so the warnings come once the data is read.
+    std::vector<std::string> optionWarnings;
+    const LoadedData d = loadFitData(o, settingsFromOptions(o, 0, &optionWarnings), ctx);
+    optionWarnings.clear();
+    const FitSettings settings = settingsFromOptions(o, d.train.rows(), &optionWarnings);
+    ctx.warn(optionWarnings);
 
-    const FitOutcome f = runFit(d.prepared.x, d.test ? d.testX : Matrix(0, d.train.dim()), req);
-    checkUsable(f, req);
-    warnAboutFit(ctx, f);
+    FitData data;
+    data.train = d.prepared.x;
+    data.validation = d.test ? d.testX : Matrix(0, d.train.dim());
+    data.source = d.train.source;
+    const FitOutcome f = fitModel(data, settings);
+    checkUsable(*f.model);
+    ctx.warn(f.warnings);
     const Dataset& scored = d.test ? *d.test : d.train;
-    const LogDensity ld = f.model.model.logDensity(d.test ? d.testX : d.prepared.x);
+    const LogDensity ld = f.model->logValues(d.test ? d.testX : d.prepared.x);
     warnFloored(ctx, ld);
-    stageOutputs(ctx, files, f, req, d, scored, ld);
-    QJsonObject s = fitSummary(f, req, d.train, scored, ld);
+    stageOutputs(ctx, files, f, settings, d, scored, ld);
+    QJsonObject s = fitSummary(f, settings, d.train, scored, ld);
     addAucs(s, ld, scored);
     ctx.finish(s);
     return ExitOk;

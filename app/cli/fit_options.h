@@ -2,23 +2,26 @@
 #pragma once
 
 #include "app/cli/cli_options.h"
-#include "app/cli/fit_pipeline.h"
+#include "core/estimators/fit_settings.h"
+
+#include <string>
+#include <vector>
 
 namespace sosrep::cli {
 
-/// The model options shared by `fit` and `adbench` (estimator, kernel, l, solver, seeds, outputs).
-void addFitOptions(QCommandLineParser& p);
+/// Adds --estimator and one flag per option of the registered estimators' option tables (the
+/// common data, kernel and tuning options, then each estimator's own), with their help, value
+/// name and default. Generated: an estimator registered at run time shows up here.
+void addEstimatorOptions(QCommandLineParser& p);
 
-/// Limits of the fit options (refused above, with the reason).
-constexpr int kMaxIterations = 1000000;
-constexpr int kMaxGrid = 200;
+/// The settings the command line asks for: the estimator's defaults, then every flag given.
+/// Bad values throw ParameterError naming the option. Flags the settings do not use (another
+/// estimator's option, or one that does not apply here) each give a warning in *warnings.
+FitSettings settingsFromOptions(const Options& o, long long trainRows,
+                                std::vector<std::string>* warnings);
 
-/// Typed request from those options, validated for data of dimension `dim`.
-FitRequest fitRequestFromOptions(const Options& o, int dim);
-
-/// Options given on the command line that the request does not use, one warning each (e.g.
-/// --features with the gaussian kernel, --lr with the newton solver).
-std::vector<std::string> ignoredOptionWarnings(const Options& o, const FitRequest& request,
-                                               Eigen::Index trainRows);
+/// The command-line spelling of a parameter named in a ParameterError ("learning_rate" is
+/// "--lr"); names that are already flags stay.
+std::string cliSpelling(const std::string& parameter);
 
 } // namespace sosrep::cli

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/fit_summary.h"
 
+#include "core/kernels/kernel_operator.h"
 #include "core/metrics/auc.h"
 #include "ui/io/table_text.h"
 
@@ -41,10 +42,10 @@ void warnFloored(CommandContext& ctx, const LogDensity& ld)
 
 namespace {
 
-void addSearch(QJsonObject& s, const FitOutcome& f, const FitRequest& req)
+void addSearch(QJsonObject& s, const FitOutcome& f, const FitSettings& settings)
 {
     s[QStringLiteral("selection")] = QString::fromStdString(f.search->selection.reason);
-    s[QStringLiteral("selection_rule")] = QString::fromStdString(toString(req.search.rule));
+    s[QStringLiteral("selection_rule")] = QString::fromStdString(settings.values.text("selection"));
     s[QStringLiteral("fd_validation")] = QString::fromStdString(f.validation);
     s[QStringLiteral("fd_excluded_duplicates")] = f.search->excludedDuplicates;
     int sweepProducts = 0;
@@ -54,79 +55,63 @@ void addSearch(QJsonObject& s, const FitOutcome& f, const FitRequest& req)
     s[QStringLiteral("sweep_kernel_products")] = sweepProducts;
 }
 
-void addSolver(QJsonObject& s, const FitOutcome& f, const FitRequest& req)
+QJsonValue jsonOf(const SummaryValue& v)
 {
-    const bool hasTrace = !f.model.trace.empty();
-    const TraceRow last = hasTrace ? f.model.trace.back() : TraceRow{};
-    s[QStringLiteral("solver")] =
-        hasTrace ? QString::fromStdString(toString(req.fit.solver.solver)) : QStringLiteral("none");
-    s[QStringLiteral("status")] = QString::fromStdString(toString(f.model.status));
-    s[QStringLiteral("iterations")] = last.iteration;
-    s[QStringLiteral("loss")] = last.loss;
-    s[QStringLiteral("sq_norm")] = last.sqNorm;
-    s[QStringLiteral("negative_fraction")] = last.negativeFraction;
-    s[QStringLiteral("residual")] = last.residual;
-    s[QStringLiteral("clamped")] = static_cast<double>(f.model.clamped);
-    s[QStringLiteral("kernel_products")] = f.model.kernelProducts;
-    if (req.fit.solver.solver == SolverKind::Newton) {
-        s[QStringLiteral("fallback_steps")] = f.model.fallbackSteps;
-        s[QStringLiteral("solver_path")] = QString::fromStdString(f.model.solverNote);
+    if (const double* d = std::get_if<double>(&v)) {
+        return std::isfinite(*d) ? QJsonValue(*d) : QJsonValue(QStringLiteral("not finite"));
     }
-    if (f.companion) {
-        // The companion run may diverge (standard GD at a natural-GD step size): say so instead
-        // of printing a non-finite loss.
-        const TraceRow& c = f.companion->trace.back();
-        s[QStringLiteral("standard_status")] =
-            QString::fromStdString(toString(f.companion->status));
-        s[QStringLiteral("standard_iterations")] = c.iteration;
-        if (std::isfinite(c.loss)) {
-            s[QStringLiteral("standard_loss")] = c.loss;
-            s[QStringLiteral("standard_negative_fraction")] = c.negativeFraction;
-        }
+    if (const long long* i = std::get_if<long long>(&v)) {
+        return QJsonValue(static_cast<qint64>(*i));
     }
+    return QJsonValue(QString::fromStdString(std::get<std::string>(v)));
 }
 
 } // namespace
 
-QJsonObject fitSummary(const FitOutcome& f, const FitRequest& req, const Dataset& train,
+void addModelFields(QJsonObject& summary, const FittedModel& model)
+{
+    for (const auto& [key, value] : model.summary()) {
+        summary[QString::fromStdString(key)] = jsonOf(value);
+    }
+    for (const auto& [key, value] : model.report().fields) {
+        summary[QString::fromStdString(key)] = jsonOf(value);
+    }
+}
+
+QJsonObject fitSummary(const FitOutcome& f, const FitSettings& settings, const Dataset& train,
                        const Dataset& scored, const LogDensity& ld)
 {
-    const KernelSpec& spec = f.model.model.kernel->spec();
+    const FittedModel& model = *f.model;
     QJsonObject s;
-    s[QStringLiteral("estimator")] = QString::fromStdString(toString(req.fit.estimator));
-    s[QStringLiteral("kernel")] = QString::fromStdString(toString(spec.type));
-    s[QStringLiteral("backend")] = QString::fromStdString(f.model.model.kernel->backendName());
-    if (f.model.model.kernel->rank() > 0) {
-        s[QStringLiteral("rank")] = f.model.model.kernel->rank();
+    s[QStringLiteral("estimator")] = QString::fromStdString(settings.estimator);
+    if (const KernelOperator* k = model.kernel()) {
+        s[QStringLiteral("kernel")] = QString::fromStdString(toString(k->spec().type));
+        s[QStringLiteral("length_scale")] = k->spec().lengthScale;
     }
-    s[QStringLiteral("length_scale")] = spec.lengthScale;
-    if (!req.lengthScaleRule.empty()) {
-        s[QStringLiteral("length_scale_rule")] = QString::fromStdString(req.lengthScaleRule);
+    if (!f.lengthScaleRule.empty() && f.lengthScaleRule != "auto") {
+        s[QStringLiteral("length_scale_rule")] = QString::fromStdString(f.lengthScaleRule);
     }
     if (f.search) {
-        addSearch(s, f, req);
+        addSearch(s, f, settings);
     }
     s[QStringLiteral("n_train")] = static_cast<int>(train.rows());
     s[QStringLiteral("dim")] = static_cast<int>(train.dim());
-    addSolver(s, f, req);
+    s[QStringLiteral("status")] = QString::fromStdString(toString(model.report().status));
+    addModelFields(s, model);
     s[QStringLiteral("floored_scores")] = ld.floored;
-    s[QStringLiteral("seed")] = QString::number(req.seed);
+    s[QStringLiteral("seed")] = QString::fromStdString(settings.values.text("seed"));
     s[QStringLiteral("n_scored")] = static_cast<int>(scored.rows());
     s[QStringLiteral("seconds")] = std::round(f.seconds * 1000.0) / 1000.0;
     return s;
 }
 
-QByteArray traceText(const QString& path, const FitOutcome& f, SolverKind primary)
+QByteArray traceText(const QString& path, const FitReport& report)
 {
     std::vector<std::pair<QString, const TraceRow*>> rows;
-    auto add = [&](const QString& name, const FitResult& fit) {
-        for (const TraceRow& t : fit.trace) {
-            rows.emplace_back(name, &t);
+    for (const NamedTrace& t : report.traces) {
+        for (const TraceRow& r : t.rows) {
+            rows.emplace_back(QString::fromStdString(t.run), &r);
         }
-    };
-    add(QString::fromStdString(toString(primary)), f.model);
-    if (f.companion) {
-        add(QStringLiteral("standard"), *f.companion);
     }
     return io::tableText(
         path,

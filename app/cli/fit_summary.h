@@ -2,8 +2,8 @@
 #pragma once
 
 #include "app/cli/command_context.h"
-#include "app/cli/fit_pipeline.h"
 #include "core/data/dataset.h"
+#include "core/pipeline/fit_route.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -16,13 +16,16 @@ void addAucs(QJsonObject& summary, const LogDensity& ld, const Dataset& data);
 /// Warns when scores were floored (p below 1e-300: their order among themselves is lost).
 void warnFloored(CommandContext& ctx, const LogDensity& ld);
 
+/// The model's summary fields (its own, then what its fit reported) into a JSON object.
+void addModelFields(QJsonObject& summary, const FittedModel& model);
+
 /// The fit's one-line JSON summary (without AUCs and warnings).
-QJsonObject fitSummary(const FitOutcome& f, const FitRequest& req, const Dataset& train,
+QJsonObject fitSummary(const FitOutcome& f, const FitSettings& settings, const Dataset& train,
                        const Dataset& scored, const LogDensity& ld);
 
-/// The optimizer trace as CSV: solver,iteration,loss,sq_norm,negative_fraction,residual.
+/// The optimizer traces as CSV: solver,iteration,loss,sq_norm,negative_fraction,residual.
 /// A non-finite value (a diverged run's last row) is an empty cell, never "nan" or "inf".
-QByteArray traceText(const QString& path, const FitOutcome& f, SolverKind primary);
+QByteArray traceText(const QString& path, const FitReport& report);
 
 /// The Fisher-divergence curve: length_scale,fisher_divergence,selected,status,invalid_points.
 /// A grid point without a finite value (a fit that diverged or was refused, or validation

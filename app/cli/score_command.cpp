@@ -37,12 +37,15 @@ int commandScore(const QStringList& args, CommandContext& ctx)
         loadMatching(dataPath, o.text(QStringLiteral("label-column")), m.columns, &warnings);
     ctx.warn(warnings);
     const Matrix x = applyToOther(m.scaler, raw);
-    const LogDensity ld = io::toDensityModel(m, modelPath).logDensity(x);
+    const std::unique_ptr<FittedModel> model = io::toModel(m, modelPath);
+    const LogDensity ld = model->logValues(x);
     ctx.outputs().stage(outPath, io::scoresText(outPath, ld.values, raw.labels));
     QJsonObject s;
-    s[QStringLiteral("estimator")] = QString::fromStdString(toString(m.estimator));
-    s[QStringLiteral("kernel")] = QString::fromStdString(toString(m.kernel.type));
-    s[QStringLiteral("length_scale")] = m.kernel.lengthScale;
+    s[QStringLiteral("estimator")] = QString::fromStdString(m.settings.estimator);
+    if (m.kernel) {
+        s[QStringLiteral("kernel")] = QString::fromStdString(toString(m.kernel->type));
+        s[QStringLiteral("length_scale")] = m.kernel->lengthScale;
+    }
     s[QStringLiteral("n_scored")] = static_cast<int>(raw.rows());
     s[QStringLiteral("floored_scores")] = ld.floored;
     warnFloored(ctx, ld);

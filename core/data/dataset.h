@@ -23,7 +23,7 @@ struct Dataset
     Eigen::Index dim() const { return x.cols(); }
     bool hasLabels() const { return labels.has_value(); }
 
-    /// Index of a column by name; throws ParameterError("--columns", ...) when absent.
+    /// Index of a column by name; throws ParameterError("columns", ...) when absent.
     int columnIndex(const std::string& name) const;
     /// Keeps only the named columns, in the given order.
     Dataset selectColumns(const std::vector<std::string>& names) const;

@@ -31,7 +31,7 @@ ScalingKind scalingKindFromString(const std::string& text)
     if (text == "minmax") {
         return ScalingKind::MinMax;
     }
-    throw ParameterError("--scale", "unknown scaling '" + text + "' (use none, zscore or minmax)");
+    throw ParameterError("scale", "unknown scaling '" + text + "' (use none, zscore or minmax)");
 }
 
 Scaler Scaler::fit(ScalingKind kind, const MatrixRef& x)

@@ -15,7 +15,7 @@ enum class ScalingKind
 };
 
 std::string toString(ScalingKind kind);
-ScalingKind scalingKindFromString(const std::string& text); // throws ParameterError("--scale")
+ScalingKind scalingKindFromString(const std::string& text); // throws ParameterError("scale")
 
 /// Per-column affine scaling x' = (x - shift) / scale, fitted on training data and then applied
 /// unchanged to any other data (the ADBench protocol fits min-max on the training part only).

@@ -14,7 +14,7 @@ SplitIndices trainTestSplit(Eigen::Index n, double testFraction, uint64_t seed,
                             const std::optional<Eigen::VectorXi>& labels, bool stratify)
 {
     if (!(testFraction > 0.0 && testFraction < 1.0)) {
-        throw ParameterError("--test-fraction", "must lie strictly between 0 and 1");
+        throw ParameterError("test_fraction", "must lie strictly between 0 and 1");
     }
     Rng rng(seed);
     SplitIndices out;

@@ -87,17 +87,17 @@ ToyKind toyKindFromString(const std::string& text)
             return k.kind;
         }
     }
-    throw ParameterError("--kind", "unknown toy data kind '" + text +
-                                       "' (use gmm, moons, rings, square, cosine or blocks)");
+    throw ParameterError("kind", "unknown toy data kind '" + text +
+                                     "' (use gmm, moons, rings, square, cosine or blocks)");
 }
 
 Dataset generateToyData(const ToyConfig& config)
 {
     if (config.n < 1) {
-        throw ParameterError("--n", "must be at least 1");
+        throw ParameterError("n", "must be at least 1");
     }
     if (!(config.anomalyFraction >= 0.0 && config.anomalyFraction < 1.0)) {
-        throw ParameterError("--anomalies", "must lie in [0, 1)");
+        throw ParameterError("anomalies", "must lie in [0, 1)");
     }
     Rng rng(config.seed);
     const int nAnomalies = static_cast<int>(std::lround(config.anomalyFraction * config.n));

@@ -19,7 +19,7 @@ enum class ToyKind
 };
 
 std::string toString(ToyKind kind);
-ToyKind toyKindFromString(const std::string& text); // throws ParameterError("--kind")
+ToyKind toyKindFromString(const std::string& text); // throws ParameterError("kind")
 
 struct ToyConfig
 {

@@ -37,7 +37,7 @@ std::vector<double> histogram(const std::vector<double>& values, double lo, doub
     return counts;
 }
 
-ClusterComparison compareClusters(const DensityModel& sosrep, const DensityModel& kde,
+ClusterComparison compareClusters(const FittedModel& first, const FittedModel& second,
                                   const MatrixRef& x, const Eigen::VectorXi& cluster, int window,
                                   int maxPairsPoints)
 {
@@ -56,8 +56,8 @@ ClusterComparison compareClusters(const DensityModel& sosrep, const DensityModel
     }
     ClusterComparison out;
     out.cluster1Size = static_cast<int>(c1.size());
-    auto shifted = [&](const DensityModel& m, std::vector<double>* curve, double* gap) {
-        const Vector ld = m.logDensity(ordered).values;
+    auto shifted = [&](const FittedModel& m, std::vector<double>* curve, double* gap) {
+        const Vector ld = m.logValues(ordered).values;
         const double mean1 = ld.head(out.cluster1Size).mean();
         const double mean2 = ld.tail(ld.size() - out.cluster1Size).mean();
         curve->resize(static_cast<size_t>(ld.size()));
@@ -66,10 +66,12 @@ ClusterComparison compareClusters(const DensityModel& sosrep, const DensityModel
         }
         *gap = mean2 - mean1;
     };
-    shifted(sosrep, &out.sosrep, &out.sosrepGap);
-    shifted(kde, &out.kde, &out.kdeGap);
-    out.sosrepSmoothed = runningMean(out.sosrep, window);
-    out.kdeSmoothed = runningMean(out.kde, window);
+    shifted(first, &out.first, &out.firstGap);
+    shifted(second, &out.second, &out.secondGap);
+    out.firstSmoothed = runningMean(out.first, window);
+    out.secondSmoothed = runningMean(out.second, window);
+    out.firstEstimator = first.estimator();
+    out.secondEstimator = second.estimator();
 
     // Kernel values on (subsampled) clusters.
     auto subsample = [&](const std::vector<Eigen::Index>& idx, uint64_t seed) {
@@ -81,9 +83,13 @@ ClusterComparison compareClusters(const DensityModel& sosrep, const DensityModel
         }
         return m;
     };
+    const KernelOperator* kernel = first.kernel() ? first.kernel() : second.kernel();
+    if (!kernel) {
+        return out; // neither model has a kernel: no kernel values to show
+    }
+    const KernelOperator& k = *kernel;
     const Matrix a = subsample(c1, 1);
     const Matrix b = subsample(c2, 2);
-    const KernelOperator& k = *sosrep.kernel;
     auto offDiagonal = [](const Matrix& kk, std::vector<double>* out) {
         for (Eigen::Index i = 0; i < kk.rows(); ++i) {
             for (Eigen::Index j = i + 1; j < kk.cols(); ++j) {

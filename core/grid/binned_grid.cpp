@@ -71,16 +71,16 @@ struct OffsetTables
 
 } // namespace
 
-bool evaluateBinnedRadial(const DensityModel& model, const GridSpec& spec, DensityGrid* out)
+bool evaluateBinnedRadial(const KernelFieldModel& model, const GridSpec& spec, DensityGrid* out)
 {
-    const KernelOperator& op = *model.kernel;
+    const KernelOperator& op = *model.kernel();
     double probe[3];
     if (op.backend() != KernelBackend::Dense || op.dim() != 2 || spec.nx < 2 || spec.ny < 2 ||
         spec.xColumn == spec.yColumn || !op.radialProfile(1.0, probe[0], probe[1], probe[2])) {
         return false;
     }
     const Matrix& x = op.train();
-    const Vector& w = model.weights;
+    const Vector& w = model.weights();
     const int nx = spec.nx;
     const int ny = spec.ny;
     const double hx = (spec.xMax - spec.xMin) / nx;
@@ -239,7 +239,7 @@ bool evaluateBinnedRadial(const DensityModel& model, const GridSpec& spec, Densi
         probes(static_cast<Eigen::Index>(m / stride), spec.xColumn) = spec.x(nodes[m].first);
         probes(static_cast<Eigen::Index>(m / stride), spec.yColumn) = spec.y(nodes[m].second);
     }
-    const LogDensity exact = model.logDensity(probes);
+    const LogDensity exact = model.logValues(probes);
     for (Eigen::Index m = 0; m < probes.rows(); ++m) {
         const auto& node = nodes[static_cast<size_t>(m) * stride];
         const double diff = result.logDensity(node.second, node.first) - exact.values(m);

@@ -15,6 +15,6 @@ namespace sosrep {
 /// result is checked against exact evaluation at about 64 nodes where p >= 1e-3 of its maximum:
 /// if any differs by more than 5e-4 (relative), it returns false and the caller evaluates point by
 /// point. Also false when the model is not 2-D, not dense, or has data outside the grid.
-bool evaluateBinnedRadial(const DensityModel& model, const GridSpec& spec, DensityGrid* out);
+bool evaluateBinnedRadial(const KernelFieldModel& model, const GridSpec& spec, DensityGrid* out);
 
 } // namespace sosrep

@@ -46,11 +46,11 @@ namespace {
 /// grid is one product (nx x N)(N x ny). Rows and columns carry their own log shift, so nothing
 /// underflows where the density matters; cells whose value still underflows are floored (and
 /// counted) by logFromField, as in the generic path.
-void evaluateSeparable(const DensityModel& model, const GridSpec& spec, const ProgressFn& progress,
-                       DensityGrid* out)
+void evaluateSeparable(const KernelFieldModel& model, const GridSpec& spec,
+                       const ProgressFn& progress, DensityGrid* out)
 {
-    const Matrix& x = model.kernel->train();
-    const double l = model.kernel->spec().lengthScale;
+    const Matrix& x = model.kernel()->train();
+    const double l = model.kernel()->spec().lengthScale;
     const double inv2l2 = 1.0 / (2.0 * l * l);
     const Eigen::Index n = x.rows();
     Vector heldLog = Vector::Zero(n); // log c_i from the held columns
@@ -82,7 +82,7 @@ void evaluateSeparable(const DensityModel& model, const GridSpec& spec, const Pr
     const Matrix ey = factors(
         spec.ny, spec.yColumn, [&](int j) { return spec.y(j); }, Vector::Zero(n), nullptr, &sy);
     const Matrix ex = factors(
-        spec.nx, spec.xColumn, [&](int i) { return spec.x(i); }, heldLog, &model.weights, &sx);
+        spec.nx, spec.xColumn, [&](int i) { return spec.x(i); }, heldLog, &model.weights(), &sx);
     const double offset = model.logOffset();
     const int chunk = 64; // progress and cancel between chunks
     for (int i0 = 0; i0 < spec.nx; i0 += chunk) {
@@ -104,13 +104,13 @@ void evaluateSeparable(const DensityModel& model, const GridSpec& spec, const Pr
 /// Random Fourier features on a two-column grid: with a_ti = 2 pi z_tx X_i and c_tj =
 /// 2 pi (z_ty Y_j + sum over held columns z_tk v_k) + b_t, cos(a + c) = cos a cos c - sin a sin c,
 /// so the field on the grid is two (nx x T)(T x ny) products, exact for the sampled kernel.
-void evaluateFeatureGrid(const DensityModel& model, const GridSpec& spec,
+void evaluateFeatureGrid(const KernelFieldModel& model, const GridSpec& spec,
                          const ProgressFn& progress, DensityGrid* out)
 {
-    const KernelOperator& k = *model.kernel;
+    const KernelOperator& k = *model.kernel();
     const Matrix& z = k.frequencies();
     const Eigen::Index t = z.rows();
-    const Vector v = k.featureWeights(model.weights);
+    const Vector v = k.featureWeights(model.weights());
     Vector held = k.phases();
     for (Eigen::Index j = 0; j < z.cols(); ++j) {
         if (j != spec.xColumn && j != spec.yColumn) {
@@ -155,13 +155,18 @@ void evaluateFeatureGrid(const DensityModel& model, const GridSpec& spec,
 
 } // namespace
 
-DensityGrid evaluateGrid(const DensityModel& model, const GridSpec& spec,
+DensityGrid evaluateGrid(const FittedModel& fitted, const GridSpec& spec,
                          const ProgressFn& progress)
 {
+    const KernelFieldModel* field = fitted.kernelField();
+    if (!field) {
+        return evaluateGridPointwise(fitted, spec, progress);
+    }
+    const KernelFieldModel& model = *field;
     DensityGrid out;
     out.spec = spec;
     out.logDensity.resize(spec.ny, spec.nx);
-    const KernelOperator& k = *model.kernel;
+    const KernelOperator& k = *model.kernel();
     const bool columnsOk =
         spec.xColumn != spec.yColumn && k.train().cols() == spec.fixedValues.size();
     if (columnsOk && k.spec().type == KernelType::Gaussian && k.backend() == KernelBackend::Dense) {
@@ -178,7 +183,7 @@ DensityGrid evaluateGrid(const DensityModel& model, const GridSpec& spec,
     return evaluateGridPointwise(model, spec, progress);
 }
 
-DensityGrid evaluateGridPointwise(const DensityModel& model, const GridSpec& spec,
+DensityGrid evaluateGridPointwise(const FittedModel& model, const GridSpec& spec,
                                   const ProgressFn& progress)
 {
     DensityGrid out;
@@ -196,7 +201,7 @@ DensityGrid evaluateGridPointwise(const DensityModel& model, const GridSpec& spe
                 pts(k, spec.yColumn) = spec.y(j0 + j);
             }
         }
-        const LogDensity ld = model.logDensity(pts);
+        const LogDensity ld = model.logValues(pts);
         out.floored += ld.floored;
         for (int j = 0; j < rows; ++j) {
             out.logDensity.row(j0 + j) =

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/estimators/density_model.h"
+#include "core/estimators/kernel_field_model.h"
 #include "core/types.h"
 
 #include <vector>
@@ -41,11 +41,12 @@ struct DensityGrid
 /// random-feature SDO the exact cos(a + c) split (two products), 2-D Laplace and exact SDO the
 /// checked binned FFT convolution (binned_grid.h); everything else, and every case where that
 /// check fails, is evaluated point by point.
-DensityGrid evaluateGrid(const DensityModel& model, const GridSpec& spec,
+/// Models without a kernel-field form (FittedModel::kernelField()) are evaluated point by point.
+DensityGrid evaluateGrid(const FittedModel& model, const GridSpec& spec,
                          const ProgressFn& progress = {});
 
-/// The generic path: every grid point evaluated as a query point (any kernel).
-DensityGrid evaluateGridPointwise(const DensityModel& model, const GridSpec& spec,
+/// The generic path: every grid point evaluated as a query point (any model).
+DensityGrid evaluateGridPointwise(const FittedModel& model, const GridSpec& spec,
                                   const ProgressFn& progress = {});
 
 /// log-density thresholds t_k such that the cells with log p >= t_k hold `masses[k]` of the

@@ -33,8 +33,7 @@ KernelType kernelTypeFromString(const std::string& text)
     if (text == "sdo") {
         return KernelType::Sdo;
     }
-    throw ParameterError("--kernel",
-                         "unknown kernel '" + text + "' (use gaussian, laplace or sdo)");
+    throw ParameterError("kernel", "unknown kernel '" + text + "' (use gaussian, laplace or sdo)");
 }
 
 std::string toString(SdoMethod method)
@@ -50,7 +49,7 @@ SdoMethod sdoMethodFromString(const std::string& text)
     if (text == "exact") {
         return SdoMethod::Exact;
     }
-    throw ParameterError("--sdo-method", "unknown SDO method '" + text + "' (use rff or exact)");
+    throw ParameterError("sdo_method", "unknown SDO method '" + text + "' (use rff or exact)");
 }
 
 std::string toString(BackendChoice choice)
@@ -77,17 +76,16 @@ BackendChoice backendChoiceFromString(const std::string& text)
     if (text == "lowrank") {
         return BackendChoice::LowRank;
     }
-    throw ParameterError("--backend",
-                         "unknown backend '" + text + "' (use auto, dense or lowrank)");
+    throw ParameterError("backend", "unknown backend '" + text + "' (use auto, dense or lowrank)");
 }
 
 int KernelSpec::effectiveOrder(int dim) const
 {
     const int m = sdoOrder > 0 ? sdoOrder : dim / 2 + 1;
     if (2 * m <= dim) {
-        throw ParameterError("--sdo-order", "SDO order m = " + std::to_string(m) +
-                                                " must exceed d/2 = " + std::to_string(dim / 2.0) +
-                                                " (else the kernel is infinite)");
+        throw ParameterError("sdo_order", "SDO order m = " + std::to_string(m) +
+                                              " must exceed d/2 = " + std::to_string(dim / 2.0) +
+                                              " (else the kernel is infinite)");
     }
     return m;
 }
@@ -95,18 +93,18 @@ int KernelSpec::effectiveOrder(int dim) const
 void KernelSpec::validate(int dim) const
 {
     if (!(lengthScale > 0.0) || !std::isfinite(lengthScale)) {
-        throw ParameterError("--length-scale", "must be a positive finite number");
+        throw ParameterError("length_scale", "must be a positive finite number");
     }
     if (rank < 1 || rank > kMaxRank) {
-        throw ParameterError("--rank", "must lie in [1, " + std::to_string(kMaxRank) +
-                                           "]: the M x M eigendecomposition costs M^3");
+        throw ParameterError("rank", "must lie in [1, " + std::to_string(kMaxRank) +
+                                         "]: the M x M eigendecomposition costs M^3");
     }
     if (sdoOrder < 0 || sdoOrder > kMaxSdoOrder) {
-        throw ParameterError("--sdo-order", "must lie in [0, " + std::to_string(kMaxSdoOrder) +
-                                                "] (0 = floor(d/2) + 1)");
+        throw ParameterError("sdo_order", "must lie in [0, " + std::to_string(kMaxSdoOrder) +
+                                              "] (0 = floor(d/2) + 1)");
     }
     if (features < 1 || features > kMaxFeatures) {
-        throw ParameterError("--features",
+        throw ParameterError("features",
                              "must lie in [1, " + std::to_string(kMaxFeatures) +
                                  "]: every evaluation costs T cosines per point, and 2000 "
                                  "already approximate the kernel to about 2 %");
@@ -126,7 +124,7 @@ void KernelSpec::checkLengthScale(double diameter) const
                       "distinct rows underflow to 0 and the Fisher divergence overflows; use at "
                       "least %.3g",
                       lengthScale, diameter, floor);
-        throw ParameterError("--length-scale", buf);
+        throw ParameterError("length_scale", buf);
     }
 }
 

@@ -16,7 +16,7 @@ enum class KernelType
 };
 
 std::string toString(KernelType type);
-KernelType kernelTypeFromString(const std::string& text); // throws ParameterError("--kernel")
+KernelType kernelTypeFromString(const std::string& text); // throws ParameterError("kernel")
 
 /// How the SDO kernel is evaluated (design.md section 2): random Fourier features (the paper's
 /// eq. 12, back-end 1) or the exact radial profile tabulated by quadrature (back-end 2).
@@ -27,7 +27,7 @@ enum class SdoMethod
 };
 
 std::string toString(SdoMethod method);
-SdoMethod sdoMethodFromString(const std::string& text); // throws ParameterError("--sdo-method")
+SdoMethod sdoMethodFromString(const std::string& text); // throws ParameterError("sdo_method")
 
 /// How K is held for the solvers: dense N x N, or low rank (Nystroem landmarks for Gaussian,
 /// Laplace and exact SDO; random Fourier features for RFF SDO). Auto picks by cost: dense up to
@@ -40,7 +40,7 @@ enum class BackendChoice
 };
 
 std::string toString(BackendChoice choice);
-BackendChoice backendChoiceFromString(const std::string& text); // ParameterError("--backend")
+BackendChoice backendChoiceFromString(const std::string& text); // ParameterError("backend")
 
 /// Everything that defines a kernel instance. One length scale l > 0 for every type
 /// (design.md section 2); for SDO, a = l^(2m) and the random Fourier features are drawn from
@@ -67,10 +67,10 @@ struct KernelSpec
     /// the Fisher-divergence terms (which divide by l^4) overflow.
     static constexpr double kMinRelativeLengthScale = 1e-8;
 
-    /// m actually used for dimension d; throws ParameterError("--sdo-order") unless m > d/2.
+    /// m actually used for dimension d; throws ParameterError("sdo_order") unless m > d/2.
     int effectiveOrder(int dim) const;
     void validate(int dim) const;
-    /// Throws ParameterError("--length-scale") below kMinRelativeLengthScale * diameter.
+    /// Throws ParameterError("length_scale") below kMinRelativeLengthScale * diameter.
     void checkLengthScale(double diameter) const;
 };
 

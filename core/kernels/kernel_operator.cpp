@@ -103,7 +103,7 @@ KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec)
         const SdoSpectrum spectrum(d, m);
         Rng rng(spec.seed);
         const int t = spec.features;
-        checkMatrixSize(double(n), double(t), "--features",
+        checkMatrixSize(double(n), double(t), "features",
                         "the " + std::to_string(n) + " x " + std::to_string(t) + " feature map");
         m_freq.resize(t, d);
         for (int k = 0; k < t; ++k) {
@@ -158,7 +158,7 @@ void KernelOperator::buildNystrom()
         std::swap(order[static_cast<size_t>(i)], order[static_cast<size_t>(j)]);
         m_landmarks.row(i) = m_train.row(order[static_cast<size_t>(i)]);
     }
-    checkMatrixSize(double(n), double(m), "--rank",
+    checkMatrixSize(double(n), double(m), "rank",
                     "the " + std::to_string(n) + " x " + std::to_string(m) + " Nystroem block");
     m_knm = exactCross(m_train, m_landmarks);
     m_uncovered = (m_knm.rowwise().maxCoeff().array() < 1e-6).count();
@@ -211,10 +211,9 @@ Matrix KernelOperator::exactCross(const MatrixRef& a, const MatrixRef& b) const
 
 void KernelOperator::checkDenseMemory(Eigen::Index n)
 {
-    checkMatrixSize(double(n), double(n), "--backend",
+    checkMatrixSize(double(n), double(n), "backend",
                     "a dense kernel for " + std::to_string(n) +
-                        " rows (subsample the rows, e.g. sosrep split --subsample 10000, or use "
-                        "the low-rank back-end)");
+                        " rows (fit on a subsample of the rows, or use the low-rank back-end)");
 }
 
 KernelOperator KernelOperator::fromMatrix(const MatrixRef& kernelMatrix)

@@ -21,7 +21,7 @@ FdEstimator fdEstimatorFromString(const std::string& text)
     if (text == "finite-difference" || text == "hutchinson") {
         return FdEstimator::FiniteDifference;
     }
-    throw ParameterError("--fd-estimator",
+    throw ParameterError("fd_estimator",
                          "unknown estimator '" + text + "' (use analytic or finite-difference)");
 }
 
@@ -54,7 +54,7 @@ SelectionRule selectionRuleFromString(const std::string& text)
     if (text == "likelihood") {
         return SelectionRule::HeldOutLikelihood;
     }
-    throw ParameterError("--selection",
+    throw ParameterError("selection",
                          "unknown rule '" + text +
                              "' (use above-spacing, paper, first-local or likelihood)");
 }
@@ -109,10 +109,10 @@ Selection selectLengthScale(const std::vector<double>& lengthScales,
 std::vector<double> logSpacedGrid(double centre, int count, double decades)
 {
     if (count < 1) {
-        throw ParameterError("--grid", "must be at least 1");
+        throw ParameterError("grid", "must be at least 1");
     }
     if (!(centre > 0.0)) {
-        throw ParameterError("--length-scale", "grid centre must be positive");
+        throw ParameterError("length_scale", "grid centre must be positive");
     }
     std::vector<double> grid(static_cast<size_t>(count));
     for (int i = 0; i < count; ++i) {

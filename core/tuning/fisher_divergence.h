@@ -12,7 +12,7 @@ enum class FdEstimator
     FiniteDifference // the paper's Hutchinson finite-difference trace (Alg. 1 / 6)
 };
 std::string toString(FdEstimator e);
-FdEstimator fdEstimatorFromString(const std::string& text); // ParameterError("--fd-estimator")
+FdEstimator fdEstimatorFromString(const std::string& text); // ParameterError("fd_estimator")
 
 enum class SelectionRule
 {
@@ -31,7 +31,7 @@ enum class SelectionRule
     HeldOutLikelihood
 };
 std::string toString(SelectionRule r);
-SelectionRule selectionRuleFromString(const std::string& text); // ParameterError("--selection")
+SelectionRule selectionRuleFromString(const std::string& text); // ParameterError("selection")
 
 /// Which grid point a rule picked, and why.
 struct Selection

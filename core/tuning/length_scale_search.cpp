@@ -2,8 +2,7 @@
 #include "core/tuning/length_scale_search.h"
 
 #include "core/errors.h"
-#include "core/estimators/kde.h"
-#include "core/estimators/sosrep_newton.h"
+#include "core/tuning/length_scale_rules.h"
 
 #include <algorithm>
 
@@ -13,56 +12,6 @@
 #include <vector>
 
 namespace sosrep {
-
-FitResult fitDensity(const MatrixRef& train, const FitConfig& config, const ProgressFn& progress)
-{
-    if (train.rows() < 2) {
-        throw ParameterError("--train", "needs at least 2 rows to fit a density");
-    }
-    auto kernel = std::make_shared<const KernelOperator>(train, config.kernel);
-    FitResult out;
-    if (config.estimator == EstimatorKind::Kde) {
-        out.model = makeKde(kernel);
-        return out;
-    }
-    if (kernel->uncoveredRows() > 0) {
-        // The low-rank kernel is ~0 at these rows: no f is positive there, so the fit would
-        // only burn its budget. Reported as diverged (FD = +inf, skipped by the selection).
-        out.status = SolverStatus::Diverged;
-        out.solverNote = "not fitted: " + std::to_string(kernel->uncoveredRows()) +
-                         " rows are beyond every landmark (l is finer than " +
-                         std::to_string(kernel->rank()) + " landmarks resolve; raise --rank)";
-        out.model = DensityModel{EstimatorKind::Sosrep, kernel, Vector::Zero(kernel->size())};
-        TraceRow row;
-        row.loss = std::numeric_limits<double>::infinity();
-        row.residual = std::numeric_limits<double>::infinity();
-        out.trace.push_back(row);
-        return out;
-    }
-    if (config.solver.solver == SolverKind::Newton) {
-        NewtonConfig nc;
-        nc.tolerance = config.solver.tolerance > 0 ? config.solver.tolerance : 1e-8;
-        nc.maxIterations = std::min(config.solver.iterations, 200);
-        nc.seed = config.solver.seed;
-        nc.maxProducts = config.solver.iterations + 2; // natural gradient's budget
-        NewtonSolver solver(*kernel, nc);
-        out.status = solver.run(progress);
-        out.trace = solver.trace();
-        out.clamped = solver.totalClamped();
-        out.kernelProducts = solver.kernelProducts();
-        out.fallbackSteps = solver.fallbackSteps();
-        out.solverNote = solver.summary();
-        out.model = DensityModel{EstimatorKind::Sosrep, kernel, solver.alpha()};
-        return out;
-    }
-    SosrepSolver solver(*kernel, config.solver);
-    out.status = solver.run(progress);
-    out.trace = solver.trace();
-    out.clamped = solver.totalClamped();
-    out.kernelProducts = solver.kernelProducts();
-    out.model = DensityModel{EstimatorKind::Sosrep, kernel, solver.alpha()};
-    return out;
-}
 
 namespace {
 
@@ -97,12 +46,21 @@ Matrix withoutDuplicatesOf(const MatrixRef& validation, const MatrixRef& train, 
 } // namespace
 
 LengthScaleSearch::LengthScaleSearch(const MatrixRef& train, const MatrixRef& validation,
-                                     const FitConfig& fit, const SearchConfig& search)
-    : m_train(train), m_validation(validation), m_fit(fit), m_search(search)
+                                     const Estimator& estimator, const OptionValues& options,
+                                     const KernelSpec& kernel, const SearchConfig& search)
+    : m_train(train), m_validation(validation), m_estimator(estimator), m_options(options),
+      m_kernel(kernel), m_search(search)
 {
-    if (search.rule == SelectionRule::HeldOutLikelihood && fit.estimator != EstimatorKind::Kde) {
-        throw ParameterError("--selection", "likelihood needs a normalized density (the kde "
-                                            "estimator); SOSREP's pre-density is unnormalized");
+    const Capabilities caps = estimator.capabilities();
+    if (!caps.fisherTuning) {
+        throw ParameterError("length_scale", "auto needs an estimator with a score and a "
+                                             "Laplacian; " +
+                                                 estimator.name() + " has none");
+    }
+    if (search.rule == SelectionRule::HeldOutLikelihood && caps.kind != DensityKind::Normalized) {
+        throw ParameterError("selection", "likelihood needs a normalized density (e.g. the kde "
+                                          "estimator); " +
+                                              estimator.name() + " gives a " + toString(caps.kind));
     }
     if (search.excludeDuplicates) {
         m_validation = withoutDuplicatesOf(validation, train, &m_result.excludedDuplicates);
@@ -125,9 +83,14 @@ bool LengthScaleSearch::step(const ProgressFn& solverProgress)
     if (i >= m_grid.size()) {
         return false;
     }
-    FitConfig cfg = m_fit;
-    cfg.kernel.lengthScale = m_grid[i];
-    const FitResult fit = fitDensity(m_train, cfg, solverProgress);
+    KernelSpec kernel = m_kernel;
+    kernel.lengthScale = m_grid[i];
+    FitControl control;
+    control.progress = solverProgress;
+    control.sweep = true;
+    const std::unique_ptr<FittedModel> model =
+        m_estimator.fit(FitInput{m_train, nullptr, kernel, m_options}, control);
+    const FitReport& fit = model->report();
     if (fit.status == SolverStatus::Cancelled) {
         m_result.cancelled = true;
         return false;
@@ -135,22 +98,26 @@ bool LengthScaleSearch::step(const ProgressFn& solverProgress)
     FdPoint p;
     p.lengthScale = m_grid[i];
     p.status = fit.status;
-    p.iterations = fit.trace.empty() ? 0 : fit.trace.back().iteration;
-    p.residual = fit.trace.empty() ? 0.0 : fit.trace.back().residual;
-    const Vector terms = m_search.estimator == FdEstimator::Analytic
-                             ? fit.model.fisherTerms(m_validation, &p.invalidPoints)
-                             : fit.model.fisherTermsFiniteDifference(
-                                   m_validation, m_search.hutchinson, &p.invalidPoints);
-    p.value = fit.status == SolverStatus::Diverged || p.invalidPoints > 0
-                  ? std::numeric_limits<double>::infinity()
-                  : terms.mean();
+    if (!fit.traces.empty() && !fit.traces.front().rows.empty()) {
+        p.iterations = fit.traces.front().rows.back().iteration;
+        p.residual = fit.traces.front().rows.back().residual;
+    }
+    if (fit.status != SolverStatus::Diverged) {
+        const Vector terms = m_search.estimator == FdEstimator::Analytic
+                                 ? model->fisherTerms(m_validation, &p.invalidPoints)
+                                 : model->fisherTermsFiniteDifference(
+                                       m_validation, m_search.hutchinson, &p.invalidPoints);
+        p.value = p.invalidPoints > 0 ? std::numeric_limits<double>::infinity() : terms.mean();
+    } else {
+        p.value = std::numeric_limits<double>::infinity();
+    }
     p.kernelProducts = fit.kernelProducts;
-    if (fit.model.estimator == EstimatorKind::Kde) {
-        p.heldOutLogLikelihood = fit.model.logDensity(m_validation).values.mean();
+    if (model->kind() == DensityKind::Normalized) {
+        p.heldOutLogLikelihood = model->logValues(m_validation).values.mean();
     }
     m_result.curve.push_back(p);
     if (m_observer) {
-        m_observer(p, fit.model);
+        m_observer(p, *model);
     }
     if (m_result.curve.size() == m_grid.size()) {
         finish();

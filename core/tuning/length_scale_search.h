@@ -1,37 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/estimators/density_model.h"
-#include "core/estimators/sosrep.h"
+#include "core/estimators/estimator.h"
 #include "core/tuning/fisher_divergence.h"
 
 #include <functional>
 #include <vector>
 
 namespace sosrep {
-
-/// Everything needed to fit one density model at a given kernel.
-struct FitConfig
-{
-    EstimatorKind estimator = EstimatorKind::Sosrep;
-    KernelSpec kernel;
-    SosrepConfig solver;
-};
-
-struct FitResult
-{
-    DensityModel model;
-    SolverStatus status = SolverStatus::Converged; // KDE: always converged
-    std::vector<TraceRow> trace;                   // SOSREP only
-    long clamped = 0;                              // clamp events over the whole run
-    int kernelProducts = 0;
-    int fallbackSteps = 0;  // Newton: balancing or natural-gradient steps taken instead
-    std::string solverNote; // Newton: what the solver did (NewtonSolver::summary())
-};
-
-/// Fits SOSREP (solver of the config) or KDE on `train`. progress(iter, budget) may cancel.
-FitResult fitDensity(const MatrixRef& train, const FitConfig& config,
-                     const ProgressFn& progress = {});
 
 struct SearchConfig
 {
@@ -58,7 +34,7 @@ struct FdPoint
     int iterations = 0;
     double residual = 0.0;
     int kernelProducts = 0;
-    double heldOutLogLikelihood = 0.0; // KDE: mean log density of the validation rows
+    double heldOutLogLikelihood = 0.0; // normalized densities: mean log density of validation rows
 };
 
 struct SearchResult
@@ -76,18 +52,20 @@ struct SearchResult
     }
 };
 
-/// Fisher-divergence tuning of the length scale (design.md section 4): fits on `train` for each l
-/// of a log grid, evaluates the score-matching objective on `validation`, then applies the rule.
-/// Steppable: one grid point per step().
+/// Fisher-divergence tuning of the length scale (design.md section 4): fits `estimator` on
+/// `train` for each l of a log grid, evaluates the score-matching objective on `validation`,
+/// then applies the rule. Steppable: one grid point per step().
 class LengthScaleSearch
 {
 public:
-    LengthScaleSearch(const MatrixRef& train, const MatrixRef& validation, const FitConfig& fit,
-                      const SearchConfig& search);
+    /// `kernel` supplies everything but the length scale; `options` are the estimator's.
+    LengthScaleSearch(const MatrixRef& train, const MatrixRef& validation,
+                      const Estimator& estimator, const OptionValues& options,
+                      const KernelSpec& kernel, const SearchConfig& search);
 
     /// Called after each grid point with its FD value and the model fitted there (on `train`),
     /// e.g. to stream the curve to a GUI or to score the model without refitting.
-    using Observer = std::function<void(const FdPoint&, const DensityModel&)>;
+    using Observer = std::function<void(const FdPoint&, const FittedModel&)>;
     void setObserver(Observer observer) { m_observer = std::move(observer); }
 
     /// Evaluates the next grid point; false when all are done or the run was cancelled.
@@ -106,7 +84,9 @@ private:
 
     Matrix m_train;
     Matrix m_validation;
-    FitConfig m_fit;
+    const Estimator& m_estimator;
+    OptionValues m_options;
+    KernelSpec m_kernel;
     SearchConfig m_search;
     std::vector<double> m_grid;
     SearchResult m_result;

@@ -161,8 +161,8 @@ private slots:
             << score("BAD/model_wrong_format.json") << 3 << QStringList{"not a sosrep model"};
         QTest::newRow("model scaler with zero scale")
             << score("BAD/model_zero_scale.json") << 3 << QStringList{"scaler.scale", "positive"};
-        QTest::newRow("model with 2e9 features")
-            << score("BAD/model_huge_features.json") << 3 << QStringList{"--features", "100000"};
+        QTest::newRow("model with 2e9 features") << score("BAD/model_huge_features.json") << 3
+                                                 << QStringList{"kernel.features", "100000"};
         QTest::newRow("model of an unknown estimator")
             << score("BAD/model_unknown_estimator.json") << 3 << QStringList{"magic"};
         // Parameters.

@@ -2,7 +2,7 @@
 #include "app/cli/cli_runner.h"
 #include "core/data/csv_reader.h"
 #include "core/data/scaler.h"
-#include "core/estimators/kde.h"
+#include "core/tuning/length_scale_rules.h"
 #include "support/cli_run.h"
 #include "support/shared_data.h"
 
@@ -241,14 +241,14 @@ private slots:
         QTest::newRow("sdo method")
             << QStringList{"fit",      "--train", "TRAIN",        "--label-column", "label",
                            "--kernel", "sdo",     "--sdo-method", "bessel"}
-            << 2 << "--sdo-method: unknown SDO method 'bessel'";
+            << 2 << "--sdo-method: unknown value 'bessel' (use rff or exact)";
         QTest::newRow("finer than the landmarks")
             << QStringList{"fit",     "--train", "TRAIN", "--label-column", "label", "--backend",
                            "lowrank", "--rank",  "20",    "--length-scale", "0.001"}
             << 2 << "--length-scale: not fitted: ";
         QTest::newRow("bad backend")
             << QStringList{"fit", "--train", "TRAIN", "--label-column", "label", "--backend", "gpu"}
-            << 2 << "--backend: unknown backend 'gpu'";
+            << 2 << "--backend: unknown value 'gpu' (use auto, dense or lowrank)";
         QTest::newRow("bad lr") << QStringList{"fit",   "--train", "TRAIN", "--label-column",
                                                "label", "--lr",    "fast"}
                                 << 2 << "--lr: expected a number, got 'fast'";

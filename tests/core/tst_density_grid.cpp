@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "core/data/toy_data.h"
+#include "core/estimators/kde/kde_estimator.h"
+#include "core/estimators/kernel_field_model.h"
+#include "core/estimators/sosrep/sosrep_estimator.h"
 #include "core/grid/binned_grid.h"
 #include "core/grid/contour.h"
 #include "core/grid/density_grid.h"
 #include "core/tuning/length_scale_search.h"
+#include "support/fit_helpers.h"
 
 #include <QtTest>
 
@@ -95,25 +99,25 @@ private slots:
 
     void separableGaussianGrid_equalsPointwise_data()
     {
-        QTest::addColumn<int>("estimator");
+        QTest::addColumn<QString>("estimator");
         QTest::addColumn<double>("lengthScale");
         QTest::addColumn<int>("kernel");
         for (double l : {0.03, 0.3, 3.0}) {
             QTest::newRow(qPrintable(QStringLiteral("sosrep l=%1").arg(l)))
-                << int(EstimatorKind::Sosrep) << l << int(KernelType::Gaussian);
+                << QStringLiteral("sosrep") << l << int(KernelType::Gaussian);
             QTest::newRow(qPrintable(QStringLiteral("kde l=%1").arg(l)))
-                << int(EstimatorKind::Kde) << l << int(KernelType::Gaussian);
+                << QStringLiteral("kde") << l << int(KernelType::Gaussian);
             // Random-feature SDO: the cos(a + c) split of the features (T = 300 < N and > N).
             QTest::newRow(qPrintable(QStringLiteral("sosrep sdo-rff l=%1").arg(l)))
-                << int(EstimatorKind::Sosrep) << l << int(KernelType::Sdo);
+                << QStringLiteral("sosrep") << l << int(KernelType::Sdo);
             QTest::newRow(qPrintable(QStringLiteral("kde sdo-rff l=%1").arg(l)))
-                << int(EstimatorKind::Kde) << l << int(KernelType::Sdo);
+                << QStringLiteral("kde") << l << int(KernelType::Sdo);
         }
     }
 
     void separableGaussianGrid_equalsPointwise()
     {
-        QFETCH(int, estimator);
+        QFETCH(QString, estimator);
         QFETCH(double, lengthScale);
         QFETCH(int, kernel);
         std::srand(11);
@@ -123,13 +127,12 @@ private slots:
         spec.type = KernelType(kernel);
         spec.features = lengthScale < 0.1 ? 300 : 100;
         auto op = std::make_shared<const KernelOperator>(x, spec);
-        DensityModel m{EstimatorKind(estimator), op, Vector::Random(150).cwiseAbs()};
-        if (m.estimator == EstimatorKind::Kde) {
-            m = makeKde(op);
-        }
+        const std::unique_ptr<KernelFieldModel> m =
+            estimator == QLatin1String("kde") ? makeKdeModel(op)
+                                              : makeSosrepModel(op, Vector::Random(150).cwiseAbs());
         const GridSpec g = gridAroundData(x, 3, 1, 40);
-        const DensityGrid fast = evaluateGrid(m, g);
-        const DensityGrid slow = evaluateGridPointwise(m, g);
+        const DensityGrid fast = evaluateGrid(*m, g);
+        const DensityGrid slow = evaluateGridPointwise(*m, g);
         QCOMPARE(fast.floored, slow.floored);
         double worst = 0.0;
         for (Eigen::Index k = 0; k < fast.logDensity.size(); ++k) {
@@ -143,13 +146,12 @@ private slots:
     {
         QTest::addColumn<int>("kernel");
         QTest::addColumn<bool>("exactSdo");
-        QTest::addColumn<int>("estimator");
+        QTest::addColumn<QString>("estimator");
         QTest::newRow("laplace sosrep")
-            << int(KernelType::Laplace) << false << int(EstimatorKind::Sosrep);
-        QTest::newRow("laplace kde")
-            << int(KernelType::Laplace) << false << int(EstimatorKind::Kde);
+            << int(KernelType::Laplace) << false << QStringLiteral("sosrep");
+        QTest::newRow("laplace kde") << int(KernelType::Laplace) << false << QStringLiteral("kde");
         QTest::newRow("exact sdo sosrep")
-            << int(KernelType::Sdo) << true << int(EstimatorKind::Sosrep);
+            << int(KernelType::Sdo) << true << QStringLiteral("sosrep");
     }
 
     void binnedRadialGrid_isWithin1e3OfExact()
@@ -158,26 +160,23 @@ private slots:
         // p >= 1e-3 of its maximum (the accuracy it promises).
         QFETCH(int, kernel);
         QFETCH(bool, exactSdo);
-        QFETCH(int, estimator);
+        QFETCH(QString, estimator);
         ToyConfig tc;
         tc.kind = ToyKind::TwoMoons;
         tc.n = 3000;
         tc.seed = 4;
         const Matrix x = generateToyData(tc).x;
-        FitConfig fc;
-        fc.estimator = EstimatorKind(estimator);
-        fc.solver.solver = SolverKind::Newton;
-        fc.kernel.type = KernelType(kernel);
-        fc.kernel.sdoMethod = exactSdo ? SdoMethod::Exact : SdoMethod::Rff;
-        fc.kernel.lengthScale = 0.2;
-        const FitResult fit = fitDensity(x, fc);
+        const auto fit = fitAt(
+            estimator.toStdString(), x, 0.2,
+            {{"kernel", toString(KernelType(kernel))}, {"sdo_method", exactSdo ? "exact" : "rff"}});
+        const KernelFieldModel& model = *fit->kernelField();
         const GridSpec g = gridAroundData(x, 0, 1, 128);
         DensityGrid fast;
-        QVERIFY(evaluateBinnedRadial(fit.model, g, &fast)); // the fast path is taken here
-        const double worst = relativeErrorWhereDense(fast, evaluateGridPointwise(fit.model, g));
+        QVERIFY(evaluateBinnedRadial(model, g, &fast)); // the fast path is taken here
+        const double worst = relativeErrorWhereDense(fast, evaluateGridPointwise(model, g));
         QVERIFY2(worst <= 1e-3, qPrintable(QString::number(worst)));
         // evaluateGrid uses it for these kernels.
-        QCOMPARE(evaluateGrid(fit.model, g).logDensity, fast.logDensity);
+        QCOMPARE(evaluateGrid(model, g).logDensity, fast.logDensity);
     }
 
     void binnedRadialGrid_declinesWhereItWouldBeInaccurateOrInapplicable()
@@ -187,9 +186,7 @@ private slots:
         tc.n = 1000;
         tc.seed = 5;
         const Matrix x = generateToyData(tc).x;
-        FitConfig fc;
-        fc.solver.solver = SolverKind::Newton;
-        fc.kernel.type = KernelType::Laplace;
+        const OptionOverrides laplace{{"kernel", "laplace"}};
         const GridSpec g = gridAroundData(x, 0, 1, 64); // spacing 0.067
         // l below the spacing: the far field is negligible and the near field exact, so the fast
         // path holds; l of the order of the spacing: binning cannot resolve the kernel, the
@@ -197,21 +194,21 @@ private slots:
         // within 1e-3 of exact where p >= 1e-3 of its maximum.
         int declined = 0;
         for (double l : {0.002, 0.02, 0.05}) {
-            fc.kernel.lengthScale = l;
-            const FitResult fit = fitDensity(x, fc);
+            const auto fit = fitAt("sosrep", x, l, laplace);
+            const KernelFieldModel& model = *fit->kernelField();
             DensityGrid binned;
-            declined += evaluateBinnedRadial(fit.model, g, &binned) ? 0 : 1;
-            QVERIFY(relativeErrorWhereDense(evaluateGrid(fit.model, g),
-                                            evaluateGridPointwise(fit.model, g)) <= 1e-3);
+            declined += evaluateBinnedRadial(model, g, &binned) ? 0 : 1;
+            QVERIFY(relativeErrorWhereDense(evaluateGrid(model, g),
+                                            evaluateGridPointwise(model, g)) <= 1e-3);
         }
         QCOMPARE(declined, 2);
         // Three columns (a held one): not a 2-D convolution.
         Matrix x3(x.rows(), 3);
         x3 << x, Matrix::Random(x.rows(), 1);
-        fc.kernel.lengthScale = 0.3;
-        const FitResult three = fitDensity(x3, fc);
+        const auto three = fitAt("sosrep", x3, 0.3, laplace);
         DensityGrid unused;
-        QVERIFY(!evaluateBinnedRadial(three.model, gridAroundData(x3, 0, 1, 64), &unused));
+        QVERIFY(
+            !evaluateBinnedRadial(*three->kernelField(), gridAroundData(x3, 0, 1, 64), &unused));
     }
 
     void evaluateGrid_matchesDirectEvaluationAndHoldsMedians()
@@ -220,13 +217,14 @@ private slots:
         const Matrix x = Matrix::Random(80, 3);
         KernelSpec spec;
         spec.lengthScale = 0.4;
-        const DensityModel kde = makeKde(std::make_shared<const KernelOperator>(x, spec));
+        const auto kdeModel = makeKdeModel(std::make_shared<const KernelOperator>(x, spec));
+        const KernelFieldModel& kde = *kdeModel;
         GridSpec g = gridAroundData(x, 0, 2, 16);
         const DensityGrid grid = evaluateGrid(kde, g);
         QVERIFY(grid.logDensity.allFinite());
         Matrix p(1, 3);
         p << g.x(5), g.fixedValues(1), g.y(9);
-        QVERIFY(std::abs(grid.logDensity(9, 5) - kde.logDensity(p).values(0)) < 1e-12);
+        QVERIFY(std::abs(grid.logDensity(9, 5) - kde.logValues(p).values(0)) < 1e-12);
         int calls = 0;
         // 128 x 128 is evaluated in 4 chunks of 32 rows: cancel after the first.
         const DensityGrid cancelled =

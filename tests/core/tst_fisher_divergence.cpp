@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "core/data/toy_data.h"
 #include "core/errors.h"
-#include "core/estimators/kde.h"
+#include "core/estimators/kernel_field_model.h"
+#include "core/tuning/length_scale_rules.h"
 #include "core/tuning/length_scale_search.h"
+#include "support/fit_helpers.h"
 
 #include <QtTest>
 
@@ -30,30 +32,30 @@ class TstFisherDivergence : public QObject
 private slots:
     void analytic_matchesFiniteDifference_data()
     {
-        QTest::addColumn<int>("estimator");
-        QTest::newRow("kde") << int(EstimatorKind::Kde);
-        QTest::newRow("sosrep") << int(EstimatorKind::Sosrep);
+        QTest::addColumn<QString>("estimator");
+        QTest::newRow("kde") << "kde";
+        QTest::newRow("sosrep") << "sosrep";
     }
 
     void analytic_matchesFiniteDifference()
     {
-        QFETCH(int, estimator);
+        QFETCH(QString, estimator);
         const Matrix train = toy(ToyKind::GaussianMixture, 300, 1);
         const Matrix val = toy(ToyKind::GaussianMixture, 200, 2);
-        FitConfig fc;
-        fc.estimator = EstimatorKind(estimator);
-        fc.kernel.lengthScale = 0.3;
-        fc.solver.tolerance = 1e-8;
-        fc.solver.learningRate = 0.3;
-        fc.solver.iterations = 5000;
-        const FitResult fit = fitDensity(train, fc);
-        const double analytic = fit.model.fisherTerms(val).mean();
+        const OptionOverrides solver = estimator == QLatin1String("sosrep")
+                                           ? OptionOverrides{{"solver", "natural"},
+                                                             {"tolerance", "1e-8"},
+                                                             {"learning_rate", "0.3"},
+                                                             {"iterations", "5000"}}
+                                           : OptionOverrides{};
+        const auto fit = fitAt(estimator.toStdString(), train, 0.3, solver);
+        const double analytic = fit->fisherTerms(val, nullptr).mean();
         HutchinsonConfig hc;
         hc.probes = 64;
         hc.step = 1e-4;
-        const Vector fd = fit.model.fisherTermsFiniteDifference(val, hc);
+        const Vector fd = fit->fisherTermsFiniteDifference(val, hc, nullptr);
         // Statistical tolerance: 4 standard errors of the Hutchinson estimate's mean.
-        const Vector exact = fit.model.fisherTerms(val);
+        const Vector exact = fit->fisherTerms(val, nullptr);
         const double se = (fd - exact).array().square().mean() / std::sqrt(double(val.rows()));
         const double diff = std::abs(fd.mean() - analytic);
         QVERIFY2(diff < 4 * std::sqrt(se) + 1e-3 * std::abs(analytic),
@@ -63,12 +65,11 @@ private slots:
     void sosrepTerm_isTwoLaplacianOverF()
     {
         const Matrix train = toy(ToyKind::TwoMoons, 150, 3);
-        FitConfig fc;
-        fc.kernel.lengthScale = 0.2;
-        const FitResult fit = fitDensity(train, fc);
+        const auto fit = fitAt("sosrep", train, 0.2);
         const Matrix y = toy(ToyKind::TwoMoons, 20, 4);
-        const FieldValues f = fit.model.kernel->evaluate(y, fit.model.weights, true);
-        const Vector t = fit.model.fisherTerms(y);
+        const KernelFieldModel& m = *fit->kernelField();
+        const FieldValues f = m.kernel()->evaluate(y, m.weights(), true);
+        const Vector t = fit->fisherTerms(y, nullptr);
         for (Eigen::Index i = 0; i < y.rows(); ++i) {
             QVERIFY(std::abs(t(i) - 2 * f.laplacian(i) / f.value(i)) < 1e-9 * (1 + std::abs(t(i))));
         }
@@ -130,20 +131,18 @@ private slots:
         // Two-component Gaussian mixture (1-D projection of the toy GMM is not needed: use 2-D).
         const Matrix train = toy(ToyKind::GaussianMixture, 600, 10);
         const Matrix val = toy(ToyKind::GaussianMixture, 600, 11);
-        FitConfig fc;
-        fc.estimator = EstimatorKind::Kde;
+        const EstimatorSetup kde = estimatorSetup("kde");
         SearchConfig sc;
         sc.gridSize = 41;
         sc.decades = 1.5;
-        LengthScaleSearch search(train, val, fc, sc);
+        LengthScaleSearch search(train, val, *kde.estimator, kde.options, kde.kernel, sc);
         const SearchResult& r = search.run();
         const double fdL = r.selectedLengthScale();
         // Held-out log-likelihood optimum on the same grid.
         double bestLl = -qInf();
         double llL = 0;
         for (double l : search.grid()) {
-            fc.kernel.lengthScale = l;
-            const double ll = fitDensity(train, fc).model.logDensity(val).values.mean();
+            const double ll = fitAt("kde", train, l)->logValues(val).values.mean();
             if (ll > bestLl) {
                 bestLl = ll;
                 llL = l;
@@ -155,15 +154,16 @@ private slots:
                  qPrintable(QStringLiteral("%1 vs %2").arg(fdL).arg(llL)));
         // The held-out likelihood rule finds that same optimum on the same grid.
         sc.rule = SelectionRule::HeldOutLikelihood;
-        FitConfig kde;
-        kde.estimator = EstimatorKind::Kde;
-        LengthScaleSearch byLikelihood(train, val, kde, sc);
+        LengthScaleSearch byLikelihood(train, val, *kde.estimator, kde.options, kde.kernel, sc);
         const SearchResult& lr = byLikelihood.run();
         QCOMPARE(lr.selectedLengthScale(), llL);
         QCOMPARE(QString::fromStdString(lr.selection.reason),
                  QStringLiteral("held_out_likelihood_maximum"));
         // SOSREP's pre-density is unnormalized: the rule is refused.
-        QVERIFY_THROWS_EXCEPTION(ParameterError, LengthScaleSearch(train, val, FitConfig{}, sc));
+        const EstimatorSetup sosrep = estimatorSetup("sosrep");
+        QVERIFY_THROWS_EXCEPTION(
+            ParameterError,
+            LengthScaleSearch(train, val, *sosrep.estimator, sosrep.options, sosrep.kernel, sc));
     }
 
     void search_excludesValidationRowsThatRepeatTrainingRows()
@@ -172,15 +172,14 @@ private slots:
         Matrix val(60, 2);
         val.topRows(20) = train.topRows(20); // exact repeats: atoms for score matching
         val.bottomRows(40) = toy(ToyKind::GaussianMixture, 40, 6);
-        FitConfig fc;
-        fc.estimator = EstimatorKind::Kde;
+        const EstimatorSetup kde = estimatorSetup("kde");
         SearchConfig sc;
         sc.excludeDuplicates = true;
-        LengthScaleSearch search(train, val, fc, sc);
+        LengthScaleSearch search(train, val, *kde.estimator, kde.options, kde.kernel, sc);
         int observed = 0;
-        search.setObserver([&](const FdPoint& p, const DensityModel& m) {
+        search.setObserver([&](const FdPoint& p, const FittedModel& m) {
             ++observed;
-            QCOMPARE(m.kernel->spec().lengthScale, p.lengthScale);
+            QCOMPARE(m.kernel()->spec().lengthScale, p.lengthScale);
         });
         const SearchResult& r = search.run();
         QCOMPARE(r.excludedDuplicates, 20);
@@ -188,7 +187,7 @@ private slots:
         // The same search keeping the repeats sees a lower (more negative) objective at the
         // smallest l: the repeated points reward a spike at each training point.
         sc.excludeDuplicates = false;
-        LengthScaleSearch keep(train, val, fc, sc);
+        LengthScaleSearch keep(train, val, *kde.estimator, kde.options, kde.kernel, sc);
         const SearchResult& k = keep.run();
         QCOMPARE(k.excludedDuplicates, 0);
         QVERIFY(k.curve.front().value < r.curve.front().value);
@@ -199,11 +198,11 @@ private slots:
         // Regression: cancel used to be polled only between grid points, so a slow fit at one
         // l (thousands of iterations) ran to its end before the search stopped.
         const Matrix train = toy(ToyKind::Rings, 300, 2);
-        FitConfig fc;
-        fc.solver.iterations = 1000000;
-        fc.solver.tolerance = 0; // never converges: only a cancel can stop the first grid point
+        // Never converges: only a cancel can stop the first grid point.
+        const EstimatorSetup s = estimatorSetup(
+            "sosrep", {{"solver", "natural"}, {"iterations", "1000000"}, {"tolerance", "0"}});
         SearchConfig sc;
-        LengthScaleSearch search(train, train, fc, sc);
+        LengthScaleSearch search(train, train, *s.estimator, s.options, s.kernel, sc);
         int calls = 0;
         const SearchResult& r = search.run([&](int, int) { return ++calls < 50; });
         QVERIFY(r.cancelled);
@@ -214,10 +213,9 @@ private slots:
     void search_isSteppableAndCancellable()
     {
         const Matrix train = toy(ToyKind::Rings, 100, 1);
-        FitConfig fc;
-        fc.estimator = EstimatorKind::Kde;
+        const EstimatorSetup kde = estimatorSetup("kde");
         SearchConfig sc;
-        LengthScaleSearch search(train, train, fc, sc);
+        LengthScaleSearch search(train, train, *kde.estimator, kde.options, kde.kernel, sc);
         QVERIFY(search.step());
         QCOMPARE(search.done(), 1);
         const SearchResult& r = search.run([](int done, int) { return done < 4; });

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "core/estimators/density_model.h"
-#include "core/estimators/kde.h"
+#include "core/estimators/kde/kde_estimator.h"
+#include "core/estimators/kernel_field_model.h"
+#include "core/tuning/length_scale_rules.h"
 
 #include <QtTest>
 
@@ -26,12 +27,12 @@ double bruteForceKde(const Matrix& x, const Eigen::RowVectorXd& y, KernelType ty
     return sum / double(x.rows()) / z;
 }
 
-DensityModel kde(const Matrix& x, KernelType type, double l)
+std::unique_ptr<KernelFieldModel> kde(const Matrix& x, KernelType type, double l)
 {
     KernelSpec spec;
     spec.type = type;
     spec.lengthScale = l;
-    return makeKde(std::make_shared<const KernelOperator>(x, spec));
+    return makeKdeModel(std::make_shared<const KernelOperator>(x, spec));
 }
 
 } // namespace
@@ -60,7 +61,7 @@ private slots:
         std::srand(2);
         const Matrix x = Matrix::Random(150, dim);
         const Matrix y = Matrix::Random(30, dim) * 1.3;
-        const LogDensity ld = kde(x, KernelType(type), l).logDensity(y);
+        const LogDensity ld = kde(x, KernelType(type), l)->logValues(y);
         QCOMPARE(ld.floored, 0);
         for (Eigen::Index i = 0; i < y.rows(); ++i) {
             const double ref = std::log(bruteForceKde(x, y.row(i), KernelType(type), l));
@@ -78,7 +79,7 @@ private slots:
         Matrix y = x.topRows(1);
         y(0, 0) += 2.0;
         const double l = 0.05;
-        const LogDensity ld = kde(x, KernelType::Gaussian, l).logDensity(y);
+        const LogDensity ld = kde(x, KernelType::Gaussian, l)->logValues(y);
         QCOMPARE(ld.floored, 0);
         QVERIFY(std::isfinite(ld.values(0)));
         // Dominant term: the nearest point at distance 2 (the others are much farther).
@@ -112,7 +113,7 @@ private slots:
                 pts(i * g + j, 1) = lo + (j + 0.5) * step;
             }
         }
-        const LogDensity ld = kde(x, KernelType(type), l).logDensity(pts);
+        const LogDensity ld = kde(x, KernelType(type), l)->logValues(pts);
         const double mass = ld.values.array().exp().sum() * step * step;
         QVERIFY2(std::abs(mass - 1.0) < 1e-3, qPrintable(QString::number(mass, 'g', 10)));
     }

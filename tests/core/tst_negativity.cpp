@@ -3,8 +3,8 @@
 #include "core/data/npz_reader.h"
 #include "core/data/scaler.h"
 #include "core/data/split.h"
-#include "core/estimators/kde.h"
-#include "core/estimators/sosrep.h"
+#include "core/estimators/sosrep/gradient_solver.h"
+#include "core/tuning/length_scale_rules.h"
 #include "support/shared_data.h"
 
 #include <QtTest>
@@ -36,15 +36,15 @@ private slots:
         std::vector<double> standard;
         double initial = 0.0;
         for (uint64_t seed = 0; seed < 20; ++seed) {
-            SosrepConfig cfg;
+            GradientConfig cfg;
             cfg.learningRate = 0.01;
             cfg.iterations = 1000;
             cfg.tolerance = 0;
             cfg.seed = seed;
             const Vector a0 = initialAlpha(op, seed);
-            SosrepSolver nat(op, cfg, a0);
+            GradientSolver nat(op, cfg, a0);
             cfg.solver = SolverKind::Standard;
-            SosrepSolver std_(op, cfg, a0);
+            GradientSolver std_(op, cfg, a0);
             nat.run();
             std_.run();
             QVERIFY(nat.status() != SolverStatus::Diverged);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/data/toy_data.h"
 #include "core/errors.h"
-#include "core/estimators/sosrep.h"
+#include "core/estimators/sosrep/gradient_solver.h"
 
 #include <QtTest>
 
@@ -43,11 +43,11 @@ private slots:
         KernelSpec spec;
         spec.lengthScale = 0.4;
         KernelOperator op(x, spec);
-        SosrepConfig cfg;
+        GradientConfig cfg;
         cfg.learningRate = 0.2;
         cfg.iterations = 5000;
         cfg.tolerance = 1e-9;
-        SosrepSolver solver(op, cfg);
+        GradientSolver solver(op, cfg);
         QCOMPARE(toString(solver.run()), toString(SolverStatus::Converged));
         QVERIFY(solver.last().residual < 1e-9);
         QVERIFY(std::abs(solver.last().sqNorm - 1.0) < 1e-8);      // Lemma 4: |f|^2_H = 1
@@ -62,11 +62,11 @@ private slots:
         const double gp = 0.3;
         const double beta = 0.5;
         const KernelOperator op = KernelOperator::fromMatrix(blockKernel(n, n, g, gp, beta));
-        SosrepConfig cfg;
+        GradientConfig cfg;
         cfg.learningRate = 0.25;
         cfg.iterations = 20000;
         cfg.tolerance = 1e-11;
-        SosrepSolver solver(op, cfg);
+        GradientSolver solver(op, cfg);
         QCOMPARE(toString(solver.run()), toString(SolverStatus::Converged));
         const Vector f = op.apply(solver.alpha());
         const double sosrepRatio = std::pow(f.head(n).mean() / f.tail(n).mean(), 2.0);
@@ -100,11 +100,11 @@ private slots:
         // Prop. 9: for M = N the ratio tends to gamma^2 / gamma'^2 = 9 as N grows.
         const KernelOperator op =
             KernelOperator::fromMatrix(blockKernel(1000, 1000, 0.9, 0.3, 0.5));
-        SosrepConfig cfg;
+        GradientConfig cfg;
         cfg.learningRate = 0.25;
         cfg.iterations = 20000;
         cfg.tolerance = 1e-10;
-        SosrepSolver solver(op, cfg);
+        GradientSolver solver(op, cfg);
         solver.run();
         const Vector f = op.apply(solver.alpha());
         const double ratio = std::pow(f(0) / f(1500), 2.0);
@@ -121,11 +121,11 @@ private slots:
         spec.lengthScale = 0.05; // sharp kernel: many near-zero off-diagonal entries
         KernelOperator op(x, spec);
         for (double lr : {0.05, 0.3, 0.49}) {
-            SosrepConfig cfg;
+            GradientConfig cfg;
             cfg.learningRate = lr;
             cfg.iterations = 300;
             cfg.tolerance = 0;
-            SosrepSolver solver(op, cfg);
+            GradientSolver solver(op, cfg);
             while (solver.step()) {
                 QVERIFY(solver.alpha().minCoeff() >= 0.0);
                 QCOMPARE(solver.last().negativeFraction, 0.0);
@@ -138,11 +138,11 @@ private slots:
         const Matrix x = Matrix::Random(50, 2);
         KernelSpec spec;
         KernelOperator op(x, spec);
-        SosrepConfig nat;
-        SosrepConfig std_ = nat;
+        GradientConfig nat;
+        GradientConfig std_ = nat;
         std_.solver = SolverKind::Standard;
-        SosrepSolver a(op, nat);
-        SosrepSolver b(op, std_);
+        GradientSolver a(op, nat);
+        GradientSolver b(op, std_);
         QCOMPARE(a.trace().front().loss, b.trace().front().loss);
         QVERIFY(std::abs(a.trace().front().sqNorm - 1.0) < 1e-12);
     }
@@ -152,11 +152,11 @@ private slots:
         const Matrix x = Matrix::Random(40, 2);
         KernelSpec spec;
         KernelOperator op(x, spec);
-        SosrepConfig cfg;
+        GradientConfig cfg;
         cfg.solver = SolverKind::Standard;
         cfg.learningRate = 1e6; // absurd step: must end as Diverged with the iteration recorded
         cfg.iterations = 1000;
-        SosrepSolver solver(op, cfg);
+        GradientSolver solver(op, cfg);
         const SolverStatus s = solver.run();
         QVERIFY(s == SolverStatus::Diverged);
         QVERIFY(solver.iteration() < 1000);
@@ -173,10 +173,10 @@ private slots:
         KernelSpec spec;
         spec.lengthScale = 0.0714;
         KernelOperator op(x, spec);
-        SosrepConfig cfg;
+        GradientConfig cfg;
         cfg.solver = SolverKind::Standard;
         cfg.iterations = 1000;
-        SosrepSolver solver(op, cfg);
+        GradientSolver solver(op, cfg);
         QVERIFY(solver.run() == SolverStatus::Diverged);
         QVERIFY(solver.iteration() < 60);
         QVERIFY(std::isfinite(solver.last().loss));
@@ -188,16 +188,16 @@ private slots:
         const Matrix x = Matrix::Random(40, 2);
         KernelSpec spec;
         KernelOperator op(x, spec);
-        SosrepConfig cfg;
+        GradientConfig cfg;
         cfg.tolerance = 0;
-        SosrepSolver solver(op, cfg);
+        GradientSolver solver(op, cfg);
         QVERIFY(solver.run([](int done, int) { return done < 7; }) == SolverStatus::Cancelled);
         QCOMPARE(solver.iteration(), 7);
     }
 
     void config_rejectsBadValues()
     {
-        SosrepConfig cfg;
+        GradientConfig cfg;
         cfg.learningRate = -1;
         QVERIFY_THROWS_EXCEPTION(ParameterError, cfg.validate());
         QVERIFY_THROWS_EXCEPTION(ParameterError, solverKindFromString("adam"));

@@ -3,8 +3,8 @@
 #include "core/data/scaler.h"
 #include "core/data/split.h"
 #include "core/data/toy_data.h"
-#include "core/estimators/kde.h"
-#include "core/estimators/sosrep_newton.h"
+#include "core/estimators/sosrep/newton_solver.h"
+#include "core/tuning/length_scale_rules.h"
 
 #include "support/shared_data.h"
 
@@ -55,11 +55,11 @@ private slots:
         QCOMPARE(newton.last().negativeFraction, 0.0);
 
         // Independent reference: natural gradient to a tight residual.
-        SosrepConfig cfg;
+        GradientConfig cfg;
         cfg.learningRate = 0.3;
         cfg.iterations = 20000;
         cfg.tolerance = 1e-10;
-        SosrepSolver natural(op, cfg);
+        GradientSolver natural(op, cfg);
         natural.run();
         QVERIFY(natural.last().residual < 1e-10);
         const double rel =
@@ -121,11 +121,11 @@ private slots:
         QCOMPARE(toString(newton.run()), toString(SolverStatus::Converged));
         QVERIFY(newton.last().residual <= 1e-8);
         for (double lr : {0.1, 0.4}) {
-            SosrepConfig cfg;
+            GradientConfig cfg;
             cfg.learningRate = lr;
             cfg.iterations = newton.kernelProducts() - 2;
             cfg.tolerance = 0.0;
-            SosrepSolver natural(op, cfg);
+            GradientSolver natural(op, cfg);
             natural.run();
             QVERIFY(natural.kernelProducts() <= newton.kernelProducts());
             QVERIFY2(newton.last().residual <= natural.last().residual,
@@ -159,11 +159,11 @@ private slots:
         QVERIFY(s.stalled());
         QVERIFY(QString::fromStdString(s.summary()).contains(QStringLiteral("stalled")));
         QVERIFY(s.kernelProducts() <= nc.maxProducts + 1);
-        SosrepConfig cfg;
+        GradientConfig cfg;
         cfg.learningRate = nc.naturalLearningRate;
         cfg.iterations = s.naturalSteps();
         cfg.tolerance = 0.0;
-        SosrepSolver natural(op, cfg);
+        GradientSolver natural(op, cfg);
         natural.run();
         QVERIFY((s.alpha() - natural.alpha()).norm() < 1e-10 * natural.alpha().norm());
     }

@@ -112,12 +112,19 @@ private slots:
         QVERIFY(finished.wait(60000));
         const FitJobResult* r = c->result();
         QVERIFY(r);
-        QVERIFY(r->search.has_value());
-        QCOMPARE(int(r->search->curve.size()), 15);
+        QVERIFY(r->fit.search.has_value());
+        QCOMPARE(int(r->fit.search->curve.size()), 15);
         QCOMPARE(r->grid.logDensity.rows(), 128);
         QVERIFY(r->grid.logDensity.allFinite());
         QVERIFY(r->rowLogDensity.allFinite());
-        QVERIFY(!c->naturalTrace().empty() && !c->standardTrace().empty());
+        // The fit's own solver (Newton) and the paper's natural-vs-standard comparison.
+        QStringList runs;
+        for (const sosrep::NamedTrace& t : c->traces()) {
+            QVERIFY(!t.rows.empty());
+            runs << QString::fromStdString(t.run);
+        }
+        QCOMPARE(runs, (QStringList{QStringLiteral("newton"), QStringLiteral("natural"),
+                                    QStringLiteral("standard")}));
         // The plotted colour map holds the same finite grid.
         QCPColorMap* map = nullptr;
         for (int i = 0; i < w.densityView()->plottableCount(); ++i) {
@@ -149,13 +156,13 @@ private slots:
         kernel->setCurrentText(QStringLiteral("sdo"));
         QVERIFY(method->isEnabled());
         method->setCurrentText(QStringLiteral("exact"));
-        QVERIFY(c->settings().sdoMethod == sosrep::SdoMethod::Exact);
+        QCOMPARE(c->settings().values.text("sdo_method"), std::string("exact"));
         QSignalSpy finished(c, &EstimationController::fitFinished);
         c->fit();
         QVERIFY(finished.wait(60000));
         const FitJobResult* r = c->result();
         QVERIFY(r && r->error.empty());
-        QCOMPARE(r->primary.kernel->backendName(), std::string("exact-dense"));
+        QCOMPARE(r->model().kernel()->backendName(), std::string("exact-dense"));
         QVERIFY(r->grid.logDensity.allFinite());
         QVERIFY(r->rowLogDensity.allFinite());
     }
@@ -165,15 +172,17 @@ private slots:
         MainWindow w;
         auto* c = w.controller();
         c->generateToy(sosrep::ToyKind::Rings, 3000, 1);
-        ModelSettings s = c->settings();
-        s.autoLengthScale = false;
-        s.lengthScale = 0.01;
-        s.iterations = 1000000; // would run for many minutes
+        sosrep::FitSettings s = c->settings();
+        s.values.set("length_scale", "0.01");
+        s.values.set("solver", "natural");
+        s.values.set("iterations", "1000000"); // would run for many minutes
         c->setSettings(s);
         QSignalSpy busy(c, &EstimationController::busyChanged);
         QSignalSpy cancelled(c, &EstimationController::fitCancelled);
         c->fit();
-        QTRY_VERIFY_WITH_TIMEOUT(c->naturalTrace().size() > 5, 30000); // it is iterating
+        // It is iterating (the natural-gradient fit streams its trace).
+        QTRY_VERIFY_WITH_TIMEOUT(!c->traces().empty() && c->traces().front().rows.size() > 5,
+                                 30000);
         QElapsedTimer t;
         t.start();
         c->cancel();
@@ -185,7 +194,7 @@ private slots:
         QCOMPARE(cancelled.count(), 1);
         QVERIFY(!c->result()); // nothing half-finished shown as a result
         // Usable afterwards: a short fit completes.
-        s.iterations = 50;
+        s.values.set("iterations", "50");
         c->setSettings(s);
         QSignalSpy finished(c, &EstimationController::fitFinished);
         c->fit();
@@ -198,10 +207,11 @@ private slots:
         MainWindow w;
         auto* c = w.controller();
         c->generateToy(sosrep::ToyKind::Rings, 3000, 1);
-        ModelSettings s = c->settings();
-        s.autoLengthScale = true;
-        s.iterations = 1000000;
-        s.learningRate = 0.001; // slow convergence: each grid point's fit runs for a long time
+        sosrep::FitSettings s = c->settings();
+        s.values.set("length_scale", "auto");
+        s.values.set("solver", "natural");
+        s.values.set("iterations", "1000000");
+        s.values.set("learning_rate", "0.001"); // each grid point's fit runs for a long time
         c->setSettings(s);
         QSignalSpy progress(c, &EstimationController::progressChanged);
         c->fit();
@@ -249,24 +259,39 @@ private slots:
         QCOMPARE(c->featureNames(), QStringList{QStringLiteral("a")});
     }
 
+    void projectRoundTripsEveryParameter_data()
+    {
+        QTest::addColumn<QString>("estimator");
+        QTest::newRow("sosrep") << "sosrep";
+        QTest::newRow("kde") << "kde";
+    }
+
     void projectRoundTripsEveryParameter()
     {
+        QFETCH(QString, estimator);
         const QString data = writeFile("project_data.csv", clusterCsv(120));
         const QString project = m_dir.filePath(QStringLiteral("session.sosrep.json"));
-        ModelSettings s;
-        s.estimator = sosrep::EstimatorKind::Kde;
-        s.kernel = sosrep::KernelType::Sdo;
-        s.lengthScale = 0.123;
-        s.autoLengthScale = false;
-        s.selection = sosrep::SelectionRule::StableLocalMinimum;
-        s.sdoOrder = 3;
-        s.features = 777;
-        s.sdoMethod = sosrep::SdoMethod::Exact;
-        s.solver = sosrep::SolverKind::Standard;
-        s.learningRate = 0.0321;
-        s.iterations = 4321;
-        s.seed = 18446744073709551557ull; // needs all 64 bits
-        s.scaling = sosrep::ScalingKind::ZScore;
+        sosrep::FitSettings s = sosrep::FitSettings::defaults(estimator.toStdString());
+        // Every option off its default.
+        s.values.set("kernel", "sdo");
+        s.values.set("length_scale", "0.123");
+        s.values.set("selection", "paper");
+        s.values.set("sdo_order", "3");
+        s.values.set("features", "777");
+        s.values.set("sdo_method", "exact");
+        s.values.set("seed", "18446744073709551557"); // needs all 64 bits
+        s.values.set("scale", "zscore");
+        s.values.set("grid", "9");
+        s.values.set("fd_estimator", "finite-difference");
+        s.values.set("fd_duplicates", "exclude");
+        s.values.set("backend", "dense");
+        s.values.set("rank", "321");
+        if (estimator == QLatin1String("sosrep")) {
+            s.values.set("solver", "standard");
+            s.values.set("learning_rate", "0.0321");
+            s.values.set("iterations", "4321");
+            s.values.set("tolerance", "1e-7");
+        }
         const QVector<ColumnRole> roles = {ColumnRole::Feature, ColumnRole::Ignore,
                                            ColumnRole::Feature, ColumnRole::Label};
         {
@@ -280,6 +305,7 @@ private slots:
         MainWindow w2;
         QCOMPARE(w2.openProjectFile(project), QString());
         QVERIFY(w2.controller()->settings() == s);
+        QVERIFY(w2.controller()->settings().values.all() == s.values.all());
         QCOMPARE(w2.controller()->columnRoles(), roles);
         QCOMPARE(w2.controller()->plotX(), 1);
         QCOMPARE(w2.controller()->plotY(), 0);
@@ -335,7 +361,7 @@ private slots:
         }
         c->compareClustersInRect(-1.0, 0.3, -1.0, 2.0);
         QVERIFY(clusters.wait(30000));
-        QCOMPARE(int(c->clusterComparison()->sosrep.size()) - c->clusterComparison()->cluster1Size,
+        QCOMPARE(int(c->clusterComparison()->first.size()) - c->clusterComparison()->cluster1Size,
                  inside);
         QVERIFY(c->clusterDescription().contains(QStringLiteral("picked")));
         QVERIFY(w.compareView()->clusterPlot()->graph(3)->dataCount() == 400);
@@ -349,9 +375,9 @@ private slots:
         QSignalSpy finished(c, &EstimationController::fitFinished);
         c->fitAtLengthScale(0.2);
         QVERIFY(finished.wait(60000));
-        QVERIFY(!c->settings().autoLengthScale);
-        QCOMPARE(c->result()->lengthScale, 0.2);
-        QVERIFY(!c->result()->search.has_value());
+        QVERIFY(!c->settings().autoLengthScale());
+        QCOMPARE(c->result()->lengthScale(), 0.2);
+        QVERIFY(!c->result()->fit.search.has_value());
     }
 };
 

@@ -3,7 +3,10 @@
 
 #include "core/data/csv_reader.h"
 #include "core/data/npz_reader.h"
+#include "core/data/preparation.h"
 #include "core/errors.h"
+#include "core/estimators/registry.h"
+#include "ui/controller/option_labels.h"
 
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
@@ -76,18 +79,27 @@ void EstimationController::setDataset(Dataset raw, const QString& source)
         cancel();
         m_watcher->waitForFinished();
     }
-    m_raw = std::move(raw);
-    m_source = source;
-    m_roles.clear();
-    for (Eigen::Index j = 0; j < m_raw.dim(); ++j) {
-        m_roles << (looksLikeLabel(m_raw.columns[size_t(j)], m_raw.x.col(j)) ? ColumnRole::Label
-                                                                             : ColumnRole::Feature);
+    QVector<ColumnRole> roles;
+    for (Eigen::Index j = 0; j < raw.dim(); ++j) {
+        roles << (looksLikeLabel(raw.columns[size_t(j)], raw.x.col(j)) ? ColumnRole::Label
+                                                                       : ColumnRole::Feature);
     }
-    m_result.reset();
-    m_natural.clear();
-    m_standard.clear();
-    m_fdPoints.clear();
-    rebuildFeatures();
+    // Data that cannot be prepared (e.g. a column whose range overflows) leaves the loaded data
+    // as it was.
+    std::swap(m_raw, raw);
+    std::swap(m_roles, roles);
+    try {
+        rebuildFeatures();
+    } catch (...) {
+        std::swap(m_raw, raw);
+        std::swap(m_roles, roles);
+        if (hasData()) {
+            rebuildFeatures();
+        }
+        throw;
+    }
+    m_source = source;
+    clearResults();
     m_plotX = 0;
     m_plotY = m_features.cols() > 1 ? 1 : 0;
     emit dataChanged();
@@ -110,7 +122,7 @@ bool EstimationController::setColumnRoles(const QVector<ColumnRole>& roles)
     }
     m_plotX = std::min<int>(m_plotX, int(m_features.cols()) - 1);
     m_plotY = std::min<int>(m_plotY, int(m_features.cols()) - 1);
-    m_result.reset();
+    clearResults();
     emit dataChanged();
     return true;
 }
@@ -141,7 +153,10 @@ void EstimationController::rebuildFeatures()
     for (const auto& c : keep) {
         m_featureNames << QString::fromStdString(c);
     }
-    m_features = Scaler::fit(m_settings.scaling, ds.x).apply(ds.x);
+    PreparedTraining prepared =
+        prepareTraining(ds, scalingKindFromString(m_settings.values.text("scale")));
+    m_features = std::move(prepared.x);
+    m_dataWarnings = std::move(prepared.warnings);
     m_labels = ds.labels;
 }
 
@@ -157,18 +172,107 @@ void EstimationController::setPlotColumns(int x, int y)
     emit dataChanged();
 }
 
-void EstimationController::setSettings(const ModelSettings& s)
+void EstimationController::setSettings(const FitSettings& s)
 {
     if (s == m_settings) {
         return;
     }
-    const bool rescale = s.scaling != m_settings.scaling;
+    const bool rescale = s.values.text("scale") != m_settings.values.text("scale");
+    const FitSettings previous = m_settings;
     m_settings = s;
     if (rescale && hasData()) {
-        rebuildFeatures();
+        try {
+            rebuildFeatures();
+        } catch (const std::exception& e) {
+            m_settings = previous;
+            rebuildFeatures();
+            emit errorOccurred(QString::fromStdString(e.what()));
+            emit settingsChanged();
+            return;
+        }
         emit dataChanged();
     }
     emit settingsChanged();
+}
+
+bool EstimationController::setOption(const std::string& name, const std::string& value)
+{
+    FitSettings s = m_settings;
+    try {
+        s.values.set(name, value);
+    } catch (const ParameterError& e) {
+        emit errorOccurred(QString::fromStdString(describe(e)));
+        emit settingsChanged(); // the panel shows the value kept
+        return false;
+    }
+    setSettings(s);
+    return true;
+}
+
+void EstimationController::setEstimator(const std::string& name)
+{
+    FitSettings s = m_settings;
+    s.setEstimator(name);
+    setSettings(s);
+}
+
+void EstimationController::setMaxFitRows(int rows)
+{
+    m_maxFitRows = rows;
+    emit settingsChanged();
+}
+
+std::string EstimationController::compareEstimator() const
+{
+    if (!m_compareWith.empty() && EstimatorRegistry::instance().find(m_compareWith)) {
+        return m_compareWith;
+    }
+    return m_settings.estimator == "sosrep" ? "kde" : "sosrep";
+}
+
+void EstimationController::setCompareEstimator(const std::string& name)
+{
+    m_compareWith = name;
+    emit settingsChanged();
+}
+
+void EstimationController::setSolverComparison(const SolverComparisonSettings& s)
+{
+    m_solverComparison = s;
+    emit settingsChanged();
+}
+
+QStringList EstimationController::warnings() const
+{
+    QStringList out;
+    for (const std::string& w : m_dataWarnings) {
+        out << QString::fromStdString(w);
+    }
+    if (m_result) {
+        for (const std::string& w : m_result->fit.warnings) {
+            out << QString::fromStdString(w);
+        }
+    }
+    return out;
+}
+
+void EstimationController::clearResults()
+{
+    m_result.reset();
+    m_clusters.reset();
+    m_traces.clear();
+    m_fdPoints.clear();
+}
+
+void EstimationController::appendTrace(const std::string& run, const std::vector<TraceRow>& rows)
+{
+    for (NamedTrace& t : m_traces) {
+        if (t.run == run) {
+            t.rows.insert(t.rows.end(), rows.begin(), rows.end());
+            return;
+        }
+    }
+    m_traces.push_back({run, SolverStatus::Running, rows});
 }
 
 void EstimationController::fit()
@@ -177,8 +281,7 @@ void EstimationController::fit()
         return;
     }
     m_cancel = false;
-    m_natural.clear();
-    m_standard.clear();
+    m_traces.clear();
     m_fdPoints.clear();
     emit traceUpdated();
     emit fdCurveUpdated();
@@ -186,6 +289,9 @@ void EstimationController::fit()
     FitJobInput in;
     in.x = m_features;
     in.settings = m_settings;
+    in.maxFitRows = m_maxFitRows;
+    in.compareWith = compareEstimator();
+    in.solverComparison = m_solverComparison;
     in.plotX = m_plotX;
     in.plotY = m_plotY;
     // Sinks run on the worker; hop to this object's thread with queued calls.
@@ -207,12 +313,11 @@ void EstimationController::fit()
             },
             Qt::QueuedConnection);
     };
-    sink.traceRows = [this](const std::vector<TraceRow>& a, const std::vector<TraceRow>& b) {
+    sink.traceRows = [this](const std::string& run, const std::vector<TraceRow>& rows) {
         QMetaObject::invokeMethod(
             this,
-            [this, a, b] {
-                m_natural.insert(m_natural.end(), a.begin(), a.end());
-                m_standard.insert(m_standard.end(), b.begin(), b.end());
+            [this, run, rows] {
+                appendTrace(run, rows);
                 emit traceUpdated();
             },
             Qt::QueuedConnection);
@@ -227,9 +332,8 @@ void EstimationController::fit()
 
 void EstimationController::fitAtLengthScale(double lengthScale)
 {
-    ModelSettings s = m_settings;
-    s.autoLengthScale = false;
-    s.lengthScale = lengthScale;
+    FitSettings s = m_settings;
+    s.values.setReal("length_scale", lengthScale);
     setSettings(s);
     fit();
 }
@@ -253,12 +357,16 @@ void EstimationController::onJobFinished()
         emit errorOccurred(QString::fromStdString(r.error));
         return;
     }
-    if (r.search) {
-        m_fdPoints = r.search->curve; // the authoritative curve (the streamed one may lag)
+    if (r.fit.search) {
+        m_fdPoints = r.fit.search->curve; // the authoritative curve (the streamed one may lag)
     }
+    // The authoritative traces, with their final statuses (the streamed rows may lag).
+    m_traces = r.fit.model->report().traces;
+    m_traces.insert(m_traces.end(), r.solverRuns.begin(), r.solverRuns.end());
     m_result = std::make_unique<FitJobResult>(std::move(r));
     m_clusters.reset();
     emit fdCurveUpdated();
+    emit traceUpdated();
     emit fitFinished();
     // With labels of both classes, compare normal rows (cluster 1) with anomalies (cluster 2)
     // until the user picks clusters of their own.
@@ -280,9 +388,12 @@ void EstimationController::compareClusters(const Eigen::VectorXi& clusters,
                                .arg(clusters.size()));
         return;
     }
+    if (!m_result->comparison) {
+        return;
+    }
     // Models are shared (immutable) with the worker; the features are copied.
-    const DensityModel sosrep = m_result->sosrepNatural;
-    const DensityModel kde = m_result->kde;
+    const std::shared_ptr<const FittedModel> first = m_result->fit.model;
+    const std::shared_ptr<const FittedModel> second = m_result->comparison;
     const Matrix x = m_features;
     const int window = std::max(5, int(x.rows() / 50));
     auto* watcher = new QFutureWatcher<ClusterComparison>(this);
@@ -293,8 +404,8 @@ void EstimationController::compareClusters(const Eigen::VectorXi& clusters,
                 watcher->deleteLater();
                 emit clusterComparisonReady();
             });
-    watcher->setFuture(QtConcurrent::run([sosrep, kde, x, clusters, window] {
-        return sosrep::compareClusters(sosrep, kde, x, clusters, window);
+    watcher->setFuture(QtConcurrent::run([first, second, x, clusters, window] {
+        return sosrep::compareClusters(*first, *second, x, clusters, window);
     }));
 }
 

@@ -5,8 +5,8 @@
 #include "core/data/scaler.h"
 #include "core/data/toy_data.h"
 #include "core/estimators/cluster_comparison.h"
+#include "core/estimators/fit_settings.h"
 #include "ui/controller/fit_job.h"
-#include "ui/controller/model_settings.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -62,8 +62,25 @@ public:
     void setPlotColumns(int x, int y);
 
     // --- model ----------------------------------------------------------------------------
-    const ModelSettings& settings() const { return m_settings; }
-    void setSettings(const ModelSettings& s); // never refits by itself
+    /// The fit settings: the same type, defaults and option tables as the command line.
+    const FitSettings& settings() const { return m_settings; }
+    void setSettings(const FitSettings& s); // never refits by itself
+    /// Sets one option (checked; a bad value emits errorOccurred and keeps the old one).
+    bool setOption(const std::string& name, const std::string& value);
+    /// Switches the estimator (shared options keep their values).
+    void setEstimator(const std::string& name);
+    /// Rows the app fits on at most (a seeded subsample beyond; every row is scored).
+    int maxFitRows() const { return m_maxFitRows; }
+    void setMaxFitRows(int rows);
+    /// The estimator of the compare view: the one chosen, else kde for sosrep and sosrep for
+    /// every other estimator.
+    std::string compareEstimator() const;
+    void setCompareEstimator(const std::string& name); // "" = automatic
+    const std::string& compareChoice() const { return m_compareWith; }
+    const SolverComparisonSettings& solverComparison() const { return m_solverComparison; }
+    void setSolverComparison(const SolverComparisonSettings& s);
+    /// Soft problems of the data and of the last fit (constant columns, fallbacks, clamps).
+    QStringList warnings() const;
 
     // --- jobs -----------------------------------------------------------------------------
     bool isBusy() const { return m_watcher != nullptr; }
@@ -73,8 +90,8 @@ public:
     void cancel();
 
     // --- results --------------------------------------------------------------------------
-    const std::vector<TraceRow>& naturalTrace() const { return m_natural; }
-    const std::vector<TraceRow>& standardTrace() const { return m_standard; }
+    /// Solver traces of the last fit, by run ("newton", "natural", "standard"), live.
+    const std::vector<NamedTrace>& traces() const { return m_traces; }
     const std::vector<FdPoint>& fdCurve() const { return m_fdPoints; }
     const FitJobResult* result() const { return m_result.get(); }
 
@@ -102,6 +119,8 @@ private:
     void setDataset(Dataset raw, const QString& source);
     void rebuildFeatures();
     void onJobFinished();
+    void appendTrace(const std::string& run, const std::vector<TraceRow>& rows);
+    void clearResults();
 
     Dataset m_raw;
     QString m_source;
@@ -112,12 +131,15 @@ private:
     QStringList m_featureNames;
     int m_plotX = 0;
     int m_plotY = 1;
-    ModelSettings m_settings;
+    FitSettings m_settings = FitSettings::defaults();
+    int m_maxFitRows = 10000;
+    std::string m_compareWith;
+    SolverComparisonSettings m_solverComparison;
+    std::vector<std::string> m_dataWarnings;
 
     std::atomic<bool> m_cancel{false};
     QFutureWatcher<FitJobResult>* m_watcher = nullptr;
-    std::vector<TraceRow> m_natural;
-    std::vector<TraceRow> m_standard;
+    std::vector<NamedTrace> m_traces;
     std::vector<FdPoint> m_fdPoints;
     std::unique_ptr<FitJobResult> m_result;
     std::unique_ptr<ClusterComparison> m_clusters;

@@ -3,8 +3,12 @@
 
 #include "core/data/split.h"
 #include "core/errors.h"
+#include "core/estimators/sosrep/solver_comparison.h"
+#include "core/kernels/kernel_operator.h"
+#include "ui/controller/option_labels.h"
 
 #include <chrono>
+#include <map>
 
 namespace sosrep::ui {
 namespace {
@@ -20,22 +24,86 @@ Matrix rowsOf(const Matrix& x, const std::vector<Eigen::Index>& idx)
     return out;
 }
 
-FitConfig fitConfigOf(const ModelSettings& s)
+/// Collects trace rows per run on the worker and hands them to the sink in batches (at most
+/// every 50 ms), so a fast solver does not flood the GUI thread with queued calls.
+class TraceStream
 {
-    FitConfig c;
-    c.estimator = EstimatorKind::Sosrep;
-    c.kernel.type = s.kernel;
-    c.kernel.lengthScale = s.lengthScale;
-    c.kernel.sdoOrder = s.sdoOrder;
-    c.kernel.features = s.features;
-    c.kernel.sdoMethod = s.sdoMethod;
-    c.kernel.seed = s.seed;
-    c.solver.solver = SolverKind::Natural;
-    c.solver.learningRate = s.learningRate;
-    c.solver.iterations = s.iterations;
-    c.solver.tolerance = 1e-9;
-    c.solver.seed = s.seed;
-    return c;
+public:
+    explicit TraceStream(const FitJobSink& sink) : m_sink(sink) {}
+    void add(const std::string& run, const TraceRow& row)
+    {
+        m_pending[run].push_back(row);
+        if (Clock::now() - m_last > std::chrono::milliseconds(50)) {
+            flush();
+        }
+    }
+    void flush()
+    {
+        for (auto& [run, rows] : m_pending) {
+            if (!rows.empty() && m_sink.traceRows) {
+                m_sink.traceRows(run, rows);
+            }
+            rows.clear();
+        }
+        m_last = Clock::now();
+    }
+
+private:
+    const FitJobSink& m_sink;
+    std::map<std::string, std::vector<TraceRow>> m_pending;
+    Clock::time_point m_last = Clock::now();
+};
+
+/// `compareWith` at the model's kernel: the same common options, the fitted length scale.
+std::shared_ptr<const FittedModel> fitComparison(const Matrix& x, const FitSettings& settings,
+                                                 const std::string& compareWith, double lengthScale,
+                                                 const FitObserver& observer)
+{
+    FitSettings other = FitSettings::defaults(compareWith);
+    for (const auto& [name, value] : settings.values.all()) {
+        const OptionSpec* spec = other.values.spec(name);
+        if (spec && spec->group != "Solver") {
+            other.values.set(name, value);
+        }
+    }
+    if (other.values.has("length_scale") && lengthScale > 0.0) {
+        other.values.setReal("length_scale", lengthScale);
+    }
+    FitObserver quiet;
+    quiet.cancelled = observer.cancelled;
+    quiet.progress = observer.progress;
+    FitOutcome f = fitModel(FitData{x, Matrix(), "data", nullptr}, other, quiet);
+    if (f.cancelled) {
+        return nullptr;
+    }
+    checkUsable(*f.model);
+    return f.model;
+}
+
+ProgressFn stageProgress(const FitJobSink& sink, const std::atomic<bool>& cancel, const char* stage)
+{
+    return [&sink, &cancel, stage](int done, int total) {
+        if (sink.progress) {
+            sink.progress(stage, done, total);
+        }
+        return !cancel.load();
+    };
+}
+
+/// The model and the comparison model on the plot columns.
+bool evaluateGrids(const FitJobInput& in, FitJobResult& out, const FitJobSink& sink,
+                   const std::atomic<bool>& cancel)
+{
+    if (in.x.cols() < 2) {
+        return true;
+    }
+    const GridSpec g = gridAroundData(in.x, in.plotX, in.plotY, in.gridResolution);
+    out.grid = evaluateGrid(out.model(), g, stageProgress(sink, cancel, "density grid"));
+    if (out.comparison && !out.grid.cancelled) {
+        out.comparisonGrid =
+            evaluateGrid(*out.comparison, g, stageProgress(sink, cancel, "comparison grid"));
+    }
+    return !out.grid.cancelled && !out.comparisonGrid.cancelled;
 }
 
 } // namespace
@@ -46,146 +114,65 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
     const auto start = Clock::now();
     FitJobResult out;
     try {
-        const ModelSettings& s = in.settings;
-        FitConfig cfg = fitConfigOf(s);
-        cfg.kernel.validate(static_cast<int>(in.x.cols()));
+        const uint64_t seed = in.settings.values.seed("seed");
         // Large data: fit on a seeded subsample (every row is still scored and plotted).
-        const bool subsample = s.maxFitRows > 0 && in.x.rows() > s.maxFitRows;
+        const bool subsample = in.maxFitRows > 0 && in.x.rows() > in.maxFitRows;
         const Matrix fitX =
-            subsample ? rowsOf(in.x, subsampleRows(in.x.rows(), s.maxFitRows, s.seed)) : in.x;
+            subsample ? rowsOf(in.x, subsampleRows(in.x.rows(), in.maxFitRows, seed)) : in.x;
         out.fitRows = static_cast<int>(fitX.rows());
-        cfg.solver.validate();
-        if (s.autoLengthScale) {
-            // FD on a seeded 80/20 split of the rows (design.md section 4); labels never used.
-            const SplitIndices split = trainTestSplit(fitX.rows(), 0.2, s.seed);
-            SearchConfig sc;
-            sc.rule = s.selection;
-            if (s.estimator == EstimatorKind::Kde) {
-                cfg.estimator = EstimatorKind::Kde;
-            }
-            // The sweep uses the Newton solver (few kernel products; safeguarded for SDO); the
-            // live runs stay natural/standard.
-            FitConfig sweep = cfg;
-            sweep.solver.solver = SolverKind::Newton;
-            sweep.solver.tolerance = 1e-8;
-            LengthScaleSearch search(rowsOf(fitX, split.train), rowsOf(fitX, split.test), sweep,
-                                     sc);
-            search.setObserver([&](const FdPoint& p, const DensityModel&) {
-                if (sink.fdPoint) {
-                    sink.fdPoint(p);
-                }
-            });
-            // Polled every solver iteration: post progress only when the grid position moves.
-            int lastDone = -1;
-            const SearchResult& r = search.run([&](int done, int total) {
-                if (sink.progress && done != lastDone) {
-                    lastDone = done;
-                    sink.progress("Fisher-divergence sweep", done, total);
-                }
-                return !cancel.load();
-            });
-            if (r.cancelled || cancel.load()) {
-                out.cancelled = true;
-                return out;
-            }
-            out.search = r;
-            cfg.kernel.lengthScale = r.selectedLengthScale();
-            cfg.estimator = EstimatorKind::Sosrep;
-        }
-        out.lengthScale = cfg.kernel.lengthScale;
-
-        // Natural and standard gradient from the same initialisation, stepped alternately so
-        // both traces grow together in the live view.
-        auto kernel = std::make_shared<const KernelOperator>(fitX, cfg.kernel);
-        const Vector alpha0 = initialAlpha(*kernel, s.seed);
-        SosrepConfig natCfg = cfg.solver;
-        SosrepConfig stdCfg = cfg.solver;
-        stdCfg.solver = SolverKind::Standard;
-        SosrepSolver nat(*kernel, natCfg, alpha0);
-        SosrepSolver std_(*kernel, stdCfg, alpha0);
-        size_t sentNat = 0;
-        size_t sentStd = 0;
-        auto flush = [&] {
-            if (!sink.traceRows) {
-                return;
-            }
-            std::vector<TraceRow> a(nat.trace().begin() + static_cast<long>(sentNat),
-                                    nat.trace().end());
-            std::vector<TraceRow> b(std_.trace().begin() + static_cast<long>(sentStd),
-                                    std_.trace().end());
-            sentNat = nat.trace().size();
-            sentStd = std_.trace().size();
-            if (!a.empty() || !b.empty()) {
-                sink.traceRows(a, b);
+        TraceStream traces(sink);
+        FitObserver observer;
+        observer.progress = sink.progress;
+        observer.cancelled = [&cancel] { return cancel.load(); };
+        observer.sweepPoint = [&sink](const FdPoint& p, const FittedModel&) {
+            if (sink.fdPoint) {
+                sink.fdPoint(p);
             }
         };
-        auto lastFlush = Clock::now();
-        bool natRunning = true;
-        bool stdRunning = true;
-        while (natRunning || stdRunning) {
-            if (cancel.load()) {
-                flush();
-                out.cancelled = true;
-                return out;
-            }
-            if (natRunning) {
-                natRunning = nat.step();
-            }
-            if (stdRunning) {
-                stdRunning = std_.step();
-            }
-            if (Clock::now() - lastFlush > std::chrono::milliseconds(50)) {
-                flush();
-                lastFlush = Clock::now();
-                if (sink.progress) {
-                    sink.progress("SOSREP natural vs standard",
-                                  std::max(nat.iteration(), std_.iteration()), s.iterations);
-                }
-            }
+        observer.trace = [&traces](const std::string& run, const TraceRow& row) {
+            traces.add(run, row);
+        };
+        // The one fit route: the same call `sosrep fit` makes with these settings.
+        out.fit = fitModel(FitData{fitX, Matrix(), "data", nullptr}, in.settings, observer);
+        traces.flush();
+        if (out.fit.cancelled) {
+            out.cancelled = true;
+            return out;
         }
-        flush();
-        out.naturalStatus = nat.status();
-        out.standardStatus = std_.status();
-        out.sosrepNatural = DensityModel{EstimatorKind::Sosrep, kernel, nat.alpha()};
-        out.sosrepStandard = DensityModel{EstimatorKind::Sosrep, kernel, std_.alpha()};
-        out.kde = makeKde(kernel);
-        if (s.estimator == EstimatorKind::Kde) {
-            out.primary = out.kde;
-        } else {
-            if ((s.solver == SolverKind::Natural ? nat.status() : std_.status()) ==
-                SolverStatus::Diverged) {
-                throw std::runtime_error(
-                    "the " + toString(s.solver) + " gradient run diverged at iteration " +
-                    std::to_string((s.solver == SolverKind::Natural ? nat : std_).iteration()) +
-                    "; lower the learning rate");
-            }
-            out.primary = s.solver == SolverKind::Natural ? out.sosrepNatural : out.sosrepStandard;
-        }
-
-        if (in.x.cols() >= 2) {
-            GridSpec g = gridAroundData(in.x, in.plotX, in.plotY, in.gridResolution);
-            auto gridProgress = [&](const char* stage) {
-                return [&, stage](int done, int total) {
-                    if (sink.progress) {
-                        sink.progress(stage, done, total);
-                    }
-                    return !cancel.load();
-                };
-            };
-            out.kdeGrid = evaluateGrid(out.kde, g, gridProgress("KDE grid"));
-            out.sosrepGrid = evaluateGrid(out.sosrepNatural, g, gridProgress("SOSREP grid"));
-            // The shown model's grid is one of those two unless it is the standard-gradient run.
-            const bool standard =
-                s.estimator == EstimatorKind::Sosrep && s.solver == SolverKind::Standard;
-            out.grid = s.estimator == EstimatorKind::Kde ? out.kdeGrid
-                       : standard ? evaluateGrid(out.primary, g, gridProgress("density grid"))
-                                  : out.sosrepGrid;
-            if (out.grid.cancelled || out.kdeGrid.cancelled || out.sosrepGrid.cancelled) {
+        checkUsable(out.model());
+        if (!in.compareWith.empty()) {
+            out.comparison =
+                fitComparison(fitX, in.settings, in.compareWith, out.fit.lengthScale, observer);
+            if (!out.comparison) {
                 out.cancelled = true;
                 return out;
             }
         }
-        out.rowLogDensity = out.primary.logDensity(in.x).values;
+        // The optimizer view: natural vs standard gradient on the fitted kernel, observed live.
+        const KernelOperator* kernel = out.model().kernel();
+        if (in.solverComparison.enabled && kernel && kernel->uncoveredRows() == 0) {
+            GradientConfig gc;
+            gc.learningRate = in.solverComparison.learningRate;
+            gc.iterations = in.solverComparison.iterations;
+            gc.tolerance = 1e-9;
+            gc.seed = seed;
+            const SolverComparison c = compareGradientSolvers(
+                *kernel, gc, observer.trace,
+                stageProgress(sink, cancel, "optimizer: natural vs standard"));
+            traces.flush();
+            if (c.cancelled) {
+                out.cancelled = true;
+                return out;
+            }
+            out.solverRuns = c.runs;
+        }
+        if (!evaluateGrids(in, out, sink, cancel)) {
+            out.cancelled = true;
+            return out;
+        }
+        out.rowLogDensity = out.model().logValues(in.x).values;
+    } catch (const ParameterError& e) {
+        out.error = describe(e);
     } catch (const std::exception& e) {
         out.error = e.what();
     }

@@ -1,37 +1,59 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/data/dataset.h"
+#include "core/estimators/fit_settings.h"
 #include "core/grid/density_grid.h"
-#include "core/tuning/length_scale_search.h"
-#include "ui/controller/model_settings.h"
+#include "core/pipeline/fit_route.h"
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace sosrep::ui {
+
+/// The optimizer view's comparison (the paper's Fig. 3): natural and standard gradient from the
+/// same initialisation on the fitted kernel, stepped side by side. View settings, not model
+/// settings: the fitted model does not depend on them.
+struct SolverComparisonSettings
+{
+    bool enabled = true;
+    double learningRate = 0.1;
+    int iterations = 500;
+};
+
+/// What the app's fit job needs: the same settings and data as `sosrep fit`, plus what only the
+/// app shows.
+struct FitJobInput
+{
+    Matrix x; // scaled features, every row
+    FitSettings settings;
+    int maxFitRows = 10000;  // larger data are fitted on a seeded subsample (the ADBench cap)
+    std::string compareWith; // a second estimator for the compare view ("" = none)
+    SolverComparisonSettings solverComparison;
+    int plotX = 0;
+    int plotY = 1;
+    int gridResolution = 128;
+};
 
 /// What a finished fit hands back to the GUI thread.
 struct FitJobResult
 {
     bool cancelled = false;
     std::string error; // empty on success
-    double lengthScale = 0.0;
-    std::optional<SearchResult> search; // when l was tuned
-    DensityModel sosrepNatural;
-    DensityModel sosrepStandard;
-    SolverStatus naturalStatus = SolverStatus::Running;
-    SolverStatus standardStatus = SolverStatus::Running;
-    DensityModel kde;
-    DensityModel primary;   // the model shown and scored (settings' estimator/solver)
-    DensityGrid grid;       // log density of `primary` over the plot columns
-    DensityGrid sosrepGrid; // natural-gradient SOSREP (for the comparison view)
-    DensityGrid kdeGrid;
-    Vector rowLogDensity; // `primary` at every row
+    FitOutcome fit;    // the model of the settings, through the one fit route (core)
+    std::shared_ptr<const FittedModel> comparison; // `compareWith` at the same kernel
+    std::vector<NamedTrace> solverRuns;            // the optimizer comparison, when run
+    DensityGrid grid;                              // log values of the model over the plot columns
+    DensityGrid comparisonGrid;                    // the same for the comparison model
+    Vector rowLogDensity;                          // the model at every row
     double seconds = 0.0;
     int fitRows = 0; // rows the models were fitted on (a subsample of large data)
+
+    const FittedModel& model() const { return *fit.model; }
+    double lengthScale() const { return fit.lengthScale; }
 };
 
 /// Callbacks from the worker thread; each must be safe to call from there (the controller
@@ -40,21 +62,14 @@ struct FitJobSink
 {
     std::function<void(const std::string& stage, int done, int total)> progress;
     std::function<void(const FdPoint&)> fdPoint;
-    std::function<void(const std::vector<TraceRow>& natural, const std::vector<TraceRow>& standard)>
-        traceRows; // new rows since the last call
+    /// New trace rows of a solver run since the last call ("newton", "natural", "standard").
+    std::function<void(const std::string& run, const std::vector<TraceRow>& rows)> traceRows;
 };
 
-struct FitJobInput
-{
-    Matrix x; // scaled features
-    ModelSettings settings;
-    int plotX = 0;
-    int plotY = 1;
-    int gridResolution = 128;
-};
-
-/// Runs the whole fit off the GUI thread; polls `cancel` between steps (every solver iteration,
-/// every FD grid point, every grid chunk), so cancelling answers within one step.
+/// Runs the whole fit off the GUI thread: the model through core's fitModel (exactly what
+/// `sosrep fit` does with the same settings and data), then the comparison model, the
+/// optimizer comparison, the grids and the row scores. Polls `cancel` between steps (every
+/// solver iteration, every FD grid point, every grid chunk).
 FitJobResult runFitJob(const FitJobInput& input, const FitJobSink& sink,
                        const std::atomic<bool>& cancel);
 

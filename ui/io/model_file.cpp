@@ -3,15 +3,23 @@
 
 #include "core/data/file_bytes.h"
 #include "core/errors.h"
+#include "core/estimators/common_options.h"
+#include "core/estimators/registry.h"
+#include "core/kernels/kernel_operator.h"
 #include "ui/io/json_text.h"
+#include "ui/io/settings_json.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <algorithm>
 #include <cmath>
 
 namespace sosrep::io {
 namespace {
+
+const char* kFormat = "sosrep-model";
+constexpr int kVersion = 2;
 
 QJsonArray toJson(const Vector& v)
 {
@@ -22,75 +30,188 @@ QJsonArray toJson(const Vector& v)
     return a;
 }
 
-Vector vectorFromJson(const QJsonValue& value, const QString& path, const char* key)
+QJsonArray toJson(const Matrix& m)
+{
+    QJsonArray rows;
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+        rows.append(toJson(Vector(m.row(i).transpose())));
+    }
+    return rows;
+}
+
+DataError fieldError(const QString& path, const std::string& field, const std::string& what)
+{
+    return DataError(path.toStdString(), 0, 0, "model field '" + field + "' " + what);
+}
+
+Vector vectorFromJson(const QJsonValue& value, const QString& path, const std::string& key)
 {
     if (!value.isArray()) {
-        throw DataError(path.toStdString(), 0, 0,
-                        std::string("model field '") + key + "' must be an array of numbers");
+        throw fieldError(path, key, "must be an array of numbers");
     }
     const QJsonArray a = value.toArray();
     Vector v(a.size());
     for (int i = 0; i < a.size(); ++i) {
         if (!a[i].isDouble() || !std::isfinite(a[i].toDouble())) {
-            throw DataError(path.toStdString(), 0, 0,
-                            std::string("model field '") + key + "' must hold finite numbers");
+            throw fieldError(path, key, "must hold finite numbers");
         }
         v(i) = a[i].toDouble();
     }
     return v;
 }
 
-/// Reads the kernel and scaler fields; ParameterErrors (unknown names, values out of range)
-/// become DataErrors naming the file and the field.
-void readHeader(const QJsonObject& root, SavedModel& m, const QString& path)
+/// A table of numbers: an array of equally long arrays.
+Matrix matrixFromJson(const QJsonArray& rows, const QString& path, const std::string& key)
+{
+    const Eigen::Index cols = rows.isEmpty() ? 0 : rows.first().toArray().size();
+    Matrix m(rows.size(), cols);
+    for (int i = 0; i < rows.size(); ++i) {
+        const Vector row = vectorFromJson(rows[i], path, key);
+        if (row.size() != cols) {
+            throw fieldError(path, key, "has rows of different lengths");
+        }
+        m.row(i) = row.transpose();
+    }
+    return m;
+}
+
+QJsonObject kernelToJson(const KernelSpec& k)
+{
+    QJsonObject o;
+    o[QStringLiteral("type")] = QString::fromStdString(toString(k.type));
+    o[QStringLiteral("length_scale")] = k.lengthScale;
+    o[QStringLiteral("sdo_order")] = k.sdoOrder;
+    o[QStringLiteral("features")] = k.features;
+    o[QStringLiteral("sdo_method")] = QString::fromStdString(toString(k.sdoMethod));
+    o[QStringLiteral("backend")] = QString::fromStdString(toString(k.backend));
+    o[QStringLiteral("rank")] = k.rank;
+    o[QStringLiteral("feature_seed")] = QString::number(k.seed);
+    return o;
+}
+
+KernelSpec kernelFromJson(const QJsonObject& k, const QString& path, int dim)
+{
+    KernelSpec spec;
+    try {
+        spec.type = kernelTypeFromString(k[QStringLiteral("type")].toString().toStdString());
+        spec.lengthScale = k[QStringLiteral("length_scale")].toDouble();
+        spec.sdoOrder = k[QStringLiteral("sdo_order")].toInt();
+        spec.features = k[QStringLiteral("features")].toInt(spec.features);
+        spec.sdoMethod = sdoMethodFromString(
+            k[QStringLiteral("sdo_method")].toString(QStringLiteral("rff")).toStdString());
+        spec.backend = backendChoiceFromString(
+            k[QStringLiteral("backend")].toString(QStringLiteral("auto")).toStdString());
+        spec.rank = k[QStringLiteral("rank")].toInt(spec.rank);
+        spec.seed = k[QStringLiteral("feature_seed")].toString().toULongLong();
+        spec.validate(dim);
+    } catch (const ParameterError& e) {
+        throw fieldError(path, "kernel." + e.parameter(), e.message());
+    }
+    return spec;
+}
+
+Scaler scalerFromJson(const QJsonObject& s, const QString& path, Eigen::Index dim)
+{
+    Scaler scaler;
+    try {
+        scaler.kind = scalingKindFromString(s[QStringLiteral("kind")].toString().toStdString());
+    } catch (const ParameterError& e) {
+        throw fieldError(path, "scaler.kind", e.message());
+    }
+    scaler.shift = vectorFromJson(s[QStringLiteral("shift")], path, "scaler.shift");
+    scaler.scale = vectorFromJson(s[QStringLiteral("scale")], path, "scaler.scale");
+    if (scaler.shift.size() != dim || scaler.scale.size() != dim) {
+        throw fieldError(path, "scaler", "must hold one shift and one scale per column");
+    }
+    if (!(scaler.scale.array() > 0.0).all()) {
+        throw fieldError(path, "scaler.scale",
+                         "must hold positive numbers (a zero scale would divide by zero)");
+    }
+    return scaler;
+}
+
+ParameterMap parametersFromJson(const QJsonObject& o, const QString& path)
+{
+    ParameterMap p;
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const std::string key = "parameters." + it.key().toStdString();
+        if (it->isDouble()) {
+            p.set(it.key().toStdString(), it->toDouble());
+        } else if (it->isString()) {
+            p.set(it.key().toStdString(), it->toString().toStdString());
+        } else if (it->isArray()) {
+            const QJsonArray a = it->toArray();
+            if (!a.isEmpty() && a.first().isArray()) {
+                p.set(it.key().toStdString(), matrixFromJson(a, path, key));
+            } else {
+                p.set(it.key().toStdString(), vectorFromJson(*it, path, key));
+            }
+        } else {
+            throw fieldError(path, key, "must be a number, a text or an array");
+        }
+    }
+    return p;
+}
+
+QJsonObject parametersToJson(const ParameterMap& p)
+{
+    QJsonObject o;
+    for (const auto& [key, value] : p.entries()) {
+        const QString k = QString::fromStdString(key);
+        if (const double* d = std::get_if<double>(&value)) {
+            o[k] = *d;
+        } else if (const std::string* s = std::get_if<std::string>(&value)) {
+            o[k] = QString::fromStdString(*s);
+        } else if (const Vector* v = std::get_if<Vector>(&value)) {
+            o[k] = toJson(*v);
+        } else {
+            o[k] = toJson(std::get<Matrix>(value));
+        }
+    }
+    return o;
+}
+
+/// Version 1 (before the estimator plug-ins): estimator, kernel, train and weights at the top.
+void readVersion1(const QJsonObject& root, SavedModel& m, const QString& path)
 {
     try {
-        m.estimator =
-            estimatorKindFromString(root[QStringLiteral("estimator")].toString().toStdString());
-        const QJsonObject k = root[QStringLiteral("kernel")].toObject();
-        m.kernel.type = kernelTypeFromString(k[QStringLiteral("type")].toString().toStdString());
-        m.kernel.lengthScale = k[QStringLiteral("length_scale")].toDouble();
-        m.kernel.sdoOrder = k[QStringLiteral("sdo_order")].toInt();
-        m.kernel.features = k[QStringLiteral("features")].toInt(2000);
-        m.kernel.sdoMethod = sdoMethodFromString(
-            k[QStringLiteral("sdo_method")].toString(QStringLiteral("rff")).toStdString());
-        m.kernel.backend = backendChoiceFromString(
-            k[QStringLiteral("backend")].toString(QStringLiteral("auto")).toStdString());
-        m.kernel.rank = k[QStringLiteral("rank")].toInt(1000);
-        m.kernel.seed = k[QStringLiteral("feature_seed")].toString().toULongLong();
-        const QJsonObject s = root[QStringLiteral("scaler")].toObject();
-        m.scaler.kind = scalingKindFromString(s[QStringLiteral("kind")].toString().toStdString());
+        m.settings =
+            FitSettings::defaults(root[QStringLiteral("estimator")].toString().toStdString());
     } catch (const ParameterError& e) {
-        throw DataError(path.toStdString(), 0, 0, std::string("bad model field ") + e.what());
+        throw fieldError(path, "estimator", e.message());
     }
-    const QJsonObject s = root[QStringLiteral("scaler")].toObject();
-    m.scaler.shift = vectorFromJson(s[QStringLiteral("shift")], path, "scaler.shift");
-    m.scaler.scale = vectorFromJson(s[QStringLiteral("scale")], path, "scaler.scale");
-    if (m.scaler.scale.size() > 0 && !(m.scaler.scale.array() > 0.0).all()) {
-        throw DataError(path.toStdString(), 0, 0,
-                        "model field 'scaler.scale' must hold positive numbers (a zero scale "
-                        "would divide by zero)");
-    }
+    const QJsonArray train = root[QStringLiteral("train")].toArray();
+    m.parameters.set("train", matrixFromJson(train, path, "train"));
+    m.parameters.set("weights", vectorFromJson(root[QStringLiteral("weights")], path, "weights"));
 }
 
 } // namespace
 
+SavedModel savedModelOf(const FittedModel& model, const FitSettings& settings, const Scaler& scaler,
+                        const std::vector<std::string>& columns, const QJsonObject& provenance)
+{
+    SavedModel m;
+    m.settings = settings;
+    if (model.kernel()) {
+        m.kernel = model.kernel()->spec();
+    }
+    m.scaler = scaler;
+    m.columns = columns;
+    model.save(m.parameters);
+    m.provenance = provenance;
+    return m;
+}
+
 QByteArray modelJson(const SavedModel& m)
 {
     QJsonObject root;
-    root[QStringLiteral("format")] = QStringLiteral("sosrep-model");
-    root[QStringLiteral("version")] = 1;
-    root[QStringLiteral("estimator")] = QString::fromStdString(toString(m.estimator));
-    QJsonObject k;
-    k[QStringLiteral("type")] = QString::fromStdString(toString(m.kernel.type));
-    k[QStringLiteral("length_scale")] = m.kernel.lengthScale;
-    k[QStringLiteral("sdo_order")] = m.kernel.sdoOrder;
-    k[QStringLiteral("features")] = m.kernel.features;
-    k[QStringLiteral("sdo_method")] = QString::fromStdString(toString(m.kernel.sdoMethod));
-    k[QStringLiteral("backend")] = QString::fromStdString(toString(m.kernel.backend));
-    k[QStringLiteral("rank")] = m.kernel.rank;
-    k[QStringLiteral("feature_seed")] = QString::number(m.kernel.seed);
-    root[QStringLiteral("kernel")] = k;
+    root[QStringLiteral("format")] = QString::fromLatin1(kFormat);
+    root[QStringLiteral("version")] = kVersion;
+    root[QStringLiteral("estimator")] = QString::fromStdString(m.settings.estimator);
+    root[QStringLiteral("settings")] = settingsToJson(m.settings);
+    if (m.kernel) {
+        root[QStringLiteral("kernel")] = kernelToJson(*m.kernel);
+    }
     QJsonObject s;
     s[QStringLiteral("kind")] = QString::fromStdString(toString(m.scaler.kind));
     s[QStringLiteral("shift")] = toJson(m.scaler.shift);
@@ -101,12 +222,7 @@ QByteArray modelJson(const SavedModel& m)
         cols.append(QString::fromStdString(c));
     }
     root[QStringLiteral("columns")] = cols;
-    QJsonArray train;
-    for (Eigen::Index i = 0; i < m.train.rows(); ++i) {
-        train.append(toJson(m.train.row(i).transpose()));
-    }
-    root[QStringLiteral("train")] = train;
-    root[QStringLiteral("weights")] = toJson(m.weights);
+    root[QStringLiteral("parameters")] = parametersToJson(m.parameters);
     root[QStringLiteral("provenance")] = m.provenance;
     return QJsonDocument(root).toJson(QJsonDocument::Compact) + '\n';
 }
@@ -114,40 +230,38 @@ QByteArray modelJson(const SavedModel& m)
 SavedModel parseModel(const QByteArray& bytes, const QString& path)
 {
     const QJsonObject root = parseJsonObject(bytes, path);
-    if (root[QStringLiteral("format")].toString() != QLatin1String("sosrep-model")) {
+    if (root[QStringLiteral("format")].toString() != QLatin1String(kFormat)) {
         throw DataError(path.toStdString(), 0, 0,
                         "not a sosrep model file (missing \"format\": \"sosrep-model\")");
     }
-    if (root[QStringLiteral("version")].toInt() != 1) {
-        throw DataError(path.toStdString(), 0, 0, "unsupported model file version");
+    const int version = root[QStringLiteral("version")].toInt();
+    if (version != 1 && version != kVersion) {
+        throw DataError(path.toStdString(), 0, 0,
+                        "unsupported model file version (this build reads 1 and 2)");
     }
     SavedModel m;
-    readHeader(root, m, path);
     for (const QJsonValue& c : root[QStringLiteral("columns")].toArray()) {
         m.columns.push_back(c.toString().toStdString());
     }
-    const QJsonArray train = root[QStringLiteral("train")].toArray();
     const auto d = static_cast<Eigen::Index>(m.columns.size());
-    m.train.resize(train.size(), d);
-    for (int i = 0; i < train.size(); ++i) {
-        const Vector row = vectorFromJson(train[i], path, "train");
-        if (row.size() != d) {
-            throw DataError(path.toStdString(), 0, 0,
-                            "model field 'train' has a row of the wrong width");
+    if (d < 1) {
+        throw fieldError(path, "columns", "must name at least one column");
+    }
+    if (version == 1) {
+        readVersion1(root, m, path);
+    } else {
+        m.settings = settingsFromJson(root[QStringLiteral("settings")].toObject(), path,
+                                      QStringLiteral("settings"));
+        if (root[QStringLiteral("estimator")].toString().toStdString() != m.settings.estimator) {
+            throw fieldError(path, "estimator", "disagrees with settings.estimator");
         }
-        m.train.row(i) = row.transpose();
+        m.parameters = parametersFromJson(root[QStringLiteral("parameters")].toObject(), path);
     }
-    m.weights = vectorFromJson(root[QStringLiteral("weights")], path, "weights");
-    if (d < 1 || m.weights.size() != m.train.rows() || m.train.rows() < 1 ||
-        m.scaler.shift.size() != d || m.scaler.scale.size() != d) {
-        throw DataError(path.toStdString(), 0, 0,
-                        "model file is inconsistent (sizes of columns, train, weights, scaler)");
+    const Estimator& estimator = EstimatorRegistry::instance().get(m.settings.estimator);
+    if (estimator.capabilities().usesKernel) {
+        m.kernel = kernelFromJson(root[QStringLiteral("kernel")].toObject(), path, int(d));
     }
-    try {
-        m.kernel.validate(static_cast<int>(d));
-    } catch (const ParameterError& e) {
-        throw DataError(path.toStdString(), 0, 0, std::string("bad model field ") + e.what());
-    }
+    m.scaler = scalerFromJson(root[QStringLiteral("scaler")].toObject(), path, d);
     m.provenance = root[QStringLiteral("provenance")].toObject();
     return m;
 }
@@ -159,17 +273,25 @@ SavedModel loadModel(const QString& path)
         QByteArray(reinterpret_cast<const char*>(bytes.data()), qsizetype(bytes.size())), path);
 }
 
-DensityModel toDensityModel(const SavedModel& m, const QString& source)
+std::unique_ptr<FittedModel> toModel(const SavedModel& m, const QString& source)
 {
-    DensityModel dm;
-    dm.estimator = m.estimator;
+    const Estimator& estimator = EstimatorRegistry::instance().get(m.settings.estimator);
     try {
-        dm.kernel = std::make_shared<const KernelOperator>(m.train, m.kernel);
+        std::unique_ptr<FittedModel> model =
+            estimator.load(m.parameters, m.kernel ? &*m.kernel : nullptr);
+        if (model->kernel() && model->kernel()->dim() != static_cast<int>(m.columns.size())) {
+            throw ParameterError("train", "has " + std::to_string(model->kernel()->dim()) +
+                                              " columns, the file names " +
+                                              std::to_string(m.columns.size()));
+        }
+        return model;
     } catch (const ParameterError& e) {
-        throw DataError(source.toStdString(), 0, 0, std::string("bad model field ") + e.what());
+        const auto& k = kernelOptions();
+        const bool kernelField = std::any_of(
+            k.begin(), k.end(), [&](const OptionSpec& o) { return o.name == e.parameter(); });
+        throw fieldError(source, (kernelField ? "kernel." : "parameters.") + e.parameter(),
+                         e.message());
     }
-    dm.weights = m.weights;
-    return dm;
 }
 
 } // namespace sosrep::io

@@ -2,42 +2,50 @@
 #pragma once
 
 #include "core/data/scaler.h"
-#include "core/estimators/density_model.h"
+#include "core/estimators/estimator.h"
+#include "core/estimators/fit_settings.h"
 
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
 
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace sosrep::io {
 
-/// What a saved model holds: enough to score new rows exactly as the fit did. The SDO random
-/// features are not stored: they are regenerated from the recorded seed (same seed, same
-/// features on every platform; see core/random.h).
+/// What a model file holds: enough to score new rows exactly as the fit did, whatever the
+/// estimator. The settings are the options as asked (e.g. length_scale "auto"); `kernel` is the
+/// kernel as fitted (the selected length scale, the seed of its random features or landmarks);
+/// `parameters` are what the estimator's model saved. SDO random features and Nystroem landmarks
+/// are not stored: they are regenerated from the recorded seed (core/random.h).
 struct SavedModel
 {
-    EstimatorKind estimator = EstimatorKind::Sosrep;
-    KernelSpec kernel;
+    FitSettings settings;
+    std::optional<KernelSpec> kernel;
     Scaler scaler;
     std::vector<std::string> columns;
-    Matrix train;           // scaled training points
-    Vector weights;         // alpha (SOSREP) or 1/N (KDE)
-    QJsonObject provenance; // solver, seeds, FD selection, source files
+    ParameterMap parameters;
+    QJsonObject provenance; // seeds, selection, source files
 };
 
-/// The model as JSON ("format": "sosrep-model", "version": 1).
+/// The parts of a fitted model as a model file stores them.
+SavedModel savedModelOf(const FittedModel& model, const FitSettings& settings, const Scaler& scaler,
+                        const std::vector<std::string>& columns, const QJsonObject& provenance);
+
+/// The model as JSON ("format": "sosrep-model", "version": 2).
 QByteArray modelJson(const SavedModel& model);
-/// Parses and validates a model file's bytes; throws DataError naming `source` (with line and
-/// column for malformed JSON) on anything malformed or out of range: unknown names, sizes that
-/// disagree, non-finite numbers, a scaler with a zero or negative scale, kernel parameters
-/// beyond their limits.
+/// Parses and validates a model file's bytes (version 2, or version 1 as written before the
+/// estimator plug-ins); throws DataError naming `source` (with line and column for malformed
+/// JSON) on anything malformed or out of range: an unknown estimator, settings that are not its
+/// options, sizes that disagree, non-finite numbers, a scaler with a zero scale, kernel
+/// parameters beyond their limits.
 SavedModel parseModel(const QByteArray& bytes, const QString& source);
 /// Reads and parses a model file.
 SavedModel loadModel(const QString& path);
-/// The density model ready to evaluate (rebuilds the kernel operator on the stored points);
-/// a kernel the stored points cannot support throws DataError naming `source`.
-DensityModel toDensityModel(const SavedModel& model, const QString& source = {});
+/// The fitted model rebuilt by its estimator; problems throw DataError naming `source`.
+std::unique_ptr<FittedModel> toModel(const SavedModel& model, const QString& source);
 
 } // namespace sosrep::io

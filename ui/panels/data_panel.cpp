@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/data_panel.h"
 
+#include "core/estimators/common_options.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/panels/option_editor.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -60,21 +62,18 @@ DataPanel::DataPanel(EstimationController* controller, QWidget* parent)
     layout->addWidget(m_roles);
 
     auto* form = new QFormLayout;
-    m_scaling = new QComboBox(this);
-    m_scaling->addItems(
-        {QStringLiteral("minmax"), QStringLiteral("zscore"), QStringLiteral("none")});
-    form->addRow(tr("Scaling"), m_scaling);
+    for (const OptionSpec& spec : dataOptions()) {
+        auto* editor = new OptionEditor(m_controller, spec, this);
+        form->addRow(QString::fromStdString(spec.label), editor);
+        connect(m_controller, &EstimationController::settingsChanged, editor,
+                &OptionEditor::refresh);
+    }
     m_plotX = new QComboBox(this);
     m_plotY = new QComboBox(this);
     form->addRow(tr("Plot x"), m_plotX);
     form->addRow(tr("Plot y"), m_plotY);
     layout->addLayout(form);
 
-    connect(m_scaling, &QComboBox::currentTextChanged, this, [this](const QString& t) {
-        ModelSettings s = m_controller->settings();
-        s.scaling = scalingKindFromString(t.toStdString());
-        m_controller->setSettings(s);
-    });
     auto plotChanged = [this] {
         if (!m_refreshing) {
             m_controller->setPlotColumns(m_plotX->currentIndex(), m_plotY->currentIndex());
@@ -127,7 +126,6 @@ void DataPanel::refresh()
     }
     m_plotX->setCurrentIndex(m_controller->plotX());
     m_plotY->setCurrentIndex(m_controller->plotY());
-    m_scaling->setCurrentText(QString::fromStdString(toString(m_controller->settings().scaling)));
     m_refreshing = false;
 }
 

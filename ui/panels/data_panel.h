@@ -34,7 +34,6 @@ private:
     QSpinBox* m_toyN;
     QSpinBox* m_toySeed;
     QTableWidget* m_roles;
-    QComboBox* m_scaling;
     QComboBox* m_plotX;
     QComboBox* m_plotY;
     bool m_refreshing = false;

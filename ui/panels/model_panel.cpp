@@ -1,117 +1,41 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/model_panel.h"
 
-#include "core/estimators/kde.h"
+#include "core/estimators/common_options.h"
+#include "core/estimators/registry.h"
+#include "core/tuning/length_scale_rules.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/panels/option_editor.h"
 
-#include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QPushButton>
-#include <QSlider>
-#include <QSpinBox>
-
-#include <cmath>
+#include <QVBoxLayout>
 
 namespace sosrep::ui {
-namespace {
-
-// The slider covers l in [1e-3, 1e2] logarithmically in 1000 steps.
-constexpr double kLogMin = -3.0;
-constexpr double kLogMax = 2.0;
-int sliderFromLength(double l)
-{
-    return int(std::lround((std::log10(l) - kLogMin) / (kLogMax - kLogMin) * 1000.0));
-}
-double lengthFromSlider(int v)
-{
-    return std::pow(10.0, kLogMin + (kLogMax - kLogMin) * v / 1000.0);
-}
-
-} // namespace
 
 ModelPanel::ModelPanel(EstimationController* controller, QWidget* parent)
     : QWidget(parent), m_controller(controller)
 {
-    auto* form = new QFormLayout(this);
-    form->setContentsMargins(0, 0, 0, 0);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* top = new QFormLayout;
     m_estimator = new QComboBox(this);
-    m_estimator->addItems({QStringLiteral("sosrep"), QStringLiteral("kde")});
-    form->addRow(tr("Estimator"), m_estimator);
-    m_kernel = new QComboBox(this);
-    m_kernel->addItems(
-        {QStringLiteral("gaussian"), QStringLiteral("laplace"), QStringLiteral("sdo")});
-    form->addRow(tr("Kernel"), m_kernel);
-    m_order = new QSpinBox(this);
-    m_order->setRange(0, 2000);
-    m_order->setSpecialValueText(tr("auto (⌊d/2⌋+1)"));
-    form->addRow(tr("SDO order m"), m_order);
-    m_sdoMethod = new QComboBox(this);
-    m_sdoMethod->addItems({QStringLiteral("rff"), QStringLiteral("exact")});
-    m_sdoMethod->setToolTip(tr("rff: random Fourier features (the paper's eq. 12); exact: the "
-                               "radial kernel computed by quadrature (no sampling noise)"));
-    form->addRow(tr("SDO method"), m_sdoMethod);
-    m_features = new QSpinBox(this);
-    m_features->setRange(10, 100000);
-    m_features->setSingleStep(500);
-    form->addRow(tr("SDO features T"), m_features);
-
-    auto* lengthRow = new QHBoxLayout;
-    m_lengthSlider = new QSlider(Qt::Horizontal, this);
-    m_lengthSlider->setRange(0, 1000);
-    m_length = new QDoubleSpinBox(this);
-    m_length->setDecimals(5);
-    m_length->setRange(1e-5, 1e4);
-    m_length->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
-    lengthRow->addWidget(m_lengthSlider, 1);
-    lengthRow->addWidget(m_length);
-    form->addRow(tr("Length scale ℓ"), lengthRow);
-    // Rules of thumb as numbers (design.md section 3), computed on the scaled data; a click uses
-    // one.
-    auto* rules = new QHBoxLayout;
-    m_scott = new QPushButton(this);
-    m_silverman = new QPushButton(this);
-    m_scott->setToolTip(
-        tr("Scott: σ̄ n^(−1/(d+4)), σ̄ = mean column standard deviation of the scaled data"));
-    m_silverman->setToolTip(tr("Silverman: σ̄ (4/(d+2))^(1/(d+4)) n^(−1/(d+4))"));
-    rules->addWidget(m_scott);
-    rules->addWidget(m_silverman);
-    form->addRow(tr("Rules of thumb"), rules);
-    auto useRule = [this](double l) {
-        ModelSettings s = m_controller->settings();
-        s.autoLengthScale = false;
-        s.lengthScale = l;
-        m_controller->setSettings(s);
-    };
-    connect(m_scott, &QPushButton::clicked, this, [this, useRule] { useRule(m_scottValue); });
-    connect(m_silverman, &QPushButton::clicked, this,
-            [this, useRule] { useRule(m_silvermanValue); });
-    connect(m_controller, &EstimationController::dataChanged, this, &ModelPanel::updateRules);
-    m_auto = new QCheckBox(tr("auto by Fisher divergence"), this);
-    form->addRow(QString(), m_auto);
-    m_selection = new QComboBox(this);
-    m_selection->addItems(
-        {QStringLiteral("above-spacing"), QStringLiteral("paper"), QStringLiteral("first-local")});
-    form->addRow(tr("Selection rule"), m_selection);
-
-    m_solver = new QComboBox(this);
-    m_solver->addItems({QStringLiteral("natural"), QStringLiteral("standard")});
-    m_solver->setToolTip(tr("Both run live side by side; this one is plotted and scored"));
-    form->addRow(tr("Solver shown"), m_solver);
-    m_lr = new QDoubleSpinBox(this);
-    m_lr->setDecimals(4);
-    m_lr->setRange(1e-4, 10.0);
-    m_lr->setSingleStep(0.01);
-    form->addRow(tr("Learning rate λ"), m_lr);
-    m_iterations = new QSpinBox(this);
-    m_iterations->setRange(1, 1000000);
-    m_iterations->setSingleStep(100);
-    form->addRow(tr("Iterations"), m_iterations);
-    m_seed = new QSpinBox(this);
-    m_seed->setRange(0, 1000000000);
-    form->addRow(tr("Seed"), m_seed);
+    top->addRow(tr("Estimator"), m_estimator);
+    layout->addLayout(top);
+    m_options = new QWidget(this);
+    layout->addWidget(m_options);
+    m_fitted = new QLabel(this);
+    m_fitted->setWordWrap(true);
+    layout->addWidget(m_fitted);
+    auto* views = new QFormLayout;
+    m_compare = new QComboBox(this);
+    m_compare->setToolTip(tr("The estimator the Compare view fits beside this one, at the same "
+                             "kernel and length scale"));
+    views->addRow(tr("Compare with"), m_compare);
+    layout->addLayout(views);
 
     // Fit and Cancel in a bar of their own, which the main window pins below the scrolling
     // panels so that it stays visible in short windows.
@@ -122,103 +46,120 @@ ModelPanel::ModelPanel(EstimationController* controller, QWidget* parent)
     m_cancel = new QPushButton(tr("Cancel (Esc)"), m_actions);
     buttons->addWidget(m_fit);
     buttons->addWidget(m_cancel);
-    form->addRow(m_actions);
+    layout->addWidget(m_actions);
     connect(m_fit, &QPushButton::clicked, m_controller, &EstimationController::fit);
     connect(m_cancel, &QPushButton::clicked, m_controller, &EstimationController::cancel);
 
-    connect(m_lengthSlider, &QSlider::valueChanged, this, [this](int v) {
+    connect(m_estimator, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_refreshing) {
-            m_length->setValue(lengthFromSlider(v));
+            m_controller->setEstimator(m_estimator->currentData().toString().toStdString());
         }
     });
-    for (auto* c : {m_estimator, m_kernel, m_sdoMethod, m_selection, m_solver}) {
-        connect(c, &QComboBox::currentIndexChanged, this, &ModelPanel::push);
-    }
-    for (auto* s : {m_order, m_features, m_iterations, m_seed}) {
-        connect(s, &QSpinBox::valueChanged, this, &ModelPanel::push);
-    }
-    for (auto* s : {m_length, m_lr}) {
-        connect(s, &QDoubleSpinBox::valueChanged, this, &ModelPanel::push);
-    }
-    connect(m_auto, &QCheckBox::toggled, this, &ModelPanel::push);
+    connect(m_compare, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_refreshing) {
+            m_controller->setCompareEstimator(m_compare->currentData().toString().toStdString());
+        }
+    });
     connect(m_controller, &EstimationController::settingsChanged, this, &ModelPanel::refresh);
+    connect(m_controller, &EstimationController::dataChanged, this, &ModelPanel::refresh);
     connect(m_controller, &EstimationController::busyChanged, this, [this](bool busy) {
         m_fit->setEnabled(!busy);
         m_cancel->setEnabled(busy);
     });
-    connect(m_controller, &EstimationController::fitFinished, this, [this] {
-        // Show the length scale actually used (auto may have picked it).
-        if (const FitJobResult* r = m_controller->result()) {
-            m_refreshing = true;
-            m_length->setValue(r->lengthScale);
-            m_lengthSlider->setValue(sliderFromLength(r->lengthScale));
-            m_refreshing = false;
-        }
-    });
+    connect(m_controller, &EstimationController::fitFinished, this, &ModelPanel::refresh);
     m_cancel->setEnabled(false);
     refresh();
-    updateRules();
 }
 
-void ModelPanel::updateRules()
+QStringList ModelPanel::estimatorNames() const
+{
+    QStringList out;
+    for (int i = 0; i < m_estimator->count(); ++i) {
+        out << m_estimator->itemData(i).toString();
+    }
+    return out;
+}
+
+QString ModelPanel::ruleOfThumb(const std::string& choice) const
 {
     const Matrix& x = m_controller->features();
-    const bool ok = x.rows() > 1;
-    m_scottValue = ok ? scottBandwidth(x) : 0.0;
-    m_silvermanValue = ok ? silvermanBandwidth(x) : 0.0;
-    m_scott->setText(ok ? tr("Scott %1").arg(m_scottValue, 0, 'g', 3) : tr("Scott"));
-    m_silverman->setText(ok ? tr("Silverman %1").arg(m_silvermanValue, 0, 'g', 3)
-                            : tr("Silverman"));
-    m_scott->setEnabled(ok);
-    m_silverman->setEnabled(ok);
+    if (x.rows() < 2 || (choice != "scott" && choice != "silverman")) {
+        return {};
+    }
+    const double l = choice == "scott" ? scottBandwidth(x) : silvermanBandwidth(x);
+    return QStringLiteral("ℓ = %1").arg(l, 0, 'g', 3);
+}
+
+void ModelPanel::rebuild()
+{
+    // The option tables differ between estimators: a new set of editors, in the tables' order,
+    // under the tables' group headings. Scaling and seed are on the data panel.
+    delete m_options->layout();
+    qDeleteAll(m_options->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly));
+    m_editors.clear();
+    m_form = new QFormLayout(m_options);
+    m_form->setContentsMargins(0, 0, 0, 0);
+    const Estimator& e = EstimatorRegistry::instance().get(m_controller->settings().estimator);
+    std::string group;
+    for (const OptionSpec& spec : optionTableFor(e)) {
+        if (spec.group == "Data") {
+            continue;
+        }
+        if (spec.group != group) {
+            group = spec.group;
+            auto* heading = new QLabel(
+                QStringLiteral("<b>%1</b>").arg(QString::fromStdString(group).toHtmlEscaped()),
+                m_options);
+            m_form->addRow(heading);
+        }
+        auto* editor = new OptionEditor(m_controller, spec, m_options);
+        if (spec.name == "length_scale") {
+            editor->setChoiceHint([this](const std::string& c) { return ruleOfThumb(c); });
+            editor->setNumberSuggestion([this] {
+                const FitJobResult* r = m_controller->result();
+                return r && r->lengthScale() > 0 ? r->lengthScale() : 0.1;
+            });
+        }
+        m_form->addRow(QString::fromStdString(spec.label), editor);
+        m_editors.push_back(editor);
+    }
+    m_builtFor = m_controller->settings().estimator;
 }
 
 void ModelPanel::refresh()
 {
     m_refreshing = true;
-    const ModelSettings& s = m_controller->settings();
-    m_estimator->setCurrentText(QString::fromStdString(toString(s.estimator)));
-    m_kernel->setCurrentText(QString::fromStdString(toString(s.kernel)));
-    m_order->setValue(s.sdoOrder);
-    m_features->setValue(s.features);
-    m_sdoMethod->setCurrentText(QString::fromStdString(toString(s.sdoMethod)));
-    m_length->setValue(s.lengthScale);
-    m_lengthSlider->setValue(sliderFromLength(s.lengthScale));
-    m_auto->setChecked(s.autoLengthScale);
-    m_selection->setCurrentText(QString::fromStdString(toString(s.selection)));
-    m_solver->setCurrentText(QString::fromStdString(toString(s.solver)));
-    m_lr->setValue(s.learningRate);
-    m_iterations->setValue(s.iterations);
-    m_seed->setValue(int(s.seed));
-    const bool sdo = s.kernel == KernelType::Sdo;
-    m_order->setEnabled(sdo);
-    m_sdoMethod->setEnabled(sdo);
-    m_features->setEnabled(sdo && s.sdoMethod == SdoMethod::Rff);
-    m_lengthSlider->setEnabled(!s.autoLengthScale);
-    m_length->setEnabled(!s.autoLengthScale);
-    m_selection->setEnabled(s.autoLengthScale);
-    m_refreshing = false;
-}
-
-void ModelPanel::push()
-{
-    if (m_refreshing) {
-        return;
+    const auto estimators = EstimatorRegistry::instance().all();
+    if (m_estimator->count() != int(estimators.size())) {
+        m_estimator->clear();
+        m_compare->clear();
+        m_compare->addItem(tr("automatic"), QString());
+        for (const Estimator* e : estimators) {
+            const QString name = QString::fromStdString(e->name());
+            m_estimator->addItem(name, name);
+            m_estimator->setItemData(m_estimator->count() - 1, QString::fromStdString(e->title()),
+                                     Qt::ToolTipRole);
+            m_compare->addItem(name, name);
+        }
     }
-    ModelSettings s = m_controller->settings();
-    s.estimator = estimatorKindFromString(m_estimator->currentText().toStdString());
-    s.kernel = kernelTypeFromString(m_kernel->currentText().toStdString());
-    s.sdoOrder = m_order->value();
-    s.features = m_features->value();
-    s.sdoMethod = sdoMethodFromString(m_sdoMethod->currentText().toStdString());
-    s.lengthScale = m_length->value();
-    s.autoLengthScale = m_auto->isChecked();
-    s.selection = selectionRuleFromString(m_selection->currentText().toStdString());
-    s.solver = solverKindFromString(m_solver->currentText().toStdString());
-    s.learningRate = m_lr->value();
-    s.iterations = m_iterations->value();
-    s.seed = static_cast<uint64_t>(m_seed->value());
-    m_controller->setSettings(s);
+    const FitSettings& s = m_controller->settings();
+    m_estimator->setCurrentIndex(m_estimator->findData(QString::fromStdString(s.estimator)));
+    m_compare->setCurrentIndex(
+        std::max(0, m_compare->findData(QString::fromStdString(m_controller->compareChoice()))));
+    if (m_builtFor != s.estimator) {
+        rebuild();
+    }
+    for (OptionEditor* editor : m_editors) {
+        editor->refresh();
+    }
+    const FitJobResult* r = m_controller->result();
+    m_fitted->setText(
+        r && r->lengthScale() > 0
+            ? tr("Last fit: ℓ = %1%2")
+                  .arg(r->lengthScale(), 0, 'g', 4)
+                  .arg(r->fit.search ? tr(" (tuned by Fisher divergence)") : QString())
+            : QString());
+    m_refreshing = false;
 }
 
 } // namespace sosrep::ui

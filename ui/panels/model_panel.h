@@ -3,19 +3,23 @@
 
 #include <QWidget>
 
-class QCheckBox;
+#include <string>
+#include <vector>
+
 class QComboBox;
-class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
 class QPushButton;
-class QSlider;
-class QSpinBox;
 
 namespace sosrep::ui {
 
 class EstimationController;
+class OptionEditor;
 
-/// Estimator, kernel, length scale (log slider + exact number + auto), solver and its settings,
-/// with Fit (F5) and Cancel (Esc). Editing never refits by itself.
+/// The estimator and its options, generated from the option tables (the same tables as the
+/// command line's flags): one editor per option, grouped under the tables' headings; the
+/// estimator list comes from the registry. Also the estimator the compare view sets beside it,
+/// and Fit (F5) / Cancel (Esc). Editing never refits by itself.
 class ModelPanel : public QWidget
 {
     Q_OBJECT
@@ -25,31 +29,23 @@ public:
 
     /// The Fit / Cancel bar; it sits at the end of the panel until a container moves it.
     QWidget* actionBar() const { return m_actions; }
+    /// The estimators offered (registry names, in order).
+    QStringList estimatorNames() const;
 
 private:
+    void rebuild();
     void refresh();
-    void push();
-    void updateRules();
+    QString ruleOfThumb(const std::string& choice) const;
 
     EstimationController* m_controller;
     QComboBox* m_estimator;
-    QComboBox* m_kernel;
-    QComboBox* m_sdoMethod;
+    QComboBox* m_compare;
+    QWidget* m_options;
+    QFormLayout* m_form = nullptr;
+    std::vector<OptionEditor*> m_editors;
+    std::string m_builtFor; // estimator the editors were built for
+    QLabel* m_fitted;
     QWidget* m_actions;
-    QSpinBox* m_order;
-    QSpinBox* m_features;
-    QSlider* m_lengthSlider;
-    QDoubleSpinBox* m_length;
-    QCheckBox* m_auto;
-    QPushButton* m_scott;
-    QPushButton* m_silverman;
-    double m_scottValue = 0.0;
-    double m_silvermanValue = 0.0;
-    QComboBox* m_selection;
-    QComboBox* m_solver;
-    QDoubleSpinBox* m_lr;
-    QSpinBox* m_iterations;
-    QSpinBox* m_seed;
     QPushButton* m_fit;
     QPushButton* m_cancel;
     bool m_refreshing = false;

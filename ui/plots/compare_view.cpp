@@ -15,15 +15,15 @@ namespace sosrep::ui {
 CompareView::CompareView(QWidget* parent) : QWidget(parent)
 {
     auto* grid = new QGridLayout(this);
-    m_sosrep = new DensityHeatmap(this);
-    m_kde = new DensityHeatmap(this);
+    m_first = new DensityHeatmap(this);
+    m_second = new DensityHeatmap(this);
     m_diff = new DensityHeatmap(this);
     m_diff->setColormap(QStringLiteral("RdBu"));
     m_clusters = new QCustomPlot(this);
     m_clusterInfo = new QLabel(this);
     m_clusterInfo->setWordWrap(true);
-    grid->addWidget(m_sosrep, 0, 0);
-    grid->addWidget(m_kde, 0, 1);
+    grid->addWidget(m_first, 0, 0);
+    grid->addWidget(m_second, 0, 1);
     grid->addWidget(m_diff, 0, 2);
     grid->addWidget(m_clusterInfo, 1, 0, 1, 3);
     grid->addWidget(m_clusters, 2, 0, 1, 3);
@@ -52,11 +52,11 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
         const char* name;
         bool dots;
     };
-    // KDE first so that SOSREP is drawn on top of it.
-    const Series series[] = {{left, colors::kde(), "KDE (points)", true},
-                             {left, colors::natural(), "SOSREP (points)", true},
-                             {left, colors::kde(), "KDE, running mean", false},
-                             {left, colors::natural(), "SOSREP, running mean", false},
+    // The second model first, so that the fitted one is drawn on top of it.
+    const Series series[] = {{left, colors::kde(), "second (points)", true},
+                             {left, colors::natural(), "first (points)", true},
+                             {left, colors::kde(), "second, running mean", false},
+                             {left, colors::natural(), "first, running mean", false},
                              {right, colors::natural(), "within cluster 1", false},
                              {right, colors::standard(), "within cluster 2", false},
                              {right, QColor(90, 90, 90), "between clusters", false}};
@@ -71,7 +71,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
             g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, c, 3));
         } else {
             g->setPen(QPen(s.color, 2,
-                           QString::fromLatin1(s.name).startsWith(QLatin1String("KDE"))
+                           QString::fromLatin1(s.name).startsWith(QLatin1String("second"))
                                ? Qt::DashLine
                                : Qt::SolidLine));
             if (s.rect == right) {
@@ -91,13 +91,13 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
             }
         }
     }
-    clear(tr("Fit a model to compare SOSREP with KDE"));
+    clear(tr("Fit a model to compare it with a second estimator"));
 }
 
 void CompareView::clear(const QString& message)
 {
-    m_sosrep->clearContent(message);
-    m_kde->clearContent(QString());
+    m_first->clearContent(message);
+    m_second->clearContent(QString());
     m_diff->clearContent(QString());
     for (int i = 0; i < m_clusters->graphCount(); ++i) {
         m_clusters->graph(i)->data()->clear();
@@ -111,25 +111,32 @@ void CompareView::clear(const QString& message)
 void CompareView::showResult(const FitJobResult& r, const Matrix& features,
                              const std::optional<Eigen::VectorXi>& labels, const QStringList& names)
 {
-    if (r.sosrepGrid.logDensity.size() == 0) {
+    if (r.grid.logDensity.size() == 0) {
         clear(tr("One feature column: no 2-D comparison"));
         return;
     }
-    const double area = r.sosrepGrid.spec.cellArea();
-    m_normSosrep = r.sosrepGrid;
-    m_normSosrep.logDensity = normalizeOnGrid(r.sosrepGrid.logDensity, area);
-    m_normKde = r.kdeGrid;
-    m_normKde.logDensity = normalizeOnGrid(r.kdeGrid.logDensity, area);
-    m_difference = m_normSosrep;
-    m_difference.logDensity = m_normSosrep.logDensity - m_normKde.logDensity;
+    if (!r.comparison || r.comparisonGrid.logDensity.size() == 0) {
+        clear(tr("No second estimator to compare with"));
+        return;
+    }
+    const QString first = QString::fromStdString(r.model().estimator()).toUpper();
+    const QString second = QString::fromStdString(r.comparison->estimator()).toUpper();
+    const double area = r.grid.spec.cellArea();
+    m_normFirst = r.grid;
+    m_normFirst.logDensity = normalizeOnGrid(r.grid.logDensity, area);
+    m_normSecond = r.comparisonGrid;
+    m_normSecond.logDensity = normalizeOnGrid(r.comparisonGrid.logDensity, area);
+    m_difference = m_normFirst;
+    m_difference.logDensity = m_normFirst.logDensity - m_normSecond.logDensity;
 
     // One colour scale for both densities; the difference is symmetric around 0 and scaled on
     // the cells holding the mass (both tails are near -inf in log and would swamp it).
-    const double hi = std::max(m_normSosrep.logDensity.maxCoeff(), m_normKde.logDensity.maxCoeff());
+    const double hi =
+        std::max(m_normFirst.logDensity.maxCoeff(), m_normSecond.logDensity.maxCoeff());
     const QCPRange shared(hi - 12.0, hi);
     double span = 0.0;
     for (Eigen::Index k = 0; k < m_difference.logDensity.size(); ++k) {
-        if (std::max(m_normSosrep.logDensity.data()[k], m_normKde.logDensity.data()[k]) >
+        if (std::max(m_normFirst.logDensity.data()[k], m_normSecond.logDensity.data()[k]) >
             hi - std::log(1e3)) {
             span = std::max(span, std::abs(m_difference.logDensity.data()[k]));
         }
@@ -138,34 +145,41 @@ void CompareView::showResult(const FitJobResult& r, const Matrix& features,
     DensityHeatmap::Content c;
     c.points = features;
     c.labels = labels;
-    c.xLabel = names.value(r.sosrepGrid.spec.xColumn);
-    c.yLabel = names.value(r.sosrepGrid.spec.yColumn);
+    c.xLabel = names.value(r.grid.spec.xColumn);
+    c.yLabel = names.value(r.grid.spec.yColumn);
     c.colorRange = shared;
     c.legend = false; // three small maps: the Density tab carries the legend
     c.valueLabel = tr("log density, normalized on the grid");
-    c.grid = &m_normSosrep;
-    c.title = tr("SOSREP (natural), ℓ = %1").arg(r.lengthScale, 0, 'g', 4);
-    m_sosrep->showContent(c);
-    c.grid = &m_normKde;
-    c.title = tr("KDE, same kernel and ℓ");
-    m_kde->showContent(c);
+    c.grid = &m_normFirst;
+    c.title =
+        r.lengthScale() > 0 ? tr("%1, ℓ = %2").arg(first).arg(r.lengthScale(), 0, 'g', 4) : first;
+    m_first->showContent(c);
+    c.grid = &m_normSecond;
+    c.title = tr("%1, same kernel and ℓ").arg(second);
+    m_second->showContent(c);
     c.grid = &m_difference;
     c.colorRange = QCPRange(-span, span);
     c.contours = false;
-    c.valueLabel = tr("log(p_SOSREP / p_KDE)");
-    c.title = tr("Difference: red = SOSREP higher");
+    c.valueLabel = tr("log(p_%1 / p_%2)").arg(first, second);
+    c.title = tr("Difference: red = %1 higher").arg(first);
     m_diff->showContent(c);
 }
 
 void CompareView::showClusters(const ClusterComparison& c, const QString& description)
 {
-    QVector<double> x(int(c.sosrep.size()));
+    QVector<double> x(int(c.first.size()));
     std::iota(x.begin(), x.end(), 0.0);
     auto vec = [](const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); };
-    m_clusters->graph(0)->setData(x, vec(c.kde), true);
-    m_clusters->graph(1)->setData(x, vec(c.sosrep), true);
-    m_clusters->graph(2)->setData(x, vec(c.kdeSmoothed), true);
-    m_clusters->graph(3)->setData(x, vec(c.sosrepSmoothed), true);
+    const QString first = QString::fromStdString(c.firstEstimator).toUpper();
+    const QString second = QString::fromStdString(c.secondEstimator).toUpper();
+    m_clusters->graph(0)->setData(x, vec(c.second), true);
+    m_clusters->graph(1)->setData(x, vec(c.first), true);
+    m_clusters->graph(2)->setData(x, vec(c.secondSmoothed), true);
+    m_clusters->graph(3)->setData(x, vec(c.firstSmoothed), true);
+    m_clusters->graph(0)->setName(tr("%1 (points)").arg(second));
+    m_clusters->graph(1)->setName(tr("%1 (points)").arg(first));
+    m_clusters->graph(2)->setName(tr("%1, running mean").arg(second));
+    m_clusters->graph(3)->setName(tr("%1, running mean").arg(first));
     // Histograms as densities over shared bins, so clusters of different size compare.
     double lo = 1e300, hi = -1e300;
     for (const auto* v : {&c.within1, &c.within2, &c.between}) {
@@ -189,7 +203,7 @@ void CompareView::showClusters(const ClusterComparison& c, const QString& descri
         m_clusters->graph(g++)->setData(centres, vec(h), true);
     }
     auto* left = m_clusters->axisRect(0);
-    left->axis(QCPAxis::atBottom)->setRange(0, std::max<double>(1.0, double(c.sosrep.size())));
+    left->axis(QCPAxis::atBottom)->setRange(0, std::max<double>(1.0, double(c.first.size())));
     m_clusters->graph(0)->rescaleValueAxis(false, false);
     m_clusters->graph(1)->rescaleValueAxis(true, false);
     m_clusters->graph(4)->rescaleAxes(false);
@@ -197,13 +211,15 @@ void CompareView::showClusters(const ClusterComparison& c, const QString& descri
     m_clusters->graph(6)->rescaleAxes(true);
     m_clusterInfo->setText(
         tr("Cluster comparison, %1: %2 rows in cluster 1, %3 in cluster 2. Mean log-density "
-           "gap (cluster 2 − cluster 1): SOSREP %4, KDE %5. SOSREP separates clusters more "
+           "gap (cluster 2 − cluster 1): %4 %5, %6 %7. SOSREP separates clusters more than KDE "
            "when kernels overlap between them (paper Prop. 9).")
             .arg(description)
             .arg(c.cluster1Size)
-            .arg(int(c.sosrep.size()) - c.cluster1Size)
-            .arg(c.sosrepGap, 0, 'f', 3)
-            .arg(c.kdeGap, 0, 'f', 3));
+            .arg(int(c.first.size()) - c.cluster1Size)
+            .arg(first)
+            .arg(c.firstGap, 0, 'f', 3)
+            .arg(second)
+            .arg(c.secondGap, 0, 'f', 3));
     m_clusters->replot();
 }
 

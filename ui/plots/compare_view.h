@@ -13,9 +13,9 @@ namespace sosrep::ui {
 
 class DensityHeatmap;
 
-/// SOSREP and KDE side by side on one colour scale (each normalized on the grid, so the
-/// pre-density and the density are comparable), their difference, and the paper's two-cluster
-/// comparison (App. F.1, Fig. 4).
+/// The fitted model and a second estimator (by default SOSREP beside KDE) side by side on one
+/// colour scale (each normalized on the grid, so a pre-density and a density are comparable),
+/// their difference, and the paper's two-cluster comparison (App. F.1, Fig. 4).
 class CompareView : public QWidget
 {
     Q_OBJECT
@@ -27,19 +27,19 @@ public:
     void showClusters(const ClusterComparison& c, const QString& description);
     void clear(const QString& message);
 
-    DensityHeatmap* sosrepView() const { return m_sosrep; }
-    DensityHeatmap* kdeView() const { return m_kde; }
+    DensityHeatmap* firstView() const { return m_first; }
+    DensityHeatmap* secondView() const { return m_second; }
     DensityHeatmap* differenceView() const { return m_diff; }
     QCustomPlot* clusterPlot() const { return m_clusters; }
 
 private:
-    DensityHeatmap* m_sosrep;
-    DensityHeatmap* m_kde;
+    DensityHeatmap* m_first;
+    DensityHeatmap* m_second;
     DensityHeatmap* m_diff;
     QCustomPlot* m_clusters;
     QLabel* m_clusterInfo;
-    DensityGrid m_normSosrep;
-    DensityGrid m_normKde;
+    DensityGrid m_normFirst;
+    DensityGrid m_normSecond;
     DensityGrid m_difference;
 };
 

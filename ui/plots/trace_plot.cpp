@@ -6,6 +6,30 @@
 #include <cmath>
 
 namespace sosrep::ui {
+namespace {
+
+struct RunStyle
+{
+    QColor color;
+    Qt::PenStyle pen;
+    QString name;
+};
+
+RunStyle styleOf(const std::string& run)
+{
+    if (run == "natural") {
+        return {colors::natural(), Qt::SolidLine, QStringLiteral("natural gradient (eq. 8)")};
+    }
+    if (run == "standard") {
+        return {colors::standard(), Qt::DashLine, QStringLiteral("standard gradient (eq. 7)")};
+    }
+    if (run == "newton") {
+        return {colors::kde(), Qt::DotLine, QStringLiteral("Newton (the fit's solver)")};
+    }
+    return {Qt::darkGray, Qt::DashDotLine, QString::fromStdString(run)};
+}
+
+} // namespace
 
 TracePlot::TracePlot(QWidget* parent) : QCustomPlot(parent)
 {
@@ -25,8 +49,9 @@ TracePlot::TracePlot(QWidget* parent) : QCustomPlot(parent)
     m_panels.first()->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
     legend->setLayer(QStringLiteral("legend"));
     legend->setFont(QFont(font().family(), 8));
-    legend->addItem(new QCPPlottableLegendItem(legend, m_natural.first()));
-    legend->addItem(new QCPPlottableLegendItem(legend, m_standard.first()));
+    // The two runs of the paper's comparison are always in the legend, in this order.
+    graphsOf("natural");
+    graphsOf("standard");
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 }
 
@@ -40,20 +65,40 @@ QCPAxisRect* TracePlot::addPanel(const QString& yLabel, bool logScale)
         rect->axis(QCPAxis::atLeft)
             ->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     }
-    auto* nat = addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    nat->setPen(QPen(colors::natural(), 2));
-    nat->setName(QStringLiteral("natural gradient (eq. 8)"));
-    auto* std_ = addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    std_->setPen(QPen(colors::standard(), 2, Qt::DashLine));
-    std_->setName(QStringLiteral("standard gradient (eq. 7)"));
     m_panels << rect;
-    m_natural << nat;
-    m_standard << std_;
     return rect;
 }
 
-void TracePlot::setTraces(const std::vector<TraceRow>& natural,
-                          const std::vector<TraceRow>& standard)
+const QVector<QCPGraph*>& TracePlot::graphsOf(const std::string& run)
+{
+    auto it = m_graphs.find(run);
+    if (it != m_graphs.end()) {
+        return it->second;
+    }
+    const RunStyle style = styleOf(run);
+    QVector<QCPGraph*> graphs;
+    for (QCPAxisRect* rect : m_panels) {
+        auto* g = addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        g->setPen(QPen(style.color, 2, style.pen));
+        g->setName(style.name);
+        graphs << g;
+    }
+    legend->addItem(new QCPPlottableLegendItem(legend, graphs.first()));
+    return m_graphs.emplace(run, graphs).first->second;
+}
+
+QStringList TracePlot::runs() const
+{
+    QStringList out;
+    for (const auto& [run, graphs] : m_graphs) {
+        if (!graphs.first()->data()->isEmpty()) {
+            out << QString::fromStdString(run);
+        }
+    }
+    return out;
+}
+
+void TracePlot::setTraces(const std::vector<NamedTrace>& runs)
 {
     auto fill = [](QCPGraph* g, const std::vector<TraceRow>& rows, int which) {
         QVector<double> x, y;
@@ -67,16 +112,30 @@ void TracePlot::setTraces(const std::vector<TraceRow>& natural,
         }
         g->setData(x, y, true);
     };
+    for (auto& [run, graphs] : m_graphs) {
+        for (QCPGraph* g : graphs) {
+            g->data()->clear();
+        }
+    }
+    for (const NamedTrace& t : runs) {
+        const QVector<QCPGraph*>& graphs = graphsOf(t.run);
+        for (int k = 0; k < m_panels.size(); ++k) {
+            fill(graphs[k], t.rows, k);
+        }
+    }
     for (int k = 0; k < m_panels.size(); ++k) {
-        fill(m_natural[k], natural, k);
-        fill(m_standard[k], standard, k);
-        bool found = false;
-        QCPRange xr = m_natural[k]->getKeyRange(found);
-        QCPRange xs = m_standard[k]->getKeyRange(found);
-        xr.expand(xs);
-        m_panels[k]->axis(QCPAxis::atBottom)->setRange(0, std::max(1.0, xr.upper));
-        m_natural[k]->rescaleValueAxis(false, true);
-        m_standard[k]->rescaleValueAxis(true, true);
+        QCPRange keys(0, 1);
+        bool first = true;
+        for (auto& [run, graphs] : m_graphs) {
+            bool found = false;
+            const QCPRange r = graphs[k]->getKeyRange(found);
+            if (found) {
+                keys.expand(r);
+                graphs[k]->rescaleValueAxis(!first, true);
+                first = false;
+            }
+        }
+        m_panels[k]->axis(QCPAxis::atBottom)->setRange(0, std::max(1.0, keys.upper));
     }
     m_panels[1]->axis(QCPAxis::atLeft)->setRange(-0.02, 1.02);
     replot(QCustomPlot::rpQueuedReplot);

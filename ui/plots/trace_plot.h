@@ -1,28 +1,35 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/estimators/sosrep.h"
+#include "core/estimators/estimator.h"
 
 #include <qcustomplot.h>
 
+#include <map>
+#include <string>
+
 namespace sosrep::ui {
 
-/// The paper's natural-vs-standard comparison, live: loss, share of negative f(x_i) and the
-/// stationarity residual (log scale) against iteration, one panel each, sharing the x axis.
+/// Optimizer traces, live: loss, share of negative f(x_i) and the stationarity residual (log
+/// scale) against iteration, one panel each, sharing the x axis; one curve per solver run (the
+/// fit's own, e.g. Newton, and the paper's natural-vs-standard comparison).
 class TracePlot : public QCustomPlot
 {
     Q_OBJECT
 
 public:
     explicit TracePlot(QWidget* parent = nullptr);
-    void setTraces(const std::vector<TraceRow>& natural, const std::vector<TraceRow>& standard);
+    void setTraces(const std::vector<NamedTrace>& runs);
+    /// The runs currently drawn, by name.
+    QStringList runs() const;
 
 private:
     QCPAxisRect* addPanel(const QString& yLabel, bool logScale);
+    /// The graphs of a run (one per panel), made on first use.
+    const QVector<QCPGraph*>& graphsOf(const std::string& run);
 
     QVector<QCPAxisRect*> m_panels;
-    QVector<QCPGraph*> m_natural; // per panel
-    QVector<QCPGraph*> m_standard;
+    std::map<std::string, QVector<QCPGraph*>> m_graphs;
 };
 
 } // namespace sosrep::ui

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/estimators/sosrep.h"
+#include "core/estimators/sosrep/gradient_solver.h"
 
 namespace sosrep {
 
@@ -38,21 +38,17 @@ struct NewtonConfig
 /// step is replaced by a natural-gradient step; after `stallLimit` failures in a row Newton is
 /// abandoned and the rest of the budget goes to natural gradient from the current iterate, whose
 /// loss is already below the start's. summary() says which of these happened.
-class NewtonSolver
+class NewtonSolver : public SteppableSolver
 {
 public:
     NewtonSolver(const KernelOperator& kernel, const NewtonConfig& config);
     NewtonSolver(const KernelOperator& kernel, const NewtonConfig& config, const Vector& alpha0);
 
-    bool step();
-    SolverStatus run(const ProgressFn& progress = {});
+    bool step() override;
+    std::string name() const override { return "newton"; }
+    int budget() const override { return m_config.maxIterations; }
 
     const Vector& alpha() const { return m_alpha; }
-    const std::vector<TraceRow>& trace() const { return m_trace; }
-    const TraceRow& last() const { return m_trace.back(); }
-    SolverStatus status() const { return m_status; }
-    int iteration() const { return m_iteration; }
-    int kernelProducts() const { return m_products; }
     /// Steps that were not Newton steps: balancing (warm start included) and natural gradient.
     int fallbackSteps() const { return m_fallbackSteps + m_naturalSteps; }
     int warmStartSteps() const { return m_warmSteps; }
@@ -60,8 +56,7 @@ public:
     bool stalled() const { return m_stalled; }
     /// One line on what the solver did, e.g. "newton: 12 steps" or "newton: 4 steps, then
     /// stalled (3 failed steps): natural gradient lr 0.1 for 300 steps".
-    std::string summary() const;
-    long totalClamped() const { return m_totalClamped; }
+    std::string summary() const override;
 
 private:
     void record();
@@ -74,10 +69,6 @@ private:
     NewtonConfig m_config;
     Vector m_alpha;
     Vector m_u;
-    std::vector<TraceRow> m_trace;
-    SolverStatus m_status = SolverStatus::Running;
-    int m_iteration = 0;
-    int m_products = 0;
     int m_fallbackSteps = 0;
     int m_warmSteps = 0;
     int m_naturalSteps = 0;
@@ -85,7 +76,6 @@ private:
     int m_failures = 0; // consecutive failed Newton steps
     bool m_stalled = false;
     bool m_signed = false; // kernel with negative entries
-    long m_totalClamped = 0;
 };
 
 } // namespace sosrep

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/estimators/sosrep_newton.h"
+#include "core/estimators/sosrep/newton_solver.h"
 
 #include <algorithm>
 #include <cmath>
@@ -49,8 +49,7 @@ void NewtonSolver::record()
     row.negativeFraction = negatives / n;
     row.residual = residual;
     row.clamped = clamped;
-    m_totalClamped += clamped;
-    m_trace.push_back(row);
+    append(row);
     if (!std::isfinite(row.loss) || !std::isfinite(residual) || !m_alpha.allFinite()) {
         m_status = SolverStatus::Diverged;
     } else if (residual < m_config.tolerance) {
@@ -217,17 +216,6 @@ bool NewtonSolver::step()
     }
     record();
     return m_status == SolverStatus::Running;
-}
-
-SolverStatus NewtonSolver::run(const ProgressFn& progress)
-{
-    while (step()) {
-        if (progress && !progress(m_iteration, m_config.maxIterations)) {
-            m_status = SolverStatus::Cancelled;
-            break;
-        }
-    }
-    return m_status;
 }
 
 } // namespace sosrep

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/estimators/sosrep.h"
+#include "core/estimators/sosrep/gradient_solver.h"
 
 #include "core/errors.h"
 #include "core/random.h"
@@ -35,37 +35,20 @@ SolverKind solverKindFromString(const std::string& text)
     if (text == "newton") {
         return SolverKind::Newton;
     }
-    throw ParameterError("--solver",
+    throw ParameterError("solver",
                          "unknown solver '" + text + "' (use newton, natural or standard)");
 }
 
-std::string toString(SolverStatus status)
-{
-    switch (status) {
-    case SolverStatus::Running:
-        return "running";
-    case SolverStatus::Converged:
-        return "converged";
-    case SolverStatus::MaxIterations:
-        return "max_iterations";
-    case SolverStatus::Cancelled:
-        return "cancelled";
-    case SolverStatus::Diverged:
-        return "diverged";
-    }
-    return "running";
-}
-
-void SosrepConfig::validate() const
+void GradientConfig::validate() const
 {
     if (!(learningRate > 0.0) || !std::isfinite(learningRate)) {
-        throw ParameterError("--lr", "must be a positive finite number");
+        throw ParameterError("learning_rate", "must be a positive finite number");
     }
     if (iterations < 0) {
-        throw ParameterError("--iterations", "must not be negative");
+        throw ParameterError("iterations", "must not be negative");
     }
     if (!(tolerance >= 0.0)) {
-        throw ParameterError("--tolerance", "must not be negative");
+        throw ParameterError("tolerance", "must not be negative");
     }
 }
 
@@ -83,14 +66,14 @@ Vector initialAlpha(const KernelOperator& kernel, uint64_t seed)
     return a;
 }
 
-SosrepSolver::SosrepSolver(const KernelOperator& kernel, const SosrepConfig& config)
-    : SosrepSolver(kernel, config, initialAlpha(kernel, config.seed))
+GradientSolver::GradientSolver(const KernelOperator& kernel, const GradientConfig& config)
+    : GradientSolver(kernel, config, initialAlpha(kernel, config.seed))
 {
     ++m_products; // the scaling product of initialAlpha
 }
 
-SosrepSolver::SosrepSolver(const KernelOperator& kernel, const SosrepConfig& config,
-                           const Vector& alpha0)
+GradientSolver::GradientSolver(const KernelOperator& kernel, const GradientConfig& config,
+                               const Vector& alpha0)
     : m_kernel(kernel), m_config(config), m_alpha(alpha0)
 {
     config.validate();
@@ -117,7 +100,7 @@ Vector flooredInverse(const Vector& u, double floor, int* clamped)
     return inv;
 }
 
-void SosrepSolver::record()
+void GradientSolver::record()
 {
     const double n = static_cast<double>(m_u.size());
     TraceRow row;
@@ -141,8 +124,7 @@ void SosrepSolver::record()
     row.negativeFraction = negatives / n;
     row.residual = residual;
     row.clamped = clamped;
-    m_totalClamped += clamped;
-    m_trace.push_back(row);
+    append(row);
     // Divergence: non-finite values, or a norm no run towards the optimum can reach. The optimum
     // and the initialisation both have alpha^T K alpha = 1 (Lemma 4); a step size too large for
     // the standard update grows it geometrically (to 1e300 before anything overflows).
@@ -156,7 +138,7 @@ void SosrepSolver::record()
     }
 }
 
-bool SosrepSolver::step()
+bool GradientSolver::step()
 {
     if (m_status != SolverStatus::Running) {
         return false;
@@ -177,17 +159,6 @@ bool SosrepSolver::step()
     ++m_iteration;
     record();
     return m_status == SolverStatus::Running;
-}
-
-SolverStatus SosrepSolver::run(const ProgressFn& progress)
-{
-    while (step()) {
-        if (progress && !progress(m_iteration, m_config.iterations)) {
-            m_status = SolverStatus::Cancelled;
-            break;
-        }
-    }
-    return m_status;
 }
 
 } // namespace sosrep

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/estimators/kde.h"
+#include "core/tuning/length_scale_rules.h"
 
 #include "core/data/split.h"
 

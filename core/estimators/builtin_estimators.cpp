@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+// The estimators that ship with the product. Adding one is a folder under core/estimators/ with
+// its Estimator subclass and a make function, plus one line here.
+#include "core/estimators/kde/kde_estimator.h"
+#include "core/estimators/registry.h"
+#include "core/estimators/sosrep/sosrep_estimator.h"
+
+namespace sosrep {
+
+void registerBuiltinEstimators(EstimatorRegistry& registry)
+{
+    registry.add(makeSosrepEstimator());
+    registry.add(makeKdeEstimator());
+}
+
+} // namespace sosrep

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimators/option.h"
+#include "core/kernels/kernel.h"
+#include "core/tuning/length_scale_search.h"
+
+namespace sosrep {
+
+class Estimator;
+
+/// Options every estimator has: scaling of the data and the seed.
+const OptionTable& dataOptions();
+/// The kernel and its length scale, for estimators that use a kernel (Capabilities::usesKernel):
+/// kernel, length_scale (a number, auto, scott or silverman), sdo_order, sdo_method, features,
+/// backend, rank. Defaults come from KernelSpec.
+const OptionTable& kernelOptions();
+/// Fisher-divergence tuning of the length scale (Capabilities::fisherTuning): grid, selection,
+/// fd_estimator, fd_duplicates. Defaults come from SearchConfig.
+const OptionTable& tuningOptions();
+
+/// Every option of `estimator`, in the order front ends show them: data, kernel, tuning, then
+/// the estimator's own.
+OptionTable optionTableFor(const Estimator& estimator);
+
+/// The kernel the values describe; the length scale is the number given, or 1 when it is tuned
+/// or a rule of thumb (the caller sets it). `dim` checks the SDO order.
+KernelSpec kernelSpecFrom(const OptionValues& values);
+/// The tuning configuration the values describe.
+SearchConfig searchConfigFrom(const OptionValues& values);
+
+} // namespace sosrep

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#include "core/estimators/fit_settings.h"
+
+#include "core/estimators/common_options.h"
+#include "core/estimators/registry.h"
+
+#include <algorithm>
+
+namespace sosrep {
+
+FitSettings FitSettings::defaults(const std::string& estimator)
+{
+    FitSettings s;
+    s.estimator = EstimatorRegistry::instance().get(estimator).name();
+    s.values = OptionValues(optionTableFor(EstimatorRegistry::instance().get(estimator)));
+    return s;
+}
+
+void FitSettings::setEstimator(const std::string& name)
+{
+    const OptionTable table = optionTableFor(EstimatorRegistry::instance().get(name));
+    OptionValues next(table);
+    for (const OptionSpec& spec : table) {
+        const OptionSpec* old = values.spec(spec.name);
+        // A value carries over when the old option was the same kind of thing.
+        if (old && old->type == spec.type && old->choices == spec.choices) {
+            try {
+                next.set(spec.name, values.text(spec.name));
+            } catch (const std::exception&) {
+                // out of the new option's range: its default stays
+            }
+        }
+    }
+    estimator = name;
+    values = next;
+}
+
+bool FitSettings::autoLengthScale() const
+{
+    return values.has("length_scale") && values.text("length_scale") == "auto";
+}
+
+std::vector<std::string> ignoredOptions(const FitSettings& settings,
+                                        const std::vector<std::string>& given, long long rows)
+{
+    std::vector<std::string> out;
+    for (const std::string& name : given) {
+        const OptionSpec* spec = settings.values.spec(name);
+        if (!spec || (spec->applies && !spec->applies(settings.values, rows))) {
+            out.push_back(name);
+        }
+    }
+    return out;
+}
+
+} // namespace sosrep

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+#include "core/estimators/kernel_field_model.h"
+
+#include "core/errors.h"
+#include "core/random.h"
+
+#include <cmath>
+#include <limits>
+
+namespace sosrep {
+
+std::string toString(DensityKind kind)
+{
+    switch (kind) {
+    case DensityKind::Normalized:
+        return "density";
+    case DensityKind::PreDensity:
+        return "pre-density";
+    case DensityKind::Ratio:
+        return "ratio";
+    }
+    return "density";
+}
+
+Vector FittedModel::fisherTerms(const MatrixRef&, int*) const
+{
+    throw std::logic_error(estimator() + " has no Fisher-divergence terms");
+}
+
+Vector FittedModel::fisherTermsFiniteDifference(const MatrixRef&, const HutchinsonConfig&,
+                                                int*) const
+{
+    throw std::logic_error(estimator() + " has no Fisher-divergence terms");
+}
+
+KernelFieldModel::KernelFieldModel(std::string estimator, DensityKind kind,
+                                   std::shared_ptr<const KernelOperator> kernel, Vector weights,
+                                   double power, double logNormalizer)
+    : m_estimator(std::move(estimator)), m_kind(kind), m_kernel(std::move(kernel)),
+      m_weights(std::move(weights)), m_power(power),
+      m_logOffset(m_kernel->logDiagonal() - logNormalizer)
+{
+}
+
+double KernelFieldModel::logFromField(double value, double logShift, double offset,
+                                      int* floored) const
+{
+    constexpr double kFloor = 1e-300;
+    // An even power sees |f|; a KDE field is a positive sum, where f <= 0 can only be rounding.
+    double v = m_power == 2.0 ? std::abs(value) : value;
+    if (!(v > kFloor)) {
+        v = kFloor;
+        ++*floored;
+    }
+    return m_power * (std::log(v) + logShift) + offset;
+}
+
+LogDensity KernelFieldModel::logValues(const MatrixRef& y) const
+{
+    const FieldValues f = m_kernel->evaluate(y, m_weights, false);
+    LogDensity out;
+    out.values.resize(y.rows());
+    for (Eigen::Index i = 0; i < y.rows(); ++i) {
+        out.values(i) = logFromField(f.value(i), f.logShift(i), m_logOffset, &out.floored);
+    }
+    return out;
+}
+
+Matrix KernelFieldModel::score(const MatrixRef& y) const
+{
+    const FieldValues f = m_kernel->evaluate(y, m_weights, true);
+    // grad log p = q grad f / f (the shift cancels).
+    return (f.gradient.array().colwise() / f.value.array()) * m_power;
+}
+
+Vector KernelFieldModel::fisherTerms(const MatrixRef& y, int* invalid) const
+{
+    const FieldValues f = m_kernel->evaluate(y, m_weights, true);
+    const double pw = m_power;
+    Vector terms(y.rows());
+    int bad = 0;
+    for (Eigen::Index i = 0; i < y.rows(); ++i) {
+        // log p = q log f: tr H = q (lap f / f - |grad f / f|^2), |s|^2 = q^2 |grad f / f|^2.
+        const double lapRatio = f.laplacian(i) / f.value(i);
+        const double g2 = (f.gradient.row(i) / f.value(i)).squaredNorm();
+        double t = pw * (lapRatio - g2) + 0.5 * pw * pw * g2;
+        if (!std::isfinite(t)) {
+            t = std::numeric_limits<double>::infinity();
+            ++bad;
+        }
+        terms(i) = t;
+    }
+    if (invalid) {
+        *invalid = bad;
+    }
+    return terms;
+}
+
+Vector KernelFieldModel::fisherTermsFiniteDifference(const MatrixRef& y,
+                                                     const HutchinsonConfig& config,
+                                                     int* invalid) const
+{
+    if (config.probes < 1) {
+        throw ParameterError("fd_probes", "must be at least 1");
+    }
+    if (!(config.step > 0.0)) {
+        throw ParameterError("fd_step", "must be positive");
+    }
+    const double h = config.step * m_kernel->spec().lengthScale;
+    const Matrix s0 = score(y);
+    Vector trace = Vector::Zero(y.rows());
+    Rng rng(config.seed);
+    for (int k = 0; k < config.probes; ++k) {
+        Matrix eps(y.rows(), y.cols());
+        for (Eigen::Index i = 0; i < eps.size(); ++i) {
+            eps.data()[i] = rng.uniform() < 0.5 ? -1.0 : 1.0;
+        }
+        const Matrix s1 = score(y + h * eps);
+        // Alg. 1: eps^T (s(y + h eps) - s(y)) / h estimates tr grad s.
+        trace += ((s1 - s0).cwiseProduct(eps)).rowwise().sum() / h;
+    }
+    trace /= config.probes;
+    Vector terms = trace + 0.5 * s0.rowwise().squaredNorm();
+    int bad = 0;
+    for (Eigen::Index i = 0; i < terms.size(); ++i) {
+        if (!std::isfinite(terms(i))) {
+            terms(i) = std::numeric_limits<double>::infinity();
+            ++bad;
+        }
+    }
+    if (invalid) {
+        *invalid = bad;
+    }
+    return terms;
+}
+
+void KernelFieldModel::save(ParameterMap& out) const
+{
+    out.set("train", m_kernel->train());
+    out.set("weights", m_weights);
+}
+
+KernelFieldModel::StoredField KernelFieldModel::loadField(const ParameterMap& parameters,
+                                                          const KernelSpec& kernel)
+{
+    StoredField f;
+    const Matrix& train = parameters.matrix("train");
+    f.weights = parameters.vector("weights");
+    if (train.rows() < 1 || f.weights.size() != train.rows()) {
+        throw ParameterError("weights", "must hold one number per training row (" +
+                                            std::to_string(train.rows()) + ")");
+    }
+    f.kernel = std::make_shared<const KernelOperator>(train, kernel);
+    return f;
+}
+
+SummaryFields KernelFieldModel::summary() const
+{
+    SummaryFields s;
+    s.emplace_back("backend", m_kernel->backendName());
+    if (m_kernel->rank() > 0) {
+        s.emplace_back("rank", static_cast<long long>(m_kernel->rank()));
+    }
+    return s;
+}
+
+} // namespace sosrep

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimators/estimator.h"
+#include "core/kernels/kernel_operator.h"
+#include "core/types.h"
+
+#include <memory>
+#include <string>
+
+namespace sosrep {
+
+/// A density formed from a kernel field f = sum_i w_i k(x_i, .) on the unit-diagonal kernel
+/// k / c, c = k(x, x): log p = q log|f| + log c - log Z, that is
+///   SOSREP (q = 2, Z = 1): p = c f^2, the fit on k / c converted to the true kernel's units
+///                   (scaling a kernel by c scales the density by c; design.md section 1);
+///   KDE (q = 1):    p = c f / Z with w_i = 1/N and Z the kernel's integral (design.md 3).
+/// The same evaluator serves both (and any estimator whose model is such a field), with the
+/// fast grid paths, the closed-form score and Laplacian, and comparisons.
+class KernelFieldModel final : public FittedModel
+{
+public:
+    KernelFieldModel(std::string estimator, DensityKind kind,
+                     std::shared_ptr<const KernelOperator> kernel, Vector weights, double power,
+                     double logNormalizer);
+
+    std::string estimator() const override { return m_estimator; }
+    DensityKind kind() const override { return m_kind; }
+    LogDensity logValues(const MatrixRef& y) const override;
+    bool hasFisherTerms() const override { return true; }
+    Vector fisherTerms(const MatrixRef& y, int* invalid) const override;
+    Vector fisherTermsFiniteDifference(const MatrixRef& y, const HutchinsonConfig& config,
+                                       int* invalid) const override;
+    const KernelFieldModel* kernelField() const override { return this; }
+    const KernelOperator* kernel() const override { return m_kernel.get(); }
+    void save(ParameterMap& out) const override;
+    SummaryFields summary() const override;
+
+    /// The training points and weights save() wrote, with the kernel rebuilt on them.
+    struct StoredField
+    {
+        std::shared_ptr<const KernelOperator> kernel;
+        Vector weights;
+    };
+    static StoredField loadField(const ParameterMap& parameters, const KernelSpec& kernel);
+
+    const std::shared_ptr<const KernelOperator>& kernelOperator() const { return m_kernel; }
+    const Vector& weights() const { return m_weights; }
+    /// Exponent q of |f|: 2 for SOSREP, 1 for KDE.
+    double power() const { return m_power; }
+
+    /// log p from a field value f = value * exp(logShift): q log|f| + offset, with |f| floored
+    /// at 1e-300 and counted in *floored (for q = 1, a non-positive f is floored too).
+    double logFromField(double value, double logShift, double offset, int* floored) const;
+    /// Constant added to q log|f|: log k(x, x) - log Z.
+    double logOffset() const { return m_logOffset; }
+
+    /// The score grad log p at the rows of y.
+    Matrix score(const MatrixRef& y) const;
+
+private:
+    std::string m_estimator;
+    DensityKind m_kind;
+    std::shared_ptr<const KernelOperator> m_kernel;
+    Vector m_weights;
+    double m_power;
+    double m_logOffset;
+};
+
+} // namespace sosrep

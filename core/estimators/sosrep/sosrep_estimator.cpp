@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: MIT
+#include "core/estimators/sosrep/sosrep_estimator.h"
+
+#include "core/errors.h"
+#include "core/estimators/kernel_field_model.h"
+#include "core/estimators/sosrep/gradient_solver.h"
+#include "core/estimators/sosrep/newton_solver.h"
+#include "core/estimators/sosrep/solver_comparison.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace sosrep {
+namespace {
+
+OptionTable sosrepOptions()
+{
+    OptionTable t;
+    OptionSpec solver;
+    solver.name = "solver";
+    solver.type = OptionType::Choice;
+    solver.choices = {"auto", "newton", "natural", "standard", "both"};
+    solver.defaultValue = "auto";
+    solver.label = "Solver";
+    solver.group = "Solver";
+    solver.valueName = "S";
+    solver.help = "auto = newton (safeguarded for kernels with negative entries), natural (eq. 8), "
+                  "standard (eq. 7), or both gradients from one initialisation";
+    t.push_back(solver);
+    const auto gradient = [](const OptionValues& v, Eigen::Index) {
+        const std::string s = v.text("solver");
+        return s == "natural" || s == "standard" || s == "both";
+    };
+    OptionSpec lr;
+    lr.name = "learning_rate";
+    lr.flag = "lr";
+    lr.type = OptionType::Real;
+    lr.defaultValue = "0.4";
+    lr.minimum = 0.0;
+    lr.minimumExclusive = true;
+    lr.label = "Learning rate λ";
+    lr.group = "Solver";
+    lr.help = "step size lambda of the gradient solvers (Prop. 11: natural needs < 0.5)";
+    lr.applies = gradient;
+    lr.appliesText = "the newton solver takes no learning rate";
+    t.push_back(lr);
+    OptionSpec iterations;
+    iterations.name = "iterations";
+    iterations.type = OptionType::Integer;
+    iterations.defaultValue = "2000";
+    iterations.minimum = 0;
+    iterations.maximum = 1000000;
+    iterations.limitReason = "each iteration is a kernel product";
+    iterations.label = "Iterations";
+    iterations.group = "Solver";
+    iterations.valueName = "N";
+    iterations.help = "iteration budget of the gradient solvers; newton gets the same kernel "
+                      "products";
+    t.push_back(iterations);
+    OptionSpec tol;
+    tol.name = "tolerance";
+    tol.type = OptionType::RealOrChoice;
+    tol.choices = {"auto"};
+    tol.defaultValue = "auto";
+    tol.minimum = 0.0;
+    tol.maximum = 1.0;
+    tol.label = "Tolerance";
+    tol.group = "Solver";
+    tol.help = "stop at this stationarity residual (auto: 1e-8 newton, 1e-6 gradient; 0 = never)";
+    t.push_back(tol);
+    return t;
+}
+
+void addTraceFields(SummaryFields& f, const std::string& prefix, const TraceRow& last)
+{
+    f.emplace_back(prefix + "iterations", static_cast<long long>(last.iteration));
+    f.emplace_back(prefix + "loss", last.loss);
+    if (prefix.empty()) {
+        f.emplace_back("sq_norm", last.sqNorm);
+    }
+    f.emplace_back(prefix + "negative_fraction", last.negativeFraction);
+    if (prefix.empty()) {
+        f.emplace_back("residual", last.residual);
+    }
+}
+
+/// Runs one solver (observed, cancellable) and reports it.
+FitReport runSolver(SteppableSolver& solver, const FitControl& control)
+{
+    if (control.trace) {
+        const std::string run = solver.name();
+        solver.setObserver([&control, run](const TraceRow& row) { control.trace(run, row); });
+    }
+    FitReport r;
+    r.status = solver.run(control.progress);
+    r.traces.push_back({solver.name(), r.status, solver.trace()});
+    r.clamped = solver.totalClamped();
+    r.kernelProducts = solver.kernelProducts();
+    r.note = solver.summary();
+    r.fields.emplace_back("solver", solver.name());
+    addTraceFields(r.fields, "", solver.last());
+    r.fields.emplace_back("clamped", static_cast<long long>(r.clamped));
+    r.fields.emplace_back("kernel_products", static_cast<long long>(r.kernelProducts));
+    return r;
+}
+
+/// Natural and standard gradient from the same initialisation (the paper's Fig. 3); the
+/// natural run is the model.
+FitReport reportBoth(const SolverComparison& c)
+{
+    FitReport r;
+    r.status = c.cancelled ? SolverStatus::Cancelled : c.runs[0].status;
+    r.traces = c.runs;
+    r.clamped = c.clamped;
+    r.kernelProducts = c.kernelProducts;
+    r.note = c.naturalSummary;
+    r.fields.emplace_back("solver", std::string("natural"));
+    addTraceFields(r.fields, "", c.runs[0].rows.back());
+    r.fields.emplace_back("clamped", static_cast<long long>(r.clamped));
+    r.fields.emplace_back("kernel_products", static_cast<long long>(r.kernelProducts));
+    // The standard run may diverge at a natural-gradient step size: say so instead of printing
+    // a non-finite loss.
+    r.fields.emplace_back("standard_status", toString(c.runs[1].status));
+    const TraceRow& last = c.runs[1].rows.back();
+    if (std::isfinite(last.loss)) {
+        addTraceFields(r.fields, "standard_", last);
+    } else {
+        r.fields.emplace_back("standard_iterations", static_cast<long long>(last.iteration));
+    }
+    return r;
+}
+
+class SosrepEstimator final : public Estimator
+{
+public:
+    std::string name() const override { return "sosrep"; }
+    std::string title() const override
+    {
+        return "SOSREP: p = f^2, f in a Sobolev-type RKHS (Kozdoba, Perets & Mannor)";
+    }
+    const OptionTable& options() const override
+    {
+        static const OptionTable t = sosrepOptions();
+        return t;
+    }
+    Capabilities capabilities() const override
+    {
+        Capabilities c;
+        c.kind = DensityKind::PreDensity;
+        c.fisherTuning = true;
+        c.liveTrace = true;
+        return c;
+    }
+
+    std::unique_ptr<FittedModel> fit(const FitInput& in, const FitControl& control) const override
+    {
+        if (in.x.rows() < 2) {
+            throw ParameterError("train", "needs at least 2 rows to fit a density");
+        }
+        auto kernel = std::make_shared<const KernelOperator>(in.x, in.kernel);
+        const std::string solver = in.options.text("solver");
+        const int iterations = in.options.integer("iterations");
+        const bool autoTol = in.options.isChoice("tolerance");
+        const bool newton = solver == "auto" || solver == "newton";
+        const double tol = autoTol ? (newton ? 1e-8 : 1e-6) : in.options.real("tolerance");
+        const uint64_t seed = in.options.seed("seed");
+        FitReport report;
+        Vector alpha;
+        if (kernel->uncoveredRows() > 0) {
+            // The low-rank kernel is ~0 at these rows: no f is positive there, so the fit
+            // would only burn its budget. Refused (a sweep skips this l).
+            report.status = SolverStatus::Diverged;
+            report.refused = true;
+            report.note = "not fitted: " + std::to_string(kernel->uncoveredRows()) +
+                          " rows are beyond every landmark (l is finer than " +
+                          std::to_string(kernel->rank()) + " landmarks resolve; raise the rank)";
+            alpha = Vector::Zero(kernel->size());
+        } else if (newton) {
+            NewtonConfig nc;
+            nc.tolerance = tol > 0 ? tol : 1e-8;
+            nc.maxIterations = std::min(iterations, 200);
+            nc.seed = seed;
+            nc.maxProducts = iterations + 2; // natural gradient's budget
+            NewtonSolver s(*kernel, nc);
+            report = runSolver(s, control);
+            report.fields.emplace_back("fallback_steps", static_cast<long long>(s.fallbackSteps()));
+            report.fields.emplace_back("solver_path", s.summary());
+            alpha = s.alpha();
+        } else {
+            GradientConfig gc;
+            gc.solver = solver == "standard" ? SolverKind::Standard : SolverKind::Natural;
+            gc.learningRate = in.options.real("learning_rate");
+            gc.iterations = iterations;
+            gc.tolerance = tol;
+            gc.seed = seed;
+            if (solver == "both" && !control.sweep) {
+                const SolverComparison c =
+                    compareGradientSolvers(*kernel, gc, control.trace, control.progress);
+                report = reportBoth(c);
+                alpha = c.naturalAlpha;
+            } else {
+                GradientSolver s(*kernel, gc);
+                report = runSolver(s, control);
+                alpha = s.alpha();
+            }
+        }
+        auto model = makeSosrepModel(kernel, alpha);
+        model->setReport(std::move(report));
+        return model;
+    }
+
+    std::unique_ptr<FittedModel> load(const ParameterMap& parameters,
+                                      const KernelSpec* kernel) const override
+    {
+        if (!kernel) {
+            throw ParameterError("kernel", "is missing");
+        }
+        auto f = KernelFieldModel::loadField(parameters, *kernel);
+        return makeSosrepModel(f.kernel, f.weights);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<KernelFieldModel> makeSosrepModel(std::shared_ptr<const KernelOperator> kernel,
+                                                  Vector alpha)
+{
+    return std::make_unique<KernelFieldModel>("sosrep", DensityKind::PreDensity, std::move(kernel),
+                                              std::move(alpha), 2.0, 0.0);
+}
+
+std::unique_ptr<Estimator> makeSosrepEstimator()
+{
+    return std::make_unique<SosrepEstimator>();
+}
+
+} // namespace sosrep

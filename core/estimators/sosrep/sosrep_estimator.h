@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimators/estimator.h"
+
+#include <memory>
+
+namespace sosrep {
+
+/// SOSREP (arXiv eq. 3/5): p = f^2, f = sum_i alpha_i k(x_i, .), fitted by the safeguarded
+/// Newton solver (default), natural gradient (eq. 8) or standard gradient (eq. 7); "both" runs
+/// natural and standard gradient from the same initialisation (the paper's Fig. 3 comparison)
+/// and keeps the natural one. Options: solver, learning_rate, iterations, tolerance.
+std::unique_ptr<Estimator> makeSosrepEstimator();
+
+class KernelFieldModel;
+class KernelOperator;
+/// The SOSREP model of coefficients `alpha` on a kernel built on the training rows.
+std::unique_ptr<KernelFieldModel> makeSosrepModel(std::shared_ptr<const KernelOperator> kernel,
+                                                  Vector alpha);
+
+} // namespace sosrep

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+#include "core/pipeline/fit_route.h"
+
+#include "core/data/split.h"
+#include "core/errors.h"
+#include "core/estimators/common_options.h"
+#include "core/estimators/registry.h"
+#include "core/tuning/length_scale_rules.h"
+
+#include <chrono>
+
+namespace sosrep {
+namespace {
+
+Matrix rowsOf(const Matrix& x, const std::vector<Eigen::Index>& idx)
+{
+    Matrix out(static_cast<Eigen::Index>(idx.size()), x.cols());
+    for (size_t i = 0; i < idx.size(); ++i) {
+        out.row(static_cast<Eigen::Index>(i)) = x.row(idx[i]);
+    }
+    return out;
+}
+
+/// Enough rows for what was asked: two to fit, five when l is tuned on an 80/20 split.
+void checkRows(const FitData& data, bool split)
+{
+    const Eigen::Index n = data.train.rows();
+    const Eigen::Index minimum = split ? 5 : 2;
+    if (n < minimum) {
+        throw DataError(data.source, 0, 0,
+                        "has " + std::to_string(n) + " data row" + (n == 1 ? "" : "s") +
+                            (split ? "; an automatic length scale without validation rows needs "
+                                     "at least 5 (it fits on 80 % and validates on 20 %): give "
+                                     "more rows, validation rows, or a fixed length scale"
+                                   : "; a fit needs at least 2"));
+    }
+}
+
+/// Polls `cancelled` as a ProgressFn that also reports the stage.
+ProgressFn progressOf(const FitObserver& o, const std::string& stage)
+{
+    return [&o, stage](int done, int total) {
+        if (o.progress) {
+            o.progress(stage, done, total);
+        }
+        return !(o.cancelled && o.cancelled());
+    };
+}
+
+} // namespace
+
+FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitObserver& observer)
+{
+    const auto start = std::chrono::steady_clock::now();
+    const Estimator& estimator = EstimatorRegistry::instance().get(settings.estimator);
+    const Capabilities caps = estimator.capabilities();
+    FitOutcome out;
+    const bool tune = caps.usesKernel && settings.autoLengthScale();
+    checkRows(data, tune && data.validation.rows() == 0);
+    KernelSpec kernel;
+    if (caps.usesKernel) {
+        kernel = kernelSpecFrom(settings.values);
+        kernel.validate(static_cast<int>(data.train.cols()));
+        const std::string& l = settings.values.text("length_scale");
+        out.lengthScaleRule = settings.values.isChoice("length_scale") ? l : std::string();
+        if (l == "scott") {
+            kernel.lengthScale = scottBandwidth(data.train);
+        } else if (l == "silverman") {
+            kernel.lengthScale = silvermanBandwidth(data.train);
+        }
+    }
+    if (tune) {
+        Matrix fitPart = data.train;
+        Matrix validation = data.validation;
+        out.validation = "test";
+        if (validation.rows() == 0) {
+            const SplitIndices s = trainTestSplit(data.train.rows(), 0.2, kernel.seed);
+            fitPart = rowsOf(data.train, s.train);
+            validation = rowsOf(data.train, s.test);
+            out.validation = "split-80-20";
+        }
+        LengthScaleSearch search(fitPart, validation, estimator, settings.values, kernel,
+                                 searchConfigFrom(settings.values));
+        search.setObserver(observer.sweepPoint);
+        const int total = static_cast<int>(search.grid().size());
+        const SearchResult& r = search.run([&](int, int) {
+            if (observer.progress) {
+                observer.progress("Fisher-divergence sweep", search.done(), total);
+            }
+            return !(observer.cancelled && observer.cancelled());
+        });
+        if (r.cancelled) {
+            out.cancelled = true;
+            return out;
+        }
+        out.search = r;
+        kernel.lengthScale = r.selectedLengthScale();
+        if (r.selection.reason == "global_minimum_fallback") {
+            out.warnings.push_back("no stable local minimum of the Fisher divergence where the "
+                                   "rule looks: the global minimum was taken; look at the curve "
+                                   "before trusting this length scale");
+        }
+    }
+    FitControl control;
+    control.progress = progressOf(observer, "fit");
+    control.trace = observer.trace;
+    std::unique_ptr<FittedModel> model =
+        estimator.fit(FitInput{data.train, data.second, kernel, settings.values}, control);
+    if (model->report().status == SolverStatus::Cancelled) {
+        out.cancelled = true;
+        return out;
+    }
+    if (model->report().clamped > 0) {
+        out.warnings.push_back("the solver floored |f(x_i)| at 1e-12 " +
+                               std::to_string(model->report().clamped) +
+                               " times before taking logs and inverses");
+    }
+    out.lengthScale = caps.usesKernel ? kernel.lengthScale : 0.0;
+    out.model = std::move(model);
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return out;
+}
+
+void checkUsable(const FittedModel& model)
+{
+    const FitReport& r = model.report();
+    if (r.refused) {
+        throw ParameterError("length_scale", r.note);
+    }
+    if (r.status == SolverStatus::Diverged) {
+        const int at = r.traces.empty() || r.traces.front().rows.empty()
+                           ? 0
+                           : r.traces.front().rows.back().iteration;
+        throw NumericalError(
+            "the " + (r.traces.empty() ? model.estimator() : r.traces.front().run) +
+            " solver diverged at iteration " + std::to_string(at) + " (lower the learning rate)");
+    }
+}
+
+} // namespace sosrep

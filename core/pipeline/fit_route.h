@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimators/estimator.h"
+#include "core/estimators/fit_settings.h"
+#include "core/tuning/length_scale_search.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sosrep {
+
+/// The data of a fit, scaled.
+struct FitData
+{
+    Matrix train;
+    /// Rows that validate the length-scale tuning (the test data, when given); empty: a seeded
+    /// 80/20 split of `train` (design.md section 4). Labels are never used.
+    Matrix validation;
+    std::string source;             // the training data's name, for messages
+    const Matrix* second = nullptr; // the second sample of estimators that need one
+};
+
+/// What a fit route reports while it runs; every member is optional.
+struct FitObserver
+{
+    /// (stage, done, total): "Fisher-divergence sweep" over grid points, then "fit".
+    std::function<void(const std::string& stage, int done, int total)> progress;
+    /// Polled between solver steps and grid points; true stops the fit.
+    std::function<bool()> cancelled;
+    /// Each grid point of the sweep with the model fitted there.
+    LengthScaleSearch::Observer sweepPoint;
+    /// Each solver step of the final fit.
+    TraceObserver trace;
+};
+
+struct FitOutcome
+{
+    std::shared_ptr<const FittedModel> model; // null when cancelled
+    std::optional<SearchResult> search;       // when the length scale was tuned
+    std::string validation;                   // "test" or "split-80-20" when tuned
+    std::string lengthScaleRule;              // "auto", "scott", "silverman", "" for a number
+    double lengthScale = 0.0;                 // the fitted kernel's (0 without a kernel)
+    std::vector<std::string> warnings;        // soft problems of the fit
+    bool cancelled = false;
+    double seconds = 0.0;
+};
+
+/// The one fit route of the product, for the command line and the app alike: checks the rows,
+/// builds the kernel of the settings, sets the length scale (a number, a rule of thumb, or
+/// Fisher-divergence tuning on the validation rows), then fits the settings' estimator.
+/// Bad settings throw ParameterError naming the option; too few rows throw DataError naming
+/// `data.source`. A fit that cannot be used (refused, diverged) is returned as it is: its
+/// report says so (see checkUsable).
+FitOutcome fitModel(const FitData& data, const FitSettings& settings,
+                    const FitObserver& observer = {});
+
+/// Throws when a fit's model cannot be used: ParameterError("length_scale") when nothing could
+/// be fitted at that length scale, NumericalError when the solver diverged (with the iteration).
+void checkUsable(const FittedModel& model);
+
+} // namespace sosrep

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+#include "ui/io/project_format.h"
+
+#include "core/errors.h"
+#include "ui/io/json_text.h"
+#include "ui/io/settings_json.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace sosrep::io {
+namespace {
+
+const char* kFormat = "sosrep-studio-project";
+constexpr int kVersion = 2;
+
+DataError fieldError(const QString& path, const char* field, const std::string& what)
+{
+    return DataError(path.toStdString(), 0, 0,
+                     std::string("project field '") + field + "' " + what);
+}
+
+ToyConfig toyFromJson(const QJsonObject& toy, const QString& path)
+{
+    ToyConfig c;
+    try {
+        c.kind = toyKindFromString(toy[QStringLiteral("kind")].toString().toStdString());
+    } catch (const ParameterError& e) {
+        throw fieldError(path, "data.toy.kind", e.message());
+    }
+    c.n = toy[QStringLiteral("n")].toInt();
+    if (c.n < 1 || c.n > 10000000) {
+        throw fieldError(path, "data.toy.n", "must lie in [1, 10000000]");
+    }
+    bool ok = false;
+    c.seed = toy[QStringLiteral("seed")].toString().toULongLong(&ok);
+    if (!ok) {
+        throw fieldError(path, "data.toy.seed", "must be a non-negative integer (as text)");
+    }
+    c.anomalyFraction = toy[QStringLiteral("anomalies")].toDouble(0.05);
+    if (!(c.anomalyFraction >= 0.0 && c.anomalyFraction <= 1.0)) {
+        throw fieldError(path, "data.toy.anomalies", "must lie in [0, 1]");
+    }
+    return c;
+}
+
+} // namespace
+
+QByteArray projectJson(const ProjectData& p)
+{
+    QJsonObject root;
+    root[QStringLiteral("format")] = QString::fromLatin1(kFormat);
+    root[QStringLiteral("version")] = kVersion;
+    QJsonObject data;
+    if (p.toy) {
+        QJsonObject toy;
+        toy[QStringLiteral("kind")] = QString::fromStdString(toString(p.toy->kind));
+        toy[QStringLiteral("n")] = p.toy->n;
+        toy[QStringLiteral("seed")] = QString::number(p.toy->seed);
+        toy[QStringLiteral("anomalies")] = p.toy->anomalyFraction;
+        data[QStringLiteral("toy")] = toy;
+    } else {
+        data[QStringLiteral("path")] = p.dataPath;
+        data[QStringLiteral("sha256")] = p.sha256;
+    }
+    data[QStringLiteral("roles")] = QJsonArray::fromStringList(p.roles);
+    data[QStringLiteral("plot_x")] = p.plotX;
+    data[QStringLiteral("plot_y")] = p.plotY;
+    root[QStringLiteral("data")] = data;
+    root[QStringLiteral("model")] = settingsToJson(p.settings);
+    QJsonObject app;
+    app[QStringLiteral("max_fit_rows")] = p.maxFitRows;
+    app[QStringLiteral("compare_with")] = QString::fromStdString(p.compareWith);
+    root[QStringLiteral("app")] = app;
+    return QJsonDocument(root).toJson();
+}
+
+ProjectData parseProject(const QByteArray& bytes, const QString& path)
+{
+    const QJsonObject root = parseJsonObject(bytes, path);
+    if (root[QStringLiteral("format")].toString() != QLatin1String(kFormat) ||
+        root[QStringLiteral("version")].toInt() != kVersion) {
+        throw DataError(path.toStdString(), 0, 0, "not a SOSREP Studio project (version 2)");
+    }
+    ProjectData p;
+    p.settings =
+        settingsFromJson(root[QStringLiteral("model")].toObject(), path, QStringLiteral("model"));
+    const QJsonObject app = root[QStringLiteral("app")].toObject();
+    p.maxFitRows = app[QStringLiteral("max_fit_rows")].toInt(p.maxFitRows);
+    if (p.maxFitRows < 0) {
+        throw fieldError(path, "app.max_fit_rows", "must not be negative (0 = all rows)");
+    }
+    p.compareWith = app[QStringLiteral("compare_with")].toString().toStdString();
+    const QJsonObject data = root[QStringLiteral("data")].toObject();
+    if (data.contains(QStringLiteral("toy"))) {
+        p.toy = toyFromJson(data[QStringLiteral("toy")].toObject(), path);
+    } else {
+        p.dataPath = data[QStringLiteral("path")].toString();
+        if (p.dataPath.isEmpty()) {
+            throw fieldError(path, "data.path", "is missing (or use data.toy)");
+        }
+        if (QFileInfo(p.dataPath).isRelative()) {
+            p.dataPath = QFileInfo(path).absoluteDir().filePath(p.dataPath);
+        }
+        p.sha256 = data[QStringLiteral("sha256")].toString();
+    }
+    for (const QJsonValue& r : data[QStringLiteral("roles")].toArray()) {
+        const QString role = r.toString();
+        if (role != QLatin1String("feature") && role != QLatin1String("label") &&
+            role != QLatin1String("ignore")) {
+            throw fieldError(path, "data.roles", "must hold feature, label or ignore");
+        }
+        p.roles << role;
+    }
+    p.plotX = data[QStringLiteral("plot_x")].toInt();
+    p.plotY = data[QStringLiteral("plot_y")].toInt();
+    if (p.plotX < 0 || p.plotY < 0) {
+        throw fieldError(path, "data.plot_x", "and plot_y must not be negative");
+    }
+    return p;
+}
+
+} // namespace sosrep::io

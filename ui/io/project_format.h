@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/data/toy_data.h"
+#include "core/estimators/fit_settings.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <string>
+
+namespace sosrep::io {
+
+/// A saved session ("format": "sosrep-studio-project", version 2), independent of the app's
+/// objects: where the data come from (a file with its SHA-256, or the toy generator's
+/// settings), the column roles, the plotted columns, the fit settings (the same JSON as model
+/// files) and the app's own settings.
+struct ProjectData
+{
+    std::optional<ToyConfig> toy;
+    QString dataPath; // absolute (a relative path in the file is relative to the project)
+    QString sha256;
+    QStringList roles; // "feature", "label" or "ignore", one per column
+    int plotX = 0;
+    int plotY = 1;
+    FitSettings settings;
+    int maxFitRows = 10000;
+    std::string compareWith; // "" = automatic
+};
+
+QByteArray projectJson(const ProjectData& project);
+
+/// Parses and checks a project file's bytes; throws DataError naming `path` (with line and
+/// column for malformed JSON) on anything malformed: another format or version, settings that
+/// are not the estimator's options, roles that are not feature/label/ignore, bad toy settings,
+/// negative sizes.
+ProjectData parseProject(const QByteArray& bytes, const QString& path);
+
+} // namespace sosrep::io
