@@ -51,7 +51,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
     setWindowTitle(tr("SOSREP Studio"));
     m_controller = new EstimationController(this);
+    buildControls();
+    buildViews();
+    buildStatusBar();
+    connectController();
+    createActions();
+    setAcceptDrops(true);
+    resize(1400, 900);
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
 
+void MainWindow::buildControls()
+{
     auto* side = new QWidget;
     auto* sideLayout = new QVBoxLayout(side);
     auto* dataBox = new QGroupBox(tr("Data"));
@@ -85,7 +98,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     for (auto* panel : side->findChildren<DataPanel*>()) {
         connect(panel, &DataPanel::openRequested, this, &MainWindow::openInteractively);
     }
+}
 
+void MainWindow::buildViews()
+{
     m_tabs = new QTabWidget(this);
     m_density = new DensityHeatmap;
     m_trace = new TracePlot;
@@ -114,6 +130,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_tabs->addTab(scoresPage, tr("Scores"));
     m_compare = new CompareView;
     m_tabs->addTab(m_compare, tr("Compare"));
+    setCentralWidget(m_tabs);
+    m_density->clearContent(tr("Open or generate data, then Fit (F5)"));
+}
+
+void MainWindow::buildStatusBar()
+{
+    m_progress = new QProgressBar;
+    m_progress->setMaximumWidth(220);
+    m_progress->setVisible(false);
+    m_stage = new QLabel;
+    statusBar()->addPermanentWidget(m_stage);
+    statusBar()->addPermanentWidget(m_progress);
+}
+
+void MainWindow::connectController()
+{
     connect(m_controller, &EstimationController::clusterComparisonReady, this, [this] {
         m_compare->showClusters(*m_controller->clusterComparison(),
                                 m_controller->clusterDescription());
@@ -123,16 +155,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
                 m_controller->compareClustersInRect(x0, x1, y0, y1);
                 m_tabs->setCurrentWidget(m_compare);
             });
-    setCentralWidget(m_tabs);
-    m_density->clearContent(tr("Open or generate data, then Fit (F5)"));
-
-    m_progress = new QProgressBar;
-    m_progress->setMaximumWidth(220);
-    m_progress->setVisible(false);
-    m_stage = new QLabel;
-    statusBar()->addPermanentWidget(m_stage);
-    statusBar()->addPermanentWidget(m_progress);
-
     connect(m_controller, &EstimationController::progressChanged, this,
             [this](const QString& stage, int done, int total) {
                 m_stage->setText(stage);
@@ -164,12 +186,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     connect(m_fd, &FdPlot::lengthScaleClicked, m_controller,
             &EstimationController::fitAtLengthScale);
-    createActions();
-    setAcceptDrops(true);
-    resize(1400, 900);
-    QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

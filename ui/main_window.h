@@ -57,6 +57,10 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void buildControls();
+    void buildViews();
+    void buildStatusBar();
+    void connectController();
     void createActions();
     void openInteractively();
     void exportPlotInteractively();

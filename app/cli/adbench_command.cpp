@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "app/cli/cli_flags.h"
 #include "app/cli/cli_runner.h"
 #include "app/cli/commands.h"
 #include "app/cli/fit_options.h"
@@ -31,19 +32,8 @@ QString fixed(double v, int decimals)
 void addAdbenchOptions(QCommandLineParser& p)
 {
     addEstimatorOptions(p);
-    addValueOption(p, QStringLiteral("data-dir"), QStringLiteral("folder of ADBench .npz files"),
-                   QStringLiteral("DIR"));
-    addValueOption(p, QStringLiteral("seeds"),
-                   QStringLiteral("comma-separated split seeds (default 42)"),
-                   QStringLiteral("LIST"));
-    addValueOption(p, QStringLiteral("only"),
-                   QStringLiteral("comma-separated substrings of file names to run"),
-                   QStringLiteral("LIST"));
-    addValueOption(p, QStringLiteral("curves-out"),
-                   QStringLiteral("every FD curve with the AUC at each grid point (CSV)"),
-                   QStringLiteral("FILE"));
-    p.addOption(QCommandLineOption(QStringLiteral("hindsight"),
-                                   QStringLiteral("also report the best AUC over the grid")));
+    addFlags(p, {QStringLiteral("data-dir"), QStringLiteral("seeds"), QStringLiteral("only"),
+                 QStringLiteral("curves-out"), QStringLiteral("hindsight")});
 }
 
 /// The .npz files of --data-dir, kept to those matching --only.

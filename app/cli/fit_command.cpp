@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "app/cli/cli_flags.h"
 #include "app/cli/cli_runner.h"
 #include "app/cli/commands.h"
 #include "app/cli/data_loader.h"
@@ -93,36 +94,15 @@ void stageOutputs(CommandContext& ctx, const FitFiles& files, const FitOutcome& 
     }
 }
 
-/// Flags of `fit` beyond the estimator's options: data and outputs.
-void addFitFileOptions(QCommandLineParser& p)
-{
-    addValueOption(p, QStringLiteral("train"),
-                   QStringLiteral("training data (CSV/TSV with header, or .npz)"),
-                   QStringLiteral("FILE"));
-    addValueOption(p, QStringLiteral("test"),
-                   QStringLiteral("rows to score, and the validation rows of automatic l"),
-                   QStringLiteral("FILE"));
-    addValueOption(p, QStringLiteral("columns"), QStringLiteral("feature columns, comma-separated"),
-                   QStringLiteral("LIST"));
-    addValueOption(p, QStringLiteral("label-column"),
-                   QStringLiteral("0/1 anomaly label column (not a feature)"),
-                   QStringLiteral("NAME"));
-    addValueOption(p, QStringLiteral("model-out"), QStringLiteral("save the model (JSON)"),
-                   QStringLiteral("FILE"));
-    addValueOption(p, QStringLiteral("scores-out"), QStringLiteral("per-row scores (CSV)"),
-                   QStringLiteral("FILE"));
-    addValueOption(p, QStringLiteral("trace-out"), QStringLiteral("optimizer trace (CSV)"),
-                   QStringLiteral("FILE"));
-    addValueOption(p, QStringLiteral("fd-out"), QStringLiteral("Fisher-divergence curve (CSV)"),
-                   QStringLiteral("FILE"));
-}
-
 } // namespace
 
 int commandFit(const QStringList& args, CommandContext& ctx)
 {
     QCommandLineParser p;
-    addFitFileOptions(p);
+    addFlags(p,
+             {QStringLiteral("train"), QStringLiteral("test"), QStringLiteral("columns"),
+              QStringLiteral("label-column"), QStringLiteral("model-out"),
+              QStringLiteral("scores-out"), QStringLiteral("trace-out"), QStringLiteral("fd-out")});
     addEstimatorOptions(p);
     if (!ctx.parse(p, args)) {
         return ExitOk;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "app/cli/cli_flags.h"
 #include "app/cli/cli_runner.h"
 #include "app/cli/commands.h"
 #include "core/data/toy_data.h"
@@ -24,16 +25,8 @@ void requireText(const QString& path, const char* option)
 int commandGenerate(const QStringList& args, CommandContext& ctx)
 {
     QCommandLineParser p;
-    addValueOption(p, QStringLiteral("kind"),
-                   QStringLiteral("gmm|moons|rings|square|cosine|blocks"), QStringLiteral("KIND"));
-    addValueOption(p, QStringLiteral("n"), QStringLiteral("number of rows (default 500)"),
-                   QStringLiteral("N"));
-    addValueOption(p, QStringLiteral("seed"), QStringLiteral("random seed (default 0)"),
-                   QStringLiteral("S"));
-    addValueOption(p, QStringLiteral("anomalies"),
-                   QStringLiteral("share of uniform anomalies, label 1 (default 0)"));
-    addValueOption(p, QStringLiteral("out"), QStringLiteral("output CSV/TSV file"),
-                   QStringLiteral("FILE"));
+    addFlags(p, {QStringLiteral("kind"), QStringLiteral("n"), QStringLiteral("seed"),
+                 QStringLiteral("anomalies"), QStringLiteral("out")});
     if (!ctx.parse(p, args)) {
         return ExitOk;
     }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "app/cli/cli_flags.h"
 #include "app/cli/cli_runner.h"
 #include "app/cli/commands.h"
 #include "app/cli/data_loader.h"
@@ -12,14 +13,8 @@ namespace sosrep::cli {
 int commandScore(const QStringList& args, CommandContext& ctx)
 {
     QCommandLineParser p;
-    addValueOption(p, QStringLiteral("model"), QStringLiteral("model file from 'fit --model-out'"),
-                   QStringLiteral("FILE"));
-    addValueOption(p, QStringLiteral("data"), QStringLiteral("rows to score (CSV/TSV or .npz)"),
-                   QStringLiteral("FILE"));
-    addValueOption(p, QStringLiteral("label-column"), QStringLiteral("0/1 label column"),
-                   QStringLiteral("NAME"));
-    addValueOption(p, QStringLiteral("scores-out"), QStringLiteral("per-row scores (CSV)"),
-                   QStringLiteral("FILE"));
+    addFlags(p, {QStringLiteral("model"), QStringLiteral("data"), QStringLiteral("label-column"),
+                 QStringLiteral("scores-out")});
     if (!ctx.parse(p, args)) {
         return ExitOk;
     }

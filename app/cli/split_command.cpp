@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "app/cli/cli_flags.h"
 #include "app/cli/cli_runner.h"
 #include "app/cli/commands.h"
 #include "app/cli/data_loader.h"
@@ -11,23 +12,10 @@ namespace sosrep::cli {
 int commandSplit(const QStringList& args, CommandContext& ctx)
 {
     QCommandLineParser p;
-    addValueOption(p, QStringLiteral("data"), QStringLiteral("input (CSV/TSV or .npz)"),
-                   QStringLiteral("FILE"));
-    addValueOption(p, QStringLiteral("label-column"), QStringLiteral("0/1 label column"),
-                   QStringLiteral("NAME"));
-    addValueOption(p, QStringLiteral("test-fraction"),
-                   QStringLiteral("share of rows in the test part (default 0.3)"));
-    p.addOption(QCommandLineOption(QStringLiteral("stratify"),
-                                   QStringLiteral("keep the label proportions in both parts")));
-    addValueOption(p, QStringLiteral("subsample"),
-                   QStringLiteral("first draw at most N rows (default 10000)"),
-                   QStringLiteral("N"));
-    addValueOption(p, QStringLiteral("seed"), QStringLiteral("random seed (default 0)"),
-                   QStringLiteral("S"));
-    addValueOption(p, QStringLiteral("train-out"), QStringLiteral("training part (CSV/TSV)"),
-                   QStringLiteral("FILE"));
-    addValueOption(p, QStringLiteral("test-out"), QStringLiteral("test part (CSV/TSV)"),
-                   QStringLiteral("FILE"));
+    addFlags(p, {QStringLiteral("data"), QStringLiteral("label-column"),
+                 QStringLiteral("test-fraction"), QStringLiteral("stratify"),
+                 QStringLiteral("subsample"), QStringLiteral("seed"), QStringLiteral("train-out"),
+                 QStringLiteral("test-out")});
     if (!ctx.parse(p, args)) {
         return ExitOk;
     }

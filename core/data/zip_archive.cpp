@@ -133,6 +133,109 @@ uint32_t crcOf(const std::vector<unsigned char>& bytes)
     return static_cast<uint32_t>(bytes.empty() ? crc : crc32_z(crc, bytes.data(), bytes.size()));
 }
 
+/// One central-directory record, with the zip64 sizes and offset applied.
+struct CentralEntry
+{
+    std::string label; // "central directory entry k", for messages
+    std::string name;
+    uint64_t flags = 0;
+    uint64_t method = 0;
+    uint32_t crc = 0;
+    uint64_t csize = 0;
+    uint64_t usize = 0;
+    uint64_t localOffset = 0;
+};
+
+/// Reads the record at *p of the central directory and advances *p past it.
+CentralEntry readEntry(const ByteView& cd, uint64_t* p, uint64_t index)
+{
+    CentralEntry e;
+    e.label = "central directory entry " + std::to_string(index + 1);
+    const uint64_t at = *p;
+    if (cd.le(at, 4, e.label) != kCentralHeader) {
+        throw DataError(cd.source(), 0, 0, "corrupt zip central directory (" + e.label + ")");
+    }
+    e.flags = cd.le(at + 8, 2, e.label);
+    e.method = cd.le(at + 10, 2, e.label);
+    e.crc = static_cast<uint32_t>(cd.le(at + 16, 4, e.label));
+    e.csize = cd.le(at + 20, 4, e.label);
+    e.usize = cd.le(at + 24, 4, e.label);
+    const uint64_t nameLen = cd.le(at + 28, 2, e.label);
+    const uint64_t extraLen = cd.le(at + 30, 2, e.label);
+    const uint64_t commentLen = cd.le(at + 32, 2, e.label);
+    e.localOffset = cd.le(at + 42, 4, e.label);
+    const ByteView name = cd.sub(at + 46, nameLen, "the file name of " + e.label);
+    const ByteView extra = cd.sub(at + 46 + nameLen, extraLen, "the extra field of " + e.label);
+    cd.require(at + 46 + nameLen + extraLen, commentLen, "the comment of " + e.label);
+    *p = at + 46 + nameLen + extraLen + commentLen;
+    e.name.assign(reinterpret_cast<const char*>(name.data()), name.size());
+    // zip64 extended information (id 0x0001): the saturated 32-bit fields, in this order.
+    const std::string what = "a zip64 extra field of " + e.label;
+    for (uint64_t q = 0; q + 4 <= extra.size();) {
+        const uint64_t id = extra.le(q, 2, what);
+        const uint64_t len = extra.le(q + 2, 2, what);
+        const ByteView field = extra.sub(q + 4, len, what);
+        if (id == 0x0001) {
+            uint64_t r = 0;
+            for (uint64_t* v : {&e.usize, &e.csize, &e.localOffset}) {
+                if (*v == kSaturated32) {
+                    *v = field.le(r, 8, what);
+                    r += 8;
+                }
+            }
+        }
+        q += 4 + len;
+    }
+    return e;
+}
+
+/// The member's bytes: its local header checked, its data inflated (or copied) and sized
+/// exactly as declared, after the declared size passed every bound.
+std::vector<unsigned char> extract(const ByteView& zip, const CentralEntry& e,
+                                   uint64_t maxMemberBytes, const std::string& source)
+{
+    if (e.flags & 1u) {
+        throw DataError(source, 0, 0, "encrypted zip members are not supported");
+    }
+    if (e.usize > maxMemberBytes) {
+        throw DataError(source, 0, 0,
+                        "member declares " + formatBytes(double(e.usize)) +
+                            " uncompressed, above the reader's limit of " +
+                            formatBytes(double(maxMemberBytes)));
+    }
+    const std::string local = "the local header of " + e.label;
+    if (zip.le(e.localOffset, 4, local) != kLocalHeader) {
+        throw DataError(source, 0, 0, "corrupt zip local header");
+    }
+    const uint64_t dataOffset = e.localOffset + 30 + zip.le(e.localOffset + 26, 2, local) +
+                                zip.le(e.localOffset + 28, 2, local);
+    const ByteView data = zip.sub(dataOffset, e.csize, "the data of " + e.label);
+    if (e.method == 0) {
+        if (e.csize != e.usize) {
+            throw DataError(source, 0, 0,
+                            "stored member declares " + std::to_string(e.usize) +
+                                " bytes but holds " + std::to_string(e.csize) +
+                                ": the archive is corrupt");
+        }
+        return std::vector<unsigned char>(data.data(), data.data() + data.size());
+    }
+    if (e.method != 8) {
+        throw DataError(source, 0, 0,
+                        "unsupported zip compression method " + std::to_string(e.method) +
+                            " (stored and deflate are supported)");
+    }
+    // Deflate cannot expand more than 1032:1 (258-byte matches coded in 2 bits); a larger
+    // declared size is a lie, refused before allocating it.
+    if (e.usize > 1032 * e.csize + 1024) {
+        throw DataError(source, 0, 0,
+                        "member declares " + std::to_string(e.usize) + " bytes from " +
+                            std::to_string(e.csize) +
+                            " compressed, more than deflate can expand to: the archive is "
+                            "corrupt");
+    }
+    return inflateExactly(data, e.usize, source);
+}
+
 } // namespace
 
 std::vector<ZipMember> readZipMembers(const ByteView& zip, uint64_t maxMemberBytes)
@@ -143,90 +246,18 @@ std::vector<ZipMember> readZipMembers(const ByteView& zip, uint64_t maxMemberByt
     std::set<std::string> names;
     uint64_t p = 0;
     for (uint64_t k = 0; k < dir.entries; ++k) {
-        const std::string entry = "central directory entry " + std::to_string(k + 1);
-        if (cd.le(p, 4, entry) != kCentralHeader) {
-            throw DataError(zip.source(), 0, 0, "corrupt zip central directory (" + entry + ")");
-        }
-        const uint64_t flags = cd.le(p + 8, 2, entry);
-        const uint64_t method = cd.le(p + 10, 2, entry);
-        const auto crc = static_cast<uint32_t>(cd.le(p + 16, 4, entry));
-        uint64_t csize = cd.le(p + 20, 4, entry);
-        uint64_t usize = cd.le(p + 24, 4, entry);
-        const uint64_t nameLen = cd.le(p + 28, 2, entry);
-        const uint64_t extraLen = cd.le(p + 30, 2, entry);
-        const uint64_t commentLen = cd.le(p + 32, 2, entry);
-        uint64_t localOffset = cd.le(p + 42, 4, entry);
-        const ByteView nameBytes = cd.sub(p + 46, nameLen, "the file name of " + entry);
-        const ByteView extra = cd.sub(p + 46 + nameLen, extraLen, "the extra field of " + entry);
-        cd.require(p + 46 + nameLen + extraLen, commentLen, "the comment of " + entry);
-        p += 46 + nameLen + extraLen + commentLen;
-
+        const CentralEntry e = readEntry(cd, &p, k);
         ZipMember m;
-        m.name.assign(reinterpret_cast<const char*>(nameBytes.data()), nameBytes.size());
+        m.name = e.name;
         m.source = zip.source() + "[" + oneLine(m.name, 80) + "]";
         if (m.name.empty()) {
-            throw DataError(zip.source(), 0, 0, "corrupt zip: " + entry + " has no name");
+            throw DataError(zip.source(), 0, 0, "corrupt zip: " + e.label + " has no name");
         }
         if (!names.insert(m.name).second) {
             throw DataError(m.source, 0, 0, "the archive holds two members of this name");
         }
-        // zip64 extended information (id 0x0001): the saturated 32-bit fields, in this order.
-        for (uint64_t q = 0; q + 4 <= extra.size();) {
-            const uint64_t id = extra.le(q, 2, "extra field");
-            const uint64_t len = extra.le(q + 2, 2, "extra field");
-            const ByteView field = extra.sub(q + 4, len, "a zip64 extra field of " + entry);
-            if (id == 0x0001) {
-                uint64_t r = 0;
-                for (uint64_t* v : {&usize, &csize, &localOffset}) {
-                    if (*v == kSaturated32) {
-                        *v = field.le(r, 8, "a zip64 extra field of " + entry);
-                        r += 8;
-                    }
-                }
-            }
-            q += 4 + len;
-        }
-        if (flags & 1u) {
-            throw DataError(m.source, 0, 0, "encrypted zip members are not supported");
-        }
-        if (usize > maxMemberBytes) {
-            throw DataError(m.source, 0, 0,
-                            "member declares " + formatBytes(double(usize)) +
-                                " uncompressed, above the reader's limit of " +
-                                formatBytes(double(maxMemberBytes)));
-        }
-        if (zip.le(localOffset, 4, "the local header of " + entry) != kLocalHeader) {
-            throw DataError(m.source, 0, 0, "corrupt zip local header");
-        }
-        const uint64_t dataOffset = localOffset + 30 +
-                                    zip.le(localOffset + 26, 2, "the local header of " + entry) +
-                                    zip.le(localOffset + 28, 2, "the local header of " + entry);
-        const ByteView data = zip.sub(dataOffset, csize, "the data of " + entry);
-        if (method == 0) {
-            if (csize != usize) {
-                throw DataError(m.source, 0, 0,
-                                "stored member declares " + std::to_string(usize) +
-                                    " bytes but holds " + std::to_string(csize) +
-                                    ": the archive is corrupt");
-            }
-            m.bytes.assign(data.data(), data.data() + data.size());
-        } else if (method == 8) {
-            // Deflate cannot expand more than 1032:1 (258-byte matches coded in 2 bits); a
-            // larger declared size is a lie, refused before allocating it.
-            if (usize > 1032 * csize + 1024) {
-                throw DataError(m.source, 0, 0,
-                                "member declares " + std::to_string(usize) + " bytes from " +
-                                    std::to_string(csize) +
-                                    " compressed, more than deflate can expand to: the archive "
-                                    "is corrupt");
-            }
-            m.bytes = inflateExactly(data, usize, m.source);
-        } else {
-            throw DataError(m.source, 0, 0,
-                            "unsupported zip compression method " + std::to_string(method) +
-                                " (stored and deflate are supported)");
-        }
-        if (crcOf(m.bytes) != crc) {
+        m.bytes = extract(zip, e, maxMemberBytes, m.source);
+        if (crcOf(m.bytes) != e.crc) {
             throw DataError(m.source, 0, 0, "CRC mismatch: the archive is corrupt");
         }
         out.push_back(std::move(m));

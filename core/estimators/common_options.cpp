@@ -12,213 +12,127 @@ bool isSdo(const OptionValues& v)
     return v.text("kernel") == "sdo";
 }
 
-bool tuned(const OptionValues& v)
+bool tuned(const OptionValues& v, Eigen::Index)
 {
     return v.text("length_scale") == "auto";
+}
+
+OptionTable makeDataOptions()
+{
+    OptionSpec scale = choiceOption(
+        {"scale", "Scaling", "Data", "KIND"}, {"minmax", "zscore", "none"}, "minmax",
+        "per-column scaling fitted on the training rows and applied unchanged to other rows");
+    OptionSpec seed;
+    seed.name = "seed";
+    seed.type = OptionType::Seed;
+    seed.defaultValue = "0";
+    seed.label = "Seed";
+    seed.group = "Data";
+    seed.valueName = "S";
+    seed.help = "one seed for initialisation, random features, landmarks and the validation "
+                "split (recorded in summaries and model files)";
+    return {scale, seed};
+}
+
+OptionTable makeKernelOptions()
+{
+    const KernelSpec d;
+    OptionTable t;
+    t.push_back(choiceOption({"kernel", "Kernel", "Kernel", "K"}, {"gaussian", "laplace", "sdo"},
+                             toString(d.type),
+                             "gaussian exp(-r^2/2l^2), laplace exp(-r/l), or sdo, the Sobolev "
+                             "kernel of the paper (eq. 11)"));
+    OptionSpec l = realOption({"length_scale", "Length scale ℓ", "Kernel", "L"}, "auto", 0.0, true,
+                              "auto (tuned by Fisher divergence), scott, silverman (rules of "
+                              "thumb on the scaled data) or a number",
+                              {"auto", "scott", "silverman"});
+    l.logScale = true;
+    t.push_back(l);
+    OptionSpec order =
+        integerOption({"sdo_order", "SDO order m", "Kernel", "M"}, d.sdoOrder, 0,
+                      KernelSpec::kMaxSdoOrder, "SDO order m > d/2 (0 = floor(d/2) + 1)");
+    order.applies = [](const OptionValues& v, Eigen::Index) { return isSdo(v); };
+    order.appliesText = "only the sdo kernel has an order";
+    t.push_back(order);
+    OptionSpec method = choiceOption({"sdo_method", "SDO method", "Kernel", "M"}, {"rff", "exact"},
+                                     toString(d.sdoMethod),
+                                     "rff: random Fourier features (the paper's eq. 12); exact: "
+                                     "the radial kernel by quadrature");
+    method.applies = order.applies;
+    method.appliesText = "only the sdo kernel has methods";
+    t.push_back(method);
+    OptionSpec features = integerOption(
+        {"features", "SDO features T", "Kernel", "T"}, d.features, 1, KernelSpec::kMaxFeatures,
+        "random Fourier features for the sdo kernel", "every evaluation costs T cosines per point");
+    features.applies = [](const OptionValues& v, Eigen::Index) {
+        return isSdo(v) && v.text("sdo_method") == "rff";
+    };
+    features.appliesText = "only the sdo kernel by random features uses them";
+    t.push_back(features);
+    t.push_back(choiceOption({"backend", "Kernel back-end", "Kernel", "B"},
+                             {"auto", "dense", "lowrank"}, toString(d.backend),
+                             "how K is held: auto = dense up to " +
+                                 std::to_string(KernelSpec::kAutoDenseRows) +
+                                 " rows, low rank (Nystroem landmarks or random features) "
+                                 "beyond"));
+    OptionSpec rank = integerOption(
+        {"rank", "Landmarks M", "Kernel", "M"}, d.rank, 1, KernelSpec::kMaxRank,
+        "landmarks of the low-rank (Nystroem) back-end", "the M x M eigendecomposition costs M^3");
+    rank.applies = [](const OptionValues& v, Eigen::Index rows) {
+        const std::string b = v.text("backend");
+        const bool lowRank = b == "lowrank" || (b == "auto" && rows > KernelSpec::kAutoDenseRows);
+        return lowRank && !(isSdo(v) && v.text("sdo_method") == "rff");
+    };
+    rank.appliesText = "the kernel is not held by Nystroem landmarks here";
+    t.push_back(rank);
+    return t;
+}
+
+OptionTable makeTuningOptions()
+{
+    const SearchConfig d;
+    OptionTable t;
+    t.push_back(integerOption({"grid", "Grid points", "Length scale", "N"}, d.gridSize, 1, 200,
+                              "length scales tried by auto, log-spaced over two decades each "
+                              "side of the median pairwise distance",
+                              "each grid point is a whole fit"));
+    t.push_back(choiceOption({"selection", "Selection rule", "Length scale", "RULE"},
+                             {"above-spacing", "paper", "first-local", "likelihood"},
+                             toString(d.rule),
+                             "above-spacing, paper (largest stable local minimum), first-local, "
+                             "or likelihood (held-out log-likelihood; normalized densities "
+                             "only)"));
+    t.push_back(choiceOption({"fd_estimator", "FD estimator", "Length scale", "E"},
+                             {"analytic", "finite-difference"}, toString(d.estimator),
+                             "analytic (closed-form Laplacian) or finite-difference (the "
+                             "paper's Hutchinson estimator)"));
+    t.push_back(choiceOption({"fd_duplicates", "Repeated rows", "Length scale", "MODE"},
+                             {"keep", "exclude"}, d.excludeDuplicates ? "exclude" : "keep",
+                             "keep or exclude validation rows that repeat a training row"));
+    for (OptionSpec& s : t) {
+        s.applies = tuned;
+        s.appliesText = "the length scale is not tuned";
+    }
+    return t;
 }
 
 } // namespace
 
 const OptionTable& dataOptions()
 {
-    static const OptionTable table = [] {
-        OptionTable t;
-        OptionSpec scale;
-        scale.name = "scale";
-        scale.type = OptionType::Choice;
-        scale.choices = {"minmax", "zscore", "none"};
-        scale.defaultValue = "minmax";
-        scale.label = "Scaling";
-        scale.group = "Data";
-        scale.valueName = "KIND";
-        scale.help = "per-column scaling fitted on the training rows and applied unchanged to "
-                     "other rows";
-        t.push_back(scale);
-        OptionSpec seed;
-        seed.name = "seed";
-        seed.type = OptionType::Seed;
-        seed.defaultValue = "0";
-        seed.label = "Seed";
-        seed.group = "Data";
-        seed.valueName = "S";
-        seed.help = "one seed for initialisation, random features, landmarks and the validation "
-                    "split (recorded in summaries and model files)";
-        t.push_back(seed);
-        return t;
-    }();
+    static const OptionTable table = makeDataOptions();
     return table;
 }
 
 const OptionTable& kernelOptions()
 {
-    static const OptionTable table = [] {
-        const KernelSpec d;
-        OptionTable t;
-        OptionSpec kernel;
-        kernel.name = "kernel";
-        kernel.type = OptionType::Choice;
-        kernel.choices = {"gaussian", "laplace", "sdo"};
-        kernel.defaultValue = toString(d.type);
-        kernel.label = "Kernel";
-        kernel.group = "Kernel";
-        kernel.valueName = "K";
-        kernel.help = "gaussian exp(-r^2/2l^2), laplace exp(-r/l), or sdo, the Sobolev kernel of "
-                      "the paper (eq. 11)";
-        t.push_back(kernel);
-        OptionSpec l;
-        l.name = "length_scale";
-        l.type = OptionType::RealOrChoice;
-        l.choices = {"auto", "scott", "silverman"};
-        l.defaultValue = "auto";
-        l.minimum = 0.0;
-        l.minimumExclusive = true;
-        l.logScale = true;
-        l.label = "Length scale ℓ";
-        l.group = "Kernel";
-        l.valueName = "L";
-        l.help = "auto (tuned by Fisher divergence), scott, silverman (rules of thumb on the "
-                 "scaled data) or a number";
-        t.push_back(l);
-        OptionSpec order;
-        order.name = "sdo_order";
-        order.type = OptionType::Integer;
-        order.defaultValue = std::to_string(d.sdoOrder);
-        order.minimum = 0;
-        order.maximum = KernelSpec::kMaxSdoOrder;
-        order.label = "SDO order m";
-        order.group = "Kernel";
-        order.valueName = "M";
-        order.help = "SDO order m > d/2 (0 = floor(d/2) + 1)";
-        order.applies = [](const OptionValues& v, Eigen::Index) { return isSdo(v); };
-        order.appliesText = "only the sdo kernel has an order";
-        t.push_back(order);
-        OptionSpec method;
-        method.name = "sdo_method";
-        method.type = OptionType::Choice;
-        method.choices = {"rff", "exact"};
-        method.defaultValue = toString(d.sdoMethod);
-        method.label = "SDO method";
-        method.group = "Kernel";
-        method.valueName = "M";
-        method.help = "rff: random Fourier features (the paper's eq. 12); exact: the radial "
-                      "kernel by quadrature";
-        method.applies = [](const OptionValues& v, Eigen::Index) { return isSdo(v); };
-        method.appliesText = "only the sdo kernel has methods";
-        t.push_back(method);
-        OptionSpec features;
-        features.name = "features";
-        features.type = OptionType::Integer;
-        features.defaultValue = std::to_string(d.features);
-        features.minimum = 1;
-        features.maximum = KernelSpec::kMaxFeatures;
-        features.limitReason = "every evaluation costs T cosines per point";
-        features.label = "SDO features T";
-        features.group = "Kernel";
-        features.valueName = "T";
-        features.help = "random Fourier features for the sdo kernel";
-        features.applies = [](const OptionValues& v, Eigen::Index) {
-            return isSdo(v) && v.text("sdo_method") == "rff";
-        };
-        features.appliesText = "only the sdo kernel by random features uses them";
-        t.push_back(features);
-        OptionSpec backend;
-        backend.name = "backend";
-        backend.type = OptionType::Choice;
-        backend.choices = {"auto", "dense", "lowrank"};
-        backend.defaultValue = toString(d.backend);
-        backend.label = "Kernel back-end";
-        backend.group = "Kernel";
-        backend.valueName = "B";
-        backend.help = "how K is held: auto = dense up to " +
-                       std::to_string(KernelSpec::kAutoDenseRows) +
-                       " rows, low rank (Nystroem landmarks or random features) beyond";
-        t.push_back(backend);
-        OptionSpec rank;
-        rank.name = "rank";
-        rank.type = OptionType::Integer;
-        rank.defaultValue = std::to_string(d.rank);
-        rank.minimum = 1;
-        rank.maximum = KernelSpec::kMaxRank;
-        rank.limitReason = "the M x M eigendecomposition costs M^3";
-        rank.label = "Landmarks M";
-        rank.group = "Kernel";
-        rank.valueName = "M";
-        rank.help = "landmarks of the low-rank (Nystroem) back-end";
-        rank.applies = [](const OptionValues& v, Eigen::Index rows) {
-            const std::string b = v.text("backend");
-            const bool lowRank =
-                b == "lowrank" || (b == "auto" && rows > KernelSpec::kAutoDenseRows);
-            return lowRank && !(isSdo(v) && v.text("sdo_method") == "rff");
-        };
-        rank.appliesText = "the kernel is not held by Nystroem landmarks here";
-        t.push_back(rank);
-        return t;
-    }();
+    static const OptionTable table = makeKernelOptions();
     return table;
 }
 
 const OptionTable& tuningOptions()
 {
-    static const OptionTable table = [] {
-        const SearchConfig d;
-        const auto whenTuned = [](const OptionValues& v, Eigen::Index) { return tuned(v); };
-        const std::string whenTunedText = "the length scale is not tuned";
-        OptionTable t;
-        OptionSpec grid;
-        grid.name = "grid";
-        grid.type = OptionType::Integer;
-        grid.defaultValue = std::to_string(d.gridSize);
-        grid.minimum = 1;
-        grid.maximum = 200;
-        grid.limitReason = "each grid point is a whole fit";
-        grid.label = "Grid points";
-        grid.group = "Length scale";
-        grid.valueName = "N";
-        grid.help = "length scales tried by auto, log-spaced over two decades each side of the "
-                    "median pairwise distance";
-        grid.applies = whenTuned;
-        grid.appliesText = whenTunedText;
-        t.push_back(grid);
-        OptionSpec rule;
-        rule.name = "selection";
-        rule.type = OptionType::Choice;
-        rule.choices = {"above-spacing", "paper", "first-local", "likelihood"};
-        rule.defaultValue = toString(d.rule);
-        rule.label = "Selection rule";
-        rule.group = "Length scale";
-        rule.valueName = "RULE";
-        rule.help = "above-spacing, paper (largest stable local minimum), first-local, or "
-                    "likelihood (held-out log-likelihood; normalized densities only)";
-        rule.applies = whenTuned;
-        rule.appliesText = whenTunedText;
-        t.push_back(rule);
-        OptionSpec fd;
-        fd.name = "fd_estimator";
-        fd.type = OptionType::Choice;
-        fd.choices = {"analytic", "finite-difference"};
-        fd.defaultValue = toString(d.estimator);
-        fd.label = "FD estimator";
-        fd.group = "Length scale";
-        fd.valueName = "E";
-        fd.help = "analytic (closed-form Laplacian) or finite-difference (the paper's Hutchinson "
-                  "estimator)";
-        fd.applies = whenTuned;
-        fd.appliesText = whenTunedText;
-        t.push_back(fd);
-        OptionSpec dup;
-        dup.name = "fd_duplicates";
-        dup.type = OptionType::Choice;
-        dup.choices = {"keep", "exclude"};
-        dup.defaultValue = d.excludeDuplicates ? "exclude" : "keep";
-        dup.label = "Repeated rows";
-        dup.group = "Length scale";
-        dup.valueName = "MODE";
-        dup.help = "keep or exclude validation rows that repeat a training row";
-        dup.applies = whenTuned;
-        dup.appliesText = whenTunedText;
-        t.push_back(dup);
-        return t;
-    }();
+    static const OptionTable table = makeTuningOptions();
     return table;
 }
 

@@ -40,6 +40,54 @@ std::string formatReal(double v)
     return std::string(buf, r.ptr);
 }
 
+namespace {
+
+OptionSpec headed(const OptionHead& head, OptionType type, std::string help)
+{
+    OptionSpec s;
+    s.name = head.name;
+    s.label = head.label;
+    s.group = head.group;
+    s.valueName = head.valueName;
+    s.type = type;
+    s.help = std::move(help);
+    return s;
+}
+
+} // namespace
+
+OptionSpec choiceOption(const OptionHead& head, std::vector<std::string> choices,
+                        std::string defaultValue, std::string help)
+{
+    OptionSpec s = headed(head, OptionType::Choice, std::move(help));
+    s.choices = std::move(choices);
+    s.defaultValue = std::move(defaultValue);
+    return s;
+}
+
+OptionSpec integerOption(const OptionHead& head, long long defaultValue, double minimum,
+                         double maximum, std::string help, std::string limitReason)
+{
+    OptionSpec s = headed(head, OptionType::Integer, std::move(help));
+    s.defaultValue = std::to_string(defaultValue);
+    s.minimum = minimum;
+    s.maximum = maximum;
+    s.limitReason = std::move(limitReason);
+    return s;
+}
+
+OptionSpec realOption(const OptionHead& head, std::string defaultValue, double minimum,
+                      bool minimumExclusive, std::string help, std::vector<std::string> choices)
+{
+    OptionSpec s = headed(head, choices.empty() ? OptionType::Real : OptionType::RealOrChoice,
+                          std::move(help));
+    s.defaultValue = std::move(defaultValue);
+    s.minimum = minimum;
+    s.minimumExclusive = minimumExclusive;
+    s.choices = std::move(choices);
+    return s;
+}
+
 std::string OptionSpec::cliFlag() const
 {
     std::string f = flag.empty() ? name : flag;

@@ -59,6 +59,24 @@ struct OptionSpec
 
 using OptionTable = std::vector<OptionSpec>;
 
+/// Builders for the common kinds of options (the remaining fields keep their defaults).
+/// `head` is {name, label, group, value name for the command line}.
+struct OptionHead
+{
+    std::string name;
+    std::string label;
+    std::string group;
+    std::string valueName = "X";
+};
+OptionSpec choiceOption(const OptionHead& head, std::vector<std::string> choices,
+                        std::string defaultValue, std::string help);
+OptionSpec integerOption(const OptionHead& head, long long defaultValue, double minimum,
+                         double maximum, std::string help, std::string limitReason = {});
+/// A real number > minimum (exclusive) or >= minimum, optionally with choices (RealOrChoice).
+OptionSpec realOption(const OptionHead& head, std::string defaultValue, double minimum,
+                      bool minimumExclusive, std::string help,
+                      std::vector<std::string> choices = {});
+
 /// Values of a set of options, kept as canonical text and checked against their specs when set.
 class OptionValues
 {

@@ -69,38 +69,35 @@ struct OffsetTables
     double at(const Matrix& m, int a, int b) const { return m((a % p + p) % p, (b % q + q) % q); }
 };
 
-} // namespace
-
-bool evaluateBinnedRadial(const KernelFieldModel& model, const GridSpec& spec, DensityGrid* out)
+/// The points binned bilinearly onto the grid's nodes, with each point's binning variance
+/// per axis.
+struct Binned
 {
-    const KernelOperator& op = *model.kernel();
-    double probe[3];
-    if (op.backend() != KernelBackend::Dense || op.dim() != 2 || spec.nx < 2 || spec.ny < 2 ||
-        spec.xColumn == spec.yColumn || !op.radialProfile(1.0, probe[0], probe[1], probe[2])) {
-        return false;
-    }
-    const Matrix& x = op.train();
-    const Vector& w = model.weights();
+    std::vector<BinnedPoint> points;
+    std::vector<std::vector<int>> cells; // points by the cell of their lower-left node
+    Matrix w, vx, vy;                    // binned weights and weighted variances per node
+};
+
+/// Returns false when a point lies outside the grid's nodes.
+bool binPoints(const Matrix& x, const Vector& w, const GridSpec& spec, double hx, double hy,
+               Binned* out)
+{
     const int nx = spec.nx;
     const int ny = spec.ny;
-    const double hx = (spec.xMax - spec.xMin) / nx;
-    const double hy = (spec.yMax - spec.yMin) / ny;
-
-    // Bilinear binning onto the nodes, with each point's binning variance per axis.
-    std::vector<BinnedPoint> points(static_cast<size_t>(x.rows()));
-    std::vector<std::vector<int>> cells(static_cast<size_t>(nx) * ny);
-    Matrix bw = Matrix::Zero(nx, ny);
-    Matrix bvx = Matrix::Zero(nx, ny);
-    Matrix bvy = Matrix::Zero(nx, ny);
+    out->points.resize(static_cast<size_t>(x.rows()));
+    out->cells.assign(static_cast<size_t>(nx) * ny, {});
+    out->w = Matrix::Zero(nx, ny);
+    out->vx = Matrix::Zero(nx, ny);
+    out->vy = Matrix::Zero(nx, ny);
     for (Eigen::Index n = 0; n < x.rows(); ++n) {
-        BinnedPoint& pt = points[static_cast<size_t>(n)];
+        BinnedPoint& pt = out->points[static_cast<size_t>(n)];
         pt.x = x(n, spec.xColumn);
         pt.y = x(n, spec.yColumn);
         pt.w = w(n);
         const double u = (pt.x - spec.x(0)) / hx;
         const double v = (pt.y - spec.y(0)) / hy;
         if (!(u >= 0.0 && u <= nx - 1.0 && v >= 0.0 && v <= ny - 1.0)) {
-            return false; // a point outside the grid's nodes
+            return false;
         }
         pt.i0 = std::min(static_cast<int>(u), nx - 2);
         pt.j0 = std::min(static_cast<int>(v), ny - 2);
@@ -113,14 +110,18 @@ bool evaluateBinnedRadial(const KernelFieldModel& model, const GridSpec& spec, D
         for (int corner = 0; corner < 4; ++corner) {
             const int i = pt.i0 + (corner & 1);
             const int j = pt.j0 + (corner >> 1);
-            bw(i, j) += pt.w * c[corner];
-            bvx(i, j) += pt.w * c[corner] * varX;
-            bvy(i, j) += pt.w * c[corner] * varY;
+            out->w(i, j) += pt.w * c[corner];
+            out->vx(i, j) += pt.w * c[corner] * varX;
+            out->vy(i, j) += pt.w * c[corner] * varY;
         }
-        cells[static_cast<size_t>(pt.i0) * ny + pt.j0].push_back(static_cast<int>(n));
+        out->cells[static_cast<size_t>(pt.i0) * ny + pt.j0].push_back(static_cast<int>(n));
     }
+    return true;
+}
 
-    // k, k_xx and k_yy at every node offset: k_xx = k'' c^2 + (k' / r)(1 - c^2), c = dx / r.
+/// k, k_xx and k_yy at every node offset: k_xx = k'' c^2 + (k' / r)(1 - c^2), c = dx / r.
+OffsetTables offsetTables(const KernelOperator& op, int nx, int ny, double hx, double hy)
+{
     OffsetTables tab;
     tab.p = nextPowerOfTwo(2 * nx - 1);
     tab.q = nextPowerOfTwo(2 * ny - 1);
@@ -146,9 +147,13 @@ bool evaluateBinnedRadial(const KernelFieldModel& model, const GridSpec& spec, D
             }
         }
     }
+    return tab;
+}
 
-    // The far field by FFT: S = W^ K^ - (Vx^ Kxx^ + Vy^ Kyy^) / 2. The six real inputs go
-    // through three complex transforms, two at a time (a + i b), split by symmetry afterwards.
+/// The far field by FFT: S = W^ K^ - (Vx^ Kxx^ + Vy^ Kyy^) / 2. The six real inputs go through
+/// three complex transforms, two at a time (a + i b), split by symmetry afterwards.
+Matrix farField(const Binned& bin, const OffsetTables& tab, int nx, int ny)
+{
     auto packed = [&](const Matrix& a, const Matrix& b) {
         ComplexMatrix c = ComplexMatrix::Zero(tab.p, tab.q);
         c.topLeftCorner(a.rows(), a.cols()).real() = a;
@@ -171,16 +176,22 @@ bool evaluateBinnedRadial(const KernelFieldModel& model, const GridSpec& spec, D
         }
     };
     ComplexMatrix wHat, vxHat, vyHat, kHat, kxxHat, kyyHat;
-    split(packed(bw, bvx), wHat, vxHat);
-    split(packed(bvy, tab.k), vyHat, kHat);
+    split(packed(bin.w, bin.vx), wHat, vxHat);
+    split(packed(bin.vy, tab.k), vyHat, kHat);
     split(packed(tab.kxx, tab.kyy), kxxHat, kyyHat);
     ComplexMatrix spectrum =
         wHat.cwiseProduct(kHat) - 0.5 * (vxHat.cwiseProduct(kxxHat) + vyHat.cwiseProduct(kyyHat));
     fft2(spectrum, true, spectrum.cols(), ny);
-    Matrix field = spectrum.topLeftCorner(nx, ny).real();
+    return spectrum.topLeftCorner(nx, ny).real();
+}
 
-    // The near field: points within two cells of a node are summed exactly there, their binned
-    // approximation (with the same tables) taken out.
+/// The near field: points within two cells of a node are summed exactly there, their binned
+/// approximation (with the same tables) taken out.
+void addNearField(Matrix& field, const Binned& bin, const OffsetTables& tab,
+                  const KernelOperator& op, const GridSpec& spec, double hx, double hy)
+{
+    const int nx = spec.nx;
+    const int ny = spec.ny;
     constexpr int reach = 2;
 #pragma omp parallel for schedule(dynamic, 4)
     for (int i = 0; i < nx; ++i) {
@@ -188,8 +199,8 @@ bool evaluateBinnedRadial(const KernelFieldModel& model, const GridSpec& spec, D
             double correction = 0.0;
             for (int ci = std::max(0, i - reach); ci <= std::min(nx - 2, i + reach - 1); ++ci) {
                 for (int cj = std::max(0, j - reach); cj <= std::min(ny - 2, j + reach - 1); ++cj) {
-                    for (const int n : cells[static_cast<size_t>(ci) * ny + cj]) {
-                        const BinnedPoint& pt = points[static_cast<size_t>(n)];
+                    for (const int n : bin.cells[static_cast<size_t>(ci) * ny + cj]) {
+                        const BinnedPoint& pt = bin.points[static_cast<size_t>(n)];
                         double k = 0.0, dk = 0.0, d2k = 0.0;
                         op.radialProfile(std::hypot(spec.x(i) - pt.x, spec.y(j) - pt.y), k, dk,
                                          d2k);
@@ -212,23 +223,17 @@ bool evaluateBinnedRadial(const KernelFieldModel& model, const GridSpec& spec, D
             field(i, j) += correction;
         }
     }
+}
 
-    DensityGrid result;
-    result.spec = spec;
-    result.logDensity.resize(ny, nx);
-    const double offset = model.logOffset();
-    for (int i = 0; i < nx; ++i) {
-        for (int j = 0; j < ny; ++j) {
-            result.logDensity(j, i) = model.logFromField(field(i, j), 0.0, offset, &result.floored);
-        }
-    }
-
-    // Check against exact evaluation where p >= 1e-3 of its maximum (up to 128 nodes).
-    const double top = result.logDensity.maxCoeff();
+/// Checks the grid against exact evaluation where p >= 1e-3 of its maximum (at most about 128
+/// nodes): every relative error within 5e-4.
+bool agreesWithExact(const KernelFieldModel& model, const GridSpec& spec, const DensityGrid& g)
+{
+    const double top = g.logDensity.maxCoeff();
     std::vector<std::pair<int, int>> nodes;
-    for (int i = 0; i < nx; ++i) {
-        for (int j = 0; j < ny; ++j) {
-            if (result.logDensity(j, i) >= top + std::log(1e-3)) {
+    for (int i = 0; i < spec.nx; ++i) {
+        for (int j = 0; j < spec.ny; ++j) {
+            if (g.logDensity(j, i) >= top + std::log(1e-3)) {
                 nodes.emplace_back(i, j);
             }
         }
@@ -242,10 +247,45 @@ bool evaluateBinnedRadial(const KernelFieldModel& model, const GridSpec& spec, D
     const LogDensity exact = model.logValues(probes);
     for (Eigen::Index m = 0; m < probes.rows(); ++m) {
         const auto& node = nodes[static_cast<size_t>(m) * stride];
-        const double diff = result.logDensity(node.second, node.first) - exact.values(m);
+        const double diff = g.logDensity(node.second, node.first) - exact.values(m);
         if (!(std::abs(std::expm1(diff)) <= 5e-4)) {
             return false;
         }
+    }
+    return true;
+}
+
+} // namespace
+
+bool evaluateBinnedRadial(const KernelFieldModel& model, const GridSpec& spec, DensityGrid* out)
+{
+    const KernelOperator& op = *model.kernel();
+    double probe[3];
+    if (op.backend() != KernelBackend::Dense || op.dim() != 2 || spec.nx < 2 || spec.ny < 2 ||
+        spec.xColumn == spec.yColumn || !op.radialProfile(1.0, probe[0], probe[1], probe[2])) {
+        return false;
+    }
+    const double hx = (spec.xMax - spec.xMin) / spec.nx;
+    const double hy = (spec.yMax - spec.yMin) / spec.ny;
+    Binned bin;
+    if (!binPoints(op.train(), model.weights(), spec, hx, hy, &bin)) {
+        return false; // a point outside the grid's nodes
+    }
+    const OffsetTables tab = offsetTables(op, spec.nx, spec.ny, hx, hy);
+    Matrix field = farField(bin, tab, spec.nx, spec.ny);
+    addNearField(field, bin, tab, op, spec, hx, hy);
+
+    DensityGrid result;
+    result.spec = spec;
+    result.logDensity.resize(spec.ny, spec.nx);
+    const double offset = model.logOffset();
+    for (int i = 0; i < spec.nx; ++i) {
+        for (int j = 0; j < spec.ny; ++j) {
+            result.logDensity(j, i) = model.logFromField(field(i, j), 0.0, offset, &result.floored);
+        }
+    }
+    if (!agreesWithExact(model, spec, result)) {
+        return false;
     }
     *out = std::move(result);
     return true;

@@ -36,6 +36,12 @@ inline CliRun runSosrep(const QStringList& args)
     return r;
 }
 
+inline QByteArray bytesOf(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 inline QStringList readLines(const QString& path)
 {
     QFile f(path);

@@ -202,10 +202,9 @@ void seeds(std::map<std::string, Bytes>& f)
     f["fuzz/npz/zip64_sizes.npz"] = zip({z64});
 }
 
-/// Every crafted file, by path under tests/data.
-std::map<std::string, Bytes> files()
+/// Archives that once crashed or misled the .npz reader, each named after its flaw.
+void npzFiles(std::map<std::string, Bytes>& f)
 {
-    std::map<std::string, Bytes> f;
     // The reference: a valid archive the reader must accept (X 2x2, y 2 labels).
     f["bad/npz_valid_small.npz"] =
         zip({goodX(),
@@ -285,7 +284,11 @@ std::map<std::string, Bytes> files()
         {{"X.npy", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (0, 3), }", {}), false}});
     f["bad/npz_duplicate_member.npz"] = zip({goodX(), goodX()});
     f["bad/npz_not_a_zip.npz"] = text("this is plain text, not a zip archive\n");
+}
 
+/// Malformed text tables.
+void textFiles(std::map<std::string, Bytes>& f)
+{
     // Text inputs.
     f["bad/csv_duplicate_header.csv"] = text("a,b,a\n1,2,3\n4,5,6\n7,8,9\n");
     f["bad/csv_missing_value.csv"] = text("a,b\n1,2\n3,\n5,6\n");
@@ -304,6 +307,11 @@ std::map<std::string, Bytes> files()
     f["bad/csv_megabyte_field.csv"] = text("a,b\n1,2\n3," + std::string(1 << 20, 'z') + "\n");
     f["bad/csv_other_columns.csv"] = text("x,y\n0.1,0.2\n0.3,0.4\n0.5,0.6\n");
     f["bad/csv_swapped_columns.csv"] = text("b,a\n0.2,0.1\n0.4,0.3\n0.6,0.5\n");
+}
+
+/// Malformed model files.
+void modelFiles(std::map<std::string, Bytes>& f)
+{
     // Model files.
     f["bad/model_not_json.json"] = text("{\"format\": \"sosrep-model\", \n  \"version\": 1,, }\n");
     f["bad/model_wrong_format.json"] = text("{\"format\": \"something-else\", \"version\": 1}\n");
@@ -326,6 +334,15 @@ std::map<std::string, Bytes> files()
         "\"kernel\":{\"type\":\"gaussian\",\"length_scale\":0.5},\"scaler\":{\"kind\":\"none\","
         "\"shift\":[0,0],\"scale\":[1,1]},\"columns\":[\"a\",\"b\"],"
         "\"train\":[[0.1,0.2],[0.3,0.4]],\"weights\":[0.5,0.5],\"provenance\":{}}\n");
+}
+
+/// Every crafted file, by path under tests/data.
+std::map<std::string, Bytes> files()
+{
+    std::map<std::string, Bytes> f;
+    npzFiles(f);
+    textFiles(f);
+    modelFiles(f);
     seeds(f);
     return f;
 }

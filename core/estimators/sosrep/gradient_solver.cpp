@@ -100,30 +100,36 @@ Vector flooredInverse(const Vector& u, double floor, int* clamped)
     return inv;
 }
 
-void GradientSolver::record()
+TraceRow sosrepMonitors(int iteration, const Vector& alpha, const Vector& u, double clampFloor)
 {
-    const double n = static_cast<double>(m_u.size());
+    const double n = static_cast<double>(u.size());
     TraceRow row;
-    row.iteration = m_iteration;
+    row.iteration = iteration;
     double logSum = 0.0;
     int negatives = 0;
     int clamped = 0;
     double residual = 0.0;
-    for (Eigen::Index i = 0; i < m_u.size(); ++i) {
-        double a = std::abs(m_u(i));
-        if (a < m_config.clampFloor) {
-            a = m_config.clampFloor;
+    for (Eigen::Index i = 0; i < u.size(); ++i) {
+        double a = std::abs(u(i));
+        if (a < clampFloor) {
+            a = clampFloor;
             ++clamped;
         }
         logSum += 2.0 * std::log(a);
-        negatives += m_u(i) < 0.0 ? 1 : 0;
-        residual = std::max(residual, std::abs(n * m_alpha(i) * m_u(i) - 1.0));
+        negatives += u(i) < 0.0 ? 1 : 0;
+        residual = std::max(residual, std::abs(n * alpha(i) * u(i) - 1.0));
     }
-    row.sqNorm = m_alpha.dot(m_u);
+    row.sqNorm = alpha.dot(u);
     row.loss = -logSum / n + row.sqNorm;
     row.negativeFraction = negatives / n;
     row.residual = residual;
     row.clamped = clamped;
+    return row;
+}
+
+void GradientSolver::record()
+{
+    const TraceRow row = sosrepMonitors(m_iteration, m_alpha, m_u, m_config.clampFloor);
     append(row);
     // Divergence: non-finite values, or a norm no run towards the optimum can reach. The optimum
     // and the initialisation both have alpha^T K alpha = 1 (Lemma 4); a step size too large for
@@ -131,7 +137,7 @@ void GradientSolver::record()
     if (!std::isfinite(row.loss) || !std::isfinite(row.residual) || !m_alpha.allFinite() ||
         row.sqNorm > kDivergedSquaredNorm) {
         m_status = SolverStatus::Diverged;
-    } else if (m_config.tolerance > 0.0 && residual < m_config.tolerance) {
+    } else if (m_config.tolerance > 0.0 && row.residual < m_config.tolerance) {
         m_status = SolverStatus::Converged;
     } else if (m_iteration >= m_config.iterations) {
         m_status = SolverStatus::MaxIterations;

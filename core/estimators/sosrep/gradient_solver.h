@@ -34,6 +34,11 @@ struct GradientConfig
 /// 1 / u with |u_i| floored at `floor` (sign kept) before inverting; counts floored entries.
 Vector flooredInverse(const Vector& u, double floor, int* clamped);
 
+/// The monitors of an iterate (design.md section 1): loss L = -(1/N) sum log (K alpha)_i^2 +
+/// alpha^T K alpha with |(K alpha)_i| floored at `clampFloor` (counted), alpha^T K alpha, the
+/// share of (K alpha)_i < 0 and the stationarity residual max_i |N alpha_i (K alpha)_i - 1|.
+TraceRow sosrepMonitors(int iteration, const Vector& alpha, const Vector& u, double clampFloor);
+
 /// Initial coefficients: |N(0,1)| from the seed, scaled so that alpha^T K alpha = 1 (by Lemma 4
 /// the optimal scale along that ray). Shared by natural and standard runs that are compared.
 Vector initialAlpha(const KernelOperator& kernel, uint64_t seed);

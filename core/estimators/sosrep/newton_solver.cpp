@@ -33,26 +33,11 @@ double NewtonSolver::loss(const Vector& alpha, const Vector& u) const
 
 void NewtonSolver::record()
 {
-    const double n = static_cast<double>(m_u.size());
-    TraceRow row;
-    row.iteration = m_iteration;
-    int negatives = 0;
-    int clamped = 0;
-    double residual = 0.0;
-    for (Eigen::Index i = 0; i < m_u.size(); ++i) {
-        negatives += m_u(i) < 0.0 ? 1 : 0;
-        clamped += std::abs(m_u(i)) < m_config.clampFloor ? 1 : 0;
-        residual = std::max(residual, std::abs(n * m_alpha(i) * m_u(i) - 1.0));
-    }
-    row.sqNorm = m_alpha.dot(m_u);
-    row.loss = loss(m_alpha, m_u);
-    row.negativeFraction = negatives / n;
-    row.residual = residual;
-    row.clamped = clamped;
+    const TraceRow row = sosrepMonitors(m_iteration, m_alpha, m_u, m_config.clampFloor);
     append(row);
-    if (!std::isfinite(row.loss) || !std::isfinite(residual) || !m_alpha.allFinite()) {
+    if (!std::isfinite(row.loss) || !std::isfinite(row.residual) || !m_alpha.allFinite()) {
         m_status = SolverStatus::Diverged;
-    } else if (residual < m_config.tolerance) {
+    } else if (row.residual < m_config.tolerance) {
         m_status = SolverStatus::Converged;
     } else if (m_stalled ? (m_config.maxProducts > 0 && m_products >= m_config.maxProducts)
                          : (m_iteration >= m_config.maxIterations ||

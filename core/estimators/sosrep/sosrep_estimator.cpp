@@ -17,57 +17,30 @@ namespace {
 OptionTable sosrepOptions()
 {
     OptionTable t;
-    OptionSpec solver;
-    solver.name = "solver";
-    solver.type = OptionType::Choice;
-    solver.choices = {"auto", "newton", "natural", "standard", "both"};
-    solver.defaultValue = "auto";
-    solver.label = "Solver";
-    solver.group = "Solver";
-    solver.valueName = "S";
-    solver.help = "auto = newton (safeguarded for kernels with negative entries), natural (eq. 8), "
-                  "standard (eq. 7), or both gradients from one initialisation";
-    t.push_back(solver);
-    const auto gradient = [](const OptionValues& v, Eigen::Index) {
+    t.push_back(choiceOption({"solver", "Solver", "Solver", "S"},
+                             {"auto", "newton", "natural", "standard", "both"}, "auto",
+                             "auto = newton (safeguarded for kernels with negative entries), "
+                             "natural (eq. 8), standard (eq. 7), or both gradients from one "
+                             "initialisation"));
+    OptionSpec lr = realOption({"learning_rate", "Learning rate λ", "Solver"}, "0.4", 0.0, true,
+                               "step size lambda of the gradient solvers (Prop. 11: natural "
+                               "needs < 0.5)");
+    lr.flag = "lr";
+    lr.applies = [](const OptionValues& v, Eigen::Index) {
         const std::string s = v.text("solver");
         return s == "natural" || s == "standard" || s == "both";
     };
-    OptionSpec lr;
-    lr.name = "learning_rate";
-    lr.flag = "lr";
-    lr.type = OptionType::Real;
-    lr.defaultValue = "0.4";
-    lr.minimum = 0.0;
-    lr.minimumExclusive = true;
-    lr.label = "Learning rate λ";
-    lr.group = "Solver";
-    lr.help = "step size lambda of the gradient solvers (Prop. 11: natural needs < 0.5)";
-    lr.applies = gradient;
     lr.appliesText = "the newton solver takes no learning rate";
     t.push_back(lr);
-    OptionSpec iterations;
-    iterations.name = "iterations";
-    iterations.type = OptionType::Integer;
-    iterations.defaultValue = "2000";
-    iterations.minimum = 0;
-    iterations.maximum = 1000000;
-    iterations.limitReason = "each iteration is a kernel product";
-    iterations.label = "Iterations";
-    iterations.group = "Solver";
-    iterations.valueName = "N";
-    iterations.help = "iteration budget of the gradient solvers; newton gets the same kernel "
-                      "products";
-    t.push_back(iterations);
-    OptionSpec tol;
-    tol.name = "tolerance";
-    tol.type = OptionType::RealOrChoice;
-    tol.choices = {"auto"};
-    tol.defaultValue = "auto";
-    tol.minimum = 0.0;
+    t.push_back(integerOption({"iterations", "Iterations", "Solver", "N"}, 2000, 0, 1000000,
+                              "iteration budget of the gradient solvers; newton gets the same "
+                              "kernel products",
+                              "each iteration is a kernel product"));
+    OptionSpec tol = realOption({"tolerance", "Tolerance", "Solver"}, "auto", 0.0, false,
+                                "stop at this stationarity residual (auto: 1e-8 newton, 1e-6 "
+                                "gradient; 0 = never)",
+                                {"auto"});
     tol.maximum = 1.0;
-    tol.label = "Tolerance";
-    tol.group = "Solver";
-    tol.help = "stop at this stationarity residual (auto: 1e-8 newton, 1e-6 gradient; 0 = never)";
     t.push_back(tol);
     return t;
 }

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#include "app/cli/cli_flags.h"
+
+#include <stdexcept>
+
+namespace sosrep::cli {
+namespace {
+
+struct Flag
+{
+    const char* name;
+    const char* value; // nullptr: a switch without a value
+    const char* help;
+};
+
+// Every flag of the commands, once.
+const Flag kFlags[] = {
+    {"train", "FILE", "training data (CSV/TSV with header, or .npz)"},
+    {"test", "FILE", "rows to score, and the validation rows of automatic l"},
+    {"data", "FILE", "input data (CSV/TSV with header, or .npz)"},
+    {"model", "FILE", "model file from 'fit --model-out'"},
+    {"columns", "LIST", "feature columns, comma-separated"},
+    {"label-column", "NAME", "0/1 anomaly label column (not a feature)"},
+    {"model-out", "FILE", "save the model (JSON)"},
+    {"scores-out", "FILE", "per-row scores (CSV)"},
+    {"trace-out", "FILE", "optimizer trace (CSV)"},
+    {"fd-out", "FILE", "Fisher-divergence curve (CSV)"},
+    {"kind", "KIND", "gmm|moons|rings|square|cosine|blocks"},
+    {"n", "N", "number of rows (default 500)"},
+    {"anomalies", "X", "share of uniform anomalies, label 1 (default 0)"},
+    {"random-seed", "S", "random seed (default 0)"},
+    {"out", "FILE", "output CSV/TSV file"},
+    {"test-fraction", "X", "share of rows in the test part (default 0.3)"},
+    {"stratify", nullptr, "keep the label proportions in both parts"},
+    {"subsample", "N", "first draw at most N rows (default 10000)"},
+    {"train-out", "FILE", "training part (CSV/TSV)"},
+    {"test-out", "FILE", "test part (CSV/TSV)"},
+    {"data-dir", "DIR", "folder of ADBench .npz files"},
+    {"seeds", "LIST", "comma-separated split seeds (default 42)"},
+    {"only", "LIST", "comma-separated substrings of file names to run"},
+    {"curves-out", "FILE", "every FD curve with the AUC at each grid point (CSV)"},
+    {"hindsight", nullptr, "also report the best AUC over the grid"},
+};
+
+} // namespace
+
+void addFlags(QCommandLineParser& parser, const QStringList& names)
+{
+    for (const QString& name : names) {
+        // "seed" of generate and split is the random seed (fit's --seed is an option table's).
+        const QString key = name == QLatin1String("seed") ? QStringLiteral("random-seed") : name;
+        const Flag* flag = nullptr;
+        for (const Flag& f : kFlags) {
+            if (key == QLatin1String(f.name)) {
+                flag = &f;
+            }
+        }
+        if (!flag) {
+            throw std::logic_error("no command-line flag '" + name.toStdString() + "'");
+        }
+        const QString help = QString::fromLatin1(flag->help);
+        parser.addOption(flag->value
+                             ? QCommandLineOption(name, help, QString::fromLatin1(flag->value))
+                             : QCommandLineOption(name, help));
+    }
+}
+
+} // namespace sosrep::cli
