@@ -175,6 +175,63 @@ Bytes bytesOf(std::initializer_list<int> v)
     return out;
 }
 
+/// Model files of each estimator and kernel back-end, and of the first format version.
+void modelSeeds(std::map<std::string, Bytes>& f)
+{
+    const std::string common =
+        "\"columns\":[\"x\",\"y\"],\"format\":\"sosrep-model\",\"provenance\":{\"seed\":\"0\"},"
+        "\"scaler\":{\"kind\":\"minmax\",\"scale\":[1.5,1.25],\"shift\":[-0.5,-0.25]},"
+        "\"parameters\":{\"train\":[[0.9,0.7],[0.7,0.1],[1,0],[0,1]],"
+        "\"weights\":[0.36,0.21,0.29,0.41]},";
+    const std::string settings =
+        "\"backend\":\"auto\",\"fd_duplicates\":\"keep\",\"fd_estimator\":\"analytic\","
+        "\"features\":300,\"grid\":15,\"length_scale\":0.3,\"rank\":1000,\"scale\":\"minmax\","
+        "\"sdo_order\":0,\"seed\":\"0\",\"selection\":\"above-spacing\"";
+    auto model = [&](const std::string& estimator, const std::string& kernel,
+                     const std::string& method, const std::string& own) {
+        return text("{" + common + "\"estimator\":\"" + estimator +
+                    "\",\"kernel\":{\"backend\":\"auto\",\"feature_seed\":\"0\","
+                    "\"features\":300,\"length_scale\":0.3,\"rank\":1000,\"sdo_method\":\"" +
+                    method + "\",\"sdo_order\":0,\"type\":\"" + kernel +
+                    "\"},\"settings\":{\"estimator\":\"" + estimator + "\",\"kernel\":\"" + kernel +
+                    "\",\"sdo_method\":\"" + method + "\"," + settings + own +
+                    "},\"version\":2}\n");
+    };
+    const std::string sosrep = ",\"iterations\":2000,\"learning_rate\":0.4,\"solver\":\"auto\","
+                               "\"tolerance\":\"auto\"";
+    f["fuzz/model/sosrep_gaussian.json"] = model("sosrep", "gaussian", "rff", sosrep);
+    f["fuzz/model/sosrep_sdo_rff.json"] = model("sosrep", "sdo", "rff", sosrep);
+    f["fuzz/model/kde_laplace.json"] = model("kde", "laplace", "rff", "");
+    f["fuzz/model/kde_sdo_exact.json"] = model("kde", "sdo", "exact", "");
+    f["fuzz/model/version1.json"] =
+        text("{\"format\":\"sosrep-model\",\"version\":1,\"estimator\":\"sosrep\","
+             "\"kernel\":{\"type\":\"gaussian\",\"length_scale\":0.5,\"sdo_order\":0,"
+             "\"features\":2000,\"sdo_method\":\"rff\",\"backend\":\"auto\",\"rank\":1000,"
+             "\"feature_seed\":\"0\"},\"scaler\":{\"kind\":\"none\",\"shift\":[0,0],"
+             "\"scale\":[1,1]},\"columns\":[\"a\",\"b\"],\"train\":[[0.1,0.2],[0.3,0.4]],"
+             "\"weights\":[0.5,0.5],\"provenance\":{}}\n");
+}
+
+/// Project files: toy data and a data file, each estimator.
+void projectSeeds(std::map<std::string, Bytes>& f)
+{
+    auto project = [](const std::string& data, const std::string& model) {
+        return text("{\"format\":\"sosrep-studio-project\",\"version\":2,\"data\":{" + data +
+                    ",\"roles\":[\"feature\",\"feature\",\"label\"],\"plot_x\":0,"
+                    "\"plot_y\":1},\"model\":{" +
+                    model + "},\"app\":{\"max_fit_rows\":10000,\"compare_with\":\"\"}}\n");
+    };
+    const std::string toy =
+        "\"toy\":{\"kind\":\"moons\",\"n\":500,\"seed\":\"0\",\"anomalies\":0.05}";
+    const std::string file = "\"path\":\"data.csv\",\"sha256\":\"00ff\"";
+    f["fuzz/project/toy_sosrep.json"] =
+        project(toy, "\"estimator\":\"sosrep\",\"kernel\":\"laplace\",\"length_scale\":\"auto\","
+                     "\"solver\":\"natural\",\"learning_rate\":0.1,\"seed\":\"7\"");
+    f["fuzz/project/file_kde.json"] = project(
+        file, "\"estimator\":\"kde\",\"kernel\":\"sdo\",\"sdo_method\":\"exact\",\"length_scale\":"
+              "0.25,\"scale\":\"zscore\"");
+}
+
 /// Seed corpora for the fuzz targets: small valid inputs that reach every branch of the readers.
 void seeds(std::map<std::string, Bytes>& f)
 {
@@ -200,6 +257,8 @@ void seeds(std::map<std::string, Bytes>& f)
     z64.centralExtra = {0x01, 0x00, 0x08, 0x00};
     put(z64.centralExtra, z64.payload.size(), 8);
     f["fuzz/npz/zip64_sizes.npz"] = zip({z64});
+    modelSeeds(f);
+    projectSeeds(f);
 }
 
 /// Archives that once crashed or misled the .npz reader, each named after its flaw.
