@@ -26,8 +26,11 @@ int main(int argc, char* argv[])
         {QStringLiteral("export-plot"),
          QStringLiteral("after the demo fit, export the tab's plot (.png/.pdf/.svg) and exit"),
          QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("tab"), QStringLiteral("tab shown or exported (0-3)"),
-                      QStringLiteral("N")});
+    parser.addOption(
+        {QStringLiteral("tab"),
+         QStringLiteral(
+             "tab shown or exported (0-4: density, optimizer, Fisher divergence, scores, compare)"),
+         QStringLiteral("N")});
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("data file to open"));
     parser.process(app);
 

@@ -8,8 +8,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     const QByteArray bytes(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
     try {
-        const sosrep::io::SavedModel m =
-            sosrep::io::parseModel(bytes, QStringLiteral("fuzz.json"));
+        const sosrep::io::SavedModel m = sosrep::io::parseModel(bytes, QStringLiteral("fuzz.json"));
         const auto model = sosrep::io::toModel(m, QStringLiteral("fuzz.json"));
         const sosrep::Matrix probe =
             sosrep::Matrix::Zero(1, static_cast<Eigen::Index>(m.columns.size()));

@@ -9,6 +9,7 @@
 #include <QRegularExpressionValidator>
 #include <QSlider>
 #include <QSpinBox>
+#include <QVBoxLayout>
 
 #include <climits>
 #include <cmath>
@@ -35,8 +36,12 @@ OptionEditor::OptionEditor(EstimationController* controller, const OptionSpec& s
                            QWidget* parent)
     : QWidget(parent), m_controller(controller), m_spec(spec)
 {
-    auto* row = new QHBoxLayout(this);
-    row->setContentsMargins(0, 0, 0, 0);
+    // One row of controls; a log-scale slider gets a row of its own beneath (full width).
+    auto* rows = new QVBoxLayout(this);
+    rows->setContentsMargins(0, 0, 0, 0);
+    rows->setSpacing(2);
+    auto* row = new QHBoxLayout;
+    rows->addLayout(row);
     setToolTip(QString::fromStdString(spec.help));
     const bool choices = spec.type == OptionType::Choice || spec.type == OptionType::RealOrChoice;
     if (choices) {
@@ -76,7 +81,8 @@ OptionEditor::OptionEditor(EstimationController* controller, const OptionSpec& s
         if (spec.logScale) {
             m_slider = new QSlider(Qt::Horizontal, this);
             m_slider->setRange(0, 1000);
-            row->addWidget(m_slider, 1);
+            m_slider->setToolTip(tr("log scale, 0.001 to 100"));
+            rows->addWidget(m_slider);
             connect(m_slider, &QSlider::valueChanged, this, [this](int s) {
                 if (!m_refreshing) {
                     m_edit->setText(QString::number(valueOf(s), 'g', 4));

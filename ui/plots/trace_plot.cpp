@@ -33,6 +33,7 @@ RunStyle styleOf(const std::string& run)
 
 TracePlot::TracePlot(QWidget* parent) : QCustomPlot(parent)
 {
+    setAutoAddPlottableToLegend(false); // one legend entry per run, added in graphsOf()
     plotLayout()->clear();
     // L >= 1 for a unit-diagonal kernel (|(K a)_i|^2 <= a^T K a by Cauchy-Schwarz), so a log
     // axis is safe and shows a diverging run next to a converging one.
