@@ -31,10 +31,17 @@ int main(int argc, char* argv[])
          QStringLiteral(
              "tab shown or exported (0-4: density, optimizer, Fisher divergence, scores, compare)"),
          QStringLiteral("N")});
+    parser.addOption({QStringLiteral("size"),
+                      QStringLiteral("window size for --screenshot, e.g. 1280x720"),
+                      QStringLiteral("WxH")});
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("data file to open"));
     parser.process(app);
 
     sosrep::ui::MainWindow window;
+    const QStringList size = parser.value(QStringLiteral("size")).split(QLatin1Char('x'));
+    if (size.size() == 2 && size[0].toInt() > 0 && size[1].toInt() > 0) {
+        window.resize(size[0].toInt(), size[1].toInt());
+    }
     window.show();
     auto* controller = window.controller();
     const QString shot = parser.value(QStringLiteral("screenshot"));

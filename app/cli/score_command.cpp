@@ -34,7 +34,7 @@ int commandScore(const QStringList& args, CommandContext& ctx)
     const Matrix x = applyToOther(m.scaler, raw);
     const std::unique_ptr<FittedModel> model = io::toModel(m, modelPath);
     const LogDensity ld = model->logValues(x);
-    ctx.outputs().stage(outPath, io::scoresText(outPath, ld.values, raw.labels));
+    ctx.outputs().stage(outPath, io::scoresText(outPath, ld.values, model->kind(), raw.labels));
     QJsonObject s;
     s[QStringLiteral("estimator")] = QString::fromStdString(m.settings.estimator);
     if (m.kernel) {

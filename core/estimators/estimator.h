@@ -157,6 +157,12 @@ public:
     /// The estimator's own options (the common ones are in common_options.h).
     virtual const OptionTable& options() const = 0;
     virtual Capabilities capabilities() const = 0;
+    /// What the model's values are with these options (by default capabilities().kind; SOSREP
+    /// is a normalized density with the Gaussian kernel and a pre-density otherwise).
+    virtual DensityKind kindFor(const OptionValues& /*options*/) const
+    {
+        return capabilities().kind;
+    }
 
     /// Fits on `input`. A cancelled fit returns a model whose report says Cancelled. Bad
     /// parameters throw ParameterError naming the option.

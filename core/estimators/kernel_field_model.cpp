@@ -40,6 +40,23 @@ KernelFieldModel::KernelFieldModel(std::string estimator, DensityKind kind,
       m_weights(std::move(weights)), m_power(power),
       m_logOffset(m_kernel->logDiagonal() - logNormalizer)
 {
+    std::call_once(m_once, [] {});
+}
+
+KernelFieldModel::KernelFieldModel(std::string estimator, DensityKind kind,
+                                   std::shared_ptr<const KernelOperator> kernel, Vector weights,
+                                   double power, LazyNormalizer logNormalizer)
+    : m_estimator(std::move(estimator)), m_kind(kind), m_kernel(std::move(kernel)),
+      m_weights(std::move(weights)), m_power(power), m_lazy(std::move(logNormalizer))
+{
+}
+
+double KernelFieldModel::logOffset() const
+{
+    std::call_once(m_once, [this] {
+        m_logOffset = m_kernel->logDiagonal() - (m_lazy ? m_lazy(*m_kernel, m_weights) : 0.0);
+    });
+    return m_logOffset;
 }
 
 double KernelFieldModel::logFromField(double value, double logShift, double offset,
@@ -60,8 +77,9 @@ LogDensity KernelFieldModel::logValues(const MatrixRef& y) const
     const FieldValues f = m_kernel->evaluate(y, m_weights, false);
     LogDensity out;
     out.values.resize(y.rows());
+    const double offset = logOffset();
     for (Eigen::Index i = 0; i < y.rows(); ++i) {
-        out.values(i) = logFromField(f.value(i), f.logShift(i), m_logOffset, &out.floored);
+        out.values(i) = logFromField(f.value(i), f.logShift(i), offset, &out.floored);
     }
     return out;
 }
@@ -158,6 +176,9 @@ SummaryFields KernelFieldModel::summary() const
 {
     SummaryFields s;
     s.emplace_back("backend", m_kernel->backendName());
+    if (m_kind == DensityKind::Normalized) {
+        s.emplace_back("log_normalizer", logNormalizer());
+    }
     if (m_kernel->rank() > 0) {
         s.emplace_back("rank", static_cast<long long>(m_kernel->rank()));
     }

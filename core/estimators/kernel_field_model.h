@@ -5,7 +5,9 @@
 #include "core/kernels/kernel_operator.h"
 #include "core/types.h"
 
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace sosrep {
@@ -23,6 +25,12 @@ public:
     KernelFieldModel(std::string estimator, DensityKind kind,
                      std::shared_ptr<const KernelOperator> kernel, Vector weights, double power,
                      double logNormalizer);
+    /// The same with log Z computed on first use (it costs a kernel product, which a model of a
+    /// tuning sweep that is only asked for its Fisher-divergence terms never needs).
+    using LazyNormalizer = std::function<double(const KernelOperator&, const Vector& weights)>;
+    KernelFieldModel(std::string estimator, DensityKind kind,
+                     std::shared_ptr<const KernelOperator> kernel, Vector weights, double power,
+                     LazyNormalizer logNormalizer);
 
     std::string estimator() const override { return m_estimator; }
     DensityKind kind() const override { return m_kind; }
@@ -53,7 +61,9 @@ public:
     /// at 1e-300 and counted in *floored (for q = 1, a non-positive f is floored too).
     double logFromField(double value, double logShift, double offset, int* floored) const;
     /// Constant added to q log|f|: log k(x, x) - log Z.
-    double logOffset() const { return m_logOffset; }
+    double logOffset() const;
+    /// log Z, the log of the normalizer (0 for a pre-density).
+    double logNormalizer() const { return m_kernel->logDiagonal() - logOffset(); }
 
     /// The score grad log p at the rows of y.
     Matrix score(const MatrixRef& y) const;
@@ -64,7 +74,9 @@ private:
     std::shared_ptr<const KernelOperator> m_kernel;
     Vector m_weights;
     double m_power;
-    double m_logOffset;
+    LazyNormalizer m_lazy;
+    mutable std::once_flag m_once;
+    mutable double m_logOffset = 0.0;
 };
 
 } // namespace sosrep

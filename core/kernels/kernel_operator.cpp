@@ -324,6 +324,48 @@ Vector KernelOperator::apply(const VectorRef& a) const
     return out;
 }
 
+bool KernelOperator::fieldAsKernelSum(const VectorRef& w, Matrix* centres,
+                                      Vector* coefficients) const
+{
+    if (m_backend == KernelBackend::Nystrom) {
+        *centres = m_landmarks;
+        *coefficients = m_pinv * (m_knm.transpose() * w);
+        return true;
+    }
+    if (m_spec.type == KernelType::Sdo && !exactSdo()) {
+        return false;
+    }
+    *centres = m_train;
+    *coefficients = w;
+    return true;
+}
+
+double KernelOperator::logSquaredFieldIntegral(const VectorRef& w) const
+{
+    Matrix z;
+    Vector c;
+    if (m_spec.type != KernelType::Gaussian || !fieldAsKernelSum(w, &z, &c)) {
+        throw std::logic_error("logSquaredFieldIntegral: only for Gaussian kernel sums");
+    }
+    const double l = m_spec.lengthScale;
+    const Vector norms = z.rowwise().squaredNorm();
+    const Eigen::Index n = z.rows();
+    double quad = 0.0;
+#pragma omp parallel for schedule(dynamic) reduction(+ : quad)
+    for (Eigen::Index b = 0; b < n; b += kBlock) {
+        const Eigen::Index rows = std::min(kBlock, n - b);
+        const Matrix d2 = squaredDistances(z.middleRows(b, rows), z, norms);
+        // K' = exp(-r^2 / (2 (l sqrt 2)^2)) = exp(-r^2 / (4 l^2)).
+        const Matrix k = (d2 * (-0.25 / (l * l))).array().exp();
+        quad += c.segment(b, rows).dot(k * c);
+    }
+    if (!(quad > 0.0)) {
+        throw NumericalError("the integral of f^2 is not positive (" + std::to_string(quad) +
+                             "): the coefficients are degenerate");
+    }
+    return 0.5 * dim() * std::log(M_PI * l * l) + std::log(quad);
+}
+
 FieldValues KernelOperator::evaluate(const MatrixRef& y, const VectorRef& weights,
                                      bool derivatives) const
 {

@@ -76,6 +76,18 @@ public:
     /// Evaluates f(y) = sum_i w_i k(x_i, y) at the rows of `y`; gradient and Laplacian if asked.
     FieldValues evaluate(const MatrixRef& y, const VectorRef& weights, bool derivatives) const;
 
+    /// The field f = sum_i w_i k(x_i, .) as a kernel sum over centres: the training rows with the
+    /// weights themselves, or the Nystroem landmarks with c = K_mm^+ K_mn w. False for random
+    /// features, which have no centres.
+    bool fieldAsKernelSum(const VectorRef& w, Matrix* centres, Vector* coefficients) const;
+
+    /// Gaussian kernel only: log of the integral of f^2 over R^d for f = sum_i w_i k(x_i, .).
+    /// With k(x, y) = exp(-|x - y|^2 / 2l^2), the product of two kernels is a Gaussian in x, so
+    /// int f^2 = (pi l^2)^(d/2) c^T K' c with K' the Gaussian kernel at length scale l sqrt(2)
+    /// over the centres (one kernel product; computed in logs, so it stays finite in high
+    /// dimension). Throws std::logic_error for other kernels.
+    double logSquaredFieldIntegral(const VectorRef& w) const;
+
     /// Unit-diagonal kernel values between two point sets (rows of a and b).
     Matrix crossKernel(const MatrixRef& a, const MatrixRef& b) const;
 

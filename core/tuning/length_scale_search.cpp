@@ -57,10 +57,12 @@ LengthScaleSearch::LengthScaleSearch(const MatrixRef& train, const MatrixRef& va
                                              "Laplacian; " +
                                                  estimator.name() + " has none");
     }
-    if (search.rule == SelectionRule::HeldOutLikelihood && caps.kind != DensityKind::Normalized) {
-        throw ParameterError("selection", "likelihood needs a normalized density (e.g. the kde "
-                                          "estimator); " +
-                                              estimator.name() + " gives a " + toString(caps.kind));
+    const DensityKind kind = estimator.kindFor(options);
+    if (search.rule == SelectionRule::HeldOutLikelihood && kind != DensityKind::Normalized) {
+        throw ParameterError("selection", "likelihood needs a normalized density (e.g. kde, or "
+                                          "sosrep with the gaussian kernel); " +
+                                              estimator.name() + " here gives a " +
+                                              toString(kind));
     }
     if (search.excludeDuplicates) {
         m_validation = withoutDuplicatesOf(validation, train, &m_result.excludedDuplicates);
@@ -112,8 +114,10 @@ bool LengthScaleSearch::step(const ProgressFn& solverProgress)
         p.value = std::numeric_limits<double>::infinity();
     }
     p.kernelProducts = fit.kernelProducts;
-    if (model->kind() == DensityKind::Normalized) {
+    if (m_search.rule == SelectionRule::HeldOutLikelihood && fit.status != SolverStatus::Diverged) {
         p.heldOutLogLikelihood = model->logValues(m_validation).values.mean();
+    } else if (m_search.rule == SelectionRule::HeldOutLikelihood) {
+        p.heldOutLogLikelihood = -std::numeric_limits<double>::infinity();
     }
     m_result.curve.push_back(p);
     if (m_observer) {

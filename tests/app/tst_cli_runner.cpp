@@ -150,11 +150,19 @@ private slots:
                                          "label", "--length-scale", "silverman"});
         QCOMPARE(silverman.summary()[QStringLiteral("length_scale")].toDouble(),
                  sosrep::silvermanBandwidth(scaled));
-        const Run refused = runSosrep({"fit", "--train", path("train.csv"), "--label-column",
-                                       "label", "--selection", "likelihood"});
+        // Held-out likelihood needs a normalized density: SOSREP with the Laplace kernel is a
+        // pre-density (refused); with the Gaussian kernel it is normalized exactly (issue 9).
+        const Run refused =
+            runSosrep({"fit", "--train", path("train.csv"), "--label-column", "label", "--kernel",
+                       "laplace", "--selection", "likelihood"});
         QCOMPARE(refused.code, 2);
         QVERIFY(refused.err.contains(
             QStringLiteral("--selection: likelihood needs a normalized density")));
+        const Run gaussian = runSosrep({"fit", "--train", path("train.csv"), "--label-column",
+                                        "label", "--selection", "likelihood"});
+        QVERIFY2(gaussian.code == 0, qPrintable(gaussian.err));
+        QCOMPARE(gaussian.summary()[QStringLiteral("selection")].toString(),
+                 QStringLiteral("held_out_likelihood_maximum"));
     }
 
     // Issue 11: test columns are matched by name, as `score` does; a file headed b,a scores

@@ -159,11 +159,18 @@ private slots:
         QCOMPARE(lr.selectedLengthScale(), llL);
         QCOMPARE(QString::fromStdString(lr.selection.reason),
                  QStringLiteral("held_out_likelihood_maximum"));
-        // SOSREP's pre-density is unnormalized: the rule is refused.
-        const EstimatorSetup sosrep = estimatorSetup("sosrep");
-        QVERIFY_THROWS_EXCEPTION(
-            ParameterError,
-            LengthScaleSearch(train, val, *sosrep.estimator, sosrep.options, sosrep.kernel, sc));
+        // SOSREP with the Laplace kernel is a pre-density: the rule is refused. With the
+        // Gaussian kernel it is a true density (issue 9), so the rule applies.
+        const EstimatorSetup laplace = estimatorSetup("sosrep", {{"kernel", "laplace"}});
+        QVERIFY_THROWS_EXCEPTION(ParameterError,
+                                 LengthScaleSearch(train, val, *laplace.estimator, laplace.options,
+                                                   laplace.kernel, sc));
+        const EstimatorSetup gaussian = estimatorSetup("sosrep");
+        LengthScaleSearch bySosrepLikelihood(train, val, *gaussian.estimator, gaussian.options,
+                                             gaussian.kernel, sc);
+        const SearchResult& sr = bySosrepLikelihood.run();
+        QCOMPARE(QString::fromStdString(sr.selection.reason),
+                 QStringLiteral("held_out_likelihood_maximum"));
     }
 
     void search_excludesValidationRowsThatRepeatTrainingRows()

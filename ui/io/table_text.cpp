@@ -58,7 +58,20 @@ QByteArray datasetText(const QString& path, const Dataset& data)
         static_cast<int>(data.rows()));
 }
 
-QByteArray scoresText(const QString& path, const Vector& logDensity,
+QString logValueColumn(DensityKind kind)
+{
+    switch (kind) {
+    case DensityKind::Normalized:
+        return QStringLiteral("log_density");
+    case DensityKind::PreDensity:
+        return QStringLiteral("log_pre_density");
+    case DensityKind::Ratio:
+        return QStringLiteral("log_ratio");
+    }
+    return QStringLiteral("log_density");
+}
+
+QByteArray scoresText(const QString& path, const Vector& logDensity, DensityKind kind,
                       const std::optional<Eigen::VectorXi>& labels)
 {
     const Eigen::Index bad = logDensity.size() - logDensity.array().isFinite().count();
@@ -66,9 +79,7 @@ QByteArray scoresText(const QString& path, const Vector& logDensity,
         throw NumericalError(std::to_string(bad) + " of " + std::to_string(logDensity.size()) +
                              " scores are not finite; nothing was written");
     }
-    // The column is named log_density by the command-line contract; for SOSREP it holds the
-    // log pre-density (design.md section 1), as the README states.
-    QStringList header{QStringLiteral("row"), QStringLiteral("log_density"),
+    QStringList header{QStringLiteral("row"), logValueColumn(kind),
                        QStringLiteral("anomaly_score")};
     if (labels) {
         header << QStringLiteral("label");

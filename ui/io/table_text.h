@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/data/dataset.h"
+#include "core/estimators/estimator.h"
 #include "core/types.h"
 
 #include <QByteArray>
@@ -25,9 +26,13 @@ QByteArray tableText(const QString& path, const QStringList& header,
 QByteArray datasetText(const QString& path, const Dataset& data);
 
 /// Per-row scores as the command line and the app both write them:
-/// row,log_density,anomaly_score[,label]. Throws NumericalError if a value is not finite
-/// (nothing may leave the program as NaN or infinity).
-QByteArray scoresText(const QString& path, const Vector& logDensity,
+/// row,<log value>,anomaly_score[,label], where the column says what the value is: log_density
+/// (a normalized density), log_pre_density (unnormalized) or log_ratio. Throws NumericalError
+/// if a value is not finite (nothing may leave the program as NaN or infinity).
+QByteArray scoresText(const QString& path, const Vector& logValues, DensityKind kind,
                       const std::optional<Eigen::VectorXi>& labels);
+
+/// The name of the log-value column for a kind of model.
+QString logValueColumn(DensityKind kind);
 
 } // namespace sosrep::io

@@ -121,11 +121,17 @@ void CompareView::showResult(const FitJobResult& r, const Matrix& features,
     }
     const QString first = QString::fromStdString(r.model().estimator()).toUpper();
     const QString second = QString::fromStdString(r.comparison->estimator()).toUpper();
+    // Two true densities (KDE, Gaussian SOSREP, ...) compare as they are; a pre-density is
+    // normalized on the grid first, and then so is the other model, to share one scale.
+    const bool normalized = r.model().kind() == DensityKind::Normalized &&
+                            r.comparison->kind() == DensityKind::Normalized;
     const double area = r.grid.spec.cellArea();
     m_normFirst = r.grid;
-    m_normFirst.logDensity = normalizeOnGrid(r.grid.logDensity, area);
     m_normSecond = r.comparisonGrid;
-    m_normSecond.logDensity = normalizeOnGrid(r.comparisonGrid.logDensity, area);
+    if (!normalized) {
+        m_normFirst.logDensity = normalizeOnGrid(r.grid.logDensity, area);
+        m_normSecond.logDensity = normalizeOnGrid(r.comparisonGrid.logDensity, area);
+    }
     m_difference = m_normFirst;
     m_difference.logDensity = m_normFirst.logDensity - m_normSecond.logDensity;
 
@@ -149,7 +155,7 @@ void CompareView::showResult(const FitJobResult& r, const Matrix& features,
     c.yLabel = names.value(r.grid.spec.yColumn);
     c.colorRange = shared;
     c.legend = false; // three small maps: the Density tab carries the legend
-    c.valueLabel = tr("log density, normalized on the grid");
+    c.valueLabel = normalized ? tr("log density") : tr("log density, normalized on the grid");
     c.grid = &m_normFirst;
     c.title =
         r.lengthScale() > 0 ? tr("%1, ℓ = %2").arg(first).arg(r.lengthScale(), 0, 'g', 4) : first;

@@ -117,10 +117,15 @@ public:
         static const OptionTable t = sosrepOptions();
         return t;
     }
+    DensityKind kindFor(const OptionValues& options) const override
+    {
+        return options.text("kernel") == "gaussian" ? DensityKind::Normalized
+                                                    : DensityKind::PreDensity;
+    }
     Capabilities capabilities() const override
     {
         Capabilities c;
-        c.kind = DensityKind::PreDensity;
+        c.kind = DensityKind::PreDensity; // normalized with the Gaussian kernel (kindFor)
         c.fisherTuning = true;
         c.liveTrace = true;
         return c;
@@ -196,11 +201,22 @@ public:
 
 } // namespace
 
+bool sosrepIsNormalized(const KernelSpec& kernel)
+{
+    return kernel.type == KernelType::Gaussian;
+}
+
 std::unique_ptr<KernelFieldModel> makeSosrepModel(std::shared_ptr<const KernelOperator> kernel,
                                                   Vector alpha)
 {
-    return std::make_unique<KernelFieldModel>("sosrep", DensityKind::PreDensity, std::move(kernel),
-                                              std::move(alpha), 2.0, 0.0);
+    if (!sosrepIsNormalized(kernel->spec())) {
+        return std::make_unique<KernelFieldModel>("sosrep", DensityKind::PreDensity,
+                                                  std::move(kernel), std::move(alpha), 2.0, 0.0);
+    }
+    // Gaussian kernel: p = f^2 / Z with Z = int f^2 in closed form (issue 9): a true density.
+    return std::make_unique<KernelFieldModel>(
+        "sosrep", DensityKind::Normalized, std::move(kernel), std::move(alpha), 2.0,
+        [](const KernelOperator& k, const Vector& w) { return k.logSquaredFieldIntegral(w); });
 }
 
 std::unique_ptr<Estimator> makeSosrepEstimator()

@@ -15,7 +15,12 @@ std::unique_ptr<Estimator> makeSosrepEstimator();
 
 class KernelFieldModel;
 class KernelOperator;
-/// The SOSREP model of coefficients `alpha` on a kernel built on the training rows.
+/// Whether SOSREP with this kernel is normalized exactly (the Gaussian kernel: the integral of
+/// f^2 has a closed form, see KernelOperator::logSquaredFieldIntegral).
+bool sosrepIsNormalized(const KernelSpec& kernel);
+
+/// The SOSREP model of coefficients `alpha` on a kernel built on the training rows: p = f^2 / Z,
+/// a true density, for the Gaussian kernel; the pre-density f^2 otherwise.
 std::unique_ptr<KernelFieldModel> makeSosrepModel(std::shared_ptr<const KernelOperator> kernel,
                                                   Vector alpha);
 
