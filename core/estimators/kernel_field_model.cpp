@@ -156,6 +156,9 @@ void KernelFieldModel::save(ParameterMap& out) const
 {
     out.set("train", m_kernel->train());
     out.set("weights", m_weights);
+    if (m_kind == DensityKind::Normalized) {
+        out.set("log_normalizer", logNormalizer()); // for readers; recomputed on load
+    }
 }
 
 KernelFieldModel::StoredField KernelFieldModel::loadField(const ParameterMap& parameters,
