@@ -15,7 +15,13 @@ namespace {
 struct Flag
 {
     OptionSpec spec;
-    std::vector<std::pair<std::string, std::string>> owners; // estimator, default
+    struct Owner
+    {
+        std::string estimator;
+        std::string defaultValue;
+        std::string help;
+    };
+    std::vector<Owner> owners;
     bool common = false;
 };
 
@@ -32,7 +38,7 @@ std::vector<Flag> allFlags()
                 it = flags.end() - 1;
             }
             if (!common) {
-                it->owners.emplace_back(owner, s.defaultValue);
+                it->owners.push_back({owner, s.defaultValue, s.help});
             }
         }
     };
@@ -47,28 +53,38 @@ std::vector<Flag> allFlags()
 
 QString helpOf(const Flag& f)
 {
-    QString help = QString::fromStdString(f.spec.help);
-    if (!f.common) {
-        QStringList owners;
-        for (const auto& o : f.owners) {
-            owners << QString::fromStdString(o.first);
+    if (f.common) {
+        return QString::fromStdString(f.spec.help + " (default " + f.spec.defaultValue + ")");
+    }
+    // Estimators that share a flag may mean different things by it: one entry per distinct
+    // help text, each naming its estimators and their defaults.
+    std::vector<std::pair<std::string, std::vector<const Flag::Owner*>>> groups;
+    for (const Flag::Owner& o : f.owners) {
+        auto it = std::find_if(groups.begin(), groups.end(),
+                               [&](const auto& g) { return g.first == o.help; });
+        if (it == groups.end()) {
+            groups.push_back({o.help, {}});
+            it = groups.end() - 1;
         }
-        help = QLatin1Char('[') + owners.join(QLatin1Char(',')) + QStringLiteral("] ") + help;
+        it->second.push_back(&o);
     }
-    bool same = true;
-    for (const auto& o : f.owners) {
-        same = same && o.second == f.spec.defaultValue;
+    QStringList parts;
+    for (const auto& [help, owners] : groups) {
+        QStringList names;
+        QStringList defaults;
+        bool same = true;
+        for (const Flag::Owner* o : owners) {
+            names << QString::fromStdString(o->estimator);
+            defaults << QString::fromStdString(o->estimator + " " + o->defaultValue);
+            same = same && o->defaultValue == owners.front()->defaultValue;
+        }
+        const QString def = same ? QString::fromStdString(owners.front()->defaultValue)
+                                 : defaults.join(QStringLiteral(", "));
+        parts << QLatin1Char('[') + names.join(QLatin1Char(',')) + QStringLiteral("] ") +
+                     QString::fromStdString(help) + QStringLiteral(" (default ") + def +
+                     QLatin1Char(')');
     }
-    if (same) {
-        return help + QStringLiteral(" (default ") + QString::fromStdString(f.spec.defaultValue) +
-               QLatin1Char(')');
-    }
-    QStringList defaults;
-    for (const auto& o : f.owners) {
-        defaults << QString::fromStdString(o.first + " " + o.second);
-    }
-    return help + QStringLiteral(" (default ") + defaults.join(QStringLiteral(", ")) +
-           QLatin1Char(')');
+    return parts.join(QStringLiteral("; "));
 }
 
 QString flagName(const OptionSpec& s)

@@ -3,6 +3,7 @@
 // its Estimator subclass and a make function, plus one line here.
 #include "core/estimators/kde/kde_estimator.h"
 #include "core/estimators/registry.h"
+#include "core/estimators/sos_mmd/sos_mmd_estimator.h"
 #include "core/estimators/sosrep/sosrep_estimator.h"
 
 namespace sosrep {
@@ -11,6 +12,7 @@ void registerBuiltinEstimators(EstimatorRegistry& registry)
 {
     registry.add(makeSosrepEstimator());
     registry.add(makeKdeEstimator());
+    registry.add(makeSosMmdEstimator());
 }
 
 } // namespace sosrep

@@ -4,6 +4,8 @@
 #include "core/data/scaler.h"
 #include "core/estimators/estimator.h"
 
+#include <algorithm>
+
 namespace sosrep {
 namespace {
 
@@ -141,7 +143,27 @@ OptionTable optionTableFor(const Estimator& estimator)
     const Capabilities caps = estimator.capabilities();
     OptionTable t = dataOptions();
     if (caps.usesKernel) {
-        t.insert(t.end(), kernelOptions().begin(), kernelOptions().end());
+        for (OptionSpec spec : kernelOptions()) {
+            if (!caps.kernels.empty() && spec.name == "kernel") {
+                // Only the kernels the estimator has: the first is the default when the
+                // shared default is not among them.
+                spec.choices = caps.kernels;
+                if (std::find(caps.kernels.begin(), caps.kernels.end(), spec.defaultValue) ==
+                    caps.kernels.end()) {
+                    spec.defaultValue = caps.kernels.front();
+                }
+            }
+            const bool sdoOption =
+                spec.name == "sdo_order" || spec.name == "sdo_method" || spec.name == "features";
+            const bool backendOption = spec.name == "backend" || spec.name == "rank";
+            const bool hasSdo =
+                caps.kernels.empty() ||
+                std::find(caps.kernels.begin(), caps.kernels.end(), "sdo") != caps.kernels.end();
+            if ((sdoOption && !hasSdo) || (backendOption && !caps.kernelBackends)) {
+                continue;
+            }
+            t.push_back(spec);
+        }
     }
     if (caps.usesKernel && caps.fisherTuning) {
         t.insert(t.end(), tuningOptions().begin(), tuningOptions().end());
@@ -155,11 +177,16 @@ KernelSpec kernelSpecFrom(const OptionValues& v)
     KernelSpec k;
     k.type = kernelTypeFromString(v.text("kernel"));
     k.lengthScale = v.isChoice("length_scale") ? 1.0 : v.real("length_scale");
-    k.sdoOrder = v.integer("sdo_order");
-    k.sdoMethod = sdoMethodFromString(v.text("sdo_method"));
-    k.features = v.integer("features");
-    k.backend = backendChoiceFromString(v.text("backend"));
-    k.rank = v.integer("rank");
+    // Estimators without SDO or back-end choices have no such options: the defaults stay.
+    if (v.has("sdo_order")) {
+        k.sdoOrder = v.integer("sdo_order");
+        k.sdoMethod = sdoMethodFromString(v.text("sdo_method"));
+        k.features = v.integer("features");
+    }
+    if (v.has("backend")) {
+        k.backend = backendChoiceFromString(v.text("backend"));
+        k.rank = v.integer("rank");
+    }
     k.seed = v.seed("seed");
     return k;
 }

@@ -4,6 +4,7 @@
 #include "core/estimators/option.h"
 #include "core/estimators/parameter_map.h"
 #include "core/kernels/kernel.h"
+#include "core/numerics/gaussian_mixture.h"
 #include "core/solvers/steppable_solver.h"
 #include "core/types.h"
 
@@ -37,6 +38,10 @@ struct Capabilities
     bool usesKernel = true;         // the kernel and length-scale options apply
     bool fisherTuning = false;      // has score and Laplacian: Fisher-divergence tuning applies
     bool liveTrace = false;         // its fit steps a solver whose trace can be watched
+    /// The kernels it works with (empty: every kernel); front ends offer only these.
+    std::vector<std::string> kernels;
+    /// Whether the kernel back-end options (dense / low rank, landmarks) apply.
+    bool kernelBackends = true;
 };
 
 struct LogDensity
@@ -109,6 +114,13 @@ public:
     virtual const KernelFieldModel* kernelField() const { return nullptr; }
     /// The kernel the model was fitted with, when it uses one.
     virtual const KernelOperator* kernel() const { return nullptr; }
+
+    /// The model as a signed isotropic Gaussian mixture, when it is exactly one (Gaussian KDE,
+    /// Gaussian SOSREP, kernel SoS): MMDs are then closed form. mixtureComponents() is the
+    /// number of components gaussianMixture() would build (0: not a mixture), so a caller can
+    /// decide before paying for it.
+    virtual long long mixtureComponents() const { return 0; }
+    virtual GaussianMixture gaussianMixture() const { return {}; }
 
     /// Writes everything needed to rebuild the model (Estimator::load reads it back).
     virtual void save(ParameterMap& out) const = 0;

@@ -22,8 +22,9 @@ void FitSettings::setEstimator(const std::string& name)
     OptionValues next(table);
     for (const OptionSpec& spec : table) {
         const OptionSpec* old = values.spec(spec.name);
-        // A value carries over when the old option was the same kind of thing.
-        if (old && old->type == spec.type && old->choices == spec.choices) {
+        // A value carries over when the old option was the same kind of thing and the value
+        // is valid here (a kernel another estimator lacks is not).
+        if (old && old->type == spec.type) {
             try {
                 next.set(spec.name, values.text(spec.name));
             } catch (const std::exception&) {

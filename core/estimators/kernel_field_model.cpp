@@ -2,7 +2,7 @@
 #include "core/estimators/kernel_field_model.h"
 
 #include "core/errors.h"
-#include "core/random.h"
+#include "core/estimators/score_terms.h"
 
 #include <cmath>
 #include <limits>
@@ -118,38 +118,8 @@ Vector KernelFieldModel::fisherTermsFiniteDifference(const MatrixRef& y,
                                                      const HutchinsonConfig& config,
                                                      int* invalid) const
 {
-    if (config.probes < 1) {
-        throw ParameterError("fd_probes", "must be at least 1");
-    }
-    if (!(config.step > 0.0)) {
-        throw ParameterError("fd_step", "must be positive");
-    }
-    const double h = config.step * m_kernel->spec().lengthScale;
-    const Matrix s0 = score(y);
-    Vector trace = Vector::Zero(y.rows());
-    Rng rng(config.seed);
-    for (int k = 0; k < config.probes; ++k) {
-        Matrix eps(y.rows(), y.cols());
-        for (Eigen::Index i = 0; i < eps.size(); ++i) {
-            eps.data()[i] = rng.uniform() < 0.5 ? -1.0 : 1.0;
-        }
-        const Matrix s1 = score(y + h * eps);
-        // Alg. 1: eps^T (s(y + h eps) - s(y)) / h estimates tr grad s.
-        trace += ((s1 - s0).cwiseProduct(eps)).rowwise().sum() / h;
-    }
-    trace /= config.probes;
-    Vector terms = trace + 0.5 * s0.rowwise().squaredNorm();
-    int bad = 0;
-    for (Eigen::Index i = 0; i < terms.size(); ++i) {
-        if (!std::isfinite(terms(i))) {
-            terms(i) = std::numeric_limits<double>::infinity();
-            ++bad;
-        }
-    }
-    if (invalid) {
-        *invalid = bad;
-    }
-    return terms;
+    return hutchinsonFisherTerms([this](const MatrixRef& z) { return score(z); }, y, config,
+                                 m_kernel->spec().lengthScale, invalid);
 }
 
 void KernelFieldModel::save(ParameterMap& out) const
@@ -173,6 +143,35 @@ KernelFieldModel::StoredField KernelFieldModel::loadField(const ParameterMap& pa
     }
     f.kernel = std::make_shared<const KernelOperator>(train, kernel);
     return f;
+}
+
+long long KernelFieldModel::mixtureComponents() const
+{
+    if (m_kernel->spec().type != KernelType::Gaussian || m_kind != DensityKind::Normalized ||
+        m_kernel->backend() == KernelBackend::LowRank || m_kernel->train().rows() == 0) {
+        return 0;
+    }
+    const long long m =
+        m_kernel->backend() == KernelBackend::Nystrom ? m_kernel->rank() : m_kernel->size();
+    return m_power == 1.0 ? m : quadraticFormComponents(m);
+}
+
+GaussianMixture KernelFieldModel::gaussianMixture() const
+{
+    Matrix centres;
+    Vector c;
+    if (mixtureComponents() == 0 || !m_kernel->fieldAsKernelSum(m_weights, &centres, &c)) {
+        return {};
+    }
+    const double l = m_kernel->spec().lengthScale;
+    const double d = static_cast<double>(centres.cols());
+    if (m_power == 1.0) {
+        // p = e^offset sum_i c_i k_i with k_i = (2 pi l^2)^(d/2) N(x; x_i, l^2 I).
+        GaussianMixture g = GaussianMixture::equalWeights(centres, l * l);
+        g.weights = c * std::exp(logOffset() + 0.5 * d * std::log(2.0 * M_PI * l * l));
+        return g;
+    }
+    return quadraticFormMixture(centres, c * c.transpose(), l, logOffset());
 }
 
 SummaryFields KernelFieldModel::summary() const

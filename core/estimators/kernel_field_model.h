@@ -41,6 +41,10 @@ public:
                                        int* invalid) const override;
     const KernelFieldModel* kernelField() const override { return this; }
     const KernelOperator* kernel() const override { return m_kernel.get(); }
+    /// Gaussian kernel with centres (dense or Nystroem), normalized: KDE is sum_i w_i N(x_i, l^2),
+    /// SOSREP f^2 / Z the quadratic form of c c^T / Z (f^2 = sum_pq c_p c_q k_p k_q).
+    long long mixtureComponents() const override;
+    GaussianMixture gaussianMixture() const override;
     void save(ParameterMap& out) const override;
     SummaryFields summary() const override;
 

@@ -29,6 +29,7 @@ struct TraceRow
     double negativeFraction = 0.0; // SOSREP: share of training points with f(x_i) < 0
     double residual = 0.0;         // distance from stationarity (0 at a fixed point)
     int clamped = 0;               // values floored in this iterate
+    double mmd = 0.0;              // kernel SoS: the MMD^2 part of the loss
 };
 
 /// An iterative solver that can be driven one step at a time (design.md section 1; Eigen's

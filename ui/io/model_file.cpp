@@ -289,8 +289,9 @@ std::unique_ptr<FittedModel> toModel(const SavedModel& m, const QString& source)
         const auto& k = kernelOptions();
         const bool kernelField = std::any_of(
             k.begin(), k.end(), [&](const OptionSpec& o) { return o.name == e.parameter(); });
-        throw fieldError(source, (kernelField ? "kernel." : "parameters.") + e.parameter(),
-                         e.message());
+        // The kernel option "kernel" is the file's kernel.type.
+        const std::string field = e.parameter() == "kernel" ? std::string("type") : e.parameter();
+        throw fieldError(source, (kernelField ? "kernel." : "parameters.") + field, e.message());
     }
 }
 

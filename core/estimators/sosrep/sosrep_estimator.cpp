@@ -3,6 +3,7 @@
 
 #include "core/errors.h"
 #include "core/estimators/kernel_field_model.h"
+#include "core/estimators/solver_run.h"
 #include "core/estimators/sosrep/gradient_solver.h"
 #include "core/estimators/sosrep/newton_solver.h"
 #include "core/estimators/sosrep/solver_comparison.h"
@@ -58,20 +59,10 @@ void addTraceFields(SummaryFields& f, const std::string& prefix, const TraceRow&
     }
 }
 
-/// Runs one solver (observed, cancellable) and reports it.
-FitReport runSolver(SteppableSolver& solver, const FitControl& control)
+/// Runs one solver (observed, cancellable) and reports it with SOSREP's fields.
+FitReport runSosrepSolver(SteppableSolver& solver, const FitControl& control)
 {
-    if (control.trace) {
-        const std::string run = solver.name();
-        solver.setObserver([&control, run](const TraceRow& row) { control.trace(run, row); });
-    }
-    FitReport r;
-    r.status = solver.run(control.progress);
-    r.traces.push_back({solver.name(), r.status, solver.trace()});
-    r.clamped = solver.totalClamped();
-    r.kernelProducts = solver.kernelProducts();
-    r.note = solver.summary();
-    r.fields.emplace_back("solver", solver.name());
+    FitReport r = runSolver(solver, control);
     addTraceFields(r.fields, "", solver.last());
     r.fields.emplace_back("clamped", static_cast<long long>(r.clamped));
     r.fields.emplace_back("kernel_products", static_cast<long long>(r.kernelProducts));
@@ -161,7 +152,7 @@ public:
             nc.seed = seed;
             nc.maxProducts = iterations + 2; // natural gradient's budget
             NewtonSolver s(*kernel, nc);
-            report = runSolver(s, control);
+            report = runSosrepSolver(s, control);
             report.fields.emplace_back("fallback_steps", static_cast<long long>(s.fallbackSteps()));
             report.fields.emplace_back("solver_path", s.summary());
             alpha = s.alpha();
@@ -179,7 +170,7 @@ public:
                 alpha = c.naturalAlpha;
             } else {
                 GradientSolver s(*kernel, gc);
-                report = runSolver(s, control);
+                report = runSosrepSolver(s, control);
                 alpha = s.alpha();
             }
         }

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+#include "core/estimators/sos_mmd/sos_mmd_estimator.h"
+
+#include "core/errors.h"
+#include "core/estimators/solver_run.h"
+#include "core/estimators/sos_mmd/sos_mmd_model.h"
+#include "core/estimators/sos_mmd/sos_mmd_problem.h"
+#include "core/estimators/sos_mmd/sos_mmd_solver.h"
+#include "core/random.h"
+
+#include <cmath>
+#include <numeric>
+
+namespace sosrep {
+namespace {
+
+/// The u tensor holds m^3 numbers and every iteration eigendecomposes an m x m matrix.
+constexpr int kMaxSupport = 300;
+/// The exact objective's matrix holds m^4 numbers.
+constexpr int kMaxExactSupport = 40;
+
+OptionTable sosMmdOptions()
+{
+    OptionTable t;
+    OptionSpec lambda = realOption({"lambda", "Regularization λ", "Kernel SoS"}, "0.001", 0.0, true,
+                                   "weight of the regularizer in the objective (eq. 13)");
+    lambda.logScale = true;
+    t.push_back(lambda);
+    t.push_back(choiceOption({"regularizer", "Regularizer", "Kernel SoS", "R"},
+                             {"trace", "frobenius"}, "trace",
+                             "trace: lambda Tr(B K~) (the paper's); frobenius: lambda <B, K~ B K~> "
+                             "(the authors' code)"));
+    t.push_back(integerOption({"support", "Support points m", "Kernel SoS", "M"}, 50, 1,
+                              kMaxSupport,
+                              "support points: a seeded random subset of the training rows "
+                              "(at most N)",
+                              "the u tensor holds m^3 numbers and each step eigendecomposes "
+                              "an m x m matrix"));
+    t.push_back(realOption({"jitter", "Jitter ε", "Kernel SoS"}, "1e-10", 0.0, false,
+                           "relative jitter on K~ and W before factorizing (Remark 1); B is "
+                           "renormalized exactly afterwards"));
+    t.push_back(choiceOption({"objective", "Objective", "Kernel SoS", "O"}, {"projected", "exact"},
+                             "projected",
+                             "projected: the paper's MMD^2 projected on the support (eq. 13); "
+                             "exact: the exact MMD^2 with the model's kernel (m <= " +
+                                 std::to_string(kMaxExactSupport) + ")"));
+    t.push_back(integerOption({"iterations", "Iterations", "Solver", "N"}, 1000, 0, 1000000,
+                              "FISTA iterations at most", "each iteration costs O(m^3)"));
+    OptionSpec tol = realOption({"tolerance", "Tolerance", "Solver"}, "1e-10", 0.0, false,
+                                "stop when the objective's relative change falls below this (0 = "
+                                "never)");
+    tol.maximum = 1.0;
+    t.push_back(tol);
+    return t;
+}
+
+/// m rows of x chosen by a seeded shuffle (the seed is recorded with the model's options).
+Matrix supportPoints(const MatrixRef& x, int m, uint64_t seed)
+{
+    std::vector<Eigen::Index> idx(static_cast<size_t>(x.rows()));
+    std::iota(idx.begin(), idx.end(), Eigen::Index(0));
+    Rng rng(seed ^ 0x5e1ec7ed599000ffULL);
+    rng.shuffle(idx);
+    Matrix s(m, x.cols());
+    for (int i = 0; i < m; ++i) {
+        s.row(i) = x.row(idx[size_t(i)]);
+    }
+    return s;
+}
+
+class SosMmdEstimator final : public Estimator
+{
+public:
+    std::string name() const override { return "sos-mmd"; }
+    std::string title() const override
+    {
+        return "Kernel SoS: p = k(x)^T B k(x), B >= 0, fitted by MMD (Muzellec, Bach & Rudi); "
+               "the paper's sigma = l sqrt 2";
+    }
+    const OptionTable& options() const override
+    {
+        static const OptionTable t = sosMmdOptions();
+        return t;
+    }
+    Capabilities capabilities() const override
+    {
+        Capabilities c;
+        c.kind = DensityKind::Normalized;
+        c.fisherTuning = true;
+        c.liveTrace = true;
+        c.kernels = {"gaussian"};
+        c.kernelBackends = false;
+        return c;
+    }
+
+    std::unique_ptr<FittedModel> fit(const FitInput& in, const FitControl& control) const override
+    {
+        if (in.kernel.type != KernelType::Gaussian) {
+            throw ParameterError("kernel", "must be gaussian for sos-mmd (its integrals W and u "
+                                           "are closed forms for that kernel only)");
+        }
+        const int m = in.options.integer("support");
+        if (m > in.x.rows()) {
+            throw ParameterError("support", "is " + std::to_string(m) + " but the fit has only " +
+                                                std::to_string(in.x.rows()) +
+                                                " training rows: m must be at most N");
+        }
+        SosMmdConfig config;
+        config.lengthScale = in.kernel.lengthScale;
+        config.lambda = in.options.real("lambda");
+        config.regularizer = in.options.text("regularizer") == "frobenius"
+                                 ? SosRegularizer::Frobenius
+                                 : SosRegularizer::Trace;
+        config.objective =
+            in.options.text("objective") == "exact" ? SosObjective::Exact : SosObjective::Projected;
+        if (config.objective == SosObjective::Exact && m > kMaxExactSupport) {
+            throw ParameterError("objective", "exact needs at most " +
+                                                  std::to_string(kMaxExactSupport) +
+                                                  " support points (its matrix holds m^4 "
+                                                  "numbers); use projected or fewer points");
+        }
+        config.jitter = in.options.real("jitter");
+        const uint64_t seed = in.options.seed("seed");
+        const Matrix support = supportPoints(in.x, m, seed);
+        const SosMmdProblem problem(support, in.x, config);
+        SosMmdSolver solver(problem, in.options.integer("iterations"), in.options.real("tolerance"),
+                            seed);
+        FitReport report = runSolver(solver, control);
+        const TraceRow& last = solver.last();
+        report.fields.emplace_back("iterations", static_cast<long long>(last.iteration));
+        report.fields.emplace_back("loss", last.loss);
+        report.fields.emplace_back(
+            config.objective == SosObjective::Exact ? "mmd2_exact" : "mmd2_projected", last.mmd);
+        report.fields.emplace_back("relative_change", last.residual);
+        report.fields.emplace_back("step_lipschitz", solver.stepLipschitz());
+        auto model = std::make_unique<SosMmdModel>(support, solver.b(), in.kernel.lengthScale);
+        model->setReport(std::move(report));
+        return model;
+    }
+
+    std::unique_ptr<FittedModel> load(const ParameterMap& parameters,
+                                      const KernelSpec* kernel) const override
+    {
+        if (!kernel) {
+            throw ParameterError("kernel", "is missing");
+        }
+        if (kernel->type != KernelType::Gaussian) {
+            throw ParameterError("kernel", "must be gaussian for sos-mmd");
+        }
+        return SosMmdModel::fromFactors(parameters.matrix("support"),
+                                        parameters.matrix("b_eigenvectors"),
+                                        parameters.vector("b_eigenvalues"), kernel->lengthScale);
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Estimator> makeSosMmdEstimator()
+{
+    return std::make_unique<SosMmdEstimator>();
+}
+
+} // namespace sosrep

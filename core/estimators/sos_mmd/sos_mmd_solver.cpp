@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#include "core/estimators/sos_mmd/sos_mmd_solver.h"
+
+#include "core/estimators/sos_mmd/spectraplex.h"
+#include "core/util/single_thread_scope.h"
+
+#include <cmath>
+#include <limits>
+
+namespace sosrep {
+
+SosMmdSolver::SosMmdSolver(const SosMmdProblem& problem, int iterations, double tolerance,
+                           uint64_t seed)
+    : m_problem(problem), m_iterations(iterations), m_tolerance(tolerance)
+{
+    const SingleThreadScope serial;
+    const Eigen::Index m = problem.m();
+    m_lipschitz = 1.05 * problem.lipschitz(100, seed);
+    if (!(m_lipschitz > 0.0) || !std::isfinite(m_lipschitz)) {
+        m_lipschitz = 1.0;
+    }
+    m_c = Matrix::Identity(m, m) / double(m);
+    m_y = m_c;
+    m_previous = std::numeric_limits<double>::infinity();
+    record();
+}
+
+Matrix SosMmdSolver::b() const
+{
+    return m_problem.normalized(m_problem.toB(m_c));
+}
+
+void SosMmdSolver::record()
+{
+    const SosMmdProblem::Value v = m_problem.value(m_problem.toB(m_c));
+    TraceRow row;
+    row.iteration = m_iteration;
+    row.loss = v.objective;
+    row.mmd = v.mmd2;
+    row.residual = std::isfinite(m_previous) ? std::abs(v.objective - m_previous) /
+                                                   std::max(std::abs(v.objective), 1e-300)
+                                             : 1.0;
+    append(row);
+    if (!std::isfinite(v.objective)) {
+        m_status = SolverStatus::Diverged;
+    } else if (m_iteration > 0 && row.residual < m_tolerance) {
+        m_status = SolverStatus::Converged;
+    } else if (m_iteration >= m_iterations) {
+        m_status = SolverStatus::MaxIterations;
+    }
+    m_previous = v.objective;
+}
+
+bool SosMmdSolver::step()
+{
+    if (m_status != SolverStatus::Running) {
+        return false;
+    }
+    const SingleThreadScope serial;
+    const Matrix g = m_problem.gradientInC(m_problem.gradient(m_problem.toB(m_y)));
+    const Matrix next = projectOntoSpectraplex(m_y - g / m_lipschitz);
+    const double tNext = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * m_t * m_t));
+    Matrix y = next + ((m_t - 1.0) / tNext) * (next - m_c);
+    const double before = m_previous;
+    m_c = next;
+    m_y = 0.5 * (y + y.transpose());
+    m_t = tNext;
+    ++m_iteration;
+    record();
+    // Function-value restart (O'Donoghue & Candes): momentum that made things worse is dropped.
+    if (m_trace.back().loss > before) {
+        m_t = 1.0;
+        m_y = m_c;
+        ++m_restarts;
+    }
+    return m_status == SolverStatus::Running;
+}
+
+std::string SosMmdSolver::summary() const
+{
+    return "fista: " + std::to_string(m_iteration) +
+           " steps, step 1/L with L = " + std::to_string(m_lipschitz) + ", " +
+           std::to_string(m_restarts) + " restarts";
+}
+
+} // namespace sosrep

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#include "core/estimators/sos_mmd/spectraplex.h"
+
+#include <Eigen/Eigenvalues>
+
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+namespace sosrep {
+
+Vector projectOntoSimplex(const Vector& v)
+{
+    std::vector<double> u(v.data(), v.data() + v.size());
+    std::sort(u.begin(), u.end(), std::greater<double>());
+    // theta = (sum of the rho largest - 1) / rho, rho the largest j with u_j > (css_j - 1) / j.
+    double css = 0.0;
+    double theta = 0.0;
+    for (size_t j = 0; j < u.size(); ++j) {
+        css += u[j];
+        const double t = (css - 1.0) / double(j + 1);
+        if (u[j] > t) {
+            theta = t;
+        }
+    }
+    return (v.array() - theta).max(0.0);
+}
+
+Matrix projectOntoSpectraplex(const Matrix& x)
+{
+    const Matrix s = 0.5 * (x + x.transpose());
+    const Eigen::SelfAdjointEigenSolver<Matrix> eig(s);
+    const Vector lambda = projectOntoSimplex(eig.eigenvalues());
+    return eig.eigenvectors() * lambda.asDiagonal() * eig.eigenvectors().transpose();
+}
+
+} // namespace sosrep
