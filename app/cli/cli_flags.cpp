@@ -40,6 +40,11 @@ const Flag kFlags[] = {
     {"only", "LIST", "comma-separated substrings of file names to run"},
     {"curves-out", "FILE", "every FD curve with the AUC at each grid point (CSV)"},
     {"hindsight", nullptr, "also report the best AUC over the grid"},
+    {"data2", "FILE", "a second sample, same columns as --data (two-sample MMD)"},
+    {"bandwidth", "H", "MMD kernel exp(-|x-y|^2 / 2 H^2) (default: median pairwise distance)"},
+    {"mc-samples", "N",
+     "Monte Carlo draws per model where no closed form or grid applies "
+     "(default 4000)"},
 };
 
 } // namespace

@@ -16,9 +16,11 @@ const char* kUsage =
     "usage: sosrep <command> [options]\n"
     "commands:\n"
     "  generate  write a seeded 2-D toy dataset (gmm, moons, rings, square, cosine, blocks)\n"
-    "  fit       fit SOSREP or KDE (length scale tuned by Fisher divergence), score, save\n"
+    "  fit       fit an estimator (SOSREP, KDE, kernel SoS; l tuned by Fisher divergence), score, "
+    "save\n"
     "  score     score rows with a saved model\n"
     "  split     subsample and split a dataset (the ADBench protocol's split step)\n"
+    "  mmd       MMD between data and saved models, or between two data files\n"
     "  adbench   evaluate on a folder of ADBench .npz files (ADBench protocol)\n"
     "run 'sosrep <command> --help' for the options of a command";
 
@@ -37,6 +39,9 @@ Command commandNamed(const QString& name)
     }
     if (name == QLatin1String("split")) {
         return &commandSplit;
+    }
+    if (name == QLatin1String("mmd")) {
+        return &commandMmd;
     }
     if (name == QLatin1String("adbench")) {
         return &commandAdbench;
@@ -57,7 +62,7 @@ int runCli(const QStringList& args, QTextStream& out, QTextStream& err)
     const Command command = commandNamed(name);
     if (!command) {
         err << "sosrep: unknown command " << QString::fromStdString(quoted(name.toStdString()))
-            << " (use generate, fit, score, split or adbench)\n";
+            << " (use generate, fit, score, split, mmd or adbench)\n";
         return ExitUsage;
     }
     // One line per failure, whatever the exception held: control bytes escaped, length capped.

@@ -11,6 +11,10 @@ int commandGenerate(const QStringList& args, CommandContext& ctx);
 int commandFit(const QStringList& args, CommandContext& ctx);
 int commandScore(const QStringList& args, CommandContext& ctx);
 int commandSplit(const QStringList& args, CommandContext& ctx);
+/// `sosrep mmd --data FILE --model FILE [--model FILE]` or `--data FILE --data2 FILE`: MMD^2
+/// with a Gaussian kernel between the data and each model, between the two models, or between
+/// two samples (V- and U-statistics); closed form, grid quadrature or Monte Carlo, labelled.
+int commandMmd(const QStringList& args, CommandContext& ctx);
 /// `sosrep adbench --data-dir DIR [fit options] [--seeds 42,43] [--hindsight]`: the ADBench
 /// protocol on every .npz of a folder (subsample to 10000, stratified 70/30 split, min-max fitted
 /// on train, labels only for the AUC), one table row per dataset and seed, then the means.

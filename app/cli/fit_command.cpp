@@ -71,7 +71,8 @@ void stageOutputs(CommandContext& ctx, const FitFiles& files, const FitOutcome& 
 {
     io::OutputSet& out = ctx.outputs();
     if (!files.scores.isEmpty()) {
-        out.stage(files.scores, io::scoresText(files.scores, ld.values, f.model->kind(), scored.labels));
+        out.stage(files.scores,
+                  io::scoresText(files.scores, ld.values, f.model->kind(), scored.labels));
     }
     if (!files.trace.isEmpty()) {
         out.stage(files.trace, traceText(files.trace, f.model->report()));

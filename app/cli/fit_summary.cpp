@@ -108,10 +108,25 @@ QJsonObject fitSummary(const FitOutcome& f, const FitSettings& settings, const D
 QByteArray traceText(const QString& path, const FitReport& report)
 {
     std::vector<std::pair<QString, const TraceRow*>> rows;
+    bool fista = !report.traces.empty();
     for (const NamedTrace& t : report.traces) {
+        fista = fista && t.run == "fista";
         for (const TraceRow& r : t.rows) {
             rows.emplace_back(QString::fromStdString(t.run), &r);
         }
+    }
+    if (fista) {
+        // Kernel SoS: the objective, its MMD^2 part and the relative change that stops it.
+        return io::tableText(
+            path,
+            {QStringLiteral("solver"), QStringLiteral("iteration"), QStringLiteral("loss"),
+             QStringLiteral("mmd2"), QStringLiteral("relative_change")},
+            [&](int i, QStringList& c) {
+                const TraceRow& t = *rows[size_t(i)].second;
+                c << rows[size_t(i)].first << QString::number(t.iteration) << finiteCell(t.loss)
+                  << finiteCell(t.mmd) << finiteCell(t.residual);
+            },
+            static_cast<int>(rows.size()));
     }
     return io::tableText(
         path,

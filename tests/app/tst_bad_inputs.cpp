@@ -195,6 +195,42 @@ private slots:
             << fit("TRAIN", {"--label-column", "label", "--solver", "standard", "--lr", "1e6",
                              "--length-scale", "0.5"})
             << 4 << QStringList{"diverged at iteration"};
+        // Kernel SoS and MMD (issue 9).
+        QTest::newRow("sos-mmd: more support points than rows")
+            << fit("TRAIN", {"--estimator", "sos-mmd", "--support", "100"}) << 2
+            << QStringList{"--support", "is 100", "training rows", "at most N"};
+        QTest::newRow("sos-mmd: --lambda 0")
+            << fit("TRAIN", {"--estimator", "sos-mmd", "--lambda", "0"}) << 2
+            << QStringList{"--lambda", "positive"};
+        QTest::newRow("sos-mmd: --length-scale 0 (sigma 0)")
+            << fit("TRAIN", {"--estimator", "sos-mmd", "--length-scale", "0"}) << 2
+            << QStringList{"--length-scale", "positive"};
+        QTest::newRow("sos-mmd: a kernel it has no closed forms for")
+            << fit("TRAIN", {"--estimator", "sos-mmd", "--kernel", "laplace"}) << 2
+            << QStringList{"--kernel", "'laplace'"};
+        QTest::newRow("model: sos-mmd fields that do not match")
+            << score("BAD/model_sos_mmd_mismatched.json") << 3
+            << QStringList{"model_sos_mmd_mismatched.json", "b_eigenvectors", "support point"};
+        QTest::newRow("model: sos-mmd with a KDE's fields")
+            << score("BAD/model_sos_mmd_kde_fields.json") << 3
+            << QStringList{"model_sos_mmd_kde_fields.json", "b_eigenvalues", "missing"};
+        QTest::newRow("mmd: second sample with other columns")
+            << QStringList{"mmd",
+                           "--data",
+                           "TRAIN",
+                           "--label-column",
+                           "label",
+                           "--data2",
+                           "BAD/csv_other_columns.csv"}
+            << 3 << QStringList{"csv_other_columns.csv", "lacks the columns 'a', 'b'"};
+        QTest::newRow("mmd: --bandwidth 0")
+            << QStringList{"mmd", "--data", "TRAIN", "--data2", "TEST", "--bandwidth", "0"} << 2
+            << QStringList{"--bandwidth"};
+        QTest::newRow("mmd: neither a model nor a second sample")
+            << QStringList{"mmd", "--data", "TRAIN"} << 2 << QStringList{"--model", "--data2"};
+        QTest::newRow("mmd: models of different columns")
+            << QStringList{"mmd", "--data", "TEST", "--model", "BAD/model_zero_scale.json"} << 3
+            << QStringList{"scaler.scale"};
         // Output paths: checked before any work, so a typo costs nothing and replaces nothing.
         QTest::newRow("output folder missing")
             << QStringList{"fit", "--train",     "TRAIN",       "--scores-out",

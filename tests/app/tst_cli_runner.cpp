@@ -6,6 +6,7 @@
 #include "support/cli_run.h"
 #include "support/shared_data.h"
 
+#include <QJsonArray>
 #include <QtTest>
 
 using namespace sosrep::cli;
@@ -79,6 +80,51 @@ private slots:
         QCOMPARE(readLines(path("scores2.csv")), readLines(path("scores.csv")));
         QCOMPARE(sc.summary()[QStringLiteral("auc_roc")].toDouble(),
                  s[QStringLiteral("auc_roc")].toDouble());
+    }
+
+    void fit_kernelSosThenMmdAgainstDataAndModels()
+    {
+        const Run f =
+            runSosrep({"fit", "--train", path("train.csv"), "--label-column", "label",
+                       "--estimator", "sos-mmd", "--support", "40", "--length-scale", "0.15",
+                       "--trace-out", path("sos_trace.csv"), "--model-out", path("sos.json")});
+        QVERIFY2(f.code == 0, qPrintable(f.err));
+        const QJsonObject s = f.summary();
+        QCOMPARE(s[QStringLiteral("solver")].toString(), QStringLiteral("fista"));
+        QCOMPARE(s[QStringLiteral("support_points")].toInt(), 40);
+        QVERIFY(std::abs(s[QStringLiteral("trace_bw")].toDouble() - 1.0) < 1e-9);
+        QVERIFY(s[QStringLiteral("rank_b")].toInt() >= 1);
+        QVERIFY(s[QStringLiteral("mmd2_projected")].toDouble() > 0.0);
+        QVERIFY(std::abs(s[QStringLiteral("sigma")].toDouble() - 0.15 * std::sqrt(2.0)) < 1e-12);
+        const QStringList trace = readLines(path("sos_trace.csv"));
+        QCOMPARE(trace.first(), QStringLiteral("solver,iteration,loss,mmd2,relative_change"));
+        QVERIFY(trace.size() > 3);
+        const Run k = runSosrep({"fit", "--train", path("train.csv"), "--label-column", "label",
+                                 "--estimator", "kde", "--length-scale", "0.1", "--model-out",
+                                 path("kde.json")});
+        QVERIFY2(k.code == 0, qPrintable(k.err));
+
+        const Run m = runSosrep({"mmd", "--data", path("test.csv"), "--label-column", "label",
+                                 "--model", path("sos.json"), "--model", path("kde.json")});
+        QVERIFY2(m.code == 0, qPrintable(m.err));
+        const QJsonObject ms = m.summary();
+        QCOMPARE(ms[QStringLiteral("bandwidth_rule")].toString(), QStringLiteral("median"));
+        const QJsonArray rows = ms[QStringLiteral("results")].toArray();
+        QCOMPARE(rows.size(), 3); // data-sos, data-kde, sos-kde
+        for (const QJsonValue& r : rows) {
+            QCOMPARE(r.toObject()[QStringLiteral("method")].toString(),
+                     QStringLiteral("closed-form"));
+            QVERIFY(r.toObject()[QStringLiteral("mmd2")].toDouble() > 0.0);
+        }
+        // The human-readable lines come first, one per pair.
+        QVERIFY(m.out.contains(QStringLiteral("MMD^2(data, model 1 (sos-mmd))")));
+
+        const Run two = runSosrep({"mmd", "--data", path("train.csv"), "--data2", path("test.csv"),
+                                   "--label-column", "label", "--bandwidth", "0.2"});
+        QVERIFY2(two.code == 0, qPrintable(two.err));
+        const QJsonObject ts = two.summary();
+        QCOMPARE(ts[QStringLiteral("bandwidth")].toDouble(), 0.2);
+        QVERIFY(ts[QStringLiteral("mmd2_v")].toDouble() > ts[QStringLiteral("mmd2_u")].toDouble());
     }
 
     void fit_kdeAndSdoWithFixedLengthScale()

@@ -393,6 +393,19 @@ void modelFiles(std::map<std::string, Bytes>& f)
         "\"kernel\":{\"type\":\"gaussian\",\"length_scale\":0.5},\"scaler\":{\"kind\":\"none\","
         "\"shift\":[0,0],\"scale\":[1,1]},\"columns\":[\"a\",\"b\"],"
         "\"train\":[[0.1,0.2],[0.3,0.4]],\"weights\":[0.5,0.5],\"provenance\":{}}\n");
+    // A kernel-SoS model whose fields do not match it: B's eigenvectors have three rows for
+    // two support points; and one that carries a KDE's fields instead of its own.
+    const std::string sosHead =
+        "{\"format\":\"sosrep-model\",\"version\":2,\"estimator\":\"sos-mmd\",\"columns\":[\"a\","
+        "\"b\"],\"kernel\":{\"type\":\"gaussian\",\"length_scale\":0.5,\"backend\":\"dense\"},"
+        "\"scaler\":{\"kind\":\"minmax\",\"shift\":[0.1,0.1],\"scale\":[0.8,0.7]},"
+        "\"settings\":{\"estimator\":\"sos-mmd\",\"kernel\":\"gaussian\",\"length_scale\":0.5,"
+        "\"support\":2},\"provenance\":{},";
+    f["bad/model_sos_mmd_mismatched.json"] = text(
+        sosHead + "\"parameters\":{\"b_eigenvalues\":[0.5,1.25],\"b_eigenvectors\":"
+                  "[[-0.78,0.62],[-0.62,-0.78],[0.1,0.2]],\"support\":[[0.625,0],[0,0.14]]}}\n");
+    f["bad/model_sos_mmd_kde_fields.json"] =
+        text(sosHead + "\"parameters\":{\"train\":[[0.1,0.2],[0.3,0.4]],\"weights\":[0.5,0.5]}}\n");
 }
 
 /// Every crafted file, by path under tests/data.
