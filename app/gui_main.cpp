@@ -34,6 +34,12 @@ int main(int argc, char* argv[])
     parser.addOption({QStringLiteral("size"),
                       QStringLiteral("window size for --screenshot, e.g. 1280x720"),
                       QStringLiteral("WxH")});
+    parser.addOption({QStringLiteral("estimator"),
+                      QStringLiteral("estimator to fit (sosrep, kde, sos-mmd, ...)"),
+                      QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("compare"),
+                      QStringLiteral("second estimator of the compare view"),
+                      QStringLiteral("NAME")});
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("data file to open"));
     parser.process(app);
 
@@ -44,6 +50,12 @@ int main(int argc, char* argv[])
     }
     window.show();
     auto* controller = window.controller();
+    if (parser.isSet(QStringLiteral("estimator"))) {
+        controller->setEstimator(parser.value(QStringLiteral("estimator")).toStdString());
+    }
+    if (parser.isSet(QStringLiteral("compare"))) {
+        controller->setCompareEstimator(parser.value(QStringLiteral("compare")).toStdString());
+    }
     const QString shot = parser.value(QStringLiteral("screenshot"));
     const QString plotFile = parser.value(QStringLiteral("export-plot"));
     const bool batch = !shot.isEmpty() || !plotFile.isEmpty();

@@ -2,7 +2,10 @@
 // sosrep-bench: measures the hot paths on the same data in one run and prints a table
 // (median of repeats; kernel products counted by the solvers; peak memory of the process so far,
 // from /proc). Sections follow issue 4: (a) kernel profile and matrix build, (b) one fit per
-// solver, (c) the 15-value FD sweep, (d) grid rendering, (e) the reference recipe, (f) scale.
+// solver, (c) the 15-value FD sweep, (d) grid rendering, (e) the reference recipe, (f) scale;
+// and issue 9: (g) kernel SoS fits, (h) MMD. `sosrep-bench DIR --kernel-sos` runs (g) and (h)
+// only; `--quick` leaves out (f).
+#include "app/bench/bench_kernel_sos.h"
 #include "core/data/npz_reader.h"
 #include "core/data/scaler.h"
 #include "core/data/split.h"
@@ -336,12 +339,28 @@ void skinAtScale(const std::string& dir)
             " of 15 l refused (finer than the landmarks)");
 }
 
+/// (g) and (h) on the moons (N = 2000) and magic (N = 7000, d = 10, 3000 held-out rows).
+void kernelSosSection(const std::vector<Data>& sets, int repeats)
+{
+    bench::kernelSosAndMmd(
+        sets[0].name, sets[0].train, sets[1].name, sets[1].train, sets[1].test, repeats,
+        [](const std::string& data, Eigen::Index n, Eigen::Index d, const std::string& stage,
+           const std::string& detail, double secs, double peak, const std::string& note) {
+            std::printf("| %s | %ld | %ld | %s | %s | - | - | %.3f | %.0f "
+                        "(since reset) | %s |\n",
+                        data.c_str(), long(n), long(d), stage.c_str(), detail.c_str(), secs, peak,
+                        note.c_str());
+            std::fflush(stdout);
+        });
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     const std::string dir = argc > 1 ? argv[1] : "../shared/datasets/adbench";
     const bool quick = argc > 2 && std::strcmp(argv[2], "--quick") == 0;
+    const bool kernelSosOnly = argc > 2 && std::strcmp(argv[2], "--kernel-sos") == 0;
     const int repeats = 3;
     std::printf("| data | N | d | stage | detail | back-end | kernel products | seconds "
                 "(median of %d) | peak MB | note |\n",
@@ -359,6 +378,10 @@ int main(int argc, char** argv)
     sets.push_back(adbench(dir, "22_magic.gamma.npz"));
     sets.push_back(adbench(dir, "32_shuttle.npz"));
 
+    if (kernelSosOnly) {
+        kernelSosSection(sets, repeats);
+        return 0;
+    }
     profileAndMatrixBuild(sets, repeats);
     for (const Data& data : sets) {
         fitPerSolver(data, repeats);
@@ -382,6 +405,7 @@ int main(int argc, char** argv)
     for (const Data& data : sets) {
         referenceRecipe(data, data.train.rows() <= 2000);
     }
+    kernelSosSection(sets, repeats);
     if (!quick) {
         skinAtScale(dir);
     }

@@ -3,6 +3,7 @@
 #include "ui/main_window.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
+#include "ui/plots/trace_plot.h"
 #include "ui/project_file.h"
 
 #include <QComboBox>
@@ -365,6 +366,35 @@ private slots:
                  inside);
         QVERIFY(c->clusterDescription().contains(QStringLiteral("picked")));
         QVERIFY(w.compareView()->clusterPlot()->graph(3)->dataCount() == 400);
+    }
+
+    void kernelSosShowsItsTraceAndMmdInTheCompareView()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 2);
+        c->setEstimator("sos-mmd");
+        c->setCompareEstimator("kde");
+        QVERIFY(c->setOption("length_scale", "0.1"));
+        QVERIFY(c->setOption("support", "30"));
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(QString::fromStdString(c->result()->model().estimator()),
+                 QStringLiteral("sos-mmd"));
+        // The optimizer view shows the FISTA run (objective, MMD^2, relative change), not the
+        // SOSREP natural-vs-standard runs.
+        QCOMPARE(w.tracePlot()->runs(), QStringList{QStringLiteral("fista")});
+        QCOMPARE(w.tracePlot()->axisRect(1)->axis(QCPAxis::atLeft)->label(),
+                 QStringLiteral("MMD² part of J"));
+        // The compare view: MMD per estimator on held-out rows, both in closed form, with the
+        // warning about training rows.
+        const QString mmd = w.compareView()->mmdText();
+        QVERIFY2(mmd.contains(QStringLiteral("60 held-out rows")), qPrintable(mmd));
+        QVERIFY(mmd.contains(QStringLiteral("<b>SOS-MMD</b>")));
+        QVERIFY(mmd.contains(QStringLiteral("<b>KDE</b>")));
+        QCOMPARE(mmd.count(QStringLiteral("closed form")), 4);
+        QVERIFY(mmd.contains(QStringLiteral("flatter")));
     }
 
     void fdClickRefitsAtThatLengthScale()

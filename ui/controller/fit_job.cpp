@@ -54,32 +54,6 @@ private:
     Clock::time_point m_last = Clock::now();
 };
 
-/// `compareWith` at the model's kernel: the same common options, the fitted length scale.
-std::shared_ptr<const FittedModel> fitComparison(const Matrix& x, const FitSettings& settings,
-                                                 const std::string& compareWith, double lengthScale,
-                                                 const FitObserver& observer)
-{
-    FitSettings other = FitSettings::defaults(compareWith);
-    for (const auto& [name, value] : settings.values.all()) {
-        const OptionSpec* spec = other.values.spec(name);
-        if (spec && spec->group != "Solver") {
-            other.values.set(name, value);
-        }
-    }
-    if (other.values.has("length_scale") && lengthScale > 0.0) {
-        other.values.setReal("length_scale", lengthScale);
-    }
-    FitObserver quiet;
-    quiet.cancelled = observer.cancelled;
-    quiet.progress = observer.progress;
-    FitOutcome f = fitModel(FitData{x, Matrix(), "data", nullptr}, other, quiet);
-    if (f.cancelled) {
-        return nullptr;
-    }
-    checkUsable(*f.model);
-    return f.model;
-}
-
 ProgressFn stageProgress(const FitJobSink& sink, const std::atomic<bool>& cancel, const char* stage)
 {
     return [&sink, &cancel, stage](int done, int total) {
@@ -107,6 +81,34 @@ bool evaluateGrids(const FitJobInput& in, FitJobResult& out, const FitJobSink& s
 }
 
 } // namespace
+
+std::shared_ptr<const FittedModel> fitAtLengthScale(const Matrix& x, const FitSettings& settings,
+                                                    const std::string& estimator,
+                                                    double lengthScale, const FitObserver& observer)
+{
+    FitSettings other = settings;
+    if (estimator != settings.estimator) {
+        other = FitSettings::defaults(estimator);
+        for (const auto& [name, value] : settings.values.all()) {
+            const OptionSpec* spec = other.values.spec(name);
+            if (spec && spec->group != "Solver") {
+                other.values.set(name, value);
+            }
+        }
+    }
+    if (other.values.has("length_scale") && lengthScale > 0.0) {
+        other.values.setReal("length_scale", lengthScale);
+    }
+    FitObserver quiet;
+    quiet.cancelled = observer.cancelled;
+    quiet.progress = observer.progress;
+    FitOutcome f = fitModel(FitData{x, Matrix(), "data", nullptr}, other, quiet);
+    if (f.cancelled) {
+        return nullptr;
+    }
+    checkUsable(*f.model);
+    return f.model;
+}
 
 FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
                        const std::atomic<bool>& cancel)
@@ -142,14 +144,27 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
         checkUsable(out.model());
         if (!in.compareWith.empty()) {
             out.comparison =
-                fitComparison(fitX, in.settings, in.compareWith, out.fit.lengthScale, observer);
+                fitAtLengthScale(fitX, in.settings, in.compareWith, out.fit.lengthScale, observer);
             if (!out.comparison) {
+                out.cancelled = true;
+                return out;
+            }
+            const GridSpec view = fitX.cols() >= 2
+                                      ? gridAroundData(fitX, in.plotX, in.plotY, in.gridResolution)
+                                      : GridSpec{};
+            bool cancelled = false;
+            out.mmd = computeMmdReadout(fitX, in.settings, {&out.model(), out.comparison.get()},
+                                        out.fit.lengthScale, fitX.cols() == 2 ? &view : nullptr,
+                                        observer, &cancelled);
+            if (cancelled) {
                 out.cancelled = true;
                 return out;
             }
         }
         // The optimizer view: natural vs standard gradient on the fitted kernel, observed live.
-        const KernelOperator* kernel = out.model().kernel();
+        // Only for kernel-field models (SOSREP, KDE): a kernel-SoS model has no alpha to run them
+        // on.
+        const KernelOperator* kernel = out.model().kernelField() ? out.model().kernel() : nullptr;
         if (in.solverComparison.enabled && kernel && kernel->uncoveredRows() == 0) {
             GradientConfig gc;
             gc.learningRate = in.solverComparison.learningRate;

@@ -4,6 +4,7 @@
 #include "core/estimators/fit_settings.h"
 #include "core/grid/density_grid.h"
 #include "core/pipeline/fit_route.h"
+#include "ui/controller/mmd_panel.h"
 
 #include <atomic>
 #include <functional>
@@ -48,7 +49,8 @@ struct FitJobResult
     std::vector<NamedTrace> solverRuns;            // the optimizer comparison, when run
     DensityGrid grid;                              // log values of the model over the plot columns
     DensityGrid comparisonGrid;                    // the same for the comparison model
-    Vector rowLogDensity;                          // the model at every row
+    MmdReadout mmd;       // both compared models against held-out and training rows
+    Vector rowLogDensity; // the model at every row
     double seconds = 0.0;
     int fitRows = 0; // rows the models were fitted on (a subsample of large data)
 
@@ -65,6 +67,14 @@ struct FitJobSink
     /// New trace rows of a solver run since the last call ("newton", "natural", "standard").
     std::function<void(const std::string& run, const std::vector<TraceRow>& rows)> traceRows;
 };
+
+/// `estimator` fitted on x at a fixed length scale: the model's own settings when it is the
+/// settings' estimator, else that estimator's defaults with the shared options (kernel, scale,
+/// seed...) copied. Null when cancelled.
+std::shared_ptr<const FittedModel> fitAtLengthScale(const Matrix& x, const FitSettings& settings,
+                                                    const std::string& estimator,
+                                                    double lengthScale,
+                                                    const FitObserver& observer);
 
 /// Runs the whole fit off the GUI thread: the model through core's fitModel (exactly what
 /// `sosrep fit` does with the same settings and data), then the comparison model, the

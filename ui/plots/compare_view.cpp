@@ -22,13 +22,17 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
     m_clusters = new QCustomPlot(this);
     m_clusterInfo = new QLabel(this);
     m_clusterInfo->setWordWrap(true);
+    m_mmdInfo = new QLabel(this);
+    m_mmdInfo->setWordWrap(true);
+    m_mmdInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
     grid->addWidget(m_first, 0, 0);
     grid->addWidget(m_second, 0, 1);
     grid->addWidget(m_diff, 0, 2);
-    grid->addWidget(m_clusterInfo, 1, 0, 1, 3);
-    grid->addWidget(m_clusters, 2, 0, 1, 3);
+    grid->addWidget(m_mmdInfo, 1, 0, 1, 3);
+    grid->addWidget(m_clusterInfo, 2, 0, 1, 3);
+    grid->addWidget(m_clusters, 3, 0, 1, 3);
     grid->setRowStretch(0, 3);
-    grid->setRowStretch(2, 2);
+    grid->setRowStretch(3, 2);
 
     // Two panels: (b) log densities by cluster, (a) kernel-value histograms.
     m_clusters->plotLayout()->clear();
@@ -94,8 +98,64 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
     clear(tr("Fit a model to compare it with a second estimator"));
 }
 
+namespace {
+
+QString estimatorTitle(const FittedModel& m)
+{
+    return QString::fromStdString(m.estimator()).toUpper();
+}
+
+QString mmdNumber(const MmdResult& r)
+{
+    const char* how = r.method == MmdMethod::ClosedForm       ? "closed form"
+                      : r.method == MmdMethod::GridQuadrature ? "grid quadrature"
+                                                              : "Monte Carlo";
+    return QStringLiteral("%1 (%2)").arg(r.mmd2, 0, 'g', 3).arg(QString::fromLatin1(how));
+}
+
+/// The MMD read-out as one paragraph (rich text).
+QString mmdParagraph(const MmdReadout& m)
+{
+    if (!m.error.empty()) {
+        return QObject::tr("MMD: %1").arg(QString::fromStdString(m.error).toHtmlEscaped());
+    }
+    if (m.entries.empty()) {
+        return QString();
+    }
+    QStringList held, train;
+    bool mmdFitted = false;
+    for (const MmdReadout::Entry& e : m.entries) {
+        const QString name = QString::fromStdString(e.estimator).toUpper();
+        held << QStringLiteral("<b>%1</b> %2").arg(name, mmdNumber(e.heldOut));
+        train << QStringLiteral("%1 %2").arg(name, mmdNumber(e.training));
+        mmdFitted = mmdFitted || e.estimator == "sos-mmd";
+    }
+    QString text =
+        QObject::tr("MMD² to %1 held-out rows (each model refitted on the other 80 %, same ℓ; "
+                    "Gaussian kernel h = %2, the median distance): %3. On the %4 rows the maps "
+                    "were fitted on: %5.")
+            .arg(m.heldOutRows)
+            .arg(m.bandwidth, 0, 'g', 3)
+            .arg(held.join(QStringLiteral(" · ")))
+            .arg(m.trainingRows)
+            .arg(train.join(QStringLiteral(" · ")));
+    if (mmdFitted) {
+        text += QObject::tr(" Training rows flatter a model fitted by minimizing MMD (kernel SoS): "
+                            "compare on held-out rows.");
+    }
+    return text;
+}
+
+} // namespace
+
+QString CompareView::mmdText() const
+{
+    return m_mmdInfo->text();
+}
+
 void CompareView::clear(const QString& message)
 {
+    m_mmdInfo->clear();
     m_first->clearContent(message);
     m_second->clearContent(QString());
     m_diff->clearContent(QString());
@@ -119,8 +179,9 @@ void CompareView::showResult(const FitJobResult& r, const Matrix& features,
         clear(tr("No second estimator to compare with"));
         return;
     }
-    const QString first = QString::fromStdString(r.model().estimator()).toUpper();
-    const QString second = QString::fromStdString(r.comparison->estimator()).toUpper();
+    const QString first = estimatorTitle(r.model());
+    const QString second = estimatorTitle(*r.comparison);
+    m_mmdInfo->setText(mmdParagraph(r.mmd));
     // Two true densities (KDE, Gaussian SOSREP, ...) compare as they are; a pre-density is
     // normalized on the grid first, and then so is the other model, to share one scale.
     const bool normalized = r.model().kind() == DensityKind::Normalized &&
@@ -159,6 +220,10 @@ void CompareView::showResult(const FitJobResult& r, const Matrix& features,
     c.grid = &m_normFirst;
     c.title =
         r.lengthScale() > 0 ? tr("%1, ℓ = %2").arg(first).arg(r.lengthScale(), 0, 'g', 4) : first;
+    if (r.model().estimator() == "sos-mmd" && r.lengthScale() > 0) {
+        // The paper's kernel is exp(-|x-y|^2 / sigma^2): sigma = l sqrt 2.
+        c.title += tr(" (σ = ℓ√2 = %1)").arg(r.lengthScale() * std::sqrt(2.0), 0, 'g', 4);
+    }
     m_first->showContent(c);
     c.grid = &m_normSecond;
     c.title = tr("%1, same kernel and ℓ").arg(second);

@@ -31,6 +31,8 @@ public:
     DensityHeatmap* secondView() const { return m_second; }
     DensityHeatmap* differenceView() const { return m_diff; }
     QCustomPlot* clusterPlot() const { return m_clusters; }
+    /// The MMD read-out under the maps (held-out and training rows, per estimator).
+    QString mmdText() const;
 
 private:
     DensityHeatmap* m_first;
@@ -38,6 +40,7 @@ private:
     DensityHeatmap* m_diff;
     QCustomPlot* m_clusters;
     QLabel* m_clusterInfo;
+    QLabel* m_mmdInfo;
     DensityGrid m_normFirst;
     DensityGrid m_normSecond;
     DensityGrid m_difference;

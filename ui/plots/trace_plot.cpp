@@ -23,6 +23,9 @@ RunStyle styleOf(const std::string& run)
     if (run == "standard") {
         return {colors::standard(), Qt::DashLine, QStringLiteral("standard gradient (eq. 7)")};
     }
+    if (run == "fista") {
+        return {colors::natural(), Qt::SolidLine, QStringLiteral("FISTA (kernel SoS, eq. 14)")};
+    }
     if (run == "newton") {
         return {colors::kde(), Qt::DotLine, QStringLiteral("Newton (the fit's solver)")};
     }
@@ -99,17 +102,44 @@ QStringList TracePlot::runs() const
     return out;
 }
 
+void TracePlot::setMode(bool fista)
+{
+    if (fista == m_fista) {
+        return;
+    }
+    m_fista = fista;
+    m_panels[0]
+        ->axis(QCPAxis::atLeft)
+        ->setLabel(fista ? QStringLiteral("objective J(B) = MMD² + λ·reg")
+                         : QStringLiteral("loss L(α)"));
+    QCPAxis* middle = m_panels[1]->axis(QCPAxis::atLeft);
+    middle->setLabel(fista ? QStringLiteral("MMD² part of J") : QStringLiteral("share f(xᵢ) < 0"));
+    middle->setScaleType(fista ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    middle->setTicker(fista ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+                            : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    m_panels[2]
+        ->axis(QCPAxis::atLeft)
+        ->setLabel(fista ? QStringLiteral("relative change |ΔJ|/J")
+                         : QStringLiteral("residual max|Nαᵢ(Kα)ᵢ−1|"));
+}
+
 void TracePlot::setTraces(const std::vector<NamedTrace>& runs)
 {
-    auto fill = [](QCPGraph* g, const std::vector<TraceRow>& rows, int which) {
+    bool fista = !runs.empty();
+    for (const NamedTrace& t : runs) {
+        fista = fista && t.run == "fista";
+    }
+    setMode(fista);
+    auto fill = [fista](QCPGraph* g, const std::vector<TraceRow>& rows, int which) {
         QVector<double> x, y;
         x.reserve(int(rows.size()));
         y.reserve(int(rows.size()));
         for (const TraceRow& r : rows) {
-            const double v = which == 0 ? r.loss : which == 1 ? r.negativeFraction : r.residual;
+            const double middle = fista ? r.mmd : r.negativeFraction;
+            const double v = which == 0 ? r.loss : which == 1 ? middle : r.residual;
             x << r.iteration;
             // Non-finite values (a diverging run) and zeros on the log axis become gaps.
-            y << (std::isfinite(v) && (which == 1 || v > 0) ? v : qQNaN());
+            y << (std::isfinite(v) && ((which == 1 && !fista) || v > 0) ? v : qQNaN());
         }
         g->setData(x, y, true);
     };
@@ -138,7 +168,16 @@ void TracePlot::setTraces(const std::vector<NamedTrace>& runs)
         }
         m_panels[k]->axis(QCPAxis::atBottom)->setRange(0, std::max(1.0, keys.upper));
     }
-    m_panels[1]->axis(QCPAxis::atLeft)->setRange(-0.02, 1.02);
+    if (!m_fista) {
+        m_panels[1]->axis(QCPAxis::atLeft)->setRange(-0.02, 1.02);
+    }
+    // The paper's two runs stay in the legend for SOSREP; a kernel-SoS trace shows only its own.
+    for (auto& [run, graphs] : m_graphs) {
+        if (QCPAbstractLegendItem* item = legend->itemWithPlottable(graphs.first())) {
+            item->setVisible(!graphs.first()->data()->isEmpty() ||
+                             (!m_fista && (run == "natural" || run == "standard")));
+        }
+    }
     replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -12,7 +12,9 @@ namespace sosrep::ui {
 
 /// Optimizer traces, live: loss, share of negative f(x_i) and the stationarity residual (log
 /// scale) against iteration, one panel each, sharing the x axis; one curve per solver run (the
-/// fit's own, e.g. Newton, and the paper's natural-vs-standard comparison).
+/// fit's own, e.g. Newton, and the paper's natural-vs-standard comparison). A kernel-SoS run
+/// ("fista") has no f to be negative: its panels are the objective, its MMD^2 part and the
+/// relative change that stops it.
 class TracePlot : public QCustomPlot
 {
     Q_OBJECT
@@ -28,7 +30,11 @@ private:
     /// The graphs of a run (one per panel), made on first use.
     const QVector<QCPGraph*>& graphsOf(const std::string& run);
 
+    /// Labels and scales for SOSREP-style runs or for kernel-SoS (FISTA) runs.
+    void setMode(bool fista);
+
     QVector<QCPAxisRect*> m_panels;
+    bool m_fista = false;
     std::map<std::string, QVector<QCPGraph*>> m_graphs;
 };
 

@@ -22,6 +22,7 @@ SosMmdSolver::SosMmdSolver(const SosMmdProblem& problem, int iterations, double 
     m_c = Matrix::Identity(m, m) / double(m);
     m_y = m_c;
     m_previous = std::numeric_limits<double>::infinity();
+    m_best = std::numeric_limits<double>::infinity();
     record();
 }
 
@@ -41,10 +42,19 @@ void SosMmdSolver::record()
                                                    std::max(std::abs(v.objective), 1e-300)
                                              : 1.0;
     append(row);
+    if (v.objective < m_best - m_tolerance * std::abs(m_best) || !std::isfinite(m_best)) {
+        m_best = v.objective;
+        m_sinceBest = 0;
+    } else {
+        ++m_sinceBest;
+    }
     if (!std::isfinite(v.objective)) {
         m_status = SolverStatus::Diverged;
     } else if (m_iteration > 0 && row.residual < m_tolerance) {
         m_status = SolverStatus::Converged;
+    } else if (m_sinceBest >= kStallSteps) {
+        m_status = SolverStatus::Converged;
+        m_stalled = true;
     } else if (m_iteration >= m_iterations) {
         m_status = SolverStatus::MaxIterations;
     }

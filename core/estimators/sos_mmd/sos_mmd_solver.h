@@ -10,7 +10,10 @@ namespace sosrep {
 /// {C >= 0, Tr C = 1} (paper eq. 14), with the projection of Algorithm 1, step 1/L from power
 /// iteration on the Hessian (times 1.05), C_0 = I/m, and a function-value restart when an
 /// iterate is worse than the one before. Trace rows: loss = J, mmd = its MMD^2 part, residual =
-/// the relative change of J; converged when that stays below `tolerance`.
+/// the relative change of J; converged when that falls below `tolerance`, or when no iterate has
+/// improved on the best by more than `tolerance` (relative) in kStallSteps steps: the round-off
+/// floor of an ill-conditioned W (J evaluated through R^-1 C R^-T carries relative errors of
+/// ~cond(W) 1e-16), where the relative change jitters around 1e-6 for ever.
 class SosMmdSolver : public SteppableSolver
 {
 public:
@@ -36,7 +39,14 @@ private:
     Matrix m_y;
     double m_t = 1.0;
     double m_previous = 0.0;
+    double m_best = 0.0;
+    int m_sinceBest = 0;
+    bool m_stalled = false;
     int m_restarts = 0;
+
+public:
+    static constexpr int kStallSteps = 200;
+    bool stalled() const { return m_stalled; }
 };
 
 } // namespace sosrep
