@@ -20,20 +20,6 @@ void resetPeak()
     std::ofstream("/proc/self/clear_refs") << "5";
 }
 
-double peakMb()
-{
-    std::ifstream in("/proc/self/status");
-    std::string key;
-    while (in >> key) {
-        if (key == "VmHWM:") {
-            double kb = 0;
-            in >> kb;
-            return kb / 1024.0;
-        }
-    }
-    return 0.0;
-}
-
 template <typename F> double medianSeconds(int repeats, F&& f)
 {
     std::vector<double> t;
@@ -78,6 +64,20 @@ std::string fieldText(const FittedModel& m, const std::string& key)
 
 } // namespace
 
+double peakMemoryMb()
+{
+    std::ifstream in("/proc/self/status");
+    std::string key;
+    while (in >> key) {
+        if (key == "VmHWM:") {
+            double kb = 0;
+            in >> kb;
+            return kb / 1024.0;
+        }
+    }
+    return 0.0;
+}
+
 void kernelSosAndMmd(const std::string& smallName, const Matrix& small, const std::string& bigName,
                      const Matrix& big, const Matrix& bigTest, int repeats, const RowFn& row)
 {
@@ -97,7 +97,7 @@ void kernelSosAndMmd(const std::string& smallName, const Matrix& small, const st
                 medianSeconds(repeats, [&] { model = fitFixed(c.x, "sos-mmd", c.l, m); });
             row(c.name, c.x.rows(), c.x.cols(), "(g) kernel SoS fit (FISTA, projected MMD)",
                 "m = " + std::to_string(m) + ", l = " + std::to_string(c.l).substr(0, 4), s,
-                peakMb(),
+                peakMemoryMb(),
                 fieldText(*model, "iterations") + " iterations, " +
                     toString(model->report().status));
         }
@@ -121,7 +121,7 @@ void kernelSosAndMmd(const std::string& smallName, const Matrix& small, const st
         std::snprintf(value, sizeof value, "MMD^2 = %.3g", r.mmd2);
         row(bigName, big.rows(), big.cols(),
             "(h) MMD^2, " + std::to_string(bigTest.rows()) + " held-out rows vs model",
-            spec.estimator + ": " + toString(r.method), s, peakMb(),
+            spec.estimator + ": " + toString(r.method), s, peakMemoryMb(),
             std::string(value) + "; " + r.detail);
     }
 }

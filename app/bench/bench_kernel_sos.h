@@ -8,6 +8,9 @@
 
 namespace sosrep::bench {
 
+/// The process's resident peak (VmHWM) in MB, from /proc.
+double peakMemoryMb();
+
 /// One table row: data, N, d, stage, detail, seconds, peak MB, note.
 using RowFn = std::function<void(const std::string& data, Eigen::Index n, Eigen::Index d,
                                  const std::string& stage, const std::string& detail,

@@ -55,20 +55,6 @@ double timed(int repeats, const std::function<void()>& f)
     return median(t);
 }
 
-double peakMemoryMb()
-{
-    std::ifstream in("/proc/self/status");
-    std::string key;
-    while (in >> key) {
-        if (key == "VmHWM:") {
-            double kb = 0;
-            in >> kb;
-            return kb / 1024.0;
-        }
-    }
-    return 0.0;
-}
-
 struct Data
 {
     std::string name;
@@ -94,7 +80,7 @@ void row(const std::string& data, Eigen::Index n, Eigen::Index d, const std::str
 {
     std::printf("| %s | %ld | %ld | %s | %s | %s | %s | %.3f | %.0f | %s |\n", data.c_str(),
                 long(n), long(d), stage.c_str(), detail.c_str(), backend.c_str(), products.c_str(),
-                secs, peakMemoryMb(), note.c_str());
+                secs, bench::peakMemoryMb(), note.c_str());
     std::fflush(stdout);
 }
 

@@ -96,18 +96,13 @@ Vector KernelFieldModel::fisherTerms(const MatrixRef& y, int* invalid) const
     const FieldValues f = m_kernel->evaluate(y, m_weights, true);
     const double pw = m_power;
     Vector terms(y.rows());
-    int bad = 0;
     for (Eigen::Index i = 0; i < y.rows(); ++i) {
         // log p = q log f: tr H = q (lap f / f - |grad f / f|^2), |s|^2 = q^2 |grad f / f|^2.
         const double lapRatio = f.laplacian(i) / f.value(i);
         const double g2 = (f.gradient.row(i) / f.value(i)).squaredNorm();
-        double t = pw * (lapRatio - g2) + 0.5 * pw * pw * g2;
-        if (!std::isfinite(t)) {
-            t = std::numeric_limits<double>::infinity();
-            ++bad;
-        }
-        terms(i) = t;
+        terms(i) = pw * (lapRatio - g2) + 0.5 * pw * pw * g2;
     }
+    const int bad = markInvalidTerms(terms);
     if (invalid) {
         *invalid = bad;
     }

@@ -157,7 +157,6 @@ Vector SosMmdModel::fisherTerms(const MatrixRef& y, int* invalid) const
     Vector shift;
     const Matrix k = shiftedKernel(y, &shift);
     Vector terms(y.rows());
-    int bad = 0;
     for (Eigen::Index i = 0; i < y.rows(); ++i) {
         const Vector ki = k.row(i).transpose();
         const Vector bki = m_b * ki;
@@ -172,14 +171,9 @@ Vector SosMmdModel::fisherTerms(const MatrixRef& y, int* invalid) const
             grad(j) = 2.0 * jj.dot(bki);
             lap += 2.0 * (jj.dot(m_b * jj) + hj.dot(bki));
         }
-        const double g2 = grad.squaredNorm() / (p * p);
-        double t = lap / p - 0.5 * g2;
-        if (!std::isfinite(t)) {
-            t = std::numeric_limits<double>::infinity();
-            ++bad;
-        }
-        terms(i) = t;
+        terms(i) = lap / p - 0.5 * grad.squaredNorm() / (p * p);
     }
+    const int bad = markInvalidTerms(terms);
     if (invalid) {
         *invalid = bad;
     }
