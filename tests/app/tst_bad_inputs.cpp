@@ -213,7 +213,7 @@ private slots:
             << QStringList{"model_sos_mmd_mismatched.json", "b_eigenvectors", "support point"};
         QTest::newRow("model: sos-mmd with a KDE's fields")
             << score("BAD/model_sos_mmd_kde_fields.json") << 3
-            << QStringList{"model_sos_mmd_kde_fields.json", "b_eigenvalues", "missing"};
+            << QStringList{"model_sos_mmd_kde_fields.json", "parameters.support", "missing"};
         QTest::newRow("mmd: second sample with other columns")
             << QStringList{"mmd",
                            "--data",

@@ -147,9 +147,12 @@ public:
         if (kernel->type != KernelType::Gaussian) {
             throw ParameterError("kernel", "must be gaussian for sos-mmd");
         }
-        return SosMmdModel::fromFactors(parameters.matrix("support"),
-                                        parameters.matrix("b_eigenvectors"),
-                                        parameters.vector("b_eigenvalues"), kernel->lengthScale);
+        // Read one by one: the order of function arguments is unspecified (GCC and clang differ),
+        // and the first missing field must be the same one on every build.
+        const Matrix& support = parameters.matrix("support");
+        const Matrix& vectors = parameters.matrix("b_eigenvectors");
+        const Vector& values = parameters.vector("b_eigenvalues");
+        return SosMmdModel::fromFactors(support, vectors, values, kernel->lengthScale);
     }
 };
 
