@@ -271,7 +271,8 @@ QString MainWindow::exportScores(const QString& path)
     try {
         io::OutputSet out;
         out.plan(path, "scores");
-        out.stage(path, io::scoresText(path, r->rowLogDensity, r->model().kind(), m_controller->labels()));
+        out.stage(path, io::scoresText(path, r->rowLogDensity, r->model().kind(),
+                                       m_controller->labels()));
         out.commit();
         return {};
     } catch (const std::exception& ex) {

@@ -61,8 +61,7 @@ LengthScaleSearch::LengthScaleSearch(const MatrixRef& train, const MatrixRef& va
     if (search.rule == SelectionRule::HeldOutLikelihood && kind != DensityKind::Normalized) {
         throw ParameterError("selection", "likelihood needs a normalized density (e.g. kde, or "
                                           "sosrep with the gaussian kernel); " +
-                                              estimator.name() + " here gives a " +
-                                              toString(kind));
+                                              estimator.name() + " here gives a " + toString(kind));
     }
     if (search.excludeDuplicates) {
         m_validation = withoutDuplicatesOf(validation, train, &m_result.excludedDuplicates);

@@ -162,9 +162,9 @@ private slots:
         // SOSREP with the Laplace kernel is a pre-density: the rule is refused. With the
         // Gaussian kernel it is a true density (issue 9), so the rule applies.
         const EstimatorSetup laplace = estimatorSetup("sosrep", {{"kernel", "laplace"}});
-        QVERIFY_THROWS_EXCEPTION(ParameterError,
-                                 LengthScaleSearch(train, val, *laplace.estimator, laplace.options,
-                                                   laplace.kernel, sc));
+        QVERIFY_THROWS_EXCEPTION(
+            ParameterError,
+            LengthScaleSearch(train, val, *laplace.estimator, laplace.options, laplace.kernel, sc));
         const EstimatorSetup gaussian = estimatorSetup("sosrep");
         LengthScaleSearch bySosrepLikelihood(train, val, *gaussian.estimator, gaussian.options,
                                              gaussian.kernel, sc);

@@ -8,6 +8,7 @@
 #include "core/metrics/mmd.h"
 #include "core/random.h"
 #include "support/fit_helpers.h"
+#include "support/mmd_helpers.h"
 
 #include <Eigen/Eigenvalues>
 #include <QtTest>
@@ -17,13 +18,6 @@
 using namespace sosrep;
 
 namespace {
-
-MmdOptions withBandwidth(double h)
-{
-    MmdOptions o;
-    o.bandwidth = h;
-    return o;
-}
 
 Matrix normalRows(int n, int d, uint64_t seed, double spread = 1.0, double shift = 0.0)
 {

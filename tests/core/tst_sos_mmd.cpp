@@ -10,6 +10,7 @@
 #include "core/metrics/mmd.h"
 #include "core/random.h"
 #include "support/fit_helpers.h"
+#include "support/mmd_helpers.h"
 
 #include <Eigen/Eigenvalues>
 #include <QtTest>
@@ -19,13 +20,6 @@
 using namespace sosrep;
 
 namespace {
-
-MmdOptions withBandwidth(double h)
-{
-    MmdOptions o;
-    o.bandwidth = h;
-    return o;
-}
 
 double lengthFromSigma(double sigma)
 {

@@ -146,7 +146,8 @@ private slots:
     void onlyTheGaussianKernelIsNormalized()
     {
         const Matrix x = randomRows(40, 2, 3, 1.0);
-        QVERIFY(fitAt("sosrep", x, 0.3, {{"kernel", "laplace"}})->kind() == DensityKind::PreDensity);
+        QVERIFY(fitAt("sosrep", x, 0.3, {{"kernel", "laplace"}})->kind() ==
+                DensityKind::PreDensity);
         QVERIFY(fitAt("sosrep", x, 0.3, {{"kernel", "sdo"}, {"features", "200"}})->kind() ==
                 DensityKind::PreDensity);
         // The normalizer shifts every log value by one constant: rankings (and AUCs) stay.
