@@ -26,7 +26,7 @@ struct Flag
 };
 
 /// Every option of every registered estimator, common ones first, in table order.
-std::vector<Flag> allFlags()
+std::vector<Flag> allFlags(bool ratios)
 {
     std::vector<Flag> flags;
     auto add = [&](const OptionTable& table, const std::string& owner, bool common) {
@@ -43,9 +43,11 @@ std::vector<Flag> allFlags()
         }
     };
     add(dataOptions(), "", true);
-    add(kernelOptions(), "", true);
-    add(tuningOptions(), "", true);
-    for (const Estimator* e : EstimatorRegistry::instance().all()) {
+    if (!ratios) {
+        add(kernelOptions(), "", true);
+        add(tuningOptions(), "", true);
+    }
+    for (const Estimator* e : EstimatorRegistry::instance().family(ratios)) {
         add(e->options(), e->name(), false);
     }
     return flags;
@@ -94,27 +96,31 @@ QString flagName(const OptionSpec& s)
 
 } // namespace
 
-void addEstimatorOptions(QCommandLineParser& p)
+void addEstimatorOptions(QCommandLineParser& p, bool ratios)
 {
     QStringList names;
-    for (const Estimator* e : EstimatorRegistry::instance().all()) {
+    for (const Estimator* e : EstimatorRegistry::instance().family(ratios)) {
         names << QString::fromStdString(e->name());
     }
     addValueOption(p, QStringLiteral("estimator"),
-                   names.join(QLatin1Char('|')) + QStringLiteral(" (default sosrep)"),
+                   names.join(QLatin1Char('|')) + QStringLiteral(" (default ") +
+                       (ratios ? QStringLiteral("fire)") : QStringLiteral("sosrep)")),
                    QStringLiteral("E"));
-    for (const Flag& f : allFlags()) {
+    for (const Flag& f : allFlags(ratios)) {
         addValueOption(p, flagName(f.spec), helpOf(f), QString::fromStdString(f.spec.valueName));
     }
 }
 
 FitSettings settingsFromOptions(const Options& o, long long trainRows,
-                                std::vector<std::string>* warnings)
+                                std::vector<std::string>* warnings, bool ratios)
 {
-    FitSettings s = FitSettings::defaults(
-        o.text(QStringLiteral("estimator"), QStringLiteral("sosrep")).toStdString());
+    const std::string name = o.text(QStringLiteral("estimator"),
+                                    ratios ? QStringLiteral("fire") : QStringLiteral("sosrep"))
+                                 .toStdString();
+    EstimatorRegistry::instance().getOf(ratios, name);
+    FitSettings s = FitSettings::defaults(name);
     std::vector<std::string> given;
-    for (const Flag& f : allFlags()) {
+    for (const Flag& f : allFlags(ratios)) {
         const QString flag = flagName(f.spec);
         if (!o.has(flag)) {
             continue;
@@ -142,7 +148,12 @@ std::string cliSpelling(const std::string& parameter)
     if (parameter == "estimator") {
         return "--estimator";
     }
-    for (const Flag& f : allFlags()) {
+    for (const Flag& f : allFlags(false)) {
+        if (f.spec.name == parameter) {
+            return f.spec.cliFlag();
+        }
+    }
+    for (const Flag& f : allFlags(true)) {
         if (f.spec.name == parameter) {
             return f.spec.cliFlag();
         }

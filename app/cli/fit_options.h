@@ -12,13 +12,13 @@ namespace sosrep::cli {
 /// Adds --estimator and one flag per option of the registered estimators' option tables (the
 /// common data, kernel and tuning options, then each estimator's own), with their help, value
 /// name and default. Generated: an estimator registered at run time shows up here.
-void addEstimatorOptions(QCommandLineParser& p);
+void addEstimatorOptions(QCommandLineParser& p, bool ratios = false);
 
 /// The settings the command line asks for: the estimator's defaults, then every flag given.
 /// Bad values throw ParameterError naming the option. Flags the settings do not use (another
 /// estimator's option, or one that does not apply here) each give a warning in *warnings.
 FitSettings settingsFromOptions(const Options& o, long long trainRows,
-                                std::vector<std::string>* warnings);
+                                std::vector<std::string>* warnings, bool ratios = false);
 
 /// The command-line spelling of a parameter named in a ParameterError ("learning_rate" is
 /// "--lr"); names that are already flags stay.

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The estimators that ship with the product. Adding one is a folder under core/estimators/ with
 // its Estimator subclass and a make function, plus one line here.
+#include "core/estimators/fire/fire_estimator.h"
 #include "core/estimators/kde/kde_estimator.h"
+#include "core/estimators/ratio_baselines/ratio_baselines.h"
 #include "core/estimators/registry.h"
 #include "core/estimators/sos_mmd/sos_mmd_estimator.h"
 #include "core/estimators/sosrep/sosrep_estimator.h"
@@ -13,6 +15,10 @@ void registerBuiltinEstimators(EstimatorRegistry& registry)
     registry.add(makeSosrepEstimator());
     registry.add(makeKdeEstimator());
     registry.add(makeSosMmdEstimator());
+    registry.add(makeFireEstimator());
+    registry.add(makeUlsifEstimator());
+    registry.add(makeTikdeEstimator());
+    registry.add(makeSosrepRatioEstimator());
 }
 
 } // namespace sosrep

@@ -144,6 +144,9 @@ struct FitInput
     const Matrix* second = nullptr; // the second sample, for estimators that need one
     KernelSpec kernel;              // when the estimator uses a kernel (l fixed by now)
     const OptionValues& options;    // the estimator's options (and the common ones)
+    /// A density ratio of Type II (q known as a function): q at the rows of x, in the scaled
+    /// coordinates' units; `second` is then null.
+    const Vector* secondValues = nullptr;
 };
 
 /// How a fit reports progress and learns it should stop.

@@ -77,4 +77,42 @@ std::vector<std::string> EstimatorRegistry::names() const
     return out;
 }
 
+std::vector<const Estimator*> EstimatorRegistry::family(bool ratios) const
+{
+    std::vector<const Estimator*> out;
+    for (const auto& e : m_estimators) {
+        if ((e->capabilities().kind == DensityKind::Ratio) == ratios) {
+            out.push_back(e.get());
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> EstimatorRegistry::familyNames(bool ratios) const
+{
+    std::vector<std::string> out;
+    for (const Estimator* e : family(ratios)) {
+        out.push_back(e->name());
+    }
+    return out;
+}
+
+const Estimator& EstimatorRegistry::getOf(bool ratios, const std::string& name) const
+{
+    const Estimator& e = get(name);
+    if ((e.capabilities().kind == DensityKind::Ratio) != ratios) {
+        std::string known;
+        for (const std::string& n : familyNames(ratios)) {
+            known += (known.empty() ? "" : ", ") + n;
+        }
+        throw ParameterError("estimator", quoted(name) +
+                                              (ratios ? " estimates a density, not a density "
+                                                        "ratio (use "
+                                                      : " estimates a density ratio: use `sosrep "
+                                                        "ratio` for it (here use ") +
+                                              known + ")");
+    }
+    return e;
+}
+
 } // namespace sosrep

@@ -28,6 +28,13 @@ public:
     /// All estimators in registration order.
     std::vector<const Estimator*> all() const;
     std::vector<std::string> names() const;
+    /// The density estimators (fit, score, the app's density views) or the density-ratio ones
+    /// (`sosrep ratio`, the app's Ratio view), in registration order.
+    std::vector<const Estimator*> family(bool ratios) const;
+    std::vector<std::string> familyNames(bool ratios) const;
+    /// get(), refusing an estimator of the other family with a message that names the
+    /// command or view for it.
+    const Estimator& getOf(bool ratios, const std::string& name) const;
 
 private:
     EstimatorRegistry() = default;

@@ -105,7 +105,8 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
     control.progress = progressOf(observer, "fit");
     control.trace = observer.trace;
     std::unique_ptr<FittedModel> model =
-        estimator.fit(FitInput{data.train, data.second, kernel, settings.values}, control);
+        estimator.fit(FitInput{data.train, data.second, kernel, settings.values, data.secondValues},
+                      control);
     if (model->report().status == SolverStatus::Cancelled) {
         out.cancelled = true;
         return out;

@@ -22,6 +22,7 @@ struct FitData
     Matrix validation;
     std::string source;             // the training data's name, for messages
     const Matrix* second = nullptr; // the second sample of estimators that need one
+    const Vector* secondValues = nullptr; // or q at the train rows (a Type II ratio)
 };
 
 /// What a fit route reports while it runs; every member is optional.

@@ -129,7 +129,7 @@ void ModelPanel::rebuild()
 void ModelPanel::refresh()
 {
     m_refreshing = true;
-    const auto estimators = EstimatorRegistry::instance().all();
+    const auto estimators = EstimatorRegistry::instance().family(false);
     if (m_estimator->count() != int(estimators.size())) {
         m_estimator->clear();
         m_compare->clear();

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimators/estimator.h"
+#include "core/estimators/option.h"
+#include "core/ratio/ratio_tuning.h"
+
+#include <string>
+#include <vector>
+
+namespace sosrep {
+
+/// Options the ratio estimators share (FIRE and TIKDE tune by the same J criterion).
+OptionSpec ratioTOption();        // t: auto or a variance > 0
+OptionSpec ratioLambdaOption();   // lambda: auto or > 0
+OptionTable ratioTuningOptions(); // folds, test_functions, half_spaces
+
+RatioTuningConfig ratioTuningFrom(const OptionValues& v);
+
+/// The grid to tune on: the default grid's t values unless t is given (then that one), and
+/// `lambdas` unless the option `lambdaName` is given.
+RatioGrid ratioGridFrom(const OptionValues& v, const MatrixRef& xp,
+                        const std::vector<double>& lambdas, const std::string& lambdaName);
+
+/// Adds the tuning's fields (criterion, grid, choice) to a fit's summary.
+void addTuningFields(const JSurface& s, SummaryFields* fields);
+
+} // namespace sosrep

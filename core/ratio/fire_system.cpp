@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: MIT
+#include "core/ratio/fire_system.h"
+
+#include "core/errors.h"
+#include "core/random.h"
+#include "core/ratio/ratio_gaussian.h"
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+
+#include <cmath>
+
+namespace sosrep {
+namespace {
+
+/// (1/m) sum_j g_t(y_i, x'_j) for every row of y, in blocks of q rows (n x m never held whole).
+Vector kernelMeans(const MatrixRef& y, const MatrixRef& q, double t)
+{
+    Vector out = Vector::Zero(y.rows());
+    const Eigen::Index block = 2048;
+    for (Eigen::Index s = 0; s < q.rows(); s += block) {
+        const Eigen::Index rows = std::min(block, q.rows() - s);
+        out += gaussianGram(y, q.middleRows(s, rows), t).rowwise().sum();
+    }
+    return out / static_cast<double>(q.rows());
+}
+
+Matrix symmetrized(const Matrix& a)
+{
+    return 0.5 * (a + a.transpose());
+}
+
+} // namespace
+
+std::string toString(FireLoss loss)
+{
+    switch (loss) {
+    case FireLoss::L2p:
+        return "l2p";
+    case FireLoss::Mixed:
+        return "mixed";
+    case FireLoss::Rkhs:
+        return "rkhs";
+    case FireLoss::Cutoff:
+        return "cutoff";
+    }
+    return "l2p";
+}
+
+FireLoss fireLossFromString(const std::string& text)
+{
+    for (FireLoss l : {FireLoss::L2p, FireLoss::Mixed, FireLoss::Rkhs, FireLoss::Cutoff}) {
+        if (toString(l) == text) {
+            return l;
+        }
+    }
+    throw ParameterError("loss", "'" + text + "' is not one of l2p, mixed, rkhs, cutoff");
+}
+
+FourierFeatures FourierFeatures::draw(int dim, int count, double t, uint64_t seed)
+{
+    Rng rng(seed);
+    FourierFeatures f;
+    f.frequencies.resize(count, dim);
+    f.phases.resize(count);
+    const double scale = 1.0 / std::sqrt(t);
+    for (int k = 0; k < count; ++k) {
+        for (int j = 0; j < dim; ++j) {
+            f.frequencies(k, j) = rng.normal() * scale;
+        }
+        f.phases(k) = 2.0 * 3.14159265358979323846 * rng.uniform();
+    }
+    return f;
+}
+
+Matrix FourierFeatures::map(const MatrixRef& x) const
+{
+    Matrix z = x * frequencies.transpose();
+    z.rowwise() += phases.transpose();
+    const double a = std::sqrt(2.0 / static_cast<double>(phases.size()));
+    return (z.array().cos() * a).matrix();
+}
+
+std::shared_ptr<const FireFit> FireFit::build(const MatrixRef& xp, const RatioTarget& target,
+                                              double t, const FireSetup& setup)
+{
+    if (!(t > 0.0) || !std::isfinite(t)) {
+        throw ParameterError("t", "must be a positive number");
+    }
+    if (target.typeTwo() && (setup.loss == FireLoss::Mixed || setup.loss == FireLoss::Rkhs)) {
+        throw ParameterError("loss", toString(setup.loss) +
+                                         " needs a sample of q (Type I); with q known as a "
+                                         "function use l2p or cutoff (paper section 3.6)");
+    }
+    if (!target.typeTwo() && !target.sample) {
+        throw ParameterError("q", "neither a sample of q nor its values were given");
+    }
+    std::shared_ptr<FireFit> fit(new FireFit());
+    fit->m_setup = setup;
+    fit->m_t = t;
+    fit->m_typeTwo = target.typeTwo();
+    const double n = static_cast<double>(xp.rows());
+    // Type II solves K_t f = q with the delta family k_t = c g_t, i.e. g_t f = q / c.
+    Vector qOverC;
+    if (target.typeTwo()) {
+        const double dim =
+            target.intrinsicDim > 0.0 ? target.intrinsicDim : static_cast<double>(xp.cols());
+        qOverC = *target.values / deltaNormalizer(t, dim);
+    }
+    if (setup.form == FireForm::Features) {
+        fit->m_features =
+            FourierFeatures::draw(static_cast<int>(xp.cols()), setup.features, t, setup.seed);
+        const Matrix phiP = fit->m_features.map(xp);
+        const Matrix cp = symmetrized(phiP.transpose() * phiP / n);
+        if (target.typeTwo()) {
+            const Vector s = phiP.transpose() * qOverC / n;
+            Eigen::SelfAdjointEigenSolver<Matrix> eig(cp);
+            fit->m_vectors = eig.eigenvectors();
+            fit->m_eigenvalues = eig.eigenvalues();
+            fit->m_projected = fit->m_vectors.transpose() * s;
+            fit->m_sampleBasis = phiP * fit->m_vectors;
+            return fit;
+        }
+        const Matrix phiQ = fit->m_features.map(*target.sample);
+        const Vector muQ = phiQ.colwise().mean().transpose();
+        if (setup.loss == FireLoss::Mixed) {
+            const Matrix cq = phiQ.transpose() * phiQ / static_cast<double>(phiQ.rows());
+            const Matrix m = setup.gamma * cp + (1.0 - setup.gamma) * cq;
+            Eigen::SelfAdjointEigenSolver<Matrix> eig(symmetrized(cp * m * cp));
+            fit->m_vectors = eig.eigenvectors();
+            fit->m_eigenvalues = eig.eigenvalues();
+            fit->m_projected = fit->m_vectors.transpose() * (cp * (m * muQ));
+            return fit;
+        }
+        Eigen::SelfAdjointEigenSolver<Matrix> eig(cp);
+        fit->m_vectors = eig.eigenvectors();
+        fit->m_eigenvalues = eig.eigenvalues();
+        fit->m_projected = fit->m_vectors.transpose() * (cp * muQ);
+        return fit;
+    }
+    fit->m_xp = xp;
+    const Matrix kpp = gaussianGram(xp, xp, t) / n;
+    const Vector b = target.typeTwo() ? qOverC : kernelMeans(xp, *target.sample, t);
+    if (setup.loss == FireLoss::Mixed) {
+        // Eq. 13 with lambda I (digest 1.4): A = (g/n) Kpp^2 + ((1-g)/m) Kqp^T Kqp, K_H = n Kpp,
+        // K_1 1 = (g/n) Kpp b + ((1-g)/m) Kqp^T (Kqq 1).
+        const Matrix& xq = *target.sample;
+        const double m = static_cast<double>(xq.rows());
+        const double g = setup.gamma;
+        const Matrix kqp = gaussianGram(xq, xp, t) / n;
+        const Matrix a = (g / n) * (kpp * kpp) + ((1.0 - g) / m) * (kqp.transpose() * kqp);
+        fit->m_mixedSystem = a * (n * kpp);
+        fit->m_mixedRhs =
+            (g / n) * (kpp * b) + ((1.0 - g) / m) * (kqp.transpose() * kernelMeans(xq, xq, t));
+        return fit;
+    }
+    Eigen::SelfAdjointEigenSolver<Matrix> eig(kpp);
+    fit->m_vectors = eig.eigenvectors();
+    fit->m_eigenvalues = eig.eigenvalues();
+    fit->m_projected = fit->m_vectors.transpose() * b;
+    return fit;
+}
+
+Vector FireFit::filter(double lambda) const
+{
+    const bool mixedFeatures = m_setup.loss == FireLoss::Mixed;
+    Vector f(m_eigenvalues.size());
+    for (Eigen::Index i = 0; i < f.size(); ++i) {
+        const double s = m_eigenvalues(i);
+        if (mixedFeatures) {
+            f(i) = 1.0 / (s + lambda);
+            continue;
+        }
+        switch (m_setup.loss) {
+        case FireLoss::L2p:
+        case FireLoss::Mixed:
+            f(i) = s / (s * s * s + lambda);
+            break;
+        case FireLoss::Rkhs:
+            f(i) = 1.0 / (s * s + lambda);
+            break;
+        case FireLoss::Cutoff:
+            f(i) = s * s * s > lambda ? 1.0 / (s * s) : 0.0;
+            break;
+        }
+    }
+    return f;
+}
+
+Vector FireFit::coefficients(double lambda) const
+{
+    if (!(lambda > 0.0) && m_setup.loss != FireLoss::Cutoff) {
+        throw ParameterError("lambda", "must be positive");
+    }
+    if (m_setup.form == FireForm::Exact && m_setup.loss == FireLoss::Mixed) {
+        const Eigen::Index n = m_mixedSystem.rows();
+        Matrix sys = m_mixedSystem;
+        sys.diagonal().array() += lambda;
+        return static_cast<double>(n) * sys.partialPivLu().solve(m_mixedRhs);
+    }
+    return m_vectors * filter(lambda).cwiseProduct(m_projected);
+}
+
+int FireFit::cutoffRank(double lambda) const
+{
+    if (m_setup.loss != FireLoss::Cutoff) {
+        return static_cast<int>(std::max(m_eigenvalues.size(), m_mixedSystem.rows()));
+    }
+    return static_cast<int>((m_eigenvalues.array().cube() > lambda).count());
+}
+
+Vector FireFit::sampleValues(double lambda) const
+{
+    if (m_setup.form == FireForm::Features) {
+        if (m_sampleBasis.size() > 0) {
+            return m_sampleBasis * filter(lambda).cwiseProduct(m_projected);
+        }
+        return values(m_xp, lambda);
+    }
+    if (m_setup.loss == FireLoss::Mixed) {
+        return values(m_xp, lambda);
+    }
+    return m_vectors * m_eigenvalues.cwiseProduct(filter(lambda)).cwiseProduct(m_projected);
+}
+
+Vector FireFit::values(const MatrixRef& y, double lambda) const
+{
+    const Vector c = coefficients(lambda);
+    if (m_setup.form == FireForm::Features) {
+        return m_features.map(y) * c;
+    }
+    const Eigen::Index block = 4096;
+    Vector out(y.rows());
+    for (Eigen::Index s = 0; s < y.rows(); s += block) {
+        const Eigen::Index rows = std::min(block, y.rows() - s);
+        out.segment(s, rows) = gaussianGram(y.middleRows(s, rows), m_xp, m_t) * c;
+    }
+    return out / static_cast<double>(m_xp.rows());
+}
+
+FireFit::Evaluator FireFit::evaluator(const MatrixRef& y) const
+{
+    Evaluator e;
+    e.m_fit = this;
+    if (m_setup.form == FireForm::Features) {
+        e.m_basis = m_features.map(y) * m_vectors;
+    } else if (m_setup.loss == FireLoss::Mixed) {
+        e.m_basis = gaussianGram(y, m_xp, m_t) / static_cast<double>(m_xp.rows());
+    } else {
+        e.m_basis = gaussianGram(y, m_xp, m_t) * m_vectors / static_cast<double>(m_xp.rows());
+    }
+    return e;
+}
+
+Vector FireFit::Evaluator::at(double lambda) const
+{
+    const FireFit& f = *m_fit;
+    if (f.m_setup.form == FireForm::Exact && f.m_setup.loss == FireLoss::Mixed) {
+        return m_basis * f.coefficients(lambda);
+    }
+    return m_basis * f.filter(lambda).cwiseProduct(f.m_projected);
+}
+
+} // namespace sosrep

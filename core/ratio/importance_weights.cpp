@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+#include "core/ratio/importance_weights.h"
+
+#include "core/errors.h"
+
+#include <Eigen/QR>
+
+#include <cmath>
+#include <limits>
+
+namespace sosrep {
+
+std::string toString(WeightForm form)
+{
+    switch (form) {
+    case WeightForm::Raw:
+        return "raw";
+    case WeightForm::Clipped:
+        return "clipped";
+    case WeightForm::Renormalized:
+        return "renormalized";
+    }
+    return "raw";
+}
+
+WeightForm weightFormFromString(const std::string& text)
+{
+    for (WeightForm f : {WeightForm::Raw, WeightForm::Clipped, WeightForm::Renormalized}) {
+        if (toString(f) == text) {
+            return f;
+        }
+    }
+    throw ParameterError("weights", "'" + text + "' is not one of raw, clipped, renormalized");
+}
+
+Vector postProcessWeights(const Vector& raw, WeightForm form)
+{
+    if (form == WeightForm::Raw) {
+        return raw;
+    }
+    Vector w = raw.cwiseMax(0.0);
+    if (form == WeightForm::Renormalized) {
+        const double mean = w.mean();
+        if (mean > 0.0) {
+            w /= mean;
+        }
+    }
+    return w;
+}
+
+WeightSummary summarizeWeights(const Vector& w)
+{
+    WeightSummary s;
+    double sum = 0.0;
+    double sum2 = 0.0;
+    long long count = 0;
+    long long negative = 0;
+    s.minimum = std::numeric_limits<double>::infinity();
+    s.maximum = -std::numeric_limits<double>::infinity();
+    for (Eigen::Index i = 0; i < w.size(); ++i) {
+        const double v = w(i);
+        if (!std::isfinite(v)) {
+            ++s.nonFinite;
+            continue;
+        }
+        ++count;
+        sum += v;
+        sum2 += v * v;
+        negative += v < 0.0 ? 1 : 0;
+        s.minimum = std::min(s.minimum, v);
+        s.maximum = std::max(s.maximum, v);
+    }
+    if (count == 0) {
+        return s;
+    }
+    const double n = static_cast<double>(count);
+    s.mean = sum / n;
+    s.ess = sum2 > 0.0 ? sum * sum / sum2 : 0.0;
+    s.essFraction = s.ess / n;
+    s.negativeShare = static_cast<double>(negative) / n;
+    s.chi2 = sum2 / n - 1.0;
+    return s;
+}
+
+Vector weightedLeastSquares(const MatrixRef& x, const Vector& y, const Vector& w, bool intercept)
+{
+    Matrix design(x.rows(), x.cols() + (intercept ? 1 : 0));
+    if (intercept) {
+        design.col(0).setOnes();
+    }
+    design.rightCols(x.cols()) = x;
+    const Matrix xtw = design.transpose() * w.asDiagonal();
+    const Matrix gram = xtw * design;
+    // The pseudo-inverse of the paper's formula, by complete orthogonal decomposition.
+    return gram.completeOrthogonalDecomposition().solve(xtw * y);
+}
+
+double weightedAverage(const Vector& h, const Vector& w)
+{
+    return h.cwiseProduct(w).sum() / static_cast<double>(h.size());
+}
+
+} // namespace sosrep

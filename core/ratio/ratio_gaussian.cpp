@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#include "core/ratio/ratio_gaussian.h"
+
+#include "core/numerics/distances.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace sosrep {
+
+Matrix gaussianGram(const MatrixRef& a, const MatrixRef& b, double t)
+{
+    return (squaredDistances(a, b) * (-0.5 / t)).array().exp().matrix();
+}
+
+double deltaNormalizer(double t, double dim)
+{
+    return std::pow(2.0 * 3.14159265358979323846 * t, -0.5 * dim);
+}
+
+double meanNeighbourDistance(const MatrixRef& x, int neighbours)
+{
+    const Eigen::Index n = x.rows();
+    const int k = static_cast<int>(std::min<Eigen::Index>(neighbours, n - 1));
+    if (k < 1) {
+        return 0.0;
+    }
+    // Blocks of rows keep the distance matrix small for large samples.
+    const Eigen::Index block = 512;
+    double total = 0.0;
+    std::vector<double> row(static_cast<size_t>(n));
+    for (Eigen::Index start = 0; start < n; start += block) {
+        const Eigen::Index rows = std::min(block, n - start);
+        const Matrix d2 = squaredDistances(x.middleRows(start, rows), x);
+        for (Eigen::Index i = 0; i < rows; ++i) {
+            for (Eigen::Index j = 0; j < n; ++j) {
+                row[size_t(j)] = d2(i, j);
+            }
+            row[size_t(start + i)] = std::numeric_limits<double>::infinity();
+            std::nth_element(row.begin(), row.begin() + (k - 1), row.end());
+            std::sort(row.begin(), row.begin() + k);
+            for (int j = 0; j < k; ++j) {
+                total += std::sqrt(row[size_t(j)]);
+            }
+        }
+    }
+    return total / (static_cast<double>(n) * k);
+}
+
+} // namespace sosrep

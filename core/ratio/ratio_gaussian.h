@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/types.h"
+
+namespace sosrep {
+
+/// FIRE's Gaussian with variance t (digest section 1.10), kept at unit peak:
+/// g_t(x, y) = exp(-|x - y|^2 / (2t)). The paper's delta-family kernel is k_t = c(t, d) g_t with
+/// c = (2 pi t)^(-d/2). Type I is the same with either (only lambda scales, by c^3 for the L2
+/// losses: digest T5), so every lambda in this library is stated for g_t, which keeps one
+/// lambda grid meaningful for every t and every dimension; Type II divides q by c instead.
+Matrix gaussianGram(const MatrixRef& a, const MatrixRef& b, double t);
+
+/// c(t, d) = (2 pi t)^(-d/2): the normalizer that makes g_t a delta family in dimension d (the
+/// intrinsic dimension for data on a manifold, appendix C, Lemma 10).
+double deltaNormalizer(double t, double dim);
+
+/// The paper's t0 (section 6.1): the mean distance of each row of x to its 10 nearest other rows
+/// (fewer when x has fewer rows), used, as the paper does, as a variance.
+double meanNeighbourDistance(const MatrixRef& x, int neighbours = 10);
+
+} // namespace sosrep
