@@ -42,6 +42,17 @@ const Flag kFlags[] = {
     {"hindsight", nullptr, "also report the best AUC over the grid"},
     {"data2", "FILE", "a second sample, same columns as --data (two-sample MMD)"},
     {"bandwidth", "H", "MMD kernel exp(-|x-y|^2 / 2 H^2) (default: median pairwise distance)"},
+    {"p", "FILE", "the sample of p, the ratio's denominator (CSV/TSV or .npz)"},
+    {"q", "FILE", "a sample of q, the numerator, same columns as --p (Type I)"},
+    {"type", "1|2", "1: q is a sample (--q); 2: q is known (--q-function, --q-model, --inverse)"},
+    {"q-function", "EXPR",
+     "Type II: q as an expression of x1..xd in --p's units (+ - * / ^, exp, log, sqrt, sin, cos, "
+     "abs, pi)"},
+    {"q-model", "FILE", "Type II: q is the density of a saved model (sosrep fit --model-out)"},
+    {"inverse", nullptr, "Type II: q = 1, the inverse density 1/p (bounded support only)"},
+    {"weights-out", "FILE", "importance weights at the --p rows: raw, clipped, renormalized (CSV)"},
+    {"ratio-model-out", "FILE", "save the ratio model (JSON; sosrep score evaluates it)"},
+    {"j-out", "FILE", "the tuning criterion over the (t, lambda) grid (CSV)"},
     {"mc-samples", "N",
      "Monte Carlo draws per model where no closed form or grid applies "
      "(default 4000)"},

@@ -21,6 +21,7 @@ const char* kUsage =
     "  score     score rows with a saved model\n"
     "  split     subsample and split a dataset (the ADBench protocol's split step)\n"
     "  mmd       MMD between data and saved models, or between two data files\n"
+    "  ratio     density ratio q/p (FIRE, uLSIF, TIKDE, SOSREP plug-in) and importance weights\n"
     "  adbench   evaluate on a folder of ADBench .npz files (ADBench protocol)\n"
     "run 'sosrep <command> --help' for the options of a command";
 
@@ -43,6 +44,9 @@ Command commandNamed(const QString& name)
     if (name == QLatin1String("mmd")) {
         return &commandMmd;
     }
+    if (name == QLatin1String("ratio")) {
+        return &commandRatio;
+    }
     if (name == QLatin1String("adbench")) {
         return &commandAdbench;
     }
@@ -62,7 +66,7 @@ int runCli(const QStringList& args, QTextStream& out, QTextStream& err)
     const Command command = commandNamed(name);
     if (!command) {
         err << "sosrep: unknown command " << QString::fromStdString(quoted(name.toStdString()))
-            << " (use generate, fit, score, split, mmd or adbench)\n";
+            << " (use generate, fit, score, split, mmd, ratio or adbench)\n";
         return ExitUsage;
     }
     // One line per failure, whatever the exception held: control bytes escaped, length capped.

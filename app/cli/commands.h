@@ -15,6 +15,10 @@ int commandSplit(const QStringList& args, CommandContext& ctx);
 /// with a Gaussian kernel between the data and each model, between the two models, or between
 /// two samples (V- and U-statistics); closed form, grid quadrature or Monte Carlo, labelled.
 int commandMmd(const QStringList& args, CommandContext& ctx);
+/// `sosrep ratio --p FILE (--q FILE | --q-function EXPR | --q-model FILE | --inverse)
+/// [--estimator fire|ulsif|tikde|sosrep-ratio] [options]`: the density ratio q/p (issue 10),
+/// importance weights and their summaries; one-line JSON summary last.
+int commandRatio(const QStringList& args, CommandContext& ctx);
 /// `sosrep adbench --data-dir DIR [fit options] [--seeds 42,43] [--hindsight]`: the ADBench
 /// protocol on every .npz of a folder (subsample to 10000, stratified 70/30 split, min-max fitted
 /// on train, labels only for the AUC), one table row per dataset and seed, then the means.

@@ -9,7 +9,8 @@ OptionSpec ratioTOption()
 {
     OptionSpec t = realOption({"t", "Kernel variance t", "Ratio"}, "auto", 0.0, true,
                               "variance of the Gaussian kernel (sigma^2 in the scaled "
-                              "coordinates); auto tunes it on t0 2^j, j = 0..9",
+                              "coordinates); auto tunes it on t0 2^j, j = 0..9 (Type II: "
+                              "-6..3), t0 the mean 10-NN distance",
                               {"auto"});
     t.logScale = true;
     return t;
@@ -52,11 +53,12 @@ RatioTuningConfig ratioTuningFrom(const OptionValues& v)
 }
 
 RatioGrid ratioGridFrom(const OptionValues& v, const MatrixRef& xp,
-                        const std::vector<double>& lambdas, const std::string& lambdaName)
+                        const std::vector<double>& lambdas, const std::string& lambdaName,
+                        bool typeTwo)
 {
     RatioGrid g;
     if (v.isChoice("t")) {
-        g = defaultRatioGrid(xp);
+        g = defaultRatioGrid(xp, typeTwo);
     } else {
         g.t = {v.real("t")};
         g.t0 = v.real("t");

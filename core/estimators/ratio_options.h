@@ -20,7 +20,8 @@ RatioTuningConfig ratioTuningFrom(const OptionValues& v);
 /// The grid to tune on: the default grid's t values unless t is given (then that one), and
 /// `lambdas` unless the option `lambdaName` is given.
 RatioGrid ratioGridFrom(const OptionValues& v, const MatrixRef& xp,
-                        const std::vector<double>& lambdas, const std::string& lambdaName);
+                        const std::vector<double>& lambdas, const std::string& lambdaName,
+                        bool typeTwo = false);
 
 /// Adds the tuning's fields (criterion, grid, choice) to a fit's summary.
 void addTuningFields(const JSurface& s, SummaryFields* fields);

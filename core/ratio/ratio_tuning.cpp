@@ -41,7 +41,7 @@ Vector entriesWhere(const Vector& v, const std::vector<int>& fold, int k, bool e
 
 } // namespace
 
-RatioGrid defaultRatioGrid(const MatrixRef& xp)
+RatioGrid defaultRatioGrid(const MatrixRef& xp, bool typeTwo)
 {
     RatioGrid g;
     g.t0 = meanNeighbourDistance(xp, 10);
@@ -49,7 +49,8 @@ RatioGrid defaultRatioGrid(const MatrixRef& xp)
         throw ParameterError("t", "the p rows are all identical: no kernel width can be derived; "
                                   "give --t");
     }
-    for (int j = 0; j <= 9; ++j) {
+    const int first = typeTwo ? -6 : 0;
+    for (int j = first; j <= first + 9; ++j) {
         g.t.push_back(g.t0 * std::ldexp(1.0, j));
     }
     for (int e = 5; e <= 10; ++e) {
@@ -102,6 +103,8 @@ JSurface tuneRatio(const Matrix& xp, const RatioTarget& target, const RatioGrid&
     }
     const double dim =
         target.intrinsicDim > 0.0 ? target.intrinsicDim : static_cast<double>(xp.cols());
+    const double width = grid.t0 / 8.0;
+    s.residualWidth = target.typeTwo() ? width : 0.0;
 
     const int total = static_cast<int>(grid.t.size());
     for (size_t ti = 0; ti < grid.t.size(); ++ti) {
@@ -126,8 +129,10 @@ JSurface tuneRatio(const Matrix& xp, const RatioTarget& target, const RatioGrid&
             Matrix up;
             Matrix smooth;
             if (target.typeTwo()) {
-                smooth = gaussianGram(heldP, trainP, t) *
-                         (deltaNormalizer(t, dim) / static_cast<double>(trainP.rows()));
+                // K_{s, held} f at the training rows, f taken out of sample on the held rows,
+                // with one width s for every candidate t.
+                smooth = gaussianGram(trainP, heldP, width) *
+                         (deltaNormalizer(width, dim) / static_cast<double>(heldP.rows()));
             } else {
                 up = u.evaluate(heldP);
             }
@@ -135,8 +140,8 @@ JSurface tuneRatio(const Matrix& xp, const RatioTarget& target, const RatioGrid&
                 const FoldValues v = path(grid.lambda[li]);
                 double value;
                 if (target.typeTwo()) {
-                    const Vector predicted = smooth * v.train;
-                    value = (predicted - heldQ).squaredNorm() / heldQ.squaredNorm();
+                    const Vector predicted = smooth * v.held;
+                    value = (predicted - trainQ).squaredNorm() / trainQ.squaredNorm();
                 } else {
                     value = jCriterion(up, v.held, uqMean);
                 }

@@ -106,7 +106,7 @@ public:
             for (int e = 5; e <= 10; ++e) {
                 lambdas.push_back(std::pow(10.0, -e));
             }
-            const RatioGrid grid = ratioGridFrom(v, xp, lambdas, "lambda");
+            const RatioGrid grid = ratioGridFrom(v, xp, lambdas, "lambda", target.typeTwo());
             const FoldFitter fitter = [&](const FoldInput& fold, double width) -> FoldPath {
                 RatioTarget ft = target;
                 ft.values = fold.trainQ;

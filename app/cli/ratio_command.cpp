@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+// `sosrep ratio`: the density ratio q/p with FIRE or a baseline, the importance weights on the
+// p sample and their summaries (issue 10).
+#include "app/cli/cli_flags.h"
+#include "app/cli/cli_runner.h"
+#include "app/cli/commands.h"
+#include "app/cli/data_loader.h"
+#include "app/cli/fit_options.h"
+#include "app/cli/fit_summary.h"
+#include "core/data/preparation.h"
+#include "core/errors.h"
+#include "core/estimators/ratio_model.h"
+#include "core/estimators/registry.h"
+#include "core/pipeline/fit_route.h"
+#include "core/ratio/expression.h"
+#include "core/ratio/importance_weights.h"
+#include "ui/io/model_file.h"
+#include "ui/io/table_text.h"
+
+#include <cmath>
+
+namespace sosrep::cli {
+namespace {
+
+struct RatioFiles
+{
+    QString weights;
+    QString model;
+    QString j;
+};
+
+/// log of the density scale factor from raw units to the scaler's: p_scaled = p_raw prod s_j.
+double logScaleFactor(const Scaler& s)
+{
+    return s.scale.array().log().sum();
+}
+
+/// Which q the command was given, checked for conflicts.
+struct QSource
+{
+    QString sample;   // --q
+    QString function; // --q-function
+    QString model;    // --q-model
+    bool inverse = false;
+    int type = 1;
+    const char* flag = "--q";
+};
+
+QSource qSourceOf(const Options& o)
+{
+    QSource s;
+    s.sample = o.text(QStringLiteral("q"));
+    s.function = o.text(QStringLiteral("q-function"));
+    s.model = o.text(QStringLiteral("q-model"));
+    s.inverse = o.has(QStringLiteral("inverse"));
+    const int given = (s.sample.isEmpty() ? 0 : 1) + (s.function.isEmpty() ? 0 : 1) +
+                      (s.model.isEmpty() ? 0 : 1) + (s.inverse ? 1 : 0);
+    if (given != 1) {
+        throw ParameterError("--q", given == 0
+                                        ? "give a sample of q (--q FILE), or q as a function "
+                                          "(--q-function EXPR, --q-model FILE or --inverse)"
+                                        : "give only one of --q, --q-function, --q-model, "
+                                          "--inverse");
+    }
+    s.type = s.sample.isEmpty() ? 2 : 1;
+    s.flag = !s.function.isEmpty() ? "--q-function"
+             : !s.model.isEmpty()  ? "--q-model"
+             : s.inverse           ? "--inverse"
+                                   : "--q";
+    if (o.has(QStringLiteral("type"))) {
+        const QString t = o.text(QStringLiteral("type"));
+        if (t != QLatin1String("1") && t != QLatin1String("2")) {
+            throw ParameterError("--type", "must be 1 or 2, not '" + t.toStdString() + "'");
+        }
+        if (t.toInt() != s.type) {
+            throw ParameterError("--type", s.type == 1 ? "2 needs q as a function (--q-function, "
+                                                         "--q-model or --inverse), not --q"
+                                                       : "1 needs a sample of q (--q FILE)");
+        }
+    }
+    return s;
+}
+
+/// q at the raw p rows (raw units), then in the p scaler's units.
+Vector typeTwoValues(const QSource& src, const Dataset& p, const Scaler& pScaler,
+                     CommandContext& ctx)
+{
+    Vector raw;
+    if (!src.function.isEmpty()) {
+        const Expression e = Expression::parse(src.function.toStdString(),
+                                               static_cast<int>(p.dim()), "--q-function");
+        raw = e.evaluate(p.x);
+    } else if (!src.model.isEmpty()) {
+        const io::SavedModel saved = io::loadModel(src.model);
+        const auto model = io::toModel(saved, src.model);
+        if (model->kind() == DensityKind::Ratio) {
+            throw ParameterError("--q-model", "'" + src.model.toStdString() +
+                                                  "' holds a density ratio, not a density");
+        }
+        if (saved.columns != p.columns) {
+            throw ParameterError("--q-model", "'" + src.model.toStdString() +
+                                                  "' was fitted on other columns than --p");
+        }
+        if (model->kind() == DensityKind::PreDensity) {
+            ctx.warn("the --q-model density is unnormalized (a pre-density): the ratio is q/p "
+                     "up to the same unknown constant");
+        }
+        const LogDensity ld = model->logValues(saved.scaler.apply(p.x));
+        raw = (ld.values.array() - logScaleFactor(saved.scaler)).exp().matrix();
+    } else {
+        raw = Vector::Ones(p.rows());
+        ctx.warn("--inverse estimates 1/p: it is in L2(p) only on a bounded support or a "
+                 "manifold; for Gaussian-tailed data it grows without bound (digest 5.1)");
+    }
+    for (Eigen::Index i = 0; i < raw.size(); ++i) {
+        if (!std::isfinite(raw(i)) || raw(i) < 0.0) {
+            throw ParameterError(src.flag, "is " + std::to_string(raw(i)) + " at row " +
+                                               std::to_string(i + 1) + " of '" + p.source +
+                                               "': q must be finite and non-negative there");
+        }
+    }
+    return raw * std::exp(logScaleFactor(pScaler));
+}
+
+QByteArray weightsText(const Vector& raw)
+{
+    QString s = QStringLiteral("row,weight_raw,weight_clipped,weight_renormalized\n");
+    const Vector c = postProcessWeights(raw, WeightForm::Clipped);
+    const Vector r = postProcessWeights(raw, WeightForm::Renormalized);
+    for (Eigen::Index i = 0; i < raw.size(); ++i) {
+        s += QString::number(i + 1) + QLatin1Char(',') + finiteCell(raw(i)) + QLatin1Char(',') +
+             finiteCell(c(i)) + QLatin1Char(',') + finiteCell(r(i)) + QLatin1Char('\n');
+    }
+    return s.toUtf8();
+}
+
+QByteArray surfaceText(const JSurface& j)
+{
+    QString s = QStringLiteral("t,lambda,criterion,value,selected\n");
+    for (size_t a = 0; a < j.t.size(); ++a) {
+        for (size_t b = 0; b < j.lambda.size(); ++b) {
+            const bool chosen = int(a) == j.bestT && int(b) == j.bestLambda;
+            s += io::formatNumber(j.t[a]) + QLatin1Char(',') + io::formatNumber(j.lambda[b]) +
+                 QLatin1Char(',') + QString::fromStdString(j.criterion) + QLatin1Char(',') +
+                 finiteCell(j.j(Eigen::Index(a), Eigen::Index(b))) + QLatin1Char(',') +
+                 (chosen ? QStringLiteral("1") : QStringLiteral("0")) + QLatin1Char('\n');
+        }
+    }
+    return s.toUtf8();
+}
+
+/// Whether the fit will tune (t, lambda) or (t, threshold) and so have a surface to write.
+bool tunes(const FitSettings& s)
+{
+    if (!s.values.has("t")) {
+        return false;
+    }
+    const char* partner = s.values.has("threshold") ? "threshold" : "lambda";
+    return s.values.isChoice("t") || s.values.isChoice(partner);
+}
+
+void addWeights(QJsonObject& s, const WeightSummary& w)
+{
+    s[QStringLiteral("weight_mean")] = w.mean;
+    s[QStringLiteral("weight_ess")] = w.ess;
+    s[QStringLiteral("weight_ess_fraction")] = w.essFraction;
+    s[QStringLiteral("weight_negative_share")] = w.negativeShare;
+    s[QStringLiteral("weight_min")] = w.minimum;
+    s[QStringLiteral("weight_max")] = w.maximum;
+    s[QStringLiteral("chi2_plugin")] = w.chi2;
+    if (w.nonFinite > 0) {
+        s[QStringLiteral("weight_non_finite")] = static_cast<qint64>(w.nonFinite);
+    }
+}
+
+} // namespace
+
+int commandRatio(const QStringList& args, CommandContext& ctx)
+{
+    QCommandLineParser parser;
+    addFlags(parser, {QStringLiteral("p"), QStringLiteral("q"), QStringLiteral("type"),
+                      QStringLiteral("q-function"), QStringLiteral("q-model"),
+                      QStringLiteral("inverse"), QStringLiteral("columns"),
+                      QStringLiteral("label-column"), QStringLiteral("weights-out"),
+                      QStringLiteral("ratio-model-out"), QStringLiteral("j-out")});
+    addEstimatorOptions(parser, true);
+    if (!ctx.parse(parser, args)) {
+        return ExitOk;
+    }
+    const Options o(parser);
+    const QString pPath = o.required(QStringLiteral("p"));
+    ctx.input(pPath, "--p");
+    const QSource src = qSourceOf(o);
+    if (!src.sample.isEmpty()) {
+        ctx.input(src.sample, "--q");
+    }
+    if (!src.model.isEmpty()) {
+        ctx.input(src.model, "--q-model");
+    }
+    RatioFiles files;
+    files.weights = ctx.plannedOutput(o, "--weights-out");
+    files.model = ctx.plannedOutput(o, "--ratio-model-out");
+    files.j = ctx.plannedOutput(o, "--j-out");
+    std::vector<std::string> warnings;
+    settingsFromOptions(o, 0, &warnings, true); // every flag checked before any data is read
+
+    const QString label = o.text(QStringLiteral("label-column"));
+    const QStringList columns =
+        o.text(QStringLiteral("columns")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    const Dataset p = loadDataset(pPath, label, columns);
+    warnings.clear();
+    const FitSettings settings = settingsFromOptions(o, p.rows(), &warnings, true);
+    ctx.warn(warnings);
+    if (!files.j.isEmpty() && !tunes(settings)) {
+        throw ParameterError("--j-out", "there is no tuning surface: " +
+                                            (settings.values.has("t")
+                                                 ? std::string("t and its partner were both given")
+                                                 : settings.estimator + " tunes nothing itself"));
+    }
+    const PreparedTraining prepared =
+        prepareTraining(p, scalingKindFromString(settings.values.text("scale")));
+    ctx.warn(prepared.warnings);
+
+    FitData data;
+    data.train = prepared.x;
+    data.source = p.source;
+    Matrix qx;
+    Vector qValues;
+    std::optional<Dataset> q;
+    if (src.type == 1) {
+        std::vector<std::string> w;
+        q = loadMatching(src.sample, label, p.columns, &w);
+        ctx.warn(w);
+        if (q->rows() == 0) {
+            throw DataError(q->source, 0, 0, "has no data rows: a sample of q is needed");
+        }
+        qx = applyToOther(prepared.scaler, *q);
+        data.second = &qx;
+    } else {
+        qValues = typeTwoValues(src, p, prepared.scaler, ctx);
+        data.secondValues = &qValues;
+    }
+    const FitOutcome f = fitModel(data, settings);
+    const auto& model = dynamic_cast<const RatioModel&>(*f.model);
+    const Vector weights = model.ratio(prepared.x);
+    const WeightSummary ws = summarizeWeights(weights);
+    if (ws.nonFinite > 0) {
+        throw NumericalError(std::to_string(ws.nonFinite) +
+                             " importance weights are not finite; try a larger --lambda");
+    }
+    if (!model.report().note.empty()) {
+        ctx.warn(model.report().note);
+    }
+    if (ws.negativeShare > 0.0) {
+        ctx.warn(QString::number(100.0 * ws.negativeShare, 'f', 1).toStdString() +
+                 " % of the weights are negative (FIRE imposes no sign): --weights-out also "
+                 "gives them clipped at 0 and renormalized to mean 1 (post-processing)");
+    }
+    if (!files.weights.isEmpty()) {
+        ctx.outputs().stage(files.weights, weightsText(weights));
+    }
+    if (!files.j.isEmpty()) {
+        ctx.outputs().stage(files.j, surfaceText(*model.surface()));
+    }
+    if (!files.model.isEmpty()) {
+        QJsonObject prov;
+        prov[QStringLiteral("seed")] = QString::fromStdString(settings.values.text("seed"));
+        prov[QStringLiteral("p_file")] = QString::fromStdString(p.source);
+        prov[QStringLiteral("q")] = src.type == 1 ? src.sample : QString::fromLatin1(src.flag);
+        ctx.outputs().stage(files.model, io::modelJson(io::savedModelOf(
+                                             model, settings, prepared.scaler, p.columns, prov)));
+    }
+    ctx.out() << QString::fromStdString(model.estimator()) << ": "
+              << QString::fromStdString(
+                     EstimatorRegistry::instance().get(model.estimator()).title())
+              << "\n  weights on " << p.rows() << " rows of p: mean "
+              << QString::number(ws.mean, 'g', 4) << ", ESS " << QString::number(ws.ess, 'f', 1)
+              << " (" << QString::number(100.0 * ws.essFraction, 'f', 1) << " %), negative "
+              << QString::number(100.0 * ws.negativeShare, 'f', 1) << " %, chi2 plug-in "
+              << QString::number(ws.chi2, 'g', 4) << '\n';
+    QJsonObject s;
+    s[QStringLiteral("command")] = QStringLiteral("ratio");
+    s[QStringLiteral("estimator")] = QString::fromStdString(model.estimator());
+    s[QStringLiteral("ratio_type")] = src.type;
+    s[QStringLiteral("q_source")] = QString::fromLatin1(src.flag);
+    s[QStringLiteral("n_p")] = static_cast<qint64>(p.rows());
+    if (q) {
+        s[QStringLiteral("n_q")] = static_cast<qint64>(q->rows());
+    }
+    s[QStringLiteral("scale")] = QString::fromStdString(settings.values.text("scale"));
+    s[QStringLiteral("seed")] = QString::fromStdString(settings.values.text("seed"));
+    addModelFields(s, model);
+    addWeights(s, ws);
+    s[QStringLiteral("seconds")] = f.seconds;
+    ctx.finish(s);
+    return ExitOk;
+}
+
+} // namespace sosrep::cli
