@@ -269,6 +269,54 @@ private slots:
                            "--scores-out",
                            "OUT/s.csv"}
             << 3 << QStringList{"scaler.scale"};
+
+        // Density ratios (issue 10).
+        auto ratio = [](const QStringList& more) {
+            return QStringList{"ratio", "--p", "TRAIN", "--label-column", "label"} + more +
+                   QStringList{"--weights-out", "OUT/w.csv", "--ratio-model-out", "OUT/r.json",
+                               "--j-out", "OUT/j.csv"};
+        };
+        QTest::newRow("ratio: q with other columns")
+            << ratio({"--q", "BAD/csv_other_columns.csv"}) << 3
+            << QStringList{"csv_other_columns.csv", "b"};
+        QTest::newRow("ratio: empty q sample")
+            << ratio({"--q", "BAD/csv_header_only.csv"}) << 3 << QStringList{"no data rows"};
+        QTest::newRow("ratio: q-function negative at a row")
+            << ratio({"--q-function", "x1 - 0.5"}) << 2
+            << QStringList{"--q-function", "row 1", "non-negative"};
+        QTest::newRow("ratio: q-function NaN at a row")
+            << ratio({"--q-function", "log(x1 - 2)"}) << 2
+            << QStringList{"--q-function", "finite and non-negative"};
+        QTest::newRow("ratio: q-function syntax")
+            << ratio({"--q-function", "exp(x1"}) << 2
+            << QStringList{"--q-function", "column 7", "expected ')'"};
+        QTest::newRow("ratio: q-function column beyond the data")
+            << ratio({"--q-function", "x3"}) << 2 << QStringList{"x3 is not a column", "2 columns"};
+        QTest::newRow("ratio: t 0") << ratio({"--q", "TEST", "--t", "0"}) << 2
+                                    << QStringList{"--t"};
+        QTest::newRow("ratio: lambda -1")
+            << ratio({"--q", "TEST", "--lambda", "-1"}) << 2 << QStringList{"--lambda"};
+        QTest::newRow("ratio: folds beyond the rows")
+            << ratio({"--q", "TEST", "--folds", "100"}) << 2
+            << QStringList{"--folds", "100 folds exceed the 60 rows"};
+        QTest::newRow("ratio: no q") << ratio({}) << 2 << QStringList{"--q", "give a sample"};
+        QTest::newRow("ratio: two q sources")
+            << ratio({"--q", "TEST", "--inverse"}) << 2 << QStringList{"only one of"};
+        QTest::newRow("ratio: --type 1 with a function")
+            << ratio({"--q-function", "1", "--type", "1"}) << 2
+            << QStringList{"--type", "sample of q"};
+        QTest::newRow("ratio: mixed loss without a q sample")
+            << ratio({"--q-function", "1", "--loss", "mixed"}) << 2
+            << QStringList{"--loss", "Type I"};
+        QTest::newRow("ratio: a density estimator")
+            << ratio({"--q", "TEST", "--estimator", "kde"}) << 2
+            << QStringList{"--estimator", "estimates a density"};
+        QTest::newRow("fit: a ratio estimator")
+            << fit("TRAIN", {"--estimator", "fire"}) << 2
+            << QStringList{"--estimator", "sosrep ratio"};
+        QTest::newRow("ratio: --j-out without tuning")
+            << ratio({"--q", "TEST", "--estimator", "sosrep-ratio"}) << 2
+            << QStringList{"--j-out", "tunes nothing"};
     }
 
     void badInput()

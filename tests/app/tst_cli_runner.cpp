@@ -127,6 +127,73 @@ private slots:
         QVERIFY(ts[QStringLiteral("mmd2_v")].toDouble() > ts[QStringLiteral("mmd2_u")].toDouble());
     }
 
+    // Issue 10: `sosrep ratio` end to end, Type I and Type II, with every output.
+    void ratio_writesWeightsSurfaceAndAModelThatScoresTheSame()
+    {
+        const Run r = runSosrep({"ratio", "--p", path("train.csv"), "--q", path("test.csv"),
+                                 "--label-column", "label", "--weights-out", path("w.csv"),
+                                 "--j-out", path("j.csv"), "--ratio-model-out", path("r.json")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonObject s = r.summary();
+        QCOMPARE(s[QStringLiteral("estimator")].toString(), QStringLiteral("fire"));
+        QCOMPARE(s[QStringLiteral("ratio_type")].toInt(), 1);
+        QCOMPARE(s[QStringLiteral("tuning_criterion")].toString(), QStringLiteral("J"));
+        for (const char* key : {"t", "lambda", "weight_mean", "weight_ess", "chi2_plugin",
+                                "weight_negative_share", "t0", "seconds"}) {
+            QVERIFY2(s[QLatin1String(key)].isDouble(), key);
+        }
+        const QStringList w = readLines(path("w.csv"));
+        QCOMPARE(w.first(), QStringLiteral("row,weight_raw,weight_clipped,weight_renormalized"));
+        QCOMPARE(w.size(), 301);
+        const QStringList j = readLines(path("j.csv"));
+        QCOMPARE(j.first(), QStringLiteral("t,lambda,criterion,value,selected"));
+        QCOMPARE(j.size(), 61);
+        QCOMPARE(j.filter(QRegularExpression(QStringLiteral(",1$"))).size(), 1);
+        // The model scores the p rows to the logs of the weights.
+        const Run sc = runSosrep({"score", "--model", path("r.json"), "--data", path("train.csv"),
+                                  "--label-column", "label", "--scores-out", path("rs.csv")});
+        QVERIFY2(sc.code == 0, qPrintable(sc.err));
+        const QStringList scores = readLines(path("rs.csv"));
+        QCOMPARE(scores.first(), QStringLiteral("row,log_ratio,anomaly_score,label"));
+        int compared = 0;
+        for (int i = 1; i < w.size(); ++i) {
+            const double weight = w[i].split(QLatin1Char(','))[1].toDouble();
+            if (weight > 1e-6) {
+                const double back = std::exp(scores[i].split(QLatin1Char(','))[1].toDouble());
+                QVERIFY(std::abs(back - weight) < 1e-9 * weight);
+                ++compared;
+            }
+        }
+        QVERIFY(compared > 100);
+
+        // Type II: q as an expression, and as a saved density model.
+        const Run two = runSosrep({"ratio", "--p", path("train.csv"), "--label-column", "label",
+                                   "--q-function", "exp(-(x1^2 + x2^2) / 2) / (2 * pi)"});
+        QVERIFY2(two.code == 0, qPrintable(two.err));
+        QCOMPARE(two.summary()[QStringLiteral("tuning_criterion")].toString(),
+                 QStringLiteral("residual"));
+        const Run kde = runSosrep({"fit", "--train", path("test.csv"), "--label-column", "label",
+                                   "--estimator", "kde", "--length-scale", "0.1", "--model-out",
+                                   path("q.json")});
+        QVERIFY2(kde.code == 0, qPrintable(kde.err));
+        const Run model = runSosrep({"ratio", "--p", path("train.csv"), "--label-column", "label",
+                                     "--q-model", path("q.json"), "--t", "0.01"});
+        QVERIFY2(model.code == 0, qPrintable(model.err));
+        QCOMPARE(model.summary()[QStringLiteral("q_source")].toString(),
+                 QStringLiteral("--q-model"));
+        const Run inverse = runSosrep({"ratio", "--p", path("train.csv"), "--label-column",
+                                       "label", "--inverse", "--t", "0.01", "--lambda", "1e-6"});
+        QVERIFY2(inverse.code == 0, qPrintable(inverse.err));
+        QVERIFY(inverse.err.contains(QStringLiteral("bounded support")));
+        // The baselines through the same command.
+        for (const char* e : {"ulsif", "tikde", "sosrep-ratio"}) {
+            const Run b = runSosrep({"ratio", "--p", path("train.csv"), "--q", path("test.csv"),
+                                     "--label-column", "label", "--estimator", e});
+            QVERIFY2(b.code == 0, qPrintable(b.err));
+            QCOMPARE(b.summary()[QStringLiteral("estimator")].toString(), QLatin1String(e));
+        }
+    }
+
     void fit_kdeAndSdoWithFixedLengthScale()
     {
         const Run kde = runSosrep({"fit", "--train", path("train.csv"), "--label-column", "label",
