@@ -4,8 +4,10 @@
 // from /proc). Sections follow issue 4: (a) kernel profile and matrix build, (b) one fit per
 // solver, (c) the 15-value FD sweep, (d) grid rendering, (e) the reference recipe, (f) scale;
 // and issue 9: (g) kernel SoS fits, (h) MMD. `sosrep-bench DIR --kernel-sos` runs (g) and (h)
-// only; `--quick` leaves out (f).
+// only; `--quick` leaves out (f). Issue 10: `sosrep-bench --ratio [SEEDS]` prints the
+// density-ratio table (bench_ratio.h) alone.
 #include "app/bench/bench_kernel_sos.h"
+#include "app/bench/bench_ratio.h"
 #include "core/data/npz_reader.h"
 #include "core/data/scaler.h"
 #include "core/data/split.h"
@@ -344,6 +346,10 @@ void kernelSosSection(const std::vector<Data>& sets, int repeats)
 
 int main(int argc, char** argv)
 {
+    if (argc > 1 && std::strcmp(argv[1], "--ratio") == 0) {
+        bench::densityRatios(argc > 2 ? std::max(1, std::atoi(argv[2])) : 3);
+        return 0;
+    }
     const std::string dir = argc > 1 ? argv[1] : "../shared/datasets/adbench";
     const bool quick = argc > 2 && std::strcmp(argv[2], "--quick") == 0;
     const bool kernelSosOnly = argc > 2 && std::strcmp(argv[2], "--kernel-sos") == 0;

@@ -6,6 +6,7 @@
 #include "core/ratio/ratio_gaussian.h"
 
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <numeric>
 
@@ -37,6 +38,45 @@ Vector entriesWhere(const Vector& v, const std::vector<int>& fold, int k, bool e
         }
     }
     return Eigen::Map<const Vector>(out.data(), static_cast<Eigen::Index>(out.size()));
+}
+
+/// The criterion of fold k at width t for every lambda of the grid.
+Vector foldCriterion(const Matrix& xp, const RatioTarget& target, const std::vector<int>& fold,
+                     int k, double t, double width, double dim, const RatioGrid& grid,
+                     const TestFunctions& u, const Vector& uqMean, const FoldFitter& fitter)
+{
+    const Matrix trainP = rowsWhere(xp, fold, k, false);
+    const Matrix heldP = rowsWhere(xp, fold, k, true);
+    Vector trainQ;
+    Vector heldQ;
+    FoldInput in{trainP, heldP};
+    if (target.typeTwo()) {
+        trainQ = entriesWhere(*target.values, fold, k, false);
+        heldQ = entriesWhere(*target.values, fold, k, true);
+        in.trainQ = &trainQ;
+        in.heldQ = &heldQ;
+    }
+    const FoldPath path = fitter(in, t);
+    Matrix up;
+    Matrix smooth;
+    if (target.typeTwo()) {
+        // K_{s, held} f at the training rows, f taken out of sample on the held rows, with one
+        // width s for every candidate t.
+        smooth = gaussianGram(trainP, heldP, width) *
+                 (deltaNormalizer(width, dim) / static_cast<double>(heldP.rows()));
+    } else {
+        up = u.evaluate(heldP);
+    }
+    Vector out(Eigen::Index(grid.lambda.size()));
+    for (size_t li = 0; li < grid.lambda.size(); ++li) {
+        const FoldValues v = path(grid.lambda[li]);
+        if (target.typeTwo()) {
+            out(Eigen::Index(li)) = (smooth * v.held - trainQ).squaredNorm() / trainQ.squaredNorm();
+        } else {
+            out(Eigen::Index(li)) = jCriterion(up, v.held, uqMean);
+        }
+    }
+    return out;
 }
 
 } // namespace
@@ -113,39 +153,27 @@ JSurface tuneRatio(const Matrix& xp, const RatioTarget& target, const RatioGrid&
             return s;
         }
         const double t = grid.t[ti];
+        // The folds are independent fits: one per thread (each decomposition is serial).
+        Matrix rows(config.folds, Eigen::Index(grid.lambda.size()));
+        std::exception_ptr failure;
+#pragma omp parallel for schedule(dynamic, 1)
         for (int k = 0; k < config.folds; ++k) {
-            const Matrix trainP = rowsWhere(xp, fold, k, false);
-            const Matrix heldP = rowsWhere(xp, fold, k, true);
-            Vector trainQ;
-            Vector heldQ;
-            FoldInput in{trainP, heldP};
-            if (target.typeTwo()) {
-                trainQ = entriesWhere(*target.values, fold, k, false);
-                heldQ = entriesWhere(*target.values, fold, k, true);
-                in.trainQ = &trainQ;
-                in.heldQ = &heldQ;
+            try {
+                rows.row(k) =
+                    foldCriterion(xp, target, fold, k, t, width, dim, grid, u, uqMean, fitter)
+                        .transpose();
+            } catch (...) {
+#pragma omp critical
+                failure = std::current_exception();
             }
-            const FoldPath path = fitter(in, t);
-            Matrix up;
-            Matrix smooth;
-            if (target.typeTwo()) {
-                // K_{s, held} f at the training rows, f taken out of sample on the held rows,
-                // with one width s for every candidate t.
-                smooth = gaussianGram(trainP, heldP, width) *
-                         (deltaNormalizer(width, dim) / static_cast<double>(heldP.rows()));
-            } else {
-                up = u.evaluate(heldP);
-            }
-            for (size_t li = 0; li < grid.lambda.size(); ++li) {
-                const FoldValues v = path(grid.lambda[li]);
-                double value;
-                if (target.typeTwo()) {
-                    const Vector predicted = smooth * v.held;
-                    value = (predicted - trainQ).squaredNorm() / trainQ.squaredNorm();
-                } else {
-                    value = jCriterion(up, v.held, uqMean);
-                }
-                double& cell = s.j(Eigen::Index(ti), Eigen::Index(li));
+        }
+        if (failure) {
+            std::rethrow_exception(failure);
+        }
+        for (Eigen::Index li = 0; li < rows.cols(); ++li) {
+            double& cell = s.j(Eigen::Index(ti), li);
+            for (int k = 0; k < config.folds; ++k) {
+                const double value = rows(k, li);
                 cell = std::isfinite(value) && std::isfinite(cell)
                            ? cell + value / config.folds
                            : std::numeric_limits<double>::infinity();
