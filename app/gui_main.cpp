@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/ratio_controller.h"
 #include "ui/main_window.h"
 
 #include <QApplication>
@@ -29,7 +30,8 @@ int main(int argc, char* argv[])
     parser.addOption(
         {QStringLiteral("tab"),
          QStringLiteral(
-             "tab shown or exported (0-4: density, optimizer, Fisher divergence, scores, compare)"),
+             "tab shown or exported (0-5: density, optimizer, Fisher divergence, scores, compare, "
+             "ratio)"),
          QStringLiteral("N")});
     parser.addOption({QStringLiteral("size"),
                       QStringLiteral("window size for --screenshot, e.g. 1280x720"),
@@ -39,6 +41,16 @@ int main(int argc, char* argv[])
                       QStringLiteral("NAME")});
     parser.addOption({QStringLiteral("compare"),
                       QStringLiteral("second estimator of the compare view"),
+                      QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("ratio-split"),
+                      QStringLiteral("Ratio view: q = the rows with COLUMN = VALUE, then fit the "
+                                     "ratio (screenshots)"),
+                      QStringLiteral("COLUMN=VALUE")});
+    parser.addOption({QStringLiteral("ratio-q"),
+                      QStringLiteral("Ratio view: q = the rows of FILE, then fit the ratio"),
+                      QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("ratio-estimator"),
+                      QStringLiteral("Ratio view: fire, ulsif, tikde or sosrep-ratio"),
                       QStringLiteral("NAME")});
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("data file to open"));
     parser.process(app);
@@ -68,9 +80,32 @@ int main(int argc, char* argv[])
         controller->generateToy(sosrep::ToyKind::TwoMoons, 500, 0);
         controller->fit();
     }
+    // The Ratio view's samples and fit, after the main fit (its data are loaded by then).
+    sosrep::ui::RatioController* ratio = controller->ratio();
+    sosrep::ui::RatioSource ratioSource;
+    const QString split = parser.value(QStringLiteral("ratio-split"));
+    if (split.contains(QLatin1Char('='))) {
+        ratioSource.kind = sosrep::ui::RatioSource::Column;
+        ratioSource.column = split.section(QLatin1Char('='), 0, 0);
+        ratioSource.value = split.section(QLatin1Char('='), 1).toDouble();
+    } else if (parser.isSet(QStringLiteral("ratio-q"))) {
+        ratioSource.kind = sosrep::ui::RatioSource::File;
+        ratioSource.path = parser.value(QStringLiteral("ratio-q"));
+    }
+    if (parser.isSet(QStringLiteral("ratio-estimator"))) {
+        ratio->setEstimator(parser.value(QStringLiteral("ratio-estimator")).toStdString());
+    }
+    const bool ratioRun = ratioSource.kind != sosrep::ui::RatioSource::None;
+    if (ratioRun) {
+        QObject::connect(controller, &sosrep::ui::EstimationController::fitFinished, ratio, [=] {
+            if (ratio->setSource(ratioSource)) {
+                ratio->fit();
+            }
+        });
+    }
     if (batch) {
         window.tabs()->setCurrentIndex(parser.value(QStringLiteral("tab")).toInt());
-        QObject::connect(controller, &sosrep::ui::EstimationController::fitFinished, &window, [&] {
+        auto finish = [&] {
             // Let the plots repaint before grabbing or exporting.
             QTimer::singleShot(500, &window, [&] {
                 bool ok = true;
@@ -88,7 +123,22 @@ int main(int argc, char* argv[])
                 }
                 QApplication::exit(ok ? 0 : 3);
             });
-        });
+        };
+        if (ratioRun) {
+            QObject::connect(ratio, &sosrep::ui::RatioController::resultChanged, &window, [=] {
+                if (ratio->result()) {
+                    finish();
+                }
+            });
+            QObject::connect(ratio, &sosrep::ui::RatioController::errorOccurred, &window,
+                             [](const QString& m) {
+                                 std::fprintf(stderr, "sosrep-studio: %s\n", qPrintable(m));
+                                 QApplication::exit(4);
+                             });
+        } else {
+            QObject::connect(controller, &sosrep::ui::EstimationController::fitFinished, &window,
+                             finish);
+        }
         QObject::connect(controller, &sosrep::ui::EstimationController::errorOccurred, &window,
                          [](const QString& m) {
                              std::fprintf(stderr, "sosrep-studio: %s\n", qPrintable(m));

@@ -4,6 +4,7 @@
 #include "core/kernels/kernel_operator.h"
 #include "core/metrics/auc.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/ratio_controller.h"
 #include "ui/io/output_set.h"
 #include "ui/io/table_text.h"
 #include "ui/panels/data_panel.h"
@@ -12,6 +13,7 @@
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/fd_plot.h"
 #include "ui/plots/plot_style.h"
+#include "ui/plots/ratio_view.h"
 #include "ui/plots/score_plots.h"
 #include "ui/plots/trace_plot.h"
 #include "ui/project_file.h"
@@ -130,6 +132,8 @@ void MainWindow::buildViews()
     m_tabs->addTab(scoresPage, tr("Scores"));
     m_compare = new CompareView;
     m_tabs->addTab(m_compare, tr("Compare"));
+    m_ratio = new RatioView(m_controller->ratio(), m_controller);
+    m_tabs->addTab(m_ratio, tr("Ratio"));
     setCentralWidget(m_tabs);
     m_density->clearContent(tr("Open or generate data, then Fit (F5)"));
 }
@@ -178,6 +182,7 @@ void MainWindow::connectController()
         statusBar()->showMessage(tr("Fit cancelled; previous results kept."), 5000);
     });
     connect(m_controller, &EstimationController::errorOccurred, this, &MainWindow::showError);
+    connect(m_controller->ratio(), &RatioController::errorOccurred, this, &MainWindow::showError);
     connect(m_controller, &EstimationController::dataChanged, this, [this] {
         if (!m_controller->result()) {
             m_density->clearContent(
@@ -241,6 +246,9 @@ QCustomPlot* MainWindow::currentPlot() const
     QWidget* page = m_tabs->currentWidget();
     if (page == m_compare) {
         return m_compare->clusterPlot(); // the heatmaps export from the Density tab
+    }
+    if (page == m_ratio) {
+        return m_ratio->plot(); // map, tuning surface and weights: one plot, exported whole
     }
     if (auto* plot = qobject_cast<QCustomPlot*>(page)) {
         return plot;

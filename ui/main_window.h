@@ -18,6 +18,7 @@ class CompareView;
 class DensityHeatmap;
 class EstimationController;
 class FdPlot;
+class RatioView;
 class ScorePlots;
 class ScoresModel;
 class TracePlot;
@@ -36,6 +37,7 @@ public:
     TracePlot* tracePlot() const { return m_trace; }
     FdPlot* fdPlot() const { return m_fd; }
     CompareView* compareView() const { return m_compare; }
+    RatioView* ratioView() const { return m_ratio; }
     QTabWidget* tabs() const { return m_tabs; }
     /// Last error shown to the user (for tests and the status bar).
     QString lastError() const { return m_lastError; }
@@ -77,6 +79,7 @@ private:
     QTabWidget* m_tabs;
     DensityHeatmap* m_density;
     CompareView* m_compare;
+    RatioView* m_ratio;
     TracePlot* m_trace;
     FdPlot* m_fd;
     QTableView* m_scoresView;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/project_file.h"
 
+#include "ui/controller/ratio_controller.h"
+
 #include "core/data/file_bytes.h"
 #include "core/errors.h"
 #include "ui/controller/estimation_controller.h"
@@ -59,6 +61,7 @@ QString saveProject(const QString& path, const EstimationController& c)
     p.settings = c.settings();
     p.maxFitRows = c.maxFitRows();
     p.compareWith = c.compareChoice();
+    p.ratio = c.ratio()->toJson();
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(io::projectJson(p)) < 0 || !file.commit()) {
         return QStringLiteral("%1: cannot write project (%2)").arg(path, file.errorString());
@@ -109,6 +112,12 @@ ProjectOpenResult openProject(const QString& path, EstimationController& c)
     const int nf = int(c.features().cols());
     if (p.plotX < nf && p.plotY < nf) {
         c.setPlotColumns(p.plotX, p.plotY);
+    }
+    try {
+        c.ratio()->restore(p.ratio, false);
+    } catch (const std::exception& e) {
+        out.warning = QStringLiteral("%1: the Ratio view's settings were not restored: %2")
+                          .arg(path, QString::fromStdString(e.what()));
     }
     return out;
 }

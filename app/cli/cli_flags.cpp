@@ -25,7 +25,7 @@ const Flag kFlags[] = {
     {"scores-out", "FILE", "per-row scores (CSV)"},
     {"trace-out", "FILE", "optimizer trace (CSV)"},
     {"fd-out", "FILE", "Fisher-divergence curve (CSV)"},
-    {"kind", "KIND", "gmm|moons|rings|square|cosine|blocks"},
+    {"kind", "KIND", "gmm|moons|rings|square|cosine|blocks|shift (label = sample)"},
     {"n", "N", "number of rows (default 500)"},
     {"anomalies", "X", "share of uniform anomalies, label 1 (default 0)"},
     {"random-seed", "S", "random seed (default 0)"},

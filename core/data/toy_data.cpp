@@ -17,12 +17,13 @@ struct KindName
     ToyKind kind;
     const char* name;
 };
-constexpr std::array<KindName, 6> kKinds = {{{ToyKind::GaussianMixture, "gmm"},
+constexpr std::array<KindName, 7> kKinds = {{{ToyKind::GaussianMixture, "gmm"},
                                              {ToyKind::TwoMoons, "moons"},
                                              {ToyKind::Rings, "rings"},
                                              {ToyKind::Square, "square"},
                                              {ToyKind::Cosine, "cosine"},
-                                             {ToyKind::Blocks, "blocks"}}};
+                                             {ToyKind::Blocks, "blocks"},
+                                             {ToyKind::Shift, "shift"}}};
 
 Eigen::Vector2d samplePoint(ToyKind kind, Rng& rng)
 {
@@ -64,6 +65,8 @@ Eigen::Vector2d samplePoint(ToyKind kind, Rng& rng)
             return {-1.0 + 0.15 * rng.normal(), 0.15 * rng.normal()};
         }
         return {1.0 + 0.5 * rng.normal(), 0.5 * rng.normal()};
+    case ToyKind::Shift: // p's rows; q's are drawn in generateToyData
+        return {rng.normal(), rng.normal()};
     }
     return {0.0, 0.0};
 }
@@ -88,7 +91,7 @@ ToyKind toyKindFromString(const std::string& text)
         }
     }
     throw ParameterError("kind", "unknown toy data kind '" + text +
-                                     "' (use gmm, moons, rings, square, cosine or blocks)");
+                                     "' (use gmm, moons, rings, square, cosine, blocks or shift)");
 }
 
 Dataset generateToyData(const ToyConfig& config)
@@ -100,6 +103,23 @@ Dataset generateToyData(const ToyConfig& config)
         throw ParameterError("anomalies", "must lie in [0, 1)");
     }
     Rng rng(config.seed);
+    if (config.kind == ToyKind::Shift) {
+        Dataset ds;
+        ds.columns = {"x", "y"};
+        ds.x.resize(config.n, 2);
+        Eigen::VectorXi labels = Eigen::VectorXi::Zero(config.n);
+        for (int i = 0; i < config.n; ++i) {
+            const bool q = i >= config.n / 2;
+            const double a = rng.normal(), b = rng.normal();
+            ds.x(i, 0) = q ? 0.5 + 0.6 * a : a;
+            ds.x(i, 1) = q ? 0.6 * b : b;
+            labels(i) = q ? 1 : 0;
+        }
+        ds.labels = labels;
+        ds.labelName = "label";
+        ds.source = "toy:shift";
+        return ds;
+    }
     const int nAnomalies = static_cast<int>(std::lround(config.anomalyFraction * config.n));
     const int nNormal = config.n - nAnomalies;
     Dataset ds;

@@ -15,7 +15,11 @@ enum class ToyKind
     Rings,  // two concentric noisy circles
     Square, // uniform on the unit square (flat density, sharp edges)
     Cosine, // y = cos(x) + noise, a curved ridge
-    Blocks  // two clusters of different spread: the paper's two-block situation
+    Blocks, // two clusters of different spread: the paper's two-block situation
+    /// Two samples for density ratios: label 0 rows from p = N(0, I), label 1 rows from q =
+    /// N((0.5, 0), 0.6^2 I) (FIRE digest T10), half each; the label is the sample, not an
+    /// anomaly flag, and no uniform anomalies are added.
+    Shift
 };
 
 std::string toString(ToyKind kind);

@@ -24,6 +24,8 @@ public:
     /// The same fit at another lambda without refitting (FIRE's regularization path, digest
     /// 1.3); null when the model has no path (other estimators, or a model read from a file).
     virtual std::unique_ptr<RatioModel> atLambda(double /*lambda*/) const { return nullptr; }
+    /// Whether atLambda() can move along a path (without computing one).
+    virtual bool hasPath() const { return false; }
     /// The regularization parameter and kernel variance the model was fitted with (0: none).
     virtual double lambda() const { return 0.0; }
     virtual double t() const { return 0.0; }

@@ -5,6 +5,7 @@
 #include "core/random.h"
 #include "core/ratio/ratio_gaussian.h"
 
+#include <atomic>
 #include <cmath>
 #include <exception>
 #include <limits>
@@ -156,8 +157,14 @@ JSurface tuneRatio(const Matrix& xp, const RatioTarget& target, const RatioGrid&
         // The folds are independent fits: one per thread (each decomposition is serial).
         Matrix rows(config.folds, Eigen::Index(grid.lambda.size()));
         std::exception_ptr failure;
+        std::atomic<bool> stop{false};
 #pragma omp parallel for schedule(dynamic, 1)
         for (int k = 0; k < config.folds; ++k) {
+            // Cancel is asked before each fold's decomposition, not only per t.
+            if (stop || (progress && !progress(static_cast<int>(ti), total))) {
+                stop = true;
+                continue;
+            }
             try {
                 rows.row(k) =
                     foldCriterion(xp, target, fold, k, t, width, dim, grid, u, uqMean, fitter)
@@ -169,6 +176,10 @@ JSurface tuneRatio(const Matrix& xp, const RatioTarget& target, const RatioGrid&
         }
         if (failure) {
             std::rethrow_exception(failure);
+        }
+        if (stop) {
+            s.cancelled = true;
+            return s;
         }
         for (Eigen::Index li = 0; li < rows.cols(); ++li) {
             double& cell = s.j(Eigen::Index(ti), li);

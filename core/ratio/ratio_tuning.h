@@ -78,7 +78,8 @@ struct JSurface
 
 /// k-fold tuning over the grid (Fig. 1 of the paper: each fold fits on the other p folds and
 /// all of q). Throws ParameterError("folds") when folds < 2 or folds > the p rows. `progress`
-/// gets (t index, grid size) and may cancel.
+/// gets (t index, grid size) before each fold, possibly from worker threads (the folds of one t
+/// run in parallel), and may cancel.
 JSurface tuneRatio(const Matrix& xp, const RatioTarget& target, const RatioGrid& grid,
                    const RatioTuningConfig& config, const FoldFitter& fitter,
                    const ProgressFn& progress = {});

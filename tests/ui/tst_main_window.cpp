@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/ratio_controller.h"
 #include "ui/main_window.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
+#include "ui/plots/ratio_view.h"
 #include "ui/plots/trace_plot.h"
 #include "ui/project_file.h"
 
@@ -146,6 +148,9 @@ private slots:
         QComboBox* kernel = nullptr;
         QComboBox* method = nullptr;
         for (QComboBox* box : w.findChildren<QComboBox*>()) {
+            if (w.ratioView()->isAncestorOf(box)) {
+                continue; // the Ratio view's "form" also offers "exact"
+            }
             if (box->findText(QStringLiteral("laplace")) >= 0) {
                 kernel = box;
             }
@@ -326,6 +331,99 @@ private slots:
             writeFile("broken.sosrep.json", "{\"format\": \"sosrep-studio-project\", ");
         QVERIFY(w3.openProjectFile(broken).contains(QStringLiteral("invalid JSON")));
         QCOMPARE(int(w3.controller()->rawData().rows()), 130);
+    }
+
+    // Issue 10: the Ratio view splits the data, fits through the one route, moves along the
+    // lambda path without refitting, exports its three panels as one plot, saves its state in
+    // projects, and drops results that no longer belong to the data.
+    void ratioViewFitsMovesLambdaExportsAndRoundTrips()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        auto* c = w.controller();
+        RatioController* r = c->ratio();
+        c->generateToy(sosrep::ToyKind::Shift, 400, 4);
+        QVERIFY(!r->ready());
+        RatioSource split;
+        split.kind = RatioSource::Column;
+        split.column = QStringLiteral("label");
+        split.value = 1.0;
+        QVERIFY(r->setSource(split));
+        QCOMPARE(int(r->pRaw().rows()), 200);
+        QCOMPARE(int(r->qRaw().rows()), 200);
+        QSignalSpy changed(r, &RatioController::resultChanged);
+        r->fit();
+        QTRY_VERIFY_WITH_TIMEOUT(r->result() != nullptr, 60000);
+        const RatioResult& res = *r->result();
+        QVERIFY(res.grid.allFinite());
+        QVERIFY(std::abs(res.summary.mean - 1.0) < 0.3);
+        QVERIFY(res.model->surface().has_value());
+        QCOMPARE(res.model->surface()->j.rows(), Eigen::Index(10));
+        // Reweighting p moves its mean of x toward q's.
+        QVERIFY(std::abs(res.reweightedMean(0) - res.qMean(0)) <
+                std::abs(res.pMean(0) - res.qMean(0)));
+        // The slider: another lambda, the same fit.
+        const sosrep::RatioModel* fitted = res.model.get();
+        QVERIFY(r->setLambda(1e-3));
+        QCOMPARE(r->result()->model.get(), fitted);
+        QCOMPARE(r->shownLambda(), 1e-3);
+        // One plot holds the map, the tuning surface and the histogram.
+        w.tabs()->setCurrentWidget(w.ratioView());
+        const QString png = m_dir.filePath(QStringLiteral("ratio.png"));
+        QCOMPARE(w.exportCurrentPlot(png, {900, 500, 96}), QString());
+        QFile f(png);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+        QCOMPARE(w.ratioView()->plot()->axisRectCount(), 3);
+
+        // An option edited in the view's own combo box (its editor once deleted itself while
+        // it was the sender of the change).
+        QComboBox* loss = nullptr;
+        for (QComboBox* box : w.ratioView()->findChildren<QComboBox*>()) {
+            loss = box->findText(QStringLiteral("rkhs")) >= 0 ? box : loss;
+        }
+        QVERIFY(loss);
+        loss->setCurrentText(QStringLiteral("cutoff"));
+        QCOMPARE(r->settings().values.text("loss"), std::string("cutoff"));
+        QVERIFY(r->result() == nullptr); // the settings changed: the old result is gone
+        const QString project = m_dir.filePath(QStringLiteral("ratio.sosrep.json"));
+        QVERIFY(r->setOption("loss", "rkhs"));
+        QCOMPARE(saveProject(project, *c), QString());
+        MainWindow w2;
+        QCOMPARE(w2.openProjectFile(project), QString());
+        RatioController* r2 = w2.controller()->ratio();
+        QCOMPARE(r2->source().kind, RatioSource::Column);
+        QCOMPARE(r2->source().column, QStringLiteral("label"));
+        QVERIFY(r2->settings() == r->settings());
+        QCOMPARE(int(r2->qRaw().rows()), 200);
+
+        // New data: the split and the result belonged to the old data.
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 1);
+        QVERIFY(r->result() == nullptr);
+        QCOMPARE(r->source().kind, RatioSource::None);
+    }
+
+    void ratioFitCancelsPromptly()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        RatioController* r = c->ratio();
+        c->generateToy(sosrep::ToyKind::Shift, 2400, 5);
+        RatioSource split;
+        split.kind = RatioSource::Column;
+        split.column = QStringLiteral("label");
+        QVERIFY(r->setSource(split));
+        QSignalSpy busy(r, &RatioController::busyChanged);
+        r->fit();
+        QTest::qWait(300);
+        QElapsedTimer timer;
+        timer.start();
+        r->cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!r->isBusy(), 10000);
+        qInfo("ratio fit cancelled in %lld ms", static_cast<long long>(timer.elapsed()));
+        QVERIFY(timer.elapsed() < 2000);
+        QVERIFY(r->result() == nullptr);
+        QVERIFY(r->setSource(split)); // usable afterwards
     }
 
     void projectStoresToyGeneratorInsteadOfPath()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/controller/estimation_controller.h"
 
+#include "ui/controller/ratio_controller.h"
+
 #include "core/data/csv_reader.h"
 #include "core/data/npz_reader.h"
 #include "core/data/preparation.h"
@@ -27,7 +29,10 @@ bool looksLikeLabel(const std::string& name, const Eigen::VectorXd& col)
 
 } // namespace
 
-EstimationController::EstimationController(QObject* parent) : QObject(parent) {}
+EstimationController::EstimationController(QObject* parent)
+    : QObject(parent), m_ratio(new RatioController(this, this))
+{
+}
 
 EstimationController::~EstimationController()
 {
@@ -153,6 +158,7 @@ void EstimationController::rebuildFeatures()
     for (const auto& c : keep) {
         m_featureNames << QString::fromStdString(c);
     }
+    m_featureData = ds;
     PreparedTraining prepared =
         prepareTraining(ds, scalingKindFromString(m_settings.values.text("scale")));
     m_features = std::move(prepared.x);

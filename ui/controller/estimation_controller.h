@@ -7,6 +7,7 @@
 #include "core/estimators/cluster_comparison.h"
 #include "core/estimators/fit_settings.h"
 #include "ui/controller/fit_job.h"
+#include "ui/panels/option_editor.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -19,6 +20,8 @@
 
 namespace sosrep::ui {
 
+class RatioController;
+
 enum class ColumnRole
 {
     Feature,
@@ -29,13 +32,16 @@ enum class ColumnRole
 /// The app's single facade (style-anchors habit 5): owns the dataset, its column roles, the model
 /// settings and the latest results; runs fits on a worker thread with progress and cancel.
 /// Widgets read from it and send requests to it; it does no drawing.
-class EstimationController : public QObject
+class EstimationController : public QObject, public OptionHost
 {
     Q_OBJECT
 
 public:
     explicit EstimationController(QObject* parent = nullptr);
     ~EstimationController() override;
+
+    /// The Ratio view's state: its samples come from this controller's data.
+    RatioController* ratio() const { return m_ratio; }
 
     // --- data -----------------------------------------------------------------------------
     /// Loads CSV/TSV or .npz. On failure emits errorOccurred with the reader's one-line message
@@ -53,6 +59,8 @@ public:
     bool setColumnRoles(const QVector<ColumnRole>& roles);
     /// Feature columns (names) in order, after roles.
     QStringList featureNames() const;
+    /// The feature columns as read (unscaled), after roles; the Ratio view scales its own.
+    const Dataset& featureData() const { return m_featureData; }
     /// Scaled feature matrix and labels, as fitted.
     const Matrix& features() const { return m_features; }
     const std::optional<Eigen::VectorXi>& labels() const { return m_labels; }
@@ -66,7 +74,9 @@ public:
     const FitSettings& settings() const { return m_settings; }
     void setSettings(const FitSettings& s); // never refits by itself
     /// Sets one option (checked; a bad value emits errorOccurred and keeps the old one).
-    bool setOption(const std::string& name, const std::string& value);
+    bool setOption(const std::string& name, const std::string& value) override;
+    const FitSettings& optionSettings() const override { return m_settings; }
+    Eigen::Index optionRows() const override { return m_features.rows(); }
     /// Switches the estimator (shared options keep their values).
     void setEstimator(const std::string& name);
     /// Rows the app fits on at most (a seeded subsample beyond; every row is scored).
@@ -122,11 +132,13 @@ private:
     void appendTrace(const std::string& run, const std::vector<TraceRow>& rows);
     void clearResults();
 
+    RatioController* m_ratio = nullptr;
     Dataset m_raw;
     QString m_source;
     std::optional<ToyConfig> m_toy;
     QVector<ColumnRole> m_roles;
     Matrix m_features;
+    Dataset m_featureData;
     std::optional<Eigen::VectorXi> m_labels;
     QStringList m_featureNames;
     int m_plotX = 0;

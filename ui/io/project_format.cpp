@@ -75,6 +75,9 @@ QByteArray projectJson(const ProjectData& p)
     app[QStringLiteral("max_fit_rows")] = p.maxFitRows;
     app[QStringLiteral("compare_with")] = QString::fromStdString(p.compareWith);
     root[QStringLiteral("app")] = app;
+    if (!p.ratio.isEmpty()) {
+        root[QStringLiteral("ratio")] = p.ratio;
+    }
     return QJsonDocument(root).toJson();
 }
 
@@ -88,6 +91,10 @@ ProjectData parseProject(const QByteArray& bytes, const QString& path)
     ProjectData p;
     p.settings =
         settingsFromJson(root[QStringLiteral("model")].toObject(), path, QStringLiteral("model"));
+    if (root.contains(QStringLiteral("ratio")) && !root[QStringLiteral("ratio")].isObject()) {
+        throw fieldError(path, "ratio", "must be an object");
+    }
+    p.ratio = root[QStringLiteral("ratio")].toObject();
     const QJsonObject app = root[QStringLiteral("app")].toObject();
     p.maxFitRows = app[QStringLiteral("max_fit_rows")].toInt(p.maxFitRows);
     if (p.maxFitRows < 0) {

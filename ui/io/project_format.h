@@ -5,6 +5,7 @@
 #include "core/estimators/fit_settings.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -28,6 +29,7 @@ struct ProjectData
     FitSettings settings;
     int maxFitRows = 10000;
     std::string compareWith; // "" = automatic
+    QJsonObject ratio;       // the Ratio view's state (RatioController::toJson), may be empty
 };
 
 QByteArray projectJson(const ProjectData& project);

@@ -32,9 +32,8 @@ const QString kNumber = QStringLiteral("value");
 
 } // namespace
 
-OptionEditor::OptionEditor(EstimationController* controller, const OptionSpec& spec,
-                           QWidget* parent)
-    : QWidget(parent), m_controller(controller), m_spec(spec)
+OptionEditor::OptionEditor(OptionHost* host, const OptionSpec& spec, QWidget* parent)
+    : QWidget(parent), m_host(host), m_spec(spec)
 {
     // One row of controls; a log-scale slider gets a row of its own beneath (full width).
     auto* rows = new QVBoxLayout(this);
@@ -119,7 +118,7 @@ void OptionEditor::setNumberSuggestion(std::function<double()> suggestion)
 
 void OptionEditor::commit(const QString& text)
 {
-    m_controller->setOption(m_spec.name, text.toStdString());
+    m_host->setOption(m_spec.name, text.toStdString());
 }
 
 void OptionEditor::commitNumber()
@@ -137,7 +136,7 @@ void OptionEditor::commitNumber()
 void OptionEditor::refresh()
 {
     m_refreshing = true;
-    const OptionValues& values = m_controller->settings().values;
+    const OptionValues& values = m_host->optionSettings().values;
     const std::string value = values.text(m_spec.name);
     const bool choice = values.isChoice(m_spec.name);
     if (m_combo) {
@@ -173,9 +172,7 @@ void OptionEditor::refresh()
             m_slider->setValue(sliderOf(values.real(m_spec.name)));
         }
     }
-    const bool applies =
-        !m_spec.applies ||
-        m_spec.applies(values, static_cast<Eigen::Index>(m_controller->features().rows()));
+    const bool applies = !m_spec.applies || m_spec.applies(values, m_host->optionRows());
     setEnabled(applies);
     setToolTip(QString::fromStdString(m_spec.help) +
                (applies ? QString()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/estimators/fit_settings.h"
 #include "core/estimators/option.h"
 
 #include <QWidget>
@@ -14,12 +15,23 @@ class QSpinBox;
 
 namespace sosrep::ui {
 
-class EstimationController;
+/// What option editors edit: settings that check each value as it is set (the main fit's, the
+/// Ratio view's).
+class OptionHost
+{
+public:
+    virtual ~OptionHost() = default;
+    virtual const FitSettings& optionSettings() const = 0;
+    /// Checks and sets one option; a refused value is reported by the host, which returns false.
+    virtual bool setOption(const std::string& name, const std::string& value) = 0;
+    /// The rows the settings will be fitted on (options may apply only beyond a size).
+    virtual Eigen::Index optionRows() const = 0;
+};
 
 /// One widget for one option of the option tables, built from its OptionSpec: a combo box for
 /// choices, a spin box for integers, a line edit for reals and seeds (with a slider over
 /// decades for log-scale options), and choices plus a number for "auto or a number" options.
-/// Edits go to EstimationController::setOption (checked there; a refused value is reported and
+/// Edits go to OptionHost::setOption (checked there; a refused value is reported and
 /// the editor shows the value in force). The help is the tooltip; an option that does not apply
 /// to the current settings is disabled and says why.
 class OptionEditor : public QWidget
@@ -27,8 +39,7 @@ class OptionEditor : public QWidget
     Q_OBJECT
 
 public:
-    OptionEditor(EstimationController* controller, const OptionSpec& spec,
-                 QWidget* parent = nullptr);
+    OptionEditor(OptionHost* host, const OptionSpec& spec, QWidget* parent = nullptr);
 
     const OptionSpec& spec() const { return m_spec; }
     /// Shows the controller's current value and whether the option applies.
@@ -42,7 +53,7 @@ private:
     void commit(const QString& text);
     void commitNumber();
 
-    EstimationController* m_controller;
+    OptionHost* m_host;
     OptionSpec m_spec;
     QComboBox* m_combo = nullptr;
     QSpinBox* m_spin = nullptr;

@@ -21,6 +21,7 @@ public:
     std::string estimator() const override { return "fire"; }
     Vector ratio(const MatrixRef& y) const override;
     std::unique_ptr<RatioModel> atLambda(double lambda) const override;
+    bool hasPath() const override { return m_path != nullptr; }
     double lambda() const override { return m_lambda; }
     double t() const override { return m_t; }
     void save(ParameterMap& out) const override;

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QWidget>
+
+#include <string>
+
+class QComboBox;
+class QCPAxisRect;
+class QCPBars;
+class QCPColorMap;
+class QCPColorScale;
+class QCPCurve;
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPTextElement;
+class QCustomPlot;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSlider;
+
+namespace sosrep::ui {
+
+class EstimationController;
+class OptionEditor;
+class RatioController;
+
+/// The Ratio view (issue 10): the two samples (a second file, or the loaded data split by a
+/// column value or a dragged rectangle), the ratio estimator and its options, and one plot of
+/// three panels that exports whole: the log-ratio map (diverging, log ratio 0 drawn as a line,
+/// both samples on it), the tuning criterion over (t, lambda) with the choice marked, and the
+/// weight histogram with the effective sample size. A lambda slider walks FIRE's path without
+/// refitting; a read-out gives the reweighting (mean weight, ESS, negative share, chi^2, the
+/// columns' means under p, q and reweighted p).
+class RatioView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    RatioView(RatioController* ratio, EstimationController* data, QWidget* parent = nullptr);
+
+    QCustomPlot* plot() const { return m_plot; }
+    /// Sets the rectangle mode: the next drag on the map makes q the rows inside.
+    void setPickMode(bool on);
+
+private:
+    void buildControls(QWidget* column);
+    void buildPlot();
+    void rebuildOptions();
+    void refreshSamples();
+    void refreshBusy(bool busy);
+    void redraw();
+    void drawEmpty(const QString& message);
+    void drawMap();
+    void drawSurface();
+    void drawHistogram();
+    void updateReadout();
+    void syncSlider();
+
+    RatioController* m_ratio;
+    EstimationController* m_data;
+
+    QLabel* m_sourceLabel;
+    QComboBox* m_splitColumn;
+    QDoubleSpinBox* m_splitValue;
+    QPushButton* m_rectButton;
+    QComboBox* m_estimator;
+    QFormLayout* m_options;
+    QList<OptionEditor*> m_editors;
+    QPushButton* m_fitButton;
+    QPushButton* m_cancelButton;
+    QProgressBar* m_progress;
+    QSlider* m_lambda;
+    QLabel* m_lambdaLabel;
+    QLabel* m_readout;
+
+    QCustomPlot* m_plot;
+    QCPTextElement* m_title;
+    QCPAxisRect* m_mapRect;
+    QCPColorMap* m_map;
+    QCPColorScale* m_mapScale;
+    QCPCurve* m_zero;
+    QCPGraph* m_pPoints;
+    QCPGraph* m_qPoints;
+    QCPAxisRect* m_surfaceRect;
+    QCPColorMap* m_surface;
+    QCPColorScale* m_surfaceScale;
+    QCPGraph* m_choice;
+    QCPGraph* m_shownLambda;
+    QCPAxisRect* m_histRect;
+    QCPBars* m_bars;
+    QCPItemStraightLine* m_one;
+    bool m_syncing = false;
+    std::string m_builtFor; // the estimator whose option editors are shown
+};
+
+} // namespace sosrep::ui
