@@ -28,7 +28,7 @@ DataPanel::DataPanel(EstimationController* controller, QWidget* parent)
 
     auto* toyRow = new QHBoxLayout;
     m_toyKind = new QComboBox(this);
-    for (const char* k : {"moons", "gmm", "rings", "square", "cosine", "blocks"}) {
+    for (const char* k : {"moons", "gmm", "rings", "square", "cosine", "blocks", "shift"}) {
         m_toyKind->addItem(QString::fromLatin1(k));
     }
     m_toyN = new QSpinBox(this);

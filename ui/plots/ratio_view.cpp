@@ -84,9 +84,8 @@ RatioView::RatioView(RatioController* ratio, EstimationController* data, QWidget
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(330);
-    scroll->setMaximumWidth(390);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(300);
+    scroll->setMaximumWidth(360);
     auto* column = new QWidget(scroll);
     buildControls(column);
     scroll->setWidget(column);
@@ -226,31 +225,30 @@ void RatioView::buildPlot()
     m_plot->plotLayout()->clear();
     m_title = new QCPTextElement(m_plot, QString(), QFont(font().family(), 10, QFont::Bold));
     m_plot->plotLayout()->addElement(0, 0, m_title);
-    auto* body = new QCPLayoutGrid;
-    m_plot->plotLayout()->addElement(1, 0, body);
+    m_body = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(1, 0, m_body);
+    // Three blocks, arranged side by side or stacked by arrange() as the plot's width allows.
+    m_mapBlock = new QCPLayoutGrid;
     m_mapRect = new QCPAxisRect(m_plot);
-    body->addElement(0, 0, m_mapRect);
+    m_mapBlock->addElement(0, 0, m_mapRect);
     m_mapScale = new QCPColorScale(m_plot);
-    body->addElement(0, 1, m_mapScale);
-    auto* right = new QCPLayoutGrid;
-    body->addElement(0, 2, right);
+    m_mapBlock->addElement(0, 1, m_mapScale);
+    m_mapBlock->setColumnStretchFactors({1.0, 0.01});
+    m_surfaceBlock = new QCPLayoutGrid;
     m_surfaceRect = new QCPAxisRect(m_plot);
-    right->addElement(0, 0, m_surfaceRect);
+    m_surfaceBlock->addElement(0, 0, m_surfaceRect);
     m_surfaceScale = new QCPColorScale(m_plot);
-    right->addElement(0, 1, m_surfaceScale);
+    m_surfaceBlock->addElement(0, 1, m_surfaceScale);
+    m_surfaceBlock->setColumnStretchFactors({1.0, 0.01});
     m_histRect = new QCPAxisRect(m_plot);
-    right->addElement(1, 0, m_histRect);
-    body->setColumnStretchFactors({3.0, 0.01, 2.6});
-    right->setColumnStretchFactors({1.0, 0.01});
+    arrange(true);
+    m_plot->installEventFilter(this);
     auto* mapGroup = new QCPMarginGroup(m_plot);
     m_mapRect->setMarginGroup(QCP::msTop | QCP::msBottom, mapGroup);
     m_mapScale->setMarginGroup(QCP::msTop | QCP::msBottom, mapGroup);
     auto* surfaceGroup = new QCPMarginGroup(m_plot);
     m_surfaceRect->setMarginGroup(QCP::msTop | QCP::msBottom, surfaceGroup);
     m_surfaceScale->setMarginGroup(QCP::msTop | QCP::msBottom, surfaceGroup);
-    auto* leftGroup = new QCPMarginGroup(m_plot);
-    m_surfaceRect->setMarginGroup(QCP::msLeft, leftGroup);
-    m_histRect->setMarginGroup(QCP::msLeft, leftGroup);
 
     QCPAxis* mx = m_mapRect->axis(QCPAxis::atBottom);
     QCPAxis* my = m_mapRect->axis(QCPAxis::atLeft);
@@ -324,6 +322,52 @@ void RatioView::buildPlot()
                 m_rectButton->setChecked(false);
                 m_ratio->setSource(s);
             });
+}
+
+void RatioView::arrange(bool wide)
+{
+    if (m_arranged && m_wide == wide) {
+        return;
+    }
+    m_arranged = true;
+    m_wide = wide;
+    for (QCPLayoutElement* e : {static_cast<QCPLayoutElement*>(m_mapBlock),
+                                static_cast<QCPLayoutElement*>(m_surfaceBlock),
+                                static_cast<QCPLayoutElement*>(m_histRect)}) {
+        if (e->layout()) {
+            e->layout()->take(e);
+        }
+    }
+    m_body->clear(); // deletes the emptied container of the previous arrangement
+    m_body->simplify();
+    m_body->addElement(0, 0, m_mapBlock);
+    auto* rest = new QCPLayoutGrid;
+    if (wide) {
+        // Map on the left, tuning surface over the histogram on the right.
+        m_body->addElement(0, 1, rest);
+        rest->addElement(0, 0, m_surfaceBlock);
+        rest->addElement(1, 0, m_histRect);
+        m_body->setColumnStretchFactors({3.0, 2.4});
+    } else {
+        // Narrow windows: the map on top, the two small panels side by side beneath.
+        m_body->addElement(1, 0, rest);
+        rest->addElement(0, 0, m_surfaceBlock);
+        rest->addElement(0, 1, m_histRect);
+        rest->setColumnStretchFactors({1.3, 1.0});
+        m_body->setRowStretchFactors({3.0, 2.0});
+    }
+}
+
+bool RatioView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_plot && event->type() == QEvent::Resize) {
+        const bool wide = m_plot->width() >= 820;
+        if (!m_arranged || wide != m_wide) {
+            arrange(wide);
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void RatioView::setPickMode(bool on)
@@ -577,7 +621,7 @@ void RatioView::drawSurface()
     }
     m_surface->rescaleDataRange(true);
     auto tTicks = QSharedPointer<QCPAxisTickerText>::create();
-    for (int a = 0; a < nt; a += std::max(1, (nt + 3) / 4)) {
+    for (int a : {0, (nt - 1) / 2, nt - 1}) { // three labels: the cells are narrow
         tTicks->addTick(a, QString::number(s.t[size_t(a)], 'g', 2));
     }
     x->setTicker(tTicks);
@@ -640,7 +684,7 @@ void RatioView::drawHistogram()
     m_bars->setData(centers, counts, true);
     m_bars->setWidth(width * 0.92);
     const WeightSummary& s = r.summary;
-    QString label = tr("weights f(xᵢ) on p: ESS %1 of %2 (%3 %)")
+    QString label = tr("weights: ESS %1 / %2 (%3 %)")
                         .arg(QString::number(s.ess, 'f', 0))
                         .arg(w.size())
                         .arg(QString::number(100.0 * s.essFraction, 'f', 0));

@@ -9,6 +9,7 @@ class QComboBox;
 class QCPAxisRect;
 class QCPBars;
 class QCPColorMap;
+class QCPLayoutGrid;
 class QCPColorScale;
 class QCPCurve;
 class QCPGraph;
@@ -46,8 +47,12 @@ public:
     /// Sets the rectangle mode: the next drag on the map makes q the rows inside.
     void setPickMode(bool on);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void buildControls(QWidget* column);
+    void arrange(bool wide);
     void buildPlot();
     void rebuildOptions();
     void refreshSamples();
@@ -79,6 +84,11 @@ private:
 
     QCustomPlot* m_plot;
     QCPTextElement* m_title;
+    QCPLayoutGrid* m_body;
+    QCPLayoutGrid* m_mapBlock;
+    QCPLayoutGrid* m_surfaceBlock;
+    bool m_wide = true;
+    bool m_arranged = false;
     QCPAxisRect* m_mapRect;
     QCPColorMap* m_map;
     QCPColorScale* m_mapScale;
