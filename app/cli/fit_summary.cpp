@@ -31,8 +31,14 @@ void addAucs(QJsonObject& summary, const LogDensity& ld, const Dataset& data)
     summary[QStringLiteral("auc_pr")] = aucPr(score, *data.labels);
 }
 
-void warnFloored(CommandContext& ctx, const LogDensity& ld)
+void warnFloored(CommandContext& ctx, const LogDensity& ld, DensityKind kind)
 {
+    if (ld.floored > 0 && kind == DensityKind::Ratio) {
+        ctx.warn(std::to_string(ld.floored) + " of " + std::to_string(ld.values.size()) +
+                 " rows have an estimated ratio <= 0 or below 1e-300 (the estimator imposes no "
+                 "sign): their log_ratio is floored at -690.8");
+        return;
+    }
     if (ld.floored > 0) {
         ctx.warn(std::to_string(ld.floored) + " of " + std::to_string(ld.values.size()) +
                  " scores were floored at log p = -690.8 (p below 1e-300): they tie, and their "

@@ -13,8 +13,10 @@ namespace sosrep::cli {
 /// AUC-ROC and AUC-PR of the anomaly scores -log p when the rows have labels of both classes.
 void addAucs(QJsonObject& summary, const LogDensity& ld, const Dataset& data);
 
-/// Warns when scores were floored (p below 1e-300: their order among themselves is lost).
-void warnFloored(CommandContext& ctx, const LogDensity& ld);
+/// Warns when scores were floored (p below 1e-300: their order among themselves is lost; for a
+/// density ratio, also where the estimate is <= 0).
+void warnFloored(CommandContext& ctx, const LogDensity& ld,
+                 DensityKind kind = DensityKind::Normalized);
 
 /// The model's summary fields (its own, then what its fit reported) into a JSON object.
 void addModelFields(QJsonObject& summary, const FittedModel& model);

@@ -43,7 +43,7 @@ int commandScore(const QStringList& args, CommandContext& ctx)
     }
     s[QStringLiteral("n_scored")] = static_cast<int>(raw.rows());
     s[QStringLiteral("floored_scores")] = ld.floored;
-    warnFloored(ctx, ld);
+    warnFloored(ctx, ld, model->kind());
     addAucs(s, ld, raw);
     ctx.finish(s);
     return ExitOk;
