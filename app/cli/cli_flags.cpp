@@ -53,6 +53,9 @@ const Flag kFlags[] = {
     {"weights-out", "FILE", "importance weights at the --p rows: raw, clipped, renormalized (CSV)"},
     {"ratio-model-out", "FILE", "save the ratio model (JSON; sosrep score evaluates it)"},
     {"j-out", "FILE", "the tuning criterion over the (t, lambda) grid (CSV)"},
+    {"regress", "COLUMN",
+     "covariate shift: least squares of COLUMN of --p, plain and importance-weighted (MSE on "
+     "--q when it has COLUMN)"},
     {"mc-samples", "N",
      "Monte Carlo draws per model where no closed form or grid applies "
      "(default 4000)"},

@@ -17,6 +17,9 @@
 #include "ui/io/model_file.h"
 #include "ui/io/table_text.h"
 
+#include <QJsonArray>
+
+#include <algorithm>
 #include <cmath>
 
 namespace sosrep::cli {
@@ -173,16 +176,59 @@ void addWeights(QJsonObject& s, const WeightSummary& w)
     }
 }
 
+QJsonArray jsonArray(const Vector& v)
+{
+    QJsonArray a;
+    for (Eigen::Index i = 0; i < v.size(); ++i) {
+        a.append(v(i));
+    }
+    return a;
+}
+
+/// Covariate shift (paper section 6.4.1): least squares of the response on the p rows, plain
+/// and importance-weighted (raw weights, as the paper; clipped ones beside), with an intercept;
+/// the mean squared error on q's rows when q has the response.
+void addRegression(QJsonObject& s, CommandContext& ctx, const std::string& response,
+                   const Matrix& xp, const Vector& yp, const Vector& weights, const Matrix* xq,
+                   const Vector* yq)
+{
+    const Vector ones = Vector::Ones(yp.size());
+    const Vector ols = weightedLeastSquares(xp, yp, ones, true);
+    const Vector wls = weightedLeastSquares(xp, yp, weights, true);
+    const Vector clipped =
+        weightedLeastSquares(xp, yp, postProcessWeights(weights, WeightForm::Clipped), true);
+    s[QStringLiteral("regress")] = QString::fromStdString(response);
+    s[QStringLiteral("ols_coefficients")] = jsonArray(ols);
+    s[QStringLiteral("wls_coefficients")] = jsonArray(wls);
+    s[QStringLiteral("wls_clipped_coefficients")] = jsonArray(clipped);
+    if (xq && yq) {
+        auto mse = [&](const Vector& beta) {
+            const Vector pred = (*xq * beta.tail(beta.size() - 1)).array() + beta(0);
+            return (pred - *yq).squaredNorm() / static_cast<double>(yq->size());
+        };
+        s[QStringLiteral("q_mse_ols")] = mse(ols);
+        s[QStringLiteral("q_mse_wls")] = mse(wls);
+        s[QStringLiteral("q_mse_wls_clipped")] = mse(clipped);
+        ctx.out() << "  mean squared error on q: plain " << QString::number(mse(ols), 'g', 4)
+                  << ", importance-weighted " << QString::number(mse(wls), 'g', 4)
+                  << " (clipped weights " << QString::number(mse(clipped), 'g', 4) << ")\n";
+    } else {
+        ctx.warn("--regress: q has no column '" + response +
+                 "', so the regressions are not measured on q");
+    }
+}
+
 } // namespace
 
 int commandRatio(const QStringList& args, CommandContext& ctx)
 {
     QCommandLineParser parser;
-    addFlags(parser, {QStringLiteral("p"), QStringLiteral("q"), QStringLiteral("type"),
-                      QStringLiteral("q-function"), QStringLiteral("q-model"),
-                      QStringLiteral("inverse"), QStringLiteral("columns"),
-                      QStringLiteral("label-column"), QStringLiteral("weights-out"),
-                      QStringLiteral("ratio-model-out"), QStringLiteral("j-out")});
+    addFlags(parser,
+             {QStringLiteral("p"), QStringLiteral("q"), QStringLiteral("type"),
+              QStringLiteral("q-function"), QStringLiteral("q-model"), QStringLiteral("inverse"),
+              QStringLiteral("columns"), QStringLiteral("label-column"),
+              QStringLiteral("weights-out"), QStringLiteral("ratio-model-out"),
+              QStringLiteral("j-out"), QStringLiteral("regress")});
     addEstimatorOptions(parser, true);
     if (!ctx.parse(parser, args)) {
         return ExitOk;
@@ -207,7 +253,24 @@ int commandRatio(const QStringList& args, CommandContext& ctx)
     const QString label = o.text(QStringLiteral("label-column"));
     const QStringList columns =
         o.text(QStringLiteral("columns")).split(QLatin1Char(','), Qt::SkipEmptyParts);
-    const Dataset p = loadDataset(pPath, label, columns);
+    Dataset p = loadDataset(pPath, label, columns);
+    // --regress: a response column of --p (and of --q, when it has one) that is not a feature.
+    const std::string response = o.text(QStringLiteral("regress")).toStdString();
+    Vector yP;
+    if (!response.empty()) {
+        const int c = p.columnIndex(response);
+        yP = p.x.col(c);
+        std::vector<std::string> keep;
+        for (const std::string& name : p.columns) {
+            if (name != response) {
+                keep.push_back(name);
+            }
+        }
+        if (keep.empty()) {
+            throw ParameterError("--regress", "'" + response + "' is the only column of --p");
+        }
+        p = p.selectColumns(keep);
+    }
     warnings.clear();
     const FitSettings settings = settingsFromOptions(o, p.rows(), &warnings, true);
     ctx.warn(warnings);
@@ -227,9 +290,21 @@ int commandRatio(const QStringList& args, CommandContext& ctx)
     Matrix qx;
     Vector qValues;
     std::optional<Dataset> q;
+    std::optional<Vector> yQ;
     if (src.type == 1) {
         std::vector<std::string> w;
-        q = loadMatching(src.sample, label, p.columns, &w);
+        if (!response.empty()) {
+            // q's response, when it has one, measures the regression on q (not a feature).
+            const Dataset full = loadDataset(src.sample, label, {});
+            const auto it = std::find(full.columns.begin(), full.columns.end(), response);
+            if (it != full.columns.end()) {
+                yQ = full.x.col(it - full.columns.begin());
+            }
+            std::vector<std::string> unused;
+            q = full.matchColumns(p.columns, &unused);
+        } else {
+            q = loadMatching(src.sample, label, p.columns, &w);
+        }
         ctx.warn(w);
         if (q->rows() == 0) {
             throw DataError(q->source, 0, 0, "has no data rows: a sample of q is needed");
@@ -291,6 +366,9 @@ int commandRatio(const QStringList& args, CommandContext& ctx)
     s[QStringLiteral("seed")] = QString::fromStdString(settings.values.text("seed"));
     addModelFields(s, model);
     addWeights(s, ws);
+    if (!response.empty()) {
+        addRegression(s, ctx, response, p.x, yP, weights, q ? &q->x : nullptr, yQ ? &*yQ : nullptr);
+    }
     s[QStringLiteral("seconds")] = f.seconds;
     ctx.finish(s);
     return ExitOk;
