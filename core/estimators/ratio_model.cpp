@@ -79,6 +79,25 @@ double heldOutJ(const RatioModel& model, const Matrix& pRows, const Matrix& qRow
     return jCriterion(u.evaluate(pRows), model.ratio(pRows), uq);
 }
 
+Capabilities ratioCapabilities()
+{
+    Capabilities c;
+    c.kind = DensityKind::Ratio;
+    c.needsSecondSample = true;
+    c.usesKernel = false;
+    c.kernelBackends = false;
+    return c;
+}
+
+std::unique_ptr<FittedModel> cancelledRatioFit(const std::string& estimator)
+{
+    auto m = std::make_unique<KernelExpansionRatio>(estimator, Matrix(0, 1), Vector(0), 1.0, 0.0);
+    FitReport r;
+    r.status = SolverStatus::Cancelled;
+    m->setReport(r);
+    return m;
+}
+
 void checkRatioInput(const FitInput& in, bool typeTwoAllowed, const std::string& estimator)
 {
     if (in.x.rows() < 2) {

@@ -67,6 +67,13 @@ private:
 double heldOutJ(const RatioModel& model, const Matrix& pRows, const Matrix& qRows,
                 TestFamily family, int count, uint64_t seed);
 
+/// What every density-ratio estimator declares: a ratio, needs a second sample, no kernel options
+/// of the density estimators (each has its own t).
+Capabilities ratioCapabilities();
+
+/// The model a cancelled ratio fit returns: empty, its report says Cancelled.
+std::unique_ptr<FittedModel> cancelledRatioFit(const std::string& estimator);
+
 /// Checks what a ratio fit was given: rows of p, and either a non-empty q sample with the same
 /// columns or finite, non-negative q values, one per p row. Throws ParameterError("q").
 void checkRatioInput(const FitInput& in, bool typeTwoAllowed, const std::string& estimator);

@@ -104,9 +104,8 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
     FitControl control;
     control.progress = progressOf(observer, "fit");
     control.trace = observer.trace;
-    std::unique_ptr<FittedModel> model =
-        estimator.fit(FitInput{data.train, data.second, kernel, settings.values, data.secondValues},
-                      control);
+    std::unique_ptr<FittedModel> model = estimator.fit(
+        FitInput{data.train, data.second, kernel, settings.values, data.secondValues}, control);
     if (model->report().status == SolverStatus::Cancelled) {
         out.cancelled = true;
         return out;

@@ -20,8 +20,8 @@ struct FitData
     /// Rows that validate the length-scale tuning (the test data, when given); empty: a seeded
     /// 80/20 split of `train` (design.md section 4). Labels are never used.
     Matrix validation;
-    std::string source;             // the training data's name, for messages
-    const Matrix* second = nullptr; // the second sample of estimators that need one
+    std::string source;                   // the training data's name, for messages
+    const Matrix* second = nullptr;       // the second sample of estimators that need one
     const Vector* secondValues = nullptr; // or q at the train rows (a Type II ratio)
 };
 

@@ -13,18 +13,6 @@
 namespace sosrep {
 namespace {
 
-/// (1/m) sum_j g_t(y_i, x'_j) for every row of y, in blocks of q rows (n x m never held whole).
-Vector kernelMeans(const MatrixRef& y, const MatrixRef& q, double t)
-{
-    Vector out = Vector::Zero(y.rows());
-    const Eigen::Index block = 2048;
-    for (Eigen::Index s = 0; s < q.rows(); s += block) {
-        const Eigen::Index rows = std::min(block, q.rows() - s);
-        out += gaussianGram(y, q.middleRows(s, rows), t).rowwise().sum();
-    }
-    return out / static_cast<double>(q.rows());
-}
-
 Matrix symmetrized(const Matrix& a)
 {
     return 0.5 * (a + a.transpose());
@@ -140,7 +128,7 @@ std::shared_ptr<const FireFit> FireFit::build(const MatrixRef& xp, const RatioTa
     }
     fit->m_xp = xp;
     const Matrix kpp = gaussianGram(xp, xp, t) / n;
-    const Vector b = target.typeTwo() ? qOverC : kernelMeans(xp, *target.sample, t);
+    const Vector b = target.typeTwo() ? qOverC : gaussianRowMeans(xp, *target.sample, t);
     if (setup.loss == FireLoss::Mixed) {
         // Eq. 13 with lambda I (digest 1.4): A = (g/n) Kpp^2 + ((1-g)/m) Kqp^T Kqp, K_H = n Kpp,
         // K_1 1 = (g/n) Kpp b + ((1-g)/m) Kqp^T (Kqq 1).
@@ -151,7 +139,7 @@ std::shared_ptr<const FireFit> FireFit::build(const MatrixRef& xp, const RatioTa
         const Matrix a = (g / n) * (kpp * kpp) + ((1.0 - g) / m) * (kqp.transpose() * kqp);
         fit->m_mixedSystem = a * (n * kpp);
         fit->m_mixedRhs =
-            (g / n) * (kpp * b) + ((1.0 - g) / m) * (kqp.transpose() * kernelMeans(xq, xq, t));
+            (g / n) * (kpp * b) + ((1.0 - g) / m) * (kqp.transpose() * gaussianRowMeans(xq, xq, t));
         return fit;
     }
     Eigen::SelfAdjointEigenSolver<Matrix> eig(kpp);

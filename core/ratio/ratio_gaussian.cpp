@@ -14,6 +14,17 @@ Matrix gaussianGram(const MatrixRef& a, const MatrixRef& b, double t)
     return (squaredDistances(a, b) * (-0.5 / t)).array().exp().matrix();
 }
 
+Vector gaussianRowMeans(const MatrixRef& y, const MatrixRef& sample, double t)
+{
+    Vector out = Vector::Zero(y.rows());
+    const Eigen::Index block = 2048;
+    for (Eigen::Index s = 0; s < sample.rows(); s += block) {
+        const Eigen::Index rows = std::min(block, sample.rows() - s);
+        out += gaussianGram(y, sample.middleRows(s, rows), t).rowwise().sum();
+    }
+    return out / static_cast<double>(sample.rows());
+}
+
 double deltaNormalizer(double t, double dim)
 {
     return std::pow(2.0 * 3.14159265358979323846 * t, -0.5 * dim);

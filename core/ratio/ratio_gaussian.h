@@ -12,6 +12,10 @@ namespace sosrep {
 /// lambda grid meaningful for every t and every dimension; Type II divides q by c instead.
 Matrix gaussianGram(const MatrixRef& a, const MatrixRef& b, double t);
 
+/// (1/m) sum_j g_t(y_i, x_j) for every row of y over the m rows of `sample`, in blocks of the
+/// sample (the y x m matrix is never held whole): the KDE up to its normalizer.
+Vector gaussianRowMeans(const MatrixRef& y, const MatrixRef& sample, double t);
+
 /// c(t, d) = (2 pi t)^(-d/2): the normalizer that makes g_t a delta family in dimension d (the
 /// intrinsic dimension for data on a manifold, appendix C, Lemma 10).
 double deltaNormalizer(double t, double dim);

@@ -273,8 +273,8 @@ private slots:
         // Density ratios (issue 10).
         auto ratio = [](const QStringList& more) {
             return QStringList{"ratio", "--p", "TRAIN", "--label-column", "label"} + more +
-                   QStringList{"--weights-out", "OUT/w.csv", "--ratio-model-out", "OUT/r.json",
-                               "--j-out", "OUT/j.csv"};
+                   QStringList{"--weights-out", "OUT/w.csv", "--ratio-model-out",
+                               "OUT/r.json",    "--j-out",   "OUT/j.csv"};
         };
         QTest::newRow("ratio: q with other columns")
             << ratio({"--q", "BAD/csv_other_columns.csv"}) << 3
@@ -292,8 +292,8 @@ private slots:
             << QStringList{"--q-function", "column 7", "expected ')'"};
         QTest::newRow("ratio: q-function column beyond the data")
             << ratio({"--q-function", "x3"}) << 2 << QStringList{"x3 is not a column", "2 columns"};
-        QTest::newRow("ratio: t 0") << ratio({"--q", "TEST", "--t", "0"}) << 2
-                                    << QStringList{"--t"};
+        QTest::newRow("ratio: t 0")
+            << ratio({"--q", "TEST", "--t", "0"}) << 2 << QStringList{"--t"};
         QTest::newRow("ratio: lambda -1")
             << ratio({"--q", "TEST", "--lambda", "-1"}) << 2 << QStringList{"--lambda"};
         QTest::newRow("ratio: folds beyond the rows")
@@ -311,9 +311,8 @@ private slots:
         QTest::newRow("ratio: a density estimator")
             << ratio({"--q", "TEST", "--estimator", "kde"}) << 2
             << QStringList{"--estimator", "estimates a density"};
-        QTest::newRow("fit: a ratio estimator")
-            << fit("TRAIN", {"--estimator", "fire"}) << 2
-            << QStringList{"--estimator", "sosrep ratio"};
+        QTest::newRow("fit: a ratio estimator") << fit("TRAIN", {"--estimator", "fire"}) << 2
+                                                << QStringList{"--estimator", "sosrep ratio"};
         QTest::newRow("ratio: --j-out without tuning")
             << ratio({"--q", "TEST", "--estimator", "sosrep-ratio"}) << 2
             << QStringList{"--j-out", "tunes nothing"};

@@ -64,15 +64,7 @@ public:
         static const OptionTable table = fireOptions();
         return table;
     }
-    Capabilities capabilities() const override
-    {
-        Capabilities c;
-        c.kind = DensityKind::Ratio;
-        c.needsSecondSample = true;
-        c.usesKernel = false;
-        c.kernelBackends = false;
-        return c;
-    }
+    Capabilities capabilities() const override { return ratioCapabilities(); }
 
     std::unique_ptr<FittedModel> fit(const FitInput& in, const FitControl& control) const override
     {
@@ -124,12 +116,7 @@ public:
             };
             surface = tuneRatio(xp, target, grid, ratioTuningFrom(v), fitter, control.progress);
             if (surface->cancelled) {
-                auto m = std::make_unique<KernelExpansionRatio>("fire", Matrix(0, xp.cols()),
-                                                                Vector(0), 1.0, 0.0);
-                FitReport r;
-                r.status = SolverStatus::Cancelled;
-                m->setReport(r);
-                return m;
+                return cancelledRatioFit("fire");
             }
             t = surface->t[size_t(surface->bestT)];
             lambda = surface->lambda[size_t(surface->bestLambda)];

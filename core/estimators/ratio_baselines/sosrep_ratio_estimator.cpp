@@ -101,15 +101,7 @@ public:
         static const OptionTable none;
         return none;
     }
-    Capabilities capabilities() const override
-    {
-        Capabilities c;
-        c.kind = DensityKind::Ratio;
-        c.needsSecondSample = true;
-        c.usesKernel = false;
-        c.kernelBackends = false;
-        return c;
-    }
+    Capabilities capabilities() const override { return ratioCapabilities(); }
 
     std::unique_ptr<FittedModel> fit(const FitInput& in, const FitControl& control) const override
     {
@@ -131,12 +123,7 @@ public:
             o.cancelled = [&]() { return control.progress && !control.progress(s, 2); };
             FitOutcome out = fitModel(data, fs, o);
             if (out.cancelled) {
-                auto m = std::make_unique<KernelExpansionRatio>("sosrep-ratio", Matrix(0, 1),
-                                                                Vector(0), 1.0, 0.0);
-                FitReport r;
-                r.status = SolverStatus::Cancelled;
-                m->setReport(r);
-                return m;
+                return cancelledRatioFit("sosrep-ratio");
             }
             checkUsable(*out.model);
             fs.values.setReal("length_scale", out.lengthScale);

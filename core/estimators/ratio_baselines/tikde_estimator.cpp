@@ -10,18 +10,6 @@
 namespace sosrep {
 namespace {
 
-/// Mean unit-peak kernel values: the KDE up to its normalizer, which cancels in the ratio.
-Vector kernelMean(const MatrixRef& y, const MatrixRef& sample, double t)
-{
-    Vector out = Vector::Zero(y.rows());
-    const Eigen::Index block = 2048;
-    for (Eigen::Index s = 0; s < sample.rows(); s += block) {
-        const Eigen::Index rows = std::min(block, sample.rows() - s);
-        out += gaussianGram(y, sample.middleRows(s, rows), t).rowwise().sum();
-    }
-    return out / static_cast<double>(sample.rows());
-}
-
 /// KDE_q / max(KDE_p, threshold), the threshold relative to the mean of KDE_p at the p rows.
 class TikdeModel final : public RatioModel
 {
@@ -29,12 +17,13 @@ public:
     TikdeModel(Matrix p, Matrix q, double t, double relativeThreshold)
         : m_p(std::move(p)), m_q(std::move(q)), m_t(t), m_relative(relativeThreshold)
     {
-        m_floor = m_relative * kernelMean(m_p, m_p, m_t).mean();
+        m_floor = m_relative * gaussianRowMeans(m_p, m_p, m_t).mean();
     }
     std::string estimator() const override { return "tikde"; }
     Vector ratio(const MatrixRef& y) const override
     {
-        return kernelMean(y, m_q, m_t).cwiseQuotient(kernelMean(y, m_p, m_t).cwiseMax(m_floor));
+        return gaussianRowMeans(y, m_q, m_t)
+            .cwiseQuotient(gaussianRowMeans(y, m_p, m_t).cwiseMax(m_floor));
     }
     double t() const override { return m_t; }
     double lambda() const override { return m_relative; }
@@ -86,15 +75,7 @@ public:
         static const OptionTable table = tikdeOptions();
         return table;
     }
-    Capabilities capabilities() const override
-    {
-        Capabilities c;
-        c.kind = DensityKind::Ratio;
-        c.needsSecondSample = true;
-        c.usesKernel = false;
-        c.kernelBackends = false;
-        return c;
-    }
+    Capabilities capabilities() const override { return ratioCapabilities(); }
 
     std::unique_ptr<FittedModel> fit(const FitInput& in, const FitControl& control) const override
     {
@@ -111,9 +92,9 @@ public:
             RatioTarget target;
             target.sample = &xq;
             const FoldFitter fitter = [&](const FoldInput& fold, double width) -> FoldPath {
-                const Vector p = kernelMean(fold.heldP, fold.trainP, width);
-                const Vector q = kernelMean(fold.heldP, xq, width);
-                const double mean = kernelMean(fold.trainP, fold.trainP, width).mean();
+                const Vector p = gaussianRowMeans(fold.heldP, fold.trainP, width);
+                const Vector q = gaussianRowMeans(fold.heldP, xq, width);
+                const double mean = gaussianRowMeans(fold.trainP, fold.trainP, width).mean();
                 return [p, q, mean](double tau) {
                     FoldValues out;
                     out.held = q.cwiseQuotient(p.cwiseMax(tau * mean));
@@ -122,11 +103,7 @@ public:
             };
             surface = tuneRatio(xp, target, grid, ratioTuningFrom(v), fitter, control.progress);
             if (surface->cancelled) {
-                auto m = std::make_unique<TikdeModel>(xp, xq, 1.0, 0.0);
-                FitReport r;
-                r.status = SolverStatus::Cancelled;
-                m->setReport(r);
-                return m;
+                return cancelledRatioFit("tikde");
             }
             t = surface->t[size_t(surface->bestT)];
             threshold = surface->lambda[size_t(surface->bestLambda)];

@@ -61,15 +61,7 @@ public:
         static const OptionTable table = ulsifOptions();
         return table;
     }
-    Capabilities capabilities() const override
-    {
-        Capabilities c;
-        c.kind = DensityKind::Ratio;
-        c.needsSecondSample = true;
-        c.usesKernel = false;
-        c.kernelBackends = false;
-        return c;
-    }
+    Capabilities capabilities() const override { return ratioCapabilities(); }
 
     std::unique_ptr<FittedModel> fit(const FitInput& in, const FitControl& control) const override
     {
@@ -102,12 +94,7 @@ public:
         double best = std::numeric_limits<double>::infinity();
         for (size_t ti = 0; ti < s.t.size(); ++ti) {
             if (control.progress && !control.progress(int(ti), int(s.t.size()))) {
-                auto m = std::make_unique<KernelExpansionRatio>(
-                    "ulsif", centres, Vector::Zero(Eigen::Index(b)), 1.0, 0.0);
-                FitReport r;
-                r.status = SolverStatus::Cancelled;
-                m->setReport(r);
-                return m;
+                return cancelledRatioFit("ulsif");
             }
             const UlsifSystem sys{gaussianGram(p, centres, s.t[ti]),
                                   gaussianGram(q, centres, s.t[ti])};
