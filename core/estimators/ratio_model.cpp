@@ -32,13 +32,7 @@ KernelExpansionRatio::KernelExpansionRatio(std::string estimator, Matrix centres
 
 Vector KernelExpansionRatio::ratio(const MatrixRef& y) const
 {
-    Vector out(y.rows());
-    const Eigen::Index block = 4096;
-    for (Eigen::Index s = 0; s < y.rows(); s += block) {
-        const Eigen::Index rows = std::min(block, y.rows() - s);
-        out.segment(s, rows) = gaussianGram(y.middleRows(s, rows), m_centres, m_t) * m_coefficients;
-    }
-    return out;
+    return gaussianExpansion(y, m_centres, m_coefficients, m_t);
 }
 
 void KernelExpansionRatio::save(ParameterMap& out) const

@@ -217,13 +217,7 @@ Vector FireFit::values(const MatrixRef& y, double lambda) const
     if (m_setup.form == FireForm::Features) {
         return m_features.map(y) * c;
     }
-    const Eigen::Index block = 4096;
-    Vector out(y.rows());
-    for (Eigen::Index s = 0; s < y.rows(); s += block) {
-        const Eigen::Index rows = std::min(block, y.rows() - s);
-        out.segment(s, rows) = gaussianGram(y.middleRows(s, rows), m_xp, m_t) * c;
-    }
-    return out / static_cast<double>(m_xp.rows());
+    return gaussianExpansion(y, m_xp, c, m_t) / static_cast<double>(m_xp.rows());
 }
 
 FireFit::Evaluator FireFit::evaluator(const MatrixRef& y) const

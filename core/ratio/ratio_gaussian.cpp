@@ -14,6 +14,17 @@ Matrix gaussianGram(const MatrixRef& a, const MatrixRef& b, double t)
     return (squaredDistances(a, b) * (-0.5 / t)).array().exp().matrix();
 }
 
+Vector gaussianExpansion(const MatrixRef& y, const MatrixRef& centres, const Vector& a, double t)
+{
+    Vector out(y.rows());
+    const Eigen::Index block = 4096;
+    for (Eigen::Index s = 0; s < y.rows(); s += block) {
+        const Eigen::Index rows = std::min(block, y.rows() - s);
+        out.segment(s, rows) = gaussianGram(y.middleRows(s, rows), centres, t) * a;
+    }
+    return out;
+}
+
 Vector gaussianRowMeans(const MatrixRef& y, const MatrixRef& sample, double t)
 {
     Vector out = Vector::Zero(y.rows());

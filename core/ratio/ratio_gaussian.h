@@ -12,6 +12,9 @@ namespace sosrep {
 /// lambda grid meaningful for every t and every dimension; Type II divides q by c instead.
 Matrix gaussianGram(const MatrixRef& a, const MatrixRef& b, double t);
 
+/// sum_l a_l g_t(c_l, y_i) for every row of y (a kernel expansion), in blocks of y's rows.
+Vector gaussianExpansion(const MatrixRef& y, const MatrixRef& centres, const Vector& a, double t);
+
 /// (1/m) sum_j g_t(y_i, x_j) for every row of y over the m rows of `sample`, in blocks of the
 /// sample (the y x m matrix is never held whole): the KDE up to its normalizer.
 Vector gaussianRowMeans(const MatrixRef& y, const MatrixRef& sample, double t);

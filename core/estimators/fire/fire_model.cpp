@@ -29,13 +29,7 @@ Vector FireModel::ratio(const MatrixRef& y) const
     if (m_setup.form == FireForm::Features) {
         return m_features.map(y) * m_coefficients;
     }
-    Vector out(y.rows());
-    const Eigen::Index block = 4096;
-    for (Eigen::Index s = 0; s < y.rows(); s += block) {
-        const Eigen::Index rows = std::min(block, y.rows() - s);
-        out.segment(s, rows) = gaussianGram(y.middleRows(s, rows), m_support, m_t) * m_coefficients;
-    }
-    return out;
+    return gaussianExpansion(y, m_support, m_coefficients, m_t);
 }
 
 std::unique_ptr<RatioModel> FireModel::atLambda(double lambda) const
