@@ -403,6 +403,54 @@ private slots:
         QCOMPARE(r->source().kind, RatioSource::None);
     }
 
+    // Type II in the Ratio view: q as an expression (no q rows needed), as a density fitted to
+    // the q rows, or 1; a syntax error names its column and keeps the mode.
+    void ratioViewTypeTwo()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        RatioController* r = c->ratio();
+        c->generateToy(sosrep::ToyKind::Shift, 400, 6);
+        QSignalSpy errors(r, &RatioController::errorOccurred);
+        RatioQMode bad;
+        bad.kind = RatioQMode::Expression;
+        bad.expression = QStringLiteral("exp(x1");
+        QVERIFY(!r->setQMode(bad));
+        QVERIFY(errors.last().first().toString().contains(QStringLiteral("column 7")));
+        QCOMPARE(r->qMode().kind, RatioQMode::Sample);
+        RatioQMode expr;
+        expr.kind = RatioQMode::Expression;
+        expr.expression = QStringLiteral("exp(-((x1-0.5)^2 + x2^2)/0.72) / (2*pi*0.36)");
+        QVERIFY(r->setQMode(expr));
+        QVERIFY(r->ready()); // no q rows needed
+        r->fit();
+        QTRY_VERIFY_WITH_TIMEOUT(!r->isBusy(), 60000);
+        QVERIFY(r->result());
+        QCOMPARE(r->result()->model->surface()->criterion, std::string("residual"));
+        QVERIFY(r->result()->grid.allFinite());
+        QVERIFY(std::isnan(r->result()->qMean(0)));
+
+        RatioSource split;
+        split.kind = RatioSource::Column;
+        split.column = QStringLiteral("label");
+        QVERIFY(r->setSource(split));
+        RatioQMode density;
+        density.kind = RatioQMode::Density;
+        density.densityEstimator = "kde";
+        QVERIFY(r->setQMode(density));
+        r->fit();
+        QTRY_VERIFY_WITH_TIMEOUT(!r->isBusy(), 60000);
+        QVERIFY(r->result());
+        QVERIFY(std::abs(r->result()->summary.mean - 1.0) < 0.5);
+
+        const QString project = m_dir.filePath(QStringLiteral("ratio2.sosrep.json"));
+        QCOMPARE(saveProject(project, *c), QString());
+        MainWindow w2;
+        QCOMPARE(w2.openProjectFile(project), QString());
+        QCOMPARE(w2.controller()->ratio()->qMode().kind, RatioQMode::Density);
+        QCOMPARE(w2.controller()->ratio()->qMode().densityEstimator, std::string("kde"));
+    }
+
     void ratioFitCancelsPromptly()
     {
         MainWindow w;

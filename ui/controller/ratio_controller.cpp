@@ -7,6 +7,7 @@
 #include "core/errors.h"
 #include "core/estimators/registry.h"
 #include "core/pipeline/fit_route.h"
+#include "core/ratio/expression.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/option_labels.h"
 #include "ui/io/settings_json.h"
@@ -17,6 +18,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 namespace sosrep::ui {
 namespace {
@@ -33,6 +35,50 @@ Matrix rowsOf(const Matrix& x, const std::vector<Eigen::Index>& rows)
 DataError fieldError(const QString& field, const std::string& what)
 {
     return DataError("project", 0, 0, "ratio." + field.toStdString() + ": " + what);
+}
+
+/// Type II's q at the p rows, in the units of p's scaled coordinates (where the fit runs).
+Vector typeTwoValues(const RatioQMode& mode, const Matrix& pRaw, const PreparedTraining& prepared,
+                     const Matrix& qx, const FitSettings& settings)
+{
+    // A density in raw units becomes one in scaled units by the scaler's Jacobian.
+    const double jacobian = prepared.scaler.scale.array().prod();
+    Vector q;
+    switch (mode.kind) {
+    case RatioQMode::Density: {
+        // Fitted on the q rows in p's scaled coordinates: its density is in those units.
+        FitSettings fs = FitSettings::defaults(mode.densityEstimator);
+        fs.values.set("seed", settings.values.text("seed"));
+        FitData data;
+        data.train = qx;
+        data.validation = Matrix(0, qx.cols());
+        data.source = "q";
+        const FitOutcome f = fitModel(data, fs);
+        checkUsable(*f.model);
+        // A pre-density (SOSREP with Laplace or SDO) is q up to a constant, and so is the
+        // ratio (the paper allows it, section 3.6).
+        q = f.model->logValues(prepared.x).values.array().exp().matrix();
+        break;
+    }
+    case RatioQMode::Expression:
+        q = Expression::parse(mode.expression.toStdString(), int(pRaw.cols()), "q_function")
+                .evaluate(pRaw) *
+            jacobian;
+        break;
+    case RatioQMode::Inverse:
+        q = Vector::Constant(pRaw.rows(), jacobian);
+        break;
+    case RatioQMode::Sample:
+        break;
+    }
+    for (Eigen::Index i = 0; i < q.size(); ++i) {
+        if (!std::isfinite(q(i)) || q(i) < 0.0) {
+            throw ParameterError("q_function", "is " + std::to_string(q(i)) + " at p row " +
+                                                   std::to_string(i + 1) +
+                                                   ": q must be finite and non-negative");
+        }
+    }
+    return q;
 }
 
 } // namespace
@@ -155,20 +201,63 @@ bool RatioController::setSource(const RatioSource& source)
 QString RatioController::sourceDescription() const
 {
     const QString counts = tr("p: %1 rows, q: %2 rows").arg(m_pRaw.rows()).arg(m_qRaw.rows());
+    if (m_qMode.kind == RatioQMode::Expression) {
+        return tr("Type II: q(x) = %1 at the %2 rows of p.")
+            .arg(m_qMode.expression)
+            .arg(m_pRaw.rows());
+    }
+    if (m_qMode.kind == RatioQMode::Inverse) {
+        return tr("Type II: q = 1, the inverse density 1/p at the %1 rows of p (meaningful on "
+                  "a bounded support only).")
+            .arg(m_pRaw.rows());
+    }
+    const QString density = m_qMode.kind == RatioQMode::Density
+                                ? tr(" Type II: q is the density %1 fits to the q rows.")
+                                      .arg(QString::fromStdString(m_qMode.densityEstimator))
+                                : QString();
+    if (m_source.kind == RatioSource::None && m_qMode.kind == RatioQMode::Density) {
+        return tr("No q rows yet: load a second file, or split the data.");
+    }
     switch (m_source.kind) {
     case RatioSource::None:
         return tr("No q sample yet: load a second file, or split the data by a column or a "
                   "rectangle.");
     case RatioSource::File:
         return tr("q = %1; p = the loaded data. %2")
-            .arg(QFileInfo(m_source.path).fileName(), counts);
+                   .arg(QFileInfo(m_source.path).fileName(), counts) +
+               density;
     case RatioSource::Column:
         return tr("q = rows with %1 = %2; p = the other rows. %3")
-            .arg(m_source.column, QString::number(m_source.value), counts);
+                   .arg(m_source.column, QString::number(m_source.value), counts) +
+               density;
     case RatioSource::Rect:
-        return tr("q = rows inside the rectangle; p = the other rows. %1").arg(counts);
+        return tr("q = rows inside the rectangle; p = the other rows. %1").arg(counts) + density;
     }
     return counts;
+}
+
+bool RatioController::setQMode(const RatioQMode& mode)
+{
+    if (isBusy()) {
+        emit errorOccurred(tr("A ratio fit is running: cancel it first."));
+        return false;
+    }
+    try {
+        if (mode.kind == RatioQMode::Expression) {
+            Expression::parse(mode.expression.toStdString(), int(m_pRaw.cols()), "q_function");
+        }
+        if (mode.kind == RatioQMode::Density) {
+            EstimatorRegistry::instance().getOf(false, mode.densityEstimator);
+        }
+    } catch (const ParameterError& e) {
+        emit errorOccurred(tr("q: %1").arg(QString::fromStdString(e.what())));
+        emit samplesChanged();
+        return false;
+    }
+    m_qMode = mode;
+    clearResult();
+    emit samplesChanged();
+    return true;
 }
 
 bool RatioController::setOption(const std::string& name, const std::string& value)
@@ -226,6 +315,7 @@ void RatioController::fit()
     m_jobError.clear();
     const Matrix p = m_pRaw;
     const Matrix q = m_qRaw;
+    const RatioQMode qMode = m_qMode;
     const FitSettings settings = m_settings;
     const std::vector<std::string> columns = m_columns;
     const int x = m_plotX, y = m_plotY;
@@ -246,8 +336,14 @@ void RatioController::fit()
             const Matrix qx = prepared.scaler.apply(q);
             FitData data;
             data.train = prepared.x;
-            data.second = &qx;
             data.source = "p";
+            Vector qValues;
+            if (qMode.typeTwo()) {
+                qValues = typeTwoValues(qMode, p, prepared, qx, settings);
+                data.secondValues = &qValues;
+            } else {
+                data.second = &qx;
+            }
             FitObserver observer;
             observer.progress = [this](const std::string&, int done, int total) {
                 QMetaObject::invokeMethod(
@@ -335,6 +431,10 @@ QJsonObject RatioController::toJson() const
             QJsonArray{m_source.x0, m_source.x1, m_source.y0, m_source.y1};
     }
     o[QStringLiteral("q")] = src;
+    const char* modes[] = {"sample", "density", "expression", "inverse"};
+    o[QStringLiteral("q_mode")] = QString::fromLatin1(modes[m_qMode.kind]);
+    o[QStringLiteral("q_density_estimator")] = QString::fromStdString(m_qMode.densityEstimator);
+    o[QStringLiteral("q_expression")] = m_qMode.expression;
     o[QStringLiteral("fitted")] = m_result != nullptr;
     if (m_result) {
         o[QStringLiteral("lambda_shown")] = m_result->shown->lambda();
@@ -380,8 +480,24 @@ void RatioController::restore(const QJsonObject& json, bool refit)
                                                        "' is not none, "
                                                        "file, column or rect");
     }
+    RatioQMode mode;
+    const QString m = json[QStringLiteral("q_mode")].toString(QStringLiteral("sample"));
+    const QStringList modes{QStringLiteral("sample"), QStringLiteral("density"),
+                            QStringLiteral("expression"), QStringLiteral("inverse")};
+    if (!modes.contains(m)) {
+        throw fieldError(QStringLiteral("q_mode"), "'" + m.toStdString() +
+                                                       "' is not sample, density, expression "
+                                                       "or inverse");
+    }
+    mode.kind = RatioQMode::Kind(modes.indexOf(m));
+    mode.densityEstimator =
+        json[QStringLiteral("q_density_estimator")].toString(QStringLiteral("kde")).toStdString();
+    mode.expression = json[QStringLiteral("q_expression")].toString();
     emit settingsChanged();
     if (!setSource(s)) {
+        return;
+    }
+    if (!setQMode(mode)) {
         return;
     }
     if (refit && json[QStringLiteral("fitted")].toBool()) {
@@ -408,14 +524,19 @@ void describeRatio(RatioResult& r, const Matrix& pRaw, const Matrix& qRaw, int x
     r.weights = m.ratio(r.scaler.apply(pRaw));
     r.summary = summarizeWeights(r.weights);
     r.pMean = pRaw.colwise().mean().transpose();
-    r.qMean = qRaw.colwise().mean().transpose();
+    r.qMean = qRaw.rows() > 0 ? Vector(qRaw.colwise().mean().transpose())
+                              : Vector::Constant(d, std::numeric_limits<double>::quiet_NaN());
     r.reweightedMean.resize(d);
     for (Eigen::Index j = 0; j < d; ++j) {
         r.reweightedMean(j) = weightedAverage(pRaw.col(j), r.weights);
     }
     auto range = [&](int c, double* lo, double* hi) {
-        *lo = std::min(pRaw.col(c).minCoeff(), qRaw.col(c).minCoeff());
-        *hi = std::max(pRaw.col(c).maxCoeff(), qRaw.col(c).maxCoeff());
+        *lo = pRaw.col(c).minCoeff();
+        *hi = pRaw.col(c).maxCoeff();
+        if (qRaw.rows() > 0) { // Type II by an expression has no q rows
+            *lo = std::min(*lo, qRaw.col(c).minCoeff());
+            *hi = std::max(*hi, qRaw.col(c).maxCoeff());
+        }
         const double pad = 0.08 * std::max(*hi - *lo, 1e-12);
         *lo -= pad;
         *hi += pad;

@@ -37,6 +37,24 @@ struct RatioSource
     double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
 };
 
+/// What q is to the fit: the q rows as a sample (Type I), or q as a function known at the p rows
+/// (Type II): the density of a density estimator fitted to the q rows, an expression of x1..xd
+/// (raw units), or 1 (the inverse density).
+struct RatioQMode
+{
+    enum Kind
+    {
+        Sample,
+        Density,
+        Expression,
+        Inverse
+    } kind = Sample;
+    std::string densityEstimator = "kde"; // Density: any density estimator, at its defaults
+    QString expression;                   // Expression
+    bool typeTwo() const { return kind != Sample; }
+    bool needsQRows() const { return kind == Sample || kind == Density; }
+};
+
 /// A finished ratio fit with what the view draws, all in raw units.
 struct RatioResult
 {
@@ -72,7 +90,11 @@ public:
     QString sourceDescription() const;
     const Matrix& pRaw() const { return m_pRaw; }
     const Matrix& qRaw() const { return m_qRaw; }
-    bool ready() const { return m_pRaw.rows() > 1 && m_qRaw.rows() > 0; }
+    bool ready() const { return m_pRaw.rows() > 1 && (!m_qMode.needsQRows() || m_qRaw.rows() > 0); }
+    /// Sets what q is (an expression is parsed now: a syntax error is reported with its
+    /// column and the old mode kept). Drops the result.
+    bool setQMode(const RatioQMode& mode);
+    const RatioQMode& qMode() const { return m_qMode; }
 
     // --- settings ---------------------------------------------------------------------------
     const FitSettings& settings() const { return m_settings; }
@@ -113,6 +135,7 @@ private:
 
     EstimationController* m_data;
     RatioSource m_source;
+    RatioQMode m_qMode;
     Matrix m_pRaw;
     Matrix m_qRaw;
     std::vector<std::string> m_columns;

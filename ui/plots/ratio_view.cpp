@@ -16,6 +16,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -159,6 +160,43 @@ void RatioView::buildControls(QWidget* column)
     m_rectButton->setCheckable(true);
     connect(m_rectButton, &QPushButton::toggled, this, &RatioView::setPickMode);
     sl->addWidget(m_rectButton);
+    auto* modeRow = new QHBoxLayout;
+    modeRow->addWidget(new QLabel(tr("q is"), samples));
+    m_qMode = new QComboBox(samples);
+    m_qMode->addItem(tr("the q rows, a sample (Type I)"));
+    m_qMode->addItem(tr("a density fitted to the q rows (Type II)"));
+    m_qMode->addItem(tr("an expression q(x1, …, xd) (Type II)"));
+    m_qMode->addItem(tr("1: the inverse density 1/p (Type II)"));
+    m_qMode->setToolTip(tr("Type II solves the Fredholm equation with q known at the p rows "
+                           "(paper eq. 16): FIRE with the L2,p or cut-off loss"));
+    modeRow->addWidget(m_qMode, 1);
+    sl->addLayout(modeRow);
+    m_qDensity = new QComboBox(samples);
+    for (const Estimator* e : EstimatorRegistry::instance().family(false)) {
+        m_qDensity->addItem(QString::fromStdString(e->name()));
+    }
+    m_qDensity->setToolTip(tr("the density estimator fitted to the q rows, at its defaults"));
+    sl->addWidget(m_qDensity);
+    m_qExpression = new QLineEdit(samples);
+    m_qExpression->setPlaceholderText(QStringLiteral("exp(-(x1^2 + x2^2)/2) / (2*pi)"));
+    m_qExpression->setToolTip(tr("x1..xd are the feature columns in their own units; + - * / ^, "
+                                 "exp, log, sqrt, sin, cos, abs, pi"));
+    sl->addWidget(m_qExpression);
+    connect(m_qMode, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_syncing) {
+            applyQMode();
+        }
+    });
+    connect(m_qDensity, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_syncing) {
+            applyQMode();
+        }
+    });
+    connect(m_qExpression, &QLineEdit::editingFinished, this, [this] {
+        if (!m_syncing && m_qMode->currentIndex() == RatioQMode::Expression) {
+            applyQMode();
+        }
+    });
     layout->addWidget(samples);
 
     auto* model = new QGroupBox(tr("Ratio estimator"), column);
@@ -413,6 +451,18 @@ void RatioView::rebuildOptions()
 void RatioView::refreshSamples()
 {
     m_sourceLabel->setText(m_ratio->sourceDescription());
+    {
+        const RatioQMode& mode = m_ratio->qMode();
+        m_syncing = true;
+        m_qMode->setCurrentIndex(int(mode.kind));
+        m_qDensity->setCurrentText(QString::fromStdString(mode.densityEstimator));
+        if (!mode.expression.isEmpty()) {
+            m_qExpression->setText(mode.expression);
+        }
+        m_qDensity->setVisible(m_qMode->currentIndex() == RatioQMode::Density);
+        m_qExpression->setVisible(m_qMode->currentIndex() == RatioQMode::Expression);
+        m_syncing = false;
+    }
     const QString current = m_splitColumn->currentText();
     m_splitColumn->clear();
     for (const std::string& c : m_data->rawData().columns) {
@@ -429,6 +479,22 @@ void RatioView::refreshSamples()
     }
     refreshBusy(m_ratio->isBusy());
     redraw();
+}
+
+void RatioView::applyQMode()
+{
+    RatioQMode mode;
+    mode.kind = RatioQMode::Kind(m_qMode->currentIndex());
+    mode.densityEstimator = m_qDensity->currentText().toStdString();
+    mode.expression = m_qExpression->text().trimmed();
+    if (mode.kind == RatioQMode::Expression && mode.expression.isEmpty()) {
+        // Nothing to parse yet: show the field; the mode is set when it is edited.
+        m_qDensity->setVisible(false);
+        m_qExpression->setVisible(true);
+        m_qExpression->setFocus();
+        return;
+    }
+    m_ratio->setQMode(mode);
 }
 
 void RatioView::refreshBusy(bool busy)

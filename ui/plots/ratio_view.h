@@ -19,6 +19,7 @@ class QCustomPlot;
 class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
+class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSlider;
@@ -56,6 +57,7 @@ private:
     void buildPlot();
     void rebuildOptions();
     void refreshSamples();
+    void applyQMode();
     void refreshBusy(bool busy);
     void redraw();
     void drawEmpty(const QString& message);
@@ -72,6 +74,9 @@ private:
     QComboBox* m_splitColumn;
     QDoubleSpinBox* m_splitValue;
     QPushButton* m_rectButton;
+    QComboBox* m_qMode;
+    QComboBox* m_qDensity;
+    QLineEdit* m_qExpression;
     QComboBox* m_estimator;
     QFormLayout* m_options;
     QList<OptionEditor*> m_editors;
