@@ -32,12 +32,6 @@ struct RatioFiles
     QString j;
 };
 
-/// log of the density scale factor from raw units to the scaler's: p_scaled = p_raw prod s_j.
-double logScaleFactor(const Scaler& s)
-{
-    return s.scale.array().log().sum();
-}
-
 /// Which q the command was given, checked for conflicts.
 struct QSource
 {
@@ -109,7 +103,7 @@ Vector typeTwoValues(const QSource& src, const Dataset& p, const Scaler& pScaler
                      "up to the same unknown constant");
         }
         const LogDensity ld = model->logValues(saved.scaler.apply(p.x));
-        raw = (ld.values.array() - logScaleFactor(saved.scaler)).exp().matrix();
+        raw = (ld.values.array() - saved.scaler.logJacobian()).exp().matrix();
     } else {
         raw = Vector::Ones(p.rows());
         ctx.warn("--inverse estimates 1/p: it is in L2(p) only on a bounded support or a "
@@ -122,7 +116,7 @@ Vector typeTwoValues(const QSource& src, const Dataset& p, const Scaler& pScaler
                                                "': q must be finite and non-negative there");
         }
     }
-    return raw * std::exp(logScaleFactor(pScaler));
+    return raw * std::exp(pScaler.logJacobian());
 }
 
 QByteArray weightsText(const Vector& raw)

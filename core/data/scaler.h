@@ -28,6 +28,9 @@ struct Scaler
 
     static Scaler fit(ScalingKind kind, const MatrixRef& x);
     Matrix apply(const MatrixRef& x) const;
+    /// log of the Jacobian prod_j scale_j: a density in raw units times exp(this) is the same
+    /// density in scaled units.
+    double logJacobian() const { return scale.size() ? scale.array().log().sum() : 0.0; }
     bool isIdentity() const { return kind == ScalingKind::None; }
 };
 

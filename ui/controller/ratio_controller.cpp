@@ -42,7 +42,7 @@ Vector typeTwoValues(const RatioQMode& mode, const Matrix& pRaw, const PreparedT
                      const Matrix& qx, const FitSettings& settings)
 {
     // A density in raw units becomes one in scaled units by the scaler's Jacobian.
-    const double jacobian = prepared.scaler.scale.array().prod();
+    const double jacobian = std::exp(prepared.scaler.logJacobian());
     Vector q;
     switch (mode.kind) {
     case RatioQMode::Density: {
@@ -71,14 +71,7 @@ Vector typeTwoValues(const RatioQMode& mode, const Matrix& pRaw, const PreparedT
     case RatioQMode::Sample:
         break;
     }
-    for (Eigen::Index i = 0; i < q.size(); ++i) {
-        if (!std::isfinite(q(i)) || q(i) < 0.0) {
-            throw ParameterError("q_function", "is " + std::to_string(q(i)) + " at p row " +
-                                                   std::to_string(i + 1) +
-                                                   ": q must be finite and non-negative");
-        }
-    }
-    return q;
+    return q; // checked by the estimator (finite, non-negative, one per p row)
 }
 
 } // namespace
