@@ -41,12 +41,11 @@ struct FoldInput
     const Vector* trainQ = nullptr; // Type II: q at the rows
     const Vector* heldQ = nullptr;
 };
-/// A ratio estimate of one fold at one t: its values for any lambda, at the held-out rows and
-/// (Type II only) at the fold's training rows.
+/// A ratio estimate of one fold at one t: its values at the held-out rows for any lambda (both
+/// criteria judge the fit out of sample there).
 struct FoldValues
 {
     Vector held;
-    Vector train;
 };
 using FoldPath = std::function<FoldValues(double lambda)>;
 using FoldFitter = std::function<FoldPath(const FoldInput& fold, double t)>;

@@ -104,15 +104,7 @@ public:
                 ft.values = fold.trainQ;
                 auto path = FireFit::build(fold.trainP, ft, width, setup);
                 auto held = std::make_shared<FireFit::Evaluator>(path->evaluator(fold.heldP));
-                const bool two = target.typeTwo();
-                return [path, held, two](double l) {
-                    FoldValues out;
-                    out.held = held->at(l);
-                    if (two) {
-                        out.train = path->sampleValues(l);
-                    }
-                    return out;
-                };
+                return [path, held](double l) { return FoldValues{held->at(l)}; };
             };
             surface = tuneRatio(xp, target, grid, ratioTuningFrom(v), fitter, control.progress);
             if (surface->cancelled) {
