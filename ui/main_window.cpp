@@ -13,6 +13,7 @@
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/fd_plot.h"
 #include "ui/plots/plot_style.h"
+#include "ui/plots/ratio_plot.h"
 #include "ui/plots/ratio_view.h"
 #include "ui/plots/score_plots.h"
 #include "ui/plots/trace_plot.h"

@@ -4,6 +4,7 @@
 #include "ui/main_window.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
+#include "ui/plots/ratio_plot.h"
 #include "ui/plots/ratio_view.h"
 #include "ui/plots/trace_plot.h"
 #include "ui/project_file.h"

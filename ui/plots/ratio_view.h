@@ -6,16 +6,6 @@
 #include <string>
 
 class QComboBox;
-class QCPAxisRect;
-class QCPBars;
-class QCPColorMap;
-class QCPLayoutGrid;
-class QCPColorScale;
-class QCPCurve;
-class QCPGraph;
-class QCPItemStraightLine;
-class QCPTextElement;
-class QCustomPlot;
 class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
@@ -28,6 +18,7 @@ namespace sosrep::ui {
 
 class EstimationController;
 class OptionEditor;
+class RatioPlot;
 class RatioController;
 
 /// The Ratio view (issue 10): the two samples (a second file, or the loaded data split by a
@@ -44,26 +35,17 @@ class RatioView : public QWidget
 public:
     RatioView(RatioController* ratio, EstimationController* data, QWidget* parent = nullptr);
 
-    QCustomPlot* plot() const { return m_plot; }
+    RatioPlot* plot() const { return m_plot; }
     /// Sets the rectangle mode: the next drag on the map makes q the rows inside.
     void setPickMode(bool on);
 
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
-
 private:
     void buildControls(QWidget* column);
-    void arrange(bool wide);
-    void buildPlot();
     void rebuildOptions();
     void refreshSamples();
     void applyQMode();
     void refreshBusy(bool busy);
     void redraw();
-    void drawEmpty(const QString& message);
-    void drawMap();
-    void drawSurface();
-    void drawHistogram();
     void updateReadout();
     void syncSlider();
 
@@ -87,27 +69,7 @@ private:
     QLabel* m_lambdaLabel;
     QLabel* m_readout;
 
-    QCustomPlot* m_plot;
-    QCPTextElement* m_title;
-    QCPLayoutGrid* m_body;
-    QCPLayoutGrid* m_mapBlock;
-    QCPLayoutGrid* m_surfaceBlock;
-    bool m_wide = true;
-    bool m_arranged = false;
-    QCPAxisRect* m_mapRect;
-    QCPColorMap* m_map;
-    QCPColorScale* m_mapScale;
-    QCPCurve* m_zero;
-    QCPGraph* m_pPoints;
-    QCPGraph* m_qPoints;
-    QCPAxisRect* m_surfaceRect;
-    QCPColorMap* m_surface;
-    QCPColorScale* m_surfaceScale;
-    QCPGraph* m_choice;
-    QCPGraph* m_shownLambda;
-    QCPAxisRect* m_histRect;
-    QCPBars* m_bars;
-    QCPItemStraightLine* m_one;
+    RatioPlot* m_plot;
     bool m_syncing = false;
     std::string m_builtFor; // the estimator whose option editors are shown
 };

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/types.h"
+
+#include <QStringList>
+#include <qcustomplot.h>
+
+namespace sosrep::ui {
+
+struct RatioResult;
+
+/// The Ratio view's plot: three panels in one QCustomPlot, so an export holds them all. The
+/// log-ratio map (diverging, white at q = p, the line log ratio = 0, both samples on it), the
+/// tuning criterion over (t, lambda) with the choice and the slider's lambda marked, and the
+/// histogram of the weights with the effective sample size. Side by side from 820 px wide,
+/// stacked (map on top) below. Drawing only: it reads a RatioResult and the samples (raw units).
+class RatioPlot : public QCustomPlot
+{
+    Q_OBJECT
+
+public:
+    explicit RatioPlot(QWidget* parent = nullptr);
+
+    /// Before a fit: the samples alone (so a rectangle can be dragged), with a title.
+    void showSamples(const Matrix& p, const Matrix& q, int xColumn, int yColumn,
+                     const QStringList& names, const QString& title);
+    void showResult(const RatioResult& r, const Matrix& p, const Matrix& q,
+                    const QStringList& names);
+    /// The next rectangle dragged on the map is reported by rectanglePicked (raw units).
+    void setPickMode(bool on);
+
+signals:
+    void rectanglePicked(double x0, double x1, double y0, double y1);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    static QString nameOf(const QStringList& names, int column);
+    void arrange(bool wide);
+    void drawMap(const RatioResult& r, const Matrix& p, const Matrix& q, const QStringList& names);
+    void drawSurface(const RatioResult& r);
+    void drawHistogram(const RatioResult& r);
+
+    QCPTextElement* m_title;
+    QCPLayoutGrid* m_body;
+    QCPLayoutGrid* m_mapBlock;
+    QCPLayoutGrid* m_surfaceBlock;
+    bool m_wide = true;
+    bool m_arranged = false;
+    QCPAxisRect* m_mapRect;
+    QCPColorMap* m_map;
+    QCPColorScale* m_mapScale;
+    QCPCurve* m_zero;
+    QCPGraph* m_pPoints;
+    QCPGraph* m_qPoints;
+    QCPAxisRect* m_surfaceRect;
+    QCPColorMap* m_surface;
+    QCPColorScale* m_surfaceScale;
+    QCPGraph* m_choice;
+    QCPGraph* m_shownLambda;
+    QCPAxisRect* m_histRect;
+    QCPBars* m_bars;
+    QCPItemStraightLine* m_one;
+};
+
+} // namespace sosrep::ui
