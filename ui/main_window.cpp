@@ -519,7 +519,8 @@ void MainWindow::showResult()
         c.points = m_controller->features();
         c.labels = m_controller->labels();
         c.title = densityTitle();
-        c.valueLabel = tr("log %1").arg(QString::fromStdString(toString(r->model().kind())));
+        const QString kind = QString::fromStdString(toString(r->model().kind()));
+        c.valueLabel = r->model().kind() == DensityKind::Score ? kind : tr("log %1").arg(kind);
         c.xLabel = names.value(r->grid.spec.xColumn);
         c.yLabel = names.value(r->grid.spec.yColumn);
         m_density->showContent(c);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The estimators that ship with the product. Adding one is a folder under core/estimators/ with
 // its Estimator subclass and a make function, plus one line here.
+#include "core/estimators/detectors/detector_estimators.h"
 #include "core/estimators/fire/fire_estimator.h"
 #include "core/estimators/kde/kde_estimator.h"
 #include "core/estimators/ratio_baselines/ratio_baselines.h"
@@ -15,6 +16,8 @@ void registerBuiltinEstimators(EstimatorRegistry& registry)
     registry.add(makeSosrepEstimator());
     registry.add(makeKdeEstimator());
     registry.add(makeSosMmdEstimator());
+    registry.add(makeIsolationForestEstimator());
+    registry.add(makeKnnEstimator());
     registry.add(makeFireEstimator());
     registry.add(makeUlsifEstimator());
     registry.add(makeTikdeEstimator());

@@ -98,12 +98,19 @@ OptionTable makeTuningOptions()
                               "length scales tried by auto, log-spaced over two decades each "
                               "side of the median pairwise distance",
                               "each grid point is a whole fit"));
-    t.push_back(choiceOption({"selection", "Selection rule", "Length scale", "RULE"},
-                             {"above-spacing", "paper", "first-local", "likelihood"},
-                             toString(d.rule),
-                             "above-spacing, paper (largest stable local minimum), first-local, "
-                             "or likelihood (held-out log-likelihood; normalized densities "
-                             "only)"));
+    t.push_back(
+        choiceOption({"selection", "Selection rule", "Length scale", "RULE"},
+                     {"ranking", "ensemble", "paper", "above-spacing", "first-local", "likelihood"},
+                     toString(d.rule),
+                     "ranking (twice the paper's choice: the default, for anomaly "
+                     "scores), ensemble (rank average at 1, 2 and 4 times it), paper "
+                     "(largest stable local minimum), above-spacing (the paper's rule "
+                     "above the nearest-neighbour spacing), first-local, or likelihood "
+                     "(held-out log-likelihood; normalized densities only)"));
+    OptionSpec factor = realOption({"fd_factor", "FD factor", "Length scale", "X"}, "2", 0.0, true,
+                                   "the ranking rule's l: the grid point nearest this multiple of "
+                                   "the paper's FD choice (1: the paper's l)");
+    t.push_back(factor);
     t.push_back(choiceOption({"fd_estimator", "FD estimator", "Length scale", "E"},
                              {"analytic", "finite-difference"}, toString(d.estimator),
                              "analytic (closed-form Laplacian) or finite-difference (the "
@@ -114,6 +121,12 @@ OptionTable makeTuningOptions()
     for (OptionSpec& s : t) {
         s.applies = tuned;
         s.appliesText = "the length scale is not tuned";
+        if (s.name == "fd_factor") {
+            s.applies = [](const OptionValues& v, Eigen::Index rows) {
+                return tuned(v, rows) && v.text("selection") == "ranking";
+            };
+            s.appliesText = "only with --selection ranking";
+        }
     }
     return t;
 }
@@ -196,6 +209,7 @@ SearchConfig searchConfigFrom(const OptionValues& v)
     SearchConfig s;
     s.gridSize = v.integer("grid");
     s.rule = selectionRuleFromString(v.text("selection"));
+    s.factor = v.real("fd_factor");
     s.estimator = fdEstimatorFromString(v.text("fd_estimator"));
     s.excludeDuplicates = v.text("fd_duplicates") == "exclude";
     s.hutchinson.seed = v.seed("seed");

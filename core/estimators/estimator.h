@@ -26,7 +26,10 @@ enum class DensityKind
 {
     Normalized, // a probability density: integrates to 1
     PreDensity, // proportional to a density with an unknown constant (SOSREP)
-    Ratio       // a density ratio q/p (FIRE)
+    Ratio,      // a density ratio q/p (FIRE)
+    /// A normality score, not a density (Isolation Forest, kNN distance, the rank ensemble):
+    /// larger is more typical; the anomaly score is its negative.
+    Score
 };
 std::string toString(DensityKind kind);
 

@@ -18,6 +18,8 @@ std::string toString(DensityKind kind)
         return "pre-density";
     case DensityKind::Ratio:
         return "ratio";
+    case DensityKind::Score:
+        return "normality score";
     }
     return "density";
 }

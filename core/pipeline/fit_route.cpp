@@ -6,6 +6,7 @@
 #include "core/estimators/common_options.h"
 #include "core/estimators/registry.h"
 #include "core/tuning/length_scale_rules.h"
+#include "core/tuning/rank_ensemble.h"
 
 #include <chrono>
 
@@ -47,6 +48,66 @@ ProgressFn progressOf(const FitObserver& o, const std::string& stage)
     };
 }
 
+/// A finished sweep's choice under another rule (the curve does not depend on the rule).
+Selection reselect(const SearchResult& r, const SearchConfig& config)
+{
+    if (config.rule == SelectionRule::HeldOutLikelihood) {
+        throw ParameterError("selection", "a reused sweep cannot switch to likelihood");
+    }
+    std::vector<double> ls, values;
+    for (const FdPoint& p : r.curve) {
+        ls.push_back(p.lengthScale);
+        values.push_back(p.value);
+    }
+    Selection s =
+        selectLengthScale(ls, values, config.rule, r.spacing, config.neighbours, config.factor);
+    if (s.index < 0) {
+        s = r.selection;
+    }
+    return s;
+}
+
+/// The "ensemble" rule: its members are fitted on the rows the sweep fitted on (the same
+/// models it scored, refitted rather than kept: a dense kernel per grid point would not fit in
+/// memory) and ranked against the sweep's validation rows.
+FitOutcome fitEnsemble(FitOutcome& out, const Matrix& fitPart, const Matrix& validation,
+                       const Estimator& estimator, const FitSettings& settings,
+                       const KernelSpec& kernel, const FitObserver& observer,
+                       std::chrono::steady_clock::time_point start)
+{
+    const SearchResult& r = *out.search;
+    std::vector<std::pair<double, std::shared_ptr<const FittedModel>>> members;
+    const int total = static_cast<int>(r.selection.members.size());
+    for (int index : r.selection.members) {
+        KernelSpec k = kernel;
+        k.lengthScale = r.curve[static_cast<size_t>(index)].lengthScale;
+        FitControl control;
+        const int done = static_cast<int>(members.size());
+        control.progress = [&observer, done, total](int, int) {
+            if (observer.progress) {
+                observer.progress("fit", done, total);
+            }
+            return !(observer.cancelled && observer.cancelled());
+        };
+        std::shared_ptr<const FittedModel> model =
+            estimator.fit(FitInput{fitPart, nullptr, k, settings.values, nullptr}, control);
+        if (model->report().status == SolverStatus::Cancelled) {
+            out.cancelled = true;
+            return out;
+        }
+        checkUsable(*model);
+        members.emplace_back(k.lengthScale, std::move(model));
+    }
+    auto ensemble = RankEnsembleModel::build(members, validation);
+    FitReport report = members.front().second->report();
+    report.note = "rank ensemble of " + std::to_string(total) + " length scales";
+    ensemble->setReport(report);
+    out.lengthScale = r.curve[static_cast<size_t>(r.selection.fdIndex)].lengthScale;
+    out.model = std::move(ensemble);
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return out;
+}
+
 } // namespace
 
 FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitObserver& observer)
@@ -79,26 +140,37 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
             validation = rowsOf(data.train, s.test);
             out.validation = "split-80-20";
         }
-        LengthScaleSearch search(fitPart, validation, estimator, settings.values, kernel,
-                                 searchConfigFrom(settings.values));
-        search.setObserver(observer.sweepPoint);
-        const int total = static_cast<int>(search.grid().size());
-        const SearchResult& r = search.run([&](int, int) {
-            if (observer.progress) {
-                observer.progress("Fisher-divergence sweep", search.done(), total);
-            }
-            return !(observer.cancelled && observer.cancelled());
-        });
+        const SearchConfig config = searchConfigFrom(settings.values);
+        SearchResult r;
+        if (data.sweep) {
+            r = *data.sweep;
+            r.selection = reselect(r, config);
+        } else {
+            LengthScaleSearch search(fitPart, validation, estimator, settings.values, kernel,
+                                     config);
+            search.setObserver(observer.sweepPoint);
+            const int total = static_cast<int>(search.grid().size());
+            r = search.run([&](int, int) {
+                if (observer.progress) {
+                    observer.progress("Fisher-divergence sweep", search.done(), total);
+                }
+                return !(observer.cancelled && observer.cancelled());
+            });
+        }
         if (r.cancelled) {
             out.cancelled = true;
             return out;
         }
         out.search = r;
         kernel.lengthScale = r.selectedLengthScale();
-        if (r.selection.reason == "global_minimum_fallback") {
+        if (r.selection.reason.rfind("global_minimum_fallback", 0) == 0) {
             out.warnings.push_back("no stable local minimum of the Fisher divergence where the "
                                    "rule looks: the global minimum was taken; look at the curve "
                                    "before trusting this length scale");
+        }
+        if (!r.selection.members.empty()) {
+            return fitEnsemble(out, fitPart, validation, estimator, settings, kernel, observer,
+                               start);
         }
     }
     FitControl control;

@@ -23,6 +23,9 @@ struct FitData
     std::string source;                   // the training data's name, for messages
     const Matrix* second = nullptr;       // the second sample of estimators that need one
     const Vector* secondValues = nullptr; // or q at the train rows (a Type II ratio)
+    /// A finished sweep of the same estimator, kernel and rows (a benchmark comparing rules):
+    /// reused instead of run again, with this fit's rule applied to its curve.
+    const SearchResult* sweep = nullptr;
 };
 
 /// What a fit route reports while it runs; every member is optional.

@@ -138,12 +138,16 @@ void LengthScaleSearch::finish()
         vals.push_back(m_search.rule == SelectionRule::HeldOutLikelihood ? -p.heldOutLogLikelihood
                                                                          : p.value);
     }
-    m_result.selection =
-        selectLengthScale(ls, vals, m_search.rule, m_result.spacing, m_search.neighbours);
+    m_result.selection = selectLengthScale(ls, vals, m_search.rule, m_result.spacing,
+                                           m_search.neighbours, m_search.factor);
     if (m_result.selection.index < 0) {
         // Every grid point failed: fall back to the centre and say so.
         m_result.selection.index = static_cast<int>(ls.size() / 2);
+        m_result.selection.fdIndex = m_result.selection.index;
         m_result.selection.reason = "no_finite_value_grid_centre";
+        if (m_search.rule == SelectionRule::RankEnsemble) {
+            m_result.selection.members = {m_result.selection.index};
+        }
     }
 }
 

@@ -16,8 +16,9 @@ struct SearchConfig
     double centre = 0.0;  // 0 = median pairwise distance of the training data
     FdEstimator estimator = FdEstimator::Analytic;
     HutchinsonConfig hutchinson;
-    SelectionRule rule = SelectionRule::StableAboveSpacing;
+    SelectionRule rule = SelectionRule::DoubledStableMinimum;
     int neighbours = 3;
+    double factor = 2.0; // the ranking rule's multiple of the FD choice
     /// Leave validation rows that exactly repeat a fitting row out of the FD average. Score
     /// matching assumes a continuous density; a repeated value is an atom, at which the
     /// Hyvaerinen term of a kernel model tends to -inf as l -> 0 (2 lap f / f ~ -2d/l^2 at a

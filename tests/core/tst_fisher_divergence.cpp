@@ -4,6 +4,7 @@
 #include "core/estimators/kernel_field_model.h"
 #include "core/tuning/length_scale_rules.h"
 #include "core/tuning/length_scale_search.h"
+#include "core/tuning/rank_ensemble.h"
 #include "support/fit_helpers.h"
 
 #include <QtTest>
@@ -126,6 +127,70 @@ private slots:
         QCOMPARE(QString::fromStdString(s.reason), QStringLiteral("global_minimum_fallback"));
     }
 
+    void rankingAndEnsembleRules_startFromThePapersChoice()
+    {
+        // A curve with its stable minimum at index 4 on a grid of ratio 2^(1/2): 2 l is two
+        // steps up, 4 l four.
+        std::vector<double> ls, v;
+        for (int i = 0; i < 12; ++i) {
+            ls.push_back(std::pow(2.0, 0.5 * i));
+            v.push_back((i - 4.0) * (i - 4.0));
+        }
+        const Selection paper = selectLengthScale(ls, v, SelectionRule::StableLocalMinimum);
+        QCOMPARE(paper.index, 4);
+        const Selection doubled = selectLengthScale(ls, v, SelectionRule::DoubledStableMinimum);
+        QCOMPARE(doubled.fdIndex, 4);
+        QCOMPARE(doubled.index, 6);
+        QCOMPARE(QString::fromStdString(doubled.reason),
+                 QStringLiteral("stable_local_minimum_doubled"));
+        const Selection ens = selectLengthScale(ls, v, SelectionRule::RankEnsemble);
+        QCOMPARE(ens.members, (std::vector<int>{4, 6, 8}));
+        // An invalid point at 2 l: the nearest finite point is taken instead; near the grid's
+        // end the members that would fall off it collapse onto the last point.
+        v[6] = qInf();
+        QCOMPARE(selectLengthScale(ls, v, SelectionRule::DoubledStableMinimum).index, 5);
+        v[6] = 4.0;
+        std::vector<double> shortLs(ls.begin(), ls.begin() + 8), shortV(v.begin(), v.begin() + 8);
+        QCOMPARE(selectLengthScale(shortLs, shortV, SelectionRule::RankEnsemble).members,
+                 (std::vector<int>{4, 6, 7}));
+    }
+
+    void rankEnsemble_valuesAreMeanMidRanksAndRoundTrip()
+    {
+        QCOMPARE(midRanks((Vector(5) << 3.0, 1.0, 2.0, 2.0, 9.0).finished()),
+                 (Vector(5) << 0.7, 0.1, 0.4, 0.4, 0.9).finished());
+        const Matrix train = toy(ToyKind::GaussianMixture, 300, 3);
+        const Matrix reference = toy(ToyKind::GaussianMixture, 120, 4);
+        std::vector<std::pair<double, std::shared_ptr<const FittedModel>>> members;
+        for (double l : {0.1, 0.2, 0.4}) {
+            members.emplace_back(l, fitAt("kde", train, l));
+        }
+        const auto ensemble = RankEnsembleModel::build(members, reference);
+        // At the reference rows the value is the mean of the members' mid-ranks there.
+        Vector expected = Vector::Zero(reference.rows());
+        for (const auto& m : members) {
+            expected += midRanks(m.second->logValues(reference).values) / 3.0;
+        }
+        const Vector got = ensemble->logValues(reference).values;
+        QVERIFY((got - expected).cwiseAbs().maxCoeff() < 1e-15);
+        QVERIFY(ensemble->minimumAgreement() > 0.5 && ensemble->minimumAgreement() <= 1.0);
+        // Far away: below every reference row for every member.
+        const Matrix far = Matrix::Constant(1, 2, 50.0);
+        QCOMPARE(ensemble->logValues(far).values(0), 0.0);
+        ParameterMap saved;
+        ensemble->save(saved);
+        QVERIFY(RankEnsembleModel::isEnsemble(saved));
+        KernelSpec kernel = estimatorSetup("kde").kernel;
+        const auto loaded =
+            RankEnsembleModel::load(EstimatorRegistry::instance().get("kde"), saved, kernel);
+        QVERIFY(loaded->logValues(train).values == ensemble->logValues(train).values);
+        QCOMPARE(loaded->members()[2].lengthScale, 0.4);
+        saved.set("member1.ensemble_reference", Vector((Vector(2) << 2.0, 1.0).finished()));
+        QVERIFY_THROWS_EXCEPTION(
+            ParameterError,
+            RankEnsembleModel::load(EstimatorRegistry::instance().get("kde"), saved, kernel));
+    }
+
     void kdeBandwidth_withinFactorTwoOfHeldOutLikelihood()
     {
         // Two-component Gaussian mixture (1-D projection of the toy GMM is not needed: use 2-D).
@@ -135,6 +200,7 @@ private slots:
         SearchConfig sc;
         sc.gridSize = 41;
         sc.decades = 1.5;
+        sc.rule = SelectionRule::StableLocalMinimum; // FD as a density criterion (the paper's)
         LengthScaleSearch search(train, val, *kde.estimator, kde.options, kde.kernel, sc);
         const SearchResult& r = search.run();
         const double fdL = r.selectedLengthScale();

@@ -6,6 +6,7 @@
 #include "core/estimators/common_options.h"
 #include "core/estimators/registry.h"
 #include "core/kernels/kernel_operator.h"
+#include "core/tuning/rank_ensemble.h"
 #include "ui/io/json_text.h"
 #include "ui/io/settings_json.h"
 
@@ -278,7 +279,9 @@ std::unique_ptr<FittedModel> toModel(const SavedModel& m, const QString& source)
     const Estimator& estimator = EstimatorRegistry::instance().get(m.settings.estimator);
     try {
         std::unique_ptr<FittedModel> model =
-            estimator.load(m.parameters, m.kernel ? &*m.kernel : nullptr);
+            RankEnsembleModel::isEnsemble(m.parameters) && m.kernel
+                ? RankEnsembleModel::load(estimator, m.parameters, *m.kernel)
+                : estimator.load(m.parameters, m.kernel ? &*m.kernel : nullptr);
         if (model->kernel() && model->kernel()->dim() != static_cast<int>(m.columns.size())) {
             throw ParameterError("train", "has " + std::to_string(model->kernel()->dim()) +
                                               " columns, the file names " +

@@ -67,6 +67,8 @@ QString logValueColumn(DensityKind kind)
         return QStringLiteral("log_pre_density");
     case DensityKind::Ratio:
         return QStringLiteral("log_ratio");
+    case DensityKind::Score:
+        return QStringLiteral("normality");
     }
     return QStringLiteral("log_density");
 }

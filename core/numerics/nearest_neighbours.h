@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/types.h"
+
+namespace sosrep {
+
+/// Distance from each row of `query` to its k-th nearest row of `reference` (k >= 1; a query row
+/// that is also a reference row finds itself at distance 0). Exact: blocks of query rows get
+/// their candidate order from |a|^2 + |b|^2 - 2 a.b (one matrix product per block), and the
+/// chosen neighbours' distances are recomputed as sums of squared differences, so round-off in
+/// the product cannot change a distance.
+Vector kthNeighbourDistances(const MatrixRef& reference, const MatrixRef& query, int k);
+
+} // namespace sosrep

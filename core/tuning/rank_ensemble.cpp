@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+#include "core/tuning/rank_ensemble.h"
+
+#include "core/errors.h"
+#include "core/estimators/parameter_map.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+
+namespace sosrep {
+namespace {
+
+constexpr double kTieTolerance = 1e-10;
+const std::string kScales = "ensemble.length_scales";
+const std::string kAgreement = "ensemble.agreement";
+
+std::string memberPrefix(size_t m)
+{
+    return "member" + std::to_string(m) + ".";
+}
+
+double pearson(const Vector& a, const Vector& b)
+{
+    const Vector ca = a.array() - a.mean();
+    const Vector cb = b.array() - b.mean();
+    const double den = ca.norm() * cb.norm();
+    return den > 0.0 ? ca.dot(cb) / den : 1.0;
+}
+
+} // namespace
+
+Vector midRanks(const Vector& values)
+{
+    const Eigen::Index n = values.size();
+    std::vector<Eigen::Index> order(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), Eigen::Index(0));
+    std::sort(order.begin(), order.end(),
+              [&](Eigen::Index a, Eigen::Index b) { return values(a) < values(b); });
+    Vector r(n);
+    for (Eigen::Index i = 0; i < n;) {
+        Eigen::Index j = i;
+        while (j + 1 < n && values(order[size_t(j + 1)]) == values(order[size_t(i)])) {
+            ++j;
+        }
+        for (Eigen::Index k = i; k <= j; ++k) {
+            r(order[size_t(k)]) = (0.5 * double(i + j) + 0.5) / double(n);
+        }
+        i = j + 1;
+    }
+    return r;
+}
+
+RankEnsembleModel::RankEnsembleModel(std::vector<Member> members, double minAgreement,
+                                     double meanAgreement)
+    : m_members(std::move(members)), m_minAgreement(minAgreement), m_meanAgreement(meanAgreement)
+{
+}
+
+std::unique_ptr<RankEnsembleModel> RankEnsembleModel::build(
+    const std::vector<std::pair<double, std::shared_ptr<const FittedModel>>>& members,
+    const MatrixRef& referenceRows)
+{
+    if (members.empty() || referenceRows.rows() < 1) {
+        throw ParameterError("selection", "an ensemble needs members and reference rows");
+    }
+    std::vector<Member> out;
+    std::vector<Vector> ranks;
+    for (const auto& [l, model] : members) {
+        Member m{l, model, model->logValues(referenceRows).values};
+        if (!m.reference.allFinite()) {
+            throw NumericalError("an ensemble member (l = " + std::to_string(l) +
+                                 ") gives non-finite values at reference rows");
+        }
+        ranks.push_back(midRanks(m.reference));
+        std::sort(m.reference.data(), m.reference.data() + m.reference.size());
+        out.push_back(std::move(m));
+    }
+    double lowest = 1.0, total = 0.0;
+    int pairs = 0;
+    for (size_t a = 0; a < ranks.size(); ++a) {
+        for (size_t b = a + 1; b < ranks.size(); ++b) {
+            const double rho = pearson(ranks[a], ranks[b]); // Spearman: Pearson of the ranks
+            lowest = std::min(lowest, rho);
+            total += rho;
+            ++pairs;
+        }
+    }
+    return std::unique_ptr<RankEnsembleModel>(
+        new RankEnsembleModel(std::move(out), lowest, pairs ? total / pairs : 1.0));
+}
+
+LogDensity RankEnsembleModel::logValues(const MatrixRef& y) const
+{
+    LogDensity out{Vector::Zero(y.rows()), 0};
+    for (const Member& m : m_members) {
+        const LogDensity v = m.model->logValues(y);
+        out.floored += v.floored;
+        const double* begin = m.reference.data();
+        const double* end = begin + m.reference.size();
+        const double n = double(m.reference.size());
+        for (Eigen::Index i = 0; i < y.rows(); ++i) {
+            // Values within round-off of a reference value tie with it: a row evaluated alone
+            // and in a batch can differ in the last bits (blocked sums), and a reference row
+            // scored again must find itself.
+            const double x = v.values(i);
+            const double tol = kTieTolerance * std::max(1.0, std::abs(x));
+            const double* lo = std::lower_bound(begin, end, x - tol);
+            const double* hi = std::upper_bound(lo, end, x + tol);
+            out.values(i) += (double(lo - begin) + 0.5 * double(hi - lo)) / n;
+        }
+    }
+    out.values /= double(m_members.size());
+    return out;
+}
+
+void RankEnsembleModel::save(ParameterMap& out) const
+{
+    Vector scales(static_cast<Eigen::Index>(m_members.size()));
+    for (size_t m = 0; m < m_members.size(); ++m) {
+        scales(static_cast<Eigen::Index>(m)) = m_members[m].lengthScale;
+        ParameterMap sub;
+        m_members[m].model->save(sub);
+        for (const auto& [key, value] : sub.entries()) {
+            out.set(memberPrefix(m) + key, value);
+        }
+        out.set(memberPrefix(m) + "ensemble_reference", m_members[m].reference);
+    }
+    out.set(kScales, scales);
+    out.set(kAgreement, Vector((Vector(2) << m_minAgreement, m_meanAgreement).finished()));
+}
+
+bool RankEnsembleModel::isEnsemble(const ParameterMap& parameters)
+{
+    return parameters.has(kScales);
+}
+
+std::unique_ptr<RankEnsembleModel>
+RankEnsembleModel::load(const Estimator& estimator, const ParameterMap& p, const KernelSpec& kernel)
+{
+    const Vector& scales = p.vector(kScales);
+    const Vector& agreement = p.vector(kAgreement);
+    if (scales.size() < 1 || scales.size() > 64 || !(scales.array() > 0.0).all() ||
+        !scales.allFinite()) {
+        throw ParameterError(kScales, "must hold 1 to 64 positive length scales");
+    }
+    if (agreement.size() != 2) {
+        throw ParameterError(kAgreement, "must hold 2 numbers");
+    }
+    std::vector<Member> members;
+    for (size_t m = 0; m < size_t(scales.size()); ++m) {
+        const std::string prefix = memberPrefix(m);
+        ParameterMap sub;
+        for (const auto& [key, value] : p.entries()) {
+            if (key.rfind(prefix, 0) == 0) {
+                sub.set(key.substr(prefix.size()), value);
+            }
+        }
+        Member member;
+        member.lengthScale = scales(Eigen::Index(m));
+        member.reference = p.vector(prefix + "ensemble_reference");
+        if (member.reference.size() < 1 || !member.reference.allFinite() ||
+            !std::is_sorted(member.reference.data(),
+                            member.reference.data() + member.reference.size())) {
+            throw ParameterError(prefix + "ensemble_reference",
+                                 "must be a sorted list of finite values");
+        }
+        KernelSpec k = kernel;
+        k.lengthScale = member.lengthScale;
+        member.model = estimator.load(sub, &k);
+        members.push_back(std::move(member));
+    }
+    return std::unique_ptr<RankEnsembleModel>(
+        new RankEnsembleModel(std::move(members), agreement(0), agreement(1)));
+}
+
+SummaryFields RankEnsembleModel::summary() const
+{
+    std::string scales;
+    for (const Member& m : m_members) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.6g", m.lengthScale);
+        scales += (scales.empty() ? "" : " ") + std::string(text);
+    }
+    SummaryFields f = {{"ensemble_length_scales", scales},
+                       {"ensemble_members", static_cast<long long>(m_members.size())},
+                       {"ensemble_min_spearman", m_minAgreement},
+                       {"ensemble_mean_spearman", m_meanAgreement}};
+    return f;
+}
+
+} // namespace sosrep

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimators/estimator.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sosrep {
+
+/// A rank ensemble of models of one estimator at several length scales (the "ensemble"
+/// selection rule). Each member's values are turned into a mid-rank among the values it gives
+/// the reference rows (the tuning's validation rows, stored with the model), so members with
+/// very different scales weigh the same:
+///   value(x) = (1/M) sum_m [#{r : v_m(r) < v_m(x)} + 1/2 #{r : v_m(r) = v_m(x)}] / R,
+/// in [0, 1], larger = more typical (DensityKind::Score); values within 1e-10 (relative) of a
+/// reference value count as equal to it. A row's value does not depend on the
+/// other rows scored with it, so `score` reproduces it exactly from the model file.
+class RankEnsembleModel final : public FittedModel
+{
+public:
+    struct Member
+    {
+        double lengthScale = 0.0;
+        std::shared_ptr<const FittedModel> model;
+        Vector reference; // the member's values at the reference rows, sorted
+    };
+
+    /// Members from fitted models; `referenceRows` are evaluated once by each.
+    static std::unique_ptr<RankEnsembleModel>
+    build(const std::vector<std::pair<double, std::shared_ptr<const FittedModel>>>& members,
+          const MatrixRef& referenceRows);
+    /// Rebuilds what save() wrote: the members through `estimator`'s loader with `kernel` at each
+    /// member's length scale. Malformed entries throw ParameterError naming them.
+    static std::unique_ptr<RankEnsembleModel>
+    load(const Estimator& estimator, const ParameterMap& parameters, const KernelSpec& kernel);
+    /// True when a model file's parameters hold an ensemble.
+    static bool isEnsemble(const ParameterMap& parameters);
+
+    std::string estimator() const override { return m_members.front().model->estimator(); }
+    DensityKind kind() const override { return DensityKind::Score; }
+    LogDensity logValues(const MatrixRef& y) const override;
+    const KernelOperator* kernel() const override { return m_members.front().model->kernel(); }
+    void save(ParameterMap& out) const override;
+    SummaryFields summary() const override;
+
+    const std::vector<Member>& members() const { return m_members; }
+    /// Spearman correlations of the members' rankings of the reference rows, over all pairs.
+    double minimumAgreement() const { return m_minAgreement; }
+    double meanAgreement() const { return m_meanAgreement; }
+
+private:
+    RankEnsembleModel(std::vector<Member> members, double minAgreement, double meanAgreement);
+
+    std::vector<Member> m_members;
+    double m_minAgreement = 1.0;
+    double m_meanAgreement = 1.0;
+};
+
+/// Mid-ranks of `values` scaled to (0, 1): (rank - 1/2) / n with ties sharing their mean rank.
+Vector midRanks(const Vector& values);
+
+} // namespace sosrep
