@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+// sosrep adbench: the ADBench protocol over a folder of .npz files, several methods side by
+// side, with ranks, leave-one-dataset-out and a table that an interrupted run resumes from.
+#include "app/cli/adbench_table.h"
 #include "app/cli/cli_flags.h"
 #include "app/cli/cli_runner.h"
 #include "app/cli/commands.h"
@@ -8,32 +11,36 @@
 #include "core/data/preparation.h"
 #include "core/data/split.h"
 #include "core/errors.h"
+#include "core/estimators/registry.h"
 #include "core/metrics/auc.h"
 #include "core/pipeline/fit_route.h"
 #include "ui/io/table_text.h"
 
 #include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+#include <map>
 
 namespace sosrep::cli {
 namespace {
 
-struct Row
+/// One method of the run: a label (as given) and its settings.
+struct Method
 {
-    double aucRoc = 0.0;
-    double aucPr = 0.0;
-    double hindsight = 0.0;
+    QString label;
+    FitSettings settings;
 };
-
-QString fixed(double v, int decimals)
-{
-    return QString::number(v, 'f', decimals);
-}
 
 void addAdbenchOptions(QCommandLineParser& p)
 {
     addEstimatorOptions(p);
     addFlags(p, {QStringLiteral("data-dir"), QStringLiteral("seeds"), QStringLiteral("only"),
-                 QStringLiteral("curves-out"), QStringLiteral("hindsight")});
+                 QStringLiteral("curves-out"), QStringLiteral("hindsight"),
+                 QStringLiteral("estimators"), QStringLiteral("duplicate-anomalies"),
+                 QStringLiteral("table-out"), QStringLiteral("json-out"), QStringLiteral("resume"),
+                 QStringLiteral("lodo")});
 }
 
 /// The .npz files of --data-dir, kept to those matching --only.
@@ -69,95 +76,189 @@ std::vector<uint64_t> seedList(const Options& o)
     return seeds;
 }
 
-/// One dataset and seed under the ADBench protocol: subsample to 10000, stratified 70/30 split,
-/// min-max scaling fitted on the training part; the FD search validates on the test rows.
-struct Run
+/// --estimators "sosrep,sosrep:selection=paper,iforest,knn:k=10": each method is an estimator
+/// at its defaults with NAME=VALUE options (the option tables' names). Without the flag, one
+/// method from the command line's estimator options.
+std::vector<Method> methodList(const Options& o, CommandContext& ctx)
 {
-    Row row;
-    QStringList curveLines;
-    FitOutcome fit;
-    Eigen::Index nTrain = 0;
-    Eigen::Index dim = 0;
+    std::vector<Method> methods;
+    if (!o.has(QStringLiteral("estimators"))) {
+        std::vector<std::string> warnings;
+        methods.push_back({QString(), settingsFromOptions(o, 0, &warnings)});
+        methods.back().label = QString::fromStdString(methods.back().settings.estimator);
+        ctx.warn(warnings);
+        return methods;
+    }
+    for (const QString& spec :
+         o.text(QStringLiteral("estimators")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QStringList parts = spec.split(QLatin1Char(':'));
+        Method m{spec.trimmed(), {}};
+        const std::string name = parts.first().trimmed().toStdString();
+        EstimatorRegistry::instance().getOf(false, name); // names the family's estimators
+        m.settings = FitSettings::defaults(name);
+        for (int i = 1; i < parts.size(); ++i) {
+            const QStringList kv = parts[i].split(QLatin1Char('='));
+            if (kv.size() != 2) {
+                throw ParameterError("--estimators", "'" + parts[i].toStdString() + "' in '" +
+                                                         spec.toStdString() +
+                                                         "': expected OPTION=VALUE");
+            }
+            try {
+                m.settings.values.set(kv[0].trimmed().toStdString(), kv[1].trimmed().toStdString());
+            } catch (const ParameterError& e) {
+                throw ParameterError("--estimators", spec.toStdString() + ": " + e.what());
+            }
+        }
+        methods.push_back(m);
+    }
+    if (methods.empty()) {
+        throw ParameterError("--estimators", "names no estimator");
+    }
+    return methods;
+}
+
+/// Methods whose Fisher-divergence sweep is the same (only the rule differs) share it.
+std::string sweepKey(const FitSettings& s)
+{
+    if (!s.autoLengthScale() || s.values.text("selection") == "likelihood") {
+        return {};
+    }
+    std::string key = s.estimator;
+    for (const auto& [name, value] : s.values.all()) {
+        if (name != "selection" && name != "fd_factor") {
+            key += ";" + name + "=" + value;
+        }
+    }
+    return key;
+}
+
+/// One dataset and seed under the ADBench protocol: subsample to 10000, stratified 70/30 split,
+/// anomalies duplicated in each part when asked, min-max scaling fitted on the training part.
+struct Split
+{
+    Matrix train;
+    Matrix test;
+    Eigen::VectorXi testLabels;
 };
 
-Run runOne(const Dataset& all, const QString& file, FitSettings settings, uint64_t seed,
-           bool gridAucs)
+Split adbenchSplit(const Dataset& all, uint64_t seed, double duplicate)
 {
     const Dataset data = all.selectRows(subsampleRows(all.rows(), 10000, seed));
     const SplitIndices s = trainTestSplit(data.rows(), 0.3, seed, data.labels, true);
-    const Dataset trainRaw = data.selectRows(s.train);
-    const Dataset test = data.selectRows(s.test);
+    Dataset trainRaw = data.selectRows(s.train);
+    Dataset test = data.selectRows(s.test);
+    if (duplicate > 1.0) {
+        trainRaw =
+            trainRaw.selectRows(duplicatedAnomalyRows(*trainRaw.labels, duplicate, seed + 1));
+        test = test.selectRows(duplicatedAnomalyRows(*test.labels, duplicate, seed + 2));
+    }
     const PreparedTraining prepared = prepareTraining(trainRaw, ScalingKind::MinMax);
-    const Matrix testX = applyToOther(prepared.scaler, test);
+    return {prepared.x, applyToOther(prepared.scaler, test), *test.labels};
+}
+
+/// The grid AUCs and FD curve lines of a tuned fit (--hindsight, --curves-out).
+struct Extras
+{
+    double hindsight = 0.0;
+    QStringList curveLines;
+};
+
+AdbenchRow runMethod(const Split& split, const QString& file, uint64_t seed, const Method& method,
+                     std::map<std::string, SearchResult>& sweeps, Extras* extras)
+{
+    FitSettings settings = method.settings;
     settings.values.set("seed", std::to_string(seed));
-    // The search validates on the test rows, so each grid model is fitted on the whole training
-    // part: scoring it gives the grid AUC without refitting (labels are used only here, after
-    // the fact, never by the selection).
+    const std::string key = sweepKey(settings);
     std::vector<double> gridAuc;
     FitObserver observer;
-    if (gridAucs) {
+    if (extras) {
+        // The sweep validates on the test rows and fits each grid model on the whole training
+        // part, so scoring it gives the grid AUC without refitting (labels are used only here,
+        // after the fact, never by the selection).
         observer.sweepPoint = [&](const FdPoint&, const FittedModel& model) {
-            gridAuc.push_back(aucRoc(-model.logValues(testX).values, *test.labels));
+            gridAuc.push_back(aucRoc(-model.logValues(split.test).values, split.testLabels));
         };
     }
-    Run run;
-    run.fit = fitModel(FitData{prepared.x, testX, all.source, nullptr}, settings, observer);
-    checkUsable(*run.fit.model);
-    const Vector score = -run.fit.model->logValues(testX).values;
-    run.row.aucRoc = aucRoc(score, *test.labels);
-    run.row.aucPr = aucPr(score, *test.labels);
-    run.nTrain = prepared.x.rows();
-    run.dim = prepared.x.cols();
-    for (double a : gridAuc) {
-        run.row.hindsight = std::max(run.row.hindsight, a);
+    FitData data{split.train, split.test, file.toStdString(), nullptr};
+    const auto known = sweeps.find(key);
+    if (!key.empty() && known != sweeps.end() && !extras) {
+        data.sweep = &known->second;
     }
-    if (gridAucs && run.fit.search) {
-        const SearchResult& r = *run.fit.search;
-        for (size_t i = 0; i < r.curve.size(); ++i) {
+    const FitOutcome fit = fitModel(data, settings, observer);
+    checkUsable(*fit.model);
+    if (!key.empty() && fit.search && known == sweeps.end()) {
+        sweeps.emplace(key, *fit.search);
+    }
+    const Vector score = -fit.model->logValues(split.test).values;
+    AdbenchRow row{file,
+                   seed,
+                   method.label,
+                   aucRoc(score, split.testLabels),
+                   aucPr(score, split.testLabels),
+                   fit.lengthScale,
+                   fit.search ? QString::fromStdString(fit.search->selection.reason)
+                              : (fit.lengthScale > 0 ? QStringLiteral("fixed") : QString()),
+                   fit.seconds};
+    if (extras && fit.search) {
+        for (double a : gridAuc) {
+            extras->hindsight = std::max(extras->hindsight, a);
+        }
+        const SearchResult& r = *fit.search;
+        for (size_t i = 0; i < r.curve.size() && i < gridAuc.size(); ++i) {
             const FdPoint& pt = r.curve[i];
-            run.curveLines << QStringList{file,
-                                          QString::number(seed),
-                                          io::formatNumber(pt.lengthScale),
-                                          finiteCell(pt.value),
-                                          QString::number(pt.invalidPoints),
-                                          QString::number(pt.iterations),
-                                          finiteCell(pt.residual),
-                                          finiteCell(gridAuc[i]),
-                                          io::formatNumber(r.centre),
-                                          io::formatNumber(r.spacing),
-                                          QString::number(int(i) == r.selection.index)}
-                                  .join(QLatin1Char(','));
+            extras->curveLines << QStringList{file,
+                                              QString::number(seed),
+                                              io::formatNumber(pt.lengthScale),
+                                              finiteCell(pt.value),
+                                              QString::number(pt.invalidPoints),
+                                              QString::number(pt.iterations),
+                                              finiteCell(pt.residual),
+                                              finiteCell(gridAuc[i]),
+                                              io::formatNumber(r.centre),
+                                              io::formatNumber(r.spacing),
+                                              QString::number(int(i) == r.selection.index)}
+                                      .join(QLatin1Char(','));
         }
     }
-    return run;
+    return row;
 }
 
-void printRun(QTextStream& out, const QString& file, uint64_t seed, const Run& run, bool hindsight)
+QString fixed(double v, int decimals)
 {
-    out << file << '\t' << seed << '\t' << run.nTrain << '\t' << run.dim << '\t'
-        << QString::number(run.fit.lengthScale, 'g', 4) << '\t'
-        << (run.fit.search ? QString::fromStdString(run.fit.search->selection.reason)
-                           : QStringLiteral("fixed"))
-        << '\t' << fixed(run.row.aucRoc, 4) << '\t' << fixed(run.row.aucPr, 4);
-    if (hindsight) {
-        out << '\t' << fixed(run.row.hindsight, 4);
-    }
-    out << '\t' << fixed(run.fit.seconds, 2) << Qt::endl;
+    return QString::number(v, 'f', decimals);
 }
 
-void printMeans(QTextStream& out, const std::vector<Row>& rows, bool hindsight)
+void printRow(QTextStream& out, const AdbenchRow& r, const Split& s, const Extras* extras)
 {
-    Row mean;
-    for (const Row& r : rows) {
-        mean.aucRoc += r.aucRoc / double(rows.size());
-        mean.aucPr += r.aucPr / double(rows.size());
-        mean.hindsight += r.hindsight / double(rows.size());
+    out << r.dataset << '\t' << r.seed << '\t' << r.method << '\t' << s.train.rows() << '\t'
+        << s.train.cols() << '\t'
+        << (r.lengthScale > 0 ? QString::number(r.lengthScale, 'g', 4) : QStringLiteral("-"))
+        << '\t' << (r.selection.isEmpty() ? QStringLiteral("-") : r.selection) << '\t'
+        << fixed(r.aucRoc, 4) << '\t' << fixed(r.aucPr, 4);
+    if (extras) {
+        out << '\t' << fixed(extras->hindsight, 4);
     }
-    out << "mean\t\t\t\t\t\t" << fixed(mean.aucRoc, 4) << '\t' << fixed(mean.aucPr, 4);
-    if (hindsight) {
-        out << '\t' << fixed(mean.hindsight, 4);
+    out << '\t' << fixed(r.seconds, 2) << Qt::endl;
+}
+
+void printSummary(QTextStream& out, const std::vector<MethodSummary>& summary)
+{
+    out << "\nmethod\tdatasets\tmean_auc_roc\tmedian_auc_roc\tmean_auc_pr\tmedian_auc_pr\t"
+           "average_rank\n";
+    for (const MethodSummary& s : summary) {
+        out << s.method << '\t' << s.datasets << '\t' << fixed(s.meanAucRoc, 4) << '\t'
+            << fixed(s.medianAucRoc, 4) << '\t' << fixed(s.meanAucPr, 4) << '\t'
+            << fixed(s.medianAucPr, 4) << '\t' << fixed(s.averageRank, 2) << '\n';
     }
-    out << "\t\n";
+}
+
+/// The partial table beside --table-out, rewritten atomically after every run.
+void checkpoint(const QString& path, const std::vector<AdbenchRow>& rows)
+{
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(adbenchCsv(rows)) < 0 || !f.commit()) {
+        throw io::OutputError(path.toStdString() + ": cannot be written");
+    }
 }
 
 } // namespace
@@ -172,38 +273,109 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
     }
     const Options o(p);
     const QString curvesPath = ctx.plannedOutput(o, "--curves-out");
+    const QString tablePath = ctx.plannedOutput(o, "--table-out");
+    const QString jsonPath = ctx.plannedOutput(o, "--json-out");
+    const bool resume = o.has(QStringLiteral("resume"));
+    if (resume && tablePath.isEmpty()) {
+        throw ParameterError("--resume", "needs --table-out (the run resumes from its partial "
+                                         "table)");
+    }
     const QDir dir(o.required(QStringLiteral("data-dir")));
     const QStringList files = datasetFiles(o, dir);
     const std::vector<uint64_t> seeds = seedList(o);
-    std::vector<std::string> warnings;
-    const FitSettings settings = settingsFromOptions(o, 0, &warnings);
-    ctx.warn(warnings);
+    const std::vector<Method> methods = methodList(o, ctx);
+    QStringList labels;
+    for (const Method& m : methods) {
+        if (labels.contains(m.label)) {
+            throw ParameterError("--estimators", "names " + m.label.toStdString() + " twice");
+        }
+        labels << m.label;
+    }
+    const QStringList lodo =
+        o.text(QStringLiteral("lodo")).split(QLatin1Char(';'), Qt::SkipEmptyParts);
+    for (const QString& m : lodo) {
+        if (!labels.contains(m)) {
+            throw ParameterError("--lodo", "'" + m.toStdString() +
+                                               "' is not one of --estimators (separate the "
+                                               "family's methods with ';')");
+        }
+    }
+    const double duplicate = o.number(QStringLiteral("duplicate-anomalies"), 1.0, 1.0, 100.0);
     const bool hindsight = o.has(QStringLiteral("hindsight"));
     const bool curves = !curvesPath.isEmpty();
+    const QString partialPath =
+        tablePath.isEmpty() ? QString() : tablePath + QStringLiteral(".partial");
+    std::vector<AdbenchRow> rows;
+    if (resume && QFile::exists(partialPath)) {
+        rows = readAdbenchCsv(partialPath);
+        ctx.err() << "sosrep adbench: resuming from " << partialPath << " (" << rows.size()
+                  << " runs done)" << Qt::endl;
+    }
     QByteArray curveText = "dataset,seed,length_scale,fisher_divergence,invalid_points,"
                            "iterations,residual,auc_roc,centre,spacing,selected\n";
-    out << "dataset\tseed\tn_train\td\tlength_scale\tselection\tauc_roc\tauc_pr"
+    out << "dataset\tseed\tmethod\tn_train\td\tlength_scale\tselection\tauc_roc\tauc_pr"
         << (hindsight ? "\tbest_grid_auc_roc" : "") << "\tseconds\n";
-    std::vector<Row> rows;
+    const int total = int(files.size() * seeds.size() * methods.size());
+    int done = 0;
+    QStringList datasets;
     for (const QString& file : files) {
+        datasets << file;
         const Dataset all = readNpzDataset(dir.filePath(file).toStdString());
         if (!all.hasLabels()) {
             throw DataError(all.source, 0, 0, "has no labels (array 'y'): adbench needs them");
         }
         for (uint64_t seed : seeds) {
-            const Run run = runOne(all, file, settings, seed, hindsight || curves);
-            for (const QString& line : run.curveLines) {
-                curveText += line.toUtf8() + '\n';
+            const Split split = adbenchSplit(all, seed, duplicate);
+            std::map<std::string, SearchResult> sweeps;
+            for (size_t m = 0; m < methods.size(); ++m) {
+                ++done;
+                const bool have = std::any_of(rows.begin(), rows.end(), [&](const AdbenchRow& r) {
+                    return r.dataset == file && r.seed == seed && r.method == methods[m].label;
+                });
+                if (have) {
+                    continue;
+                }
+                Extras extras;
+                const bool extra = m == 0 && (hindsight || curves);
+                const AdbenchRow row =
+                    runMethod(split, file, seed, methods[m], sweeps, extra ? &extras : nullptr);
+                rows.push_back(row);
+                for (const QString& line : extras.curveLines) {
+                    curveText += line.toUtf8() + '\n';
+                }
+                printRow(out, row, split, hindsight && m == 0 ? &extras : nullptr);
+                ctx.err() << "sosrep adbench: [" << done << "/" << total << "] " << file << " seed "
+                          << seed << " " << row.method << " AUC-ROC " << fixed(row.aucRoc, 4)
+                          << " (" << fixed(row.seconds, 1) << " s)" << Qt::endl;
+                if (!partialPath.isEmpty()) {
+                    checkpoint(partialPath, rows);
+                }
             }
-            rows.push_back(run.row);
-            printRun(out, file, seed, run, hindsight);
         }
     }
-    printMeans(out, rows, hindsight);
+    const std::vector<MethodSummary> summary = summarize(rows, labels, datasets);
+    printSummary(out, summary);
+    if (!lodo.isEmpty()) {
+        QStringList picks;
+        const double v = leaveOneDatasetOut(rows, lodo, datasets, &picks);
+        out << "\nleave-one-dataset-out over {" << lodo.join(QStringLiteral("; "))
+            << "}: mean AUC-ROC " << fixed(v, 4)
+            << "\nchosen per held-out dataset: " << picks.join(QStringLiteral(" | ")) << '\n';
+    }
     if (curves) {
         ctx.outputs().stage(curvesPath, curveText);
     }
+    if (!tablePath.isEmpty()) {
+        ctx.outputs().stage(tablePath, adbenchCsv(rows));
+    }
+    if (!jsonPath.isEmpty()) {
+        ctx.outputs().stage(
+            jsonPath, QJsonDocument(adbenchJson(rows, summary)).toJson(QJsonDocument::Indented));
+    }
     ctx.commitOutputs();
+    if (!partialPath.isEmpty()) {
+        QFile::remove(partialPath);
+    }
     return ExitOk;
 }
 

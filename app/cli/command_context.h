@@ -26,6 +26,8 @@ public:
 
     const QString& command() const { return m_command; }
     QTextStream& out() { return m_out; }
+    /// Progress lines of long commands (stderr).
+    QTextStream& err() { return m_err; }
 
     /// Parses `args` (with a --help option added); false when help was printed.
     bool parse(QCommandLineParser& parser, const QStringList& args);

@@ -53,4 +53,33 @@ std::vector<Eigen::Index> subsampleRows(Eigen::Index n, Eigen::Index maxRows, ui
     return idx;
 }
 
+std::vector<Eigen::Index> duplicatedAnomalyRows(const Eigen::VectorXi& labels, double factor,
+                                                uint64_t seed)
+{
+    std::vector<Eigen::Index> normal, anomalies, rows;
+    for (Eigen::Index i = 0; i < labels.size(); ++i) {
+        (labels(i) == 1 ? anomalies : normal).push_back(i);
+    }
+    if (factor <= 1.0 || anomalies.empty()) {
+        rows.resize(static_cast<size_t>(labels.size()));
+        for (Eigen::Index i = 0; i < labels.size(); ++i) {
+            rows[static_cast<size_t>(i)] = i;
+        }
+        return rows;
+    }
+    Rng rng(seed);
+    rows = normal;
+    const auto draws = static_cast<size_t>(std::floor(double(anomalies.size()) * factor));
+    for (size_t k = 0; k < draws; ++k) {
+        const auto j = std::min(anomalies.size() - 1,
+                                static_cast<size_t>(rng.uniform() * double(anomalies.size())));
+        rows.push_back(anomalies[j]);
+    }
+    for (size_t i = rows.size(); i > 1; --i) { // Fisher-Yates
+        const auto j = std::min(i - 1, static_cast<size_t>(rng.uniform() * double(i)));
+        std::swap(rows[i - 1], rows[j]);
+    }
+    return rows;
+}
+
 } // namespace sosrep

@@ -24,4 +24,10 @@ SplitIndices trainTestSplit(Eigen::Index n, double testFraction, uint64_t seed,
 /// Up to `maxRows` row indices drawn without replacement (all rows when n <= maxRows), sorted.
 std::vector<Eigen::Index> subsampleRows(Eigen::Index n, Eigen::Index maxRows, uint64_t seed);
 
+/// ADBench's duplicated-anomalies setting (DataGenerator.add_duplicated_anomalies), applied to a
+/// train or a test part: the normal rows once each, then floor(factor x #anomalies) anomaly rows
+/// drawn with replacement, in seeded random order. factor <= 1 returns the rows unchanged.
+std::vector<Eigen::Index> duplicatedAnomalyRows(const Eigen::VectorXi& labels, double factor,
+                                                uint64_t seed);
+
 } // namespace sosrep

@@ -54,6 +54,35 @@ private slots:
         QCOMPARE(int(subsampleRows(10, 100, 7).size()), 10);
     }
 
+    void duplicatedAnomalies_countsAsADBench()
+    {
+        Eigen::VectorXi labels = Eigen::VectorXi::Zero(100);
+        labels.head(7).setOnes();
+        for (double factor : {2.0, 3.0, 4.5, 6.0}) {
+            const auto rows = duplicatedAnomalyRows(labels, factor, 9);
+            const size_t draws = size_t(std::floor(7 * factor));
+            QCOMPARE(rows.size(), 93 + draws);
+            std::vector<int> seen(100, 0);
+            for (Eigen::Index r : rows) {
+                QVERIFY(r >= 0 && r < 100);
+                ++seen[size_t(r)];
+            }
+            for (int i = 7; i < 100; ++i) {
+                QCOMPARE(seen[size_t(i)], 1); // every normal row once
+            }
+            int anomalies = 0;
+            for (int i = 0; i < 7; ++i) {
+                anomalies += seen[size_t(i)];
+            }
+            QCOMPARE(size_t(anomalies), draws);
+            QVERIFY(rows == duplicatedAnomalyRows(labels, factor, 9));
+            QVERIFY(rows != duplicatedAnomalyRows(labels, factor, 10));
+        }
+        const auto same = duplicatedAnomalyRows(labels, 1.0, 9);
+        QCOMPARE(same.size(), size_t(100));
+        QCOMPARE(same[42], Eigen::Index(42));
+    }
+
     void toyData_seededAndLabelled_data()
     {
         QTest::addColumn<QString>("kind");

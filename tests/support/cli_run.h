@@ -42,6 +42,13 @@ inline QByteArray bytesOf(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+/// Writes `text` to `path`; false when it cannot.
+inline bool writeText(const QString& path, const QString& text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text.toUtf8()) == text.toUtf8().size();
+}
+
 inline QStringList readLines(const QString& path)
 {
     QFile f(path);

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+#include "app/cli/adbench_table.h"
+
+#include "core/errors.h"
+
+#include <QFile>
+#include <QJsonArray>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace sosrep::cli {
+namespace {
+
+const char* const kHeader = "dataset,seed,method,auc_roc,auc_pr,length_scale,selection,seconds";
+
+double median(std::vector<double> v)
+{
+    if (v.empty()) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/// Datasets where every method has a value.
+std::vector<int> completeDatasets(const std::vector<std::vector<double>>& m)
+{
+    std::vector<int> out;
+    for (size_t d = 0; !m.empty() && d < m.front().size(); ++d) {
+        if (std::all_of(m.begin(), m.end(),
+                        [&](const auto& row) { return std::isfinite(row[d]); })) {
+            out.push_back(static_cast<int>(d));
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+QByteArray adbenchCsv(const std::vector<AdbenchRow>& rows)
+{
+    QByteArray out = QByteArray(kHeader) + '\n';
+    for (const AdbenchRow& r : rows) {
+        out += QStringList{r.dataset,
+                           QString::number(r.seed),
+                           r.method.contains(QLatin1Char(','))
+                               ? QLatin1Char('"') + r.method + QLatin1Char('"')
+                               : r.method,
+                           QString::number(r.aucRoc, 'g', 10),
+                           QString::number(r.aucPr, 'g', 10),
+                           QString::number(r.lengthScale, 'g', 10),
+                           r.selection,
+                           QString::number(r.seconds, 'f', 3)}
+                   .join(QLatin1Char(','))
+                   .toUtf8() +
+               '\n';
+    }
+    return out;
+}
+
+std::vector<AdbenchRow> readAdbenchCsv(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        throw DataError(path.toStdString(), 0, 0, "cannot be read");
+    }
+    const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+    if (lines.isEmpty() || lines.first().trimmed() != QLatin1String(kHeader)) {
+        throw DataError(path.toStdString(), 1, 1, std::string("expected the header ") + kHeader);
+    }
+    std::vector<AdbenchRow> rows;
+    for (int i = 1; i < lines.size(); ++i) {
+        QString line = lines[i].trimmed();
+        if (line.isEmpty()) {
+            continue;
+        }
+        // The method may be quoted (it can hold commas); no other cell can.
+        QStringList cells;
+        const int q1 = line.indexOf(QLatin1Char('"'));
+        if (q1 >= 0) {
+            const int q2 = line.indexOf(QLatin1Char('"'), q1 + 1);
+            if (q2 < 0) {
+                throw DataError(path.toStdString(), i + 1, q1 + 1, "unterminated quote");
+            }
+            cells = line.left(q1).split(QLatin1Char(','));
+            cells.removeLast();
+            cells << line.mid(q1 + 1, q2 - q1 - 1);
+            cells << line.mid(q2 + 2).split(QLatin1Char(','));
+        } else {
+            cells = line.split(QLatin1Char(','));
+        }
+        if (cells.size() != 8) {
+            throw DataError(path.toStdString(), i + 1, 1,
+                            "expected 8 cells, found " + std::to_string(cells.size()));
+        }
+        AdbenchRow r;
+        bool ok[5] = {};
+        r.dataset = cells[0];
+        r.seed = cells[1].toULongLong(&ok[0]);
+        r.method = cells[2];
+        r.aucRoc = cells[3].toDouble(&ok[1]);
+        r.aucPr = cells[4].toDouble(&ok[2]);
+        r.lengthScale = cells[5].toDouble(&ok[3]);
+        r.selection = cells[6];
+        r.seconds = cells[7].toDouble(&ok[4]);
+        const int column[5] = {2, 4, 5, 6, 8};
+        for (int k = 0; k < 5; ++k) {
+            if (!ok[k]) {
+                throw DataError(path.toStdString(), i + 1, column[k], "is not a number");
+            }
+        }
+        rows.push_back(r);
+    }
+    return rows;
+}
+
+std::vector<std::vector<double>> datasetMeans(const std::vector<AdbenchRow>& rows,
+                                              const QStringList& methods,
+                                              const QStringList& datasets, bool pr)
+{
+    std::vector<std::vector<double>> sum(size_t(methods.size()),
+                                         std::vector<double>(size_t(datasets.size()), 0.0));
+    auto count = sum;
+    for (const AdbenchRow& r : rows) {
+        const auto m = methods.indexOf(r.method), d = datasets.indexOf(r.dataset);
+        if (m >= 0 && d >= 0) {
+            sum[size_t(m)][size_t(d)] += pr ? r.aucPr : r.aucRoc;
+            count[size_t(m)][size_t(d)] += 1.0;
+        }
+    }
+    for (size_t m = 0; m < sum.size(); ++m) {
+        for (size_t d = 0; d < sum[m].size(); ++d) {
+            sum[m][d] = count[m][d] > 0 ? sum[m][d] / count[m][d]
+                                        : std::numeric_limits<double>::quiet_NaN();
+        }
+    }
+    return sum;
+}
+
+std::vector<MethodSummary> summarize(const std::vector<AdbenchRow>& rows,
+                                     const QStringList& methods, const QStringList& datasets)
+{
+    const auto roc = datasetMeans(rows, methods, datasets);
+    const auto pr = datasetMeans(rows, methods, datasets, true);
+    const std::vector<int> complete = completeDatasets(roc);
+    std::vector<MethodSummary> out(size_t(methods.size()));
+    for (size_t m = 0; m < out.size(); ++m) {
+        out[m].method = methods[int(m)];
+        out[m].datasets = int(complete.size());
+        std::vector<double> a, b;
+        for (int d : complete) {
+            a.push_back(roc[m][size_t(d)]);
+            b.push_back(pr[m][size_t(d)]);
+        }
+        const double n = double(std::max<size_t>(1, a.size()));
+        out[m].meanAucRoc = std::accumulate(a.begin(), a.end(), 0.0) / n;
+        out[m].meanAucPr = std::accumulate(b.begin(), b.end(), 0.0) / n;
+        out[m].medianAucRoc = median(a);
+        out[m].medianAucPr = median(b);
+    }
+    for (int d : complete) {
+        for (size_t m = 0; m < out.size(); ++m) {
+            // Rank 1 is the best; ties share the mean of their ranks.
+            double better = 0, tied = 0;
+            for (size_t o = 0; o < out.size(); ++o) {
+                better += roc[o][size_t(d)] > roc[m][size_t(d)];
+                tied += roc[o][size_t(d)] == roc[m][size_t(d)];
+            }
+            out[m].averageRank += (better + 0.5 * (tied + 1.0)) / double(complete.size());
+        }
+    }
+    return out;
+}
+
+double leaveOneDatasetOut(const std::vector<AdbenchRow>& rows, const QStringList& family,
+                          const QStringList& datasets, QStringList* picks)
+{
+    const auto roc = datasetMeans(rows, family, datasets);
+    const std::vector<int> complete = completeDatasets(roc);
+    double total = 0.0;
+    for (int held : complete) {
+        size_t best = 0;
+        double bestMean = -1.0;
+        for (size_t m = 0; m < roc.size(); ++m) {
+            double s = 0.0;
+            for (int d : complete) {
+                s += d == held ? 0.0 : roc[m][size_t(d)];
+            }
+            if (s > bestMean) {
+                bestMean = s;
+                best = m;
+            }
+        }
+        total += roc[best][size_t(held)];
+        if (picks) {
+            *picks << family[int(best)];
+        }
+    }
+    return complete.empty() ? std::numeric_limits<double>::quiet_NaN()
+                            : total / double(complete.size());
+}
+
+QJsonObject adbenchJson(const std::vector<AdbenchRow>& rows,
+                        const std::vector<MethodSummary>& summary)
+{
+    QJsonArray runs;
+    for (const AdbenchRow& r : rows) {
+        runs.append(QJsonObject{{QStringLiteral("dataset"), r.dataset},
+                                {QStringLiteral("seed"), QString::number(r.seed)},
+                                {QStringLiteral("method"), r.method},
+                                {QStringLiteral("auc_roc"), r.aucRoc},
+                                {QStringLiteral("auc_pr"), r.aucPr},
+                                {QStringLiteral("length_scale"), r.lengthScale},
+                                {QStringLiteral("selection"), r.selection},
+                                {QStringLiteral("seconds"), r.seconds}});
+    }
+    QJsonArray methods;
+    for (const MethodSummary& s : summary) {
+        methods.append(QJsonObject{{QStringLiteral("method"), s.method},
+                                   {QStringLiteral("datasets"), s.datasets},
+                                   {QStringLiteral("mean_auc_roc"), s.meanAucRoc},
+                                   {QStringLiteral("median_auc_roc"), s.medianAucRoc},
+                                   {QStringLiteral("mean_auc_pr"), s.meanAucPr},
+                                   {QStringLiteral("median_auc_pr"), s.medianAucPr},
+                                   {QStringLiteral("average_rank"), s.averageRank}});
+    }
+    return QJsonObject{{QStringLiteral("runs"), runs}, {QStringLiteral("methods"), methods}};
+}
+
+} // namespace sosrep::cli

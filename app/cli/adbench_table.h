@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <vector>
+
+namespace sosrep::cli {
+
+/// One method on one dataset and seed of `sosrep adbench`.
+struct AdbenchRow
+{
+    QString dataset;
+    uint64_t seed = 0;
+    QString method;
+    double aucRoc = 0.0;
+    double aucPr = 0.0;
+    double lengthScale = 0.0; // 0: the method has none
+    QString selection;        // the rule's reason, "fixed", or "" without a length scale
+    double seconds = 0.0;
+};
+
+/// A method over the datasets: per-dataset AUCs are means over seeds first.
+struct MethodSummary
+{
+    QString method;
+    int datasets = 0;
+    double meanAucRoc = 0.0;
+    double medianAucRoc = 0.0;
+    double meanAucPr = 0.0;
+    double medianAucPr = 0.0;
+    double averageRank = 0.0; // rank of the mean AUC-ROC among the methods on each dataset
+};
+
+/// The table as CSV (one line per row; a header first) and back. readAdbenchCsv throws
+/// DataError naming the file, line and column of a malformed cell.
+QByteArray adbenchCsv(const std::vector<AdbenchRow>& rows);
+std::vector<AdbenchRow> readAdbenchCsv(const QString& path);
+
+/// Per-dataset means over seeds, indexed [method][dataset] in the orders given; NaN where a
+/// method has no row for a dataset.
+std::vector<std::vector<double>> datasetMeans(const std::vector<AdbenchRow>& rows,
+                                              const QStringList& methods,
+                                              const QStringList& datasets, bool pr = false);
+
+/// Mean, median and average rank (1 = best, ties share the mean rank) of each method over the
+/// datasets every method has.
+std::vector<MethodSummary> summarize(const std::vector<AdbenchRow>& rows,
+                                     const QStringList& methods, const QStringList& datasets);
+
+/// Leave-one-dataset-out over a family of methods (e.g. one rule with different constants): for
+/// each dataset, the family member with the best mean AUC-ROC over the other datasets is chosen
+/// and scored on the held-out one. Returns the mean of those scores; `picks` gets the member
+/// chosen for each dataset.
+double leaveOneDatasetOut(const std::vector<AdbenchRow>& rows, const QStringList& family,
+                          const QStringList& datasets, QStringList* picks);
+
+QJsonObject adbenchJson(const std::vector<AdbenchRow>& rows,
+                        const std::vector<MethodSummary>& summary);
+
+} // namespace sosrep::cli
