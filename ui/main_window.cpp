@@ -494,7 +494,7 @@ QString MainWindow::densityTitle() const
 {
     const FitJobResult* r = m_controller->result();
     const FittedModel& m = r->model();
-    const QString what = tr("%1 log %2")
+    const QString what = (m.kind() == DensityKind::Score ? tr("%1 %2") : tr("%1 log %2"))
                              .arg(QString::fromStdString(m.estimator()).toUpper(),
                                   QString::fromStdString(toString(m.kind())));
     QString t = what;
@@ -528,9 +528,9 @@ void MainWindow::showResult()
         m_density->clearContent(tr("One feature column: no 2-D density view"));
     }
     m_compare->showResult(*r, m_controller->features(), m_controller->labels(), names);
-    const bool pre = r->model().kind() == DensityKind::PreDensity;
-    m_scores->setScores(r->rowLogDensity, m_controller->labels(), pre);
-    m_scorePlots->setScores(-r->rowLogDensity, m_controller->labels());
+    m_scores->setScores(r->rowLogDensity, m_controller->labels(), r->model().kind());
+    m_scorePlots->setScores(-r->rowLogDensity, m_controller->labels(),
+                            r->model().kind() == DensityKind::Score);
     const auto& labels = m_controller->labels();
     if (labels && labels->sum() > 0 && labels->sum() < labels->size()) {
         const Vector score = -r->rowLogDensity;
@@ -546,9 +546,11 @@ void MainWindow::showResult()
                                    .arg(m_controller->features().rows())
                              : QString();
     const QStringList warnings = m_controller->warnings();
-    statusBar()->showMessage(tr("Fitted in %1 s (ℓ = %2)%3%4")
+    const QString scale =
+        r->lengthScale() > 0 ? tr(" (ℓ = %1)").arg(r->lengthScale(), 0, 'g', 4) : QString();
+    statusBar()->showMessage(tr("Fitted in %1 s%2%3%4")
                                  .arg(r->seconds, 0, 'f', 2)
-                                 .arg(r->lengthScale(), 0, 'g', 4)
+                                 .arg(scale)
                                  .arg(rows)
                                  .arg(warnings.isEmpty()
                                           ? QString()

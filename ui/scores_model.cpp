@@ -4,12 +4,12 @@
 namespace sosrep::ui {
 
 void ScoresModel::setScores(const Vector& logDensity, const std::optional<Eigen::VectorXi>& labels,
-                            bool preDensity)
+                            DensityKind kind)
 {
     beginResetModel();
     m_logDensity = logDensity;
     m_labels = labels;
-    m_preDensity = preDensity;
+    m_kind = kind;
     endResetModel();
 }
 
@@ -51,9 +51,12 @@ QVariant ScoresModel::headerData(int section, Qt::Orientation orientation, int r
     case 0:
         return tr("row");
     case 1:
-        return m_preDensity ? tr("log pre-density") : tr("log density");
+        return m_kind == DensityKind::Score        ? tr("normality score")
+               : m_kind == DensityKind::PreDensity ? tr("log pre-density")
+                                                   : tr("log density");
     case 2:
-        return tr("anomaly score (−log p)");
+        return m_kind == DensityKind::Score ? tr("anomaly score (−normality)")
+                                            : tr("anomaly score (−log p)");
     case 3:
         return tr("label");
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/estimators/estimator.h"
 #include "core/types.h"
 
 #include <QAbstractTableModel>
@@ -18,7 +19,7 @@ class ScoresModel : public QAbstractTableModel
 public:
     using QAbstractTableModel::QAbstractTableModel;
     void setScores(const Vector& logDensity, const std::optional<Eigen::VectorXi>& labels,
-                   bool preDensity);
+                   DensityKind kind);
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
@@ -27,7 +28,7 @@ public:
 private:
     Vector m_logDensity;
     std::optional<Eigen::VectorXi> m_labels;
-    bool m_preDensity = true;
+    DensityKind m_kind = DensityKind::Normalized;
 };
 
 } // namespace sosrep::ui

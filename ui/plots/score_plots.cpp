@@ -14,9 +14,9 @@ ScorePlots::ScorePlots(QWidget* parent) : QCustomPlot(parent)
     m_rocRect = new QCPAxisRect(this);
     m_rocTitle = new QCPTextElement(this, QString(), QFont(font().family(), 9, QFont::Bold));
     plotLayout()->addElement(0, 1, m_rocTitle);
-    plotLayout()->addElement(0, 0,
-                             new QCPTextElement(this, tr("Anomaly scores (−log p)"),
-                                                QFont(font().family(), 9, QFont::Bold)));
+    m_histTitle = new QCPTextElement(this, tr("Anomaly scores (−log p)"),
+                                     QFont(font().family(), 9, QFont::Bold));
+    plotLayout()->addElement(0, 0, m_histTitle);
     plotLayout()->addElement(1, 0, m_histRect);
     plotLayout()->addElement(1, 1, m_rocRect);
     m_histRect->axis(QCPAxis::atBottom)->setLabel(tr("anomaly score"));
@@ -52,8 +52,11 @@ ScorePlots::ScorePlots(QWidget* parent) : QCustomPlot(parent)
     legend->addItem(new QCPPlottableLegendItem(legend, m_histAnomalies));
 }
 
-void ScorePlots::setScores(const Vector& scores, const std::optional<Eigen::VectorXi>& labels)
+void ScorePlots::setScores(const Vector& scores, const std::optional<Eigen::VectorXi>& labels,
+                           bool normality)
 {
+    m_histTitle->setText(normality ? tr("Anomaly scores (−normality score)")
+                                   : tr("Anomaly scores (−log p)"));
     std::vector<double> normal, anomalous;
     for (Eigen::Index i = 0; i < scores.size(); ++i) {
         (labels && (*labels)(i) != 0 ? anomalous : normal).push_back(scores(i));

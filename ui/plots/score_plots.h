@@ -17,7 +17,10 @@ class ScorePlots : public QCustomPlot
 
 public:
     explicit ScorePlots(QWidget* parent = nullptr);
-    void setScores(const Vector& anomalyScores, const std::optional<Eigen::VectorXi>& labels);
+    /// `normality`: the scores are minus a normality score (IForest, kNN, rank ensemble), not
+    /// -log p.
+    void setScores(const Vector& anomalyScores, const std::optional<Eigen::VectorXi>& labels,
+                   bool normality = false);
 
 private:
     QCPAxisRect* m_histRect;
@@ -26,6 +29,7 @@ private:
     QCPGraph* m_histAnomalies;
     QCPGraph* m_roc;
     QCPGraph* m_chance;
+    QCPTextElement* m_histTitle = nullptr;
     QCPTextElement* m_rocTitle;
 };
 
