@@ -366,6 +366,21 @@ double KernelOperator::logSquaredFieldIntegral(const VectorRef& w) const
     return 0.5 * dim() * std::log(M_PI * l * l) + std::log(quad);
 }
 
+Matrix KernelOperator::applyMany(const MatrixRef& a) const
+{
+    // Matrix-matrix products: Eigen's blocked GEMM (threaded under OpenMP) does in one pass
+    // what a.cols() calls of apply() would do with memory-bound matrix-vector products.
+    if (m_backend == KernelBackend::LowRank) {
+        const Matrix w = m_phi.transpose() * a;
+        return m_phi * w;
+    }
+    if (m_backend == KernelBackend::Nystrom) {
+        const Matrix c = m_pinv * (m_knm.transpose() * a);
+        return m_knm * c;
+    }
+    return m_dense * a;
+}
+
 FieldValues KernelOperator::evaluate(const MatrixRef& y, const VectorRef& weights,
                                      bool derivatives) const
 {

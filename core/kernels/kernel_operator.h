@@ -73,6 +73,9 @@ public:
     /// K a with the unit-diagonal kernel. O(N^2) dense, O(N T) low rank. Parallel over rows.
     Vector apply(const VectorRef& a) const;
 
+    /// K A for several coefficient columns at once (equal to apply() per column up to rounding).
+    Matrix applyMany(const MatrixRef& a) const;
+
     /// Evaluates f(y) = sum_i w_i k(x_i, y) at the rows of `y`; gradient and Laplacian if asked.
     FieldValues evaluate(const MatrixRef& y, const VectorRef& weights, bool derivatives) const;
 
