@@ -3,10 +3,41 @@
 
 #include <QCoreApplication>
 
+#include <memory>
+
+#ifdef SOSREP_WITH_CHARTS
+#include "app/cli/command_context.h"
+#include "ui/plots/chart_render.h"
+
+#include <QApplication>
+
+#include <cstring>
+#endif
+
 int main(int argc, char* argv[])
 {
-    QCoreApplication app(argc, argv);
+    std::unique_ptr<QCoreApplication> app;
+#ifdef SOSREP_WITH_CHARTS
+    // Figures are drawn with QCustomPlot, which needs a QApplication; only commands that write
+    // one pay for it, and without a display they draw off screen.
+    bool plots = false;
+    for (int i = 1; i < argc; ++i) {
+        plots = plots || std::strcmp(argv[i], "--plot-out") == 0;
+    }
+    if (plots) {
+        if (qEnvironmentVariableIsEmpty("DISPLAY") &&
+            qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+            qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        }
+        app = std::make_unique<QApplication>(argc, argv);
+        sosrep::cli::setChartRenderer(&sosrep::ui::renderChart);
+    }
+#endif
+    if (!app) {
+        app = std::make_unique<QCoreApplication>(argc, argv);
+    }
     QTextStream out(stdout);
     QTextStream err(stderr);
-    return sosrep::cli::runCli(app.arguments().mid(1), out, err);
+    return sosrep::cli::runCli(QCoreApplication::arguments().mid(1), out, err);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // sosrep adbench: the ADBench protocol over a folder of .npz files, several methods side by
 // side, with ranks, leave-one-dataset-out and a table that an interrupted run resumes from.
+#include "app/cli/adbench_external.h"
 #include "app/cli/adbench_table.h"
 #include "app/cli/cli_flags.h"
 #include "app/cli/cli_runner.h"
@@ -40,7 +41,8 @@ void addAdbenchOptions(QCommandLineParser& p)
                  QStringLiteral("curves-out"), QStringLiteral("hindsight"),
                  QStringLiteral("estimators"), QStringLiteral("duplicate-anomalies"),
                  QStringLiteral("table-out"), QStringLiteral("json-out"), QStringLiteral("resume"),
-                 QStringLiteral("lodo")});
+                 QStringLiteral("lodo"), QStringLiteral("plot-out"),
+                 QStringLiteral("export-splits"), QStringLiteral("external-scores")});
 }
 
 /// The .npz files of --data-dir, kept to those matching --only.
@@ -140,6 +142,38 @@ struct Split
     Matrix test;
     Eigen::VectorXi testLabels;
 };
+
+/// --export-splits: the two parts as the methods see them, the test part with its label.
+void stageSplit(CommandContext& ctx, const QString& dir, const QString& stem, const Split& s,
+                const std::vector<std::string>& columns)
+{
+    Dataset train;
+    train.x = s.train;
+    train.columns = columns;
+    Dataset test;
+    test.x = s.test;
+    test.columns = columns;
+    test.labels = s.testLabels;
+    test.labelName = "label";
+    const QString trainPath = QDir(dir).filePath(stem + QStringLiteral("_train.csv"));
+    const QString testPath = QDir(dir).filePath(stem + QStringLiteral("_test.csv"));
+    ctx.outputs().stage(trainPath, io::datasetText(trainPath, train));
+    ctx.outputs().stage(testPath, io::datasetText(testPath, test));
+}
+
+/// A folder option: it must exist.
+QString folderOption(const Options& o, const char* option)
+{
+    const QString name = QString::fromLatin1(option + 2);
+    if (!o.has(name)) {
+        return {};
+    }
+    const QString dir = o.required(name);
+    if (!QDir(dir).exists()) {
+        throw ParameterError(option, dir.toStdString() + ": no such folder");
+    }
+    return dir;
+}
 
 Split adbenchSplit(const Dataset& all, uint64_t seed, double duplicate)
 {
@@ -275,6 +309,9 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
     const QString curvesPath = ctx.plannedOutput(o, "--curves-out");
     const QString tablePath = ctx.plannedOutput(o, "--table-out");
     const QString jsonPath = ctx.plannedOutput(o, "--json-out");
+    const QString plotPath = ctx.plannedPlot(o, "--plot-out");
+    const QString exportDir = folderOption(o, "--export-splits");
+    const QString externalDir = folderOption(o, "--external-scores");
     const bool resume = o.has(QStringLiteral("resume"));
     if (resume && tablePath.isEmpty()) {
         throw ParameterError("--resume", "needs --table-out (the run resumes from its partial "
@@ -291,6 +328,16 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
         }
         labels << m.label;
     }
+    if (!exportDir.isEmpty()) {
+        for (const QString& file : files) {
+            for (uint64_t seed : seeds) {
+                const QString stem = QDir(exportDir).filePath(splitStem(file, seed));
+                ctx.outputs().plan(stem + QStringLiteral("_train.csv"), "--export-splits");
+                ctx.outputs().plan(stem + QStringLiteral("_test.csv"), "--export-splits");
+            }
+        }
+    }
+    const QStringList builtIn = labels;
     const QStringList lodo =
         o.text(QStringLiteral("lodo")).split(QLatin1Char(';'), Qt::SkipEmptyParts);
     for (const QString& m : lodo) {
@@ -326,6 +373,31 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
         }
         for (uint64_t seed : seeds) {
             const Split split = adbenchSplit(all, seed, duplicate);
+            if (!exportDir.isEmpty()) {
+                stageSplit(ctx, exportDir, splitStem(file, seed), split, all.columns);
+            }
+            if (!externalDir.isEmpty()) {
+                for (const AdbenchRow& r :
+                     externalScoreRows(externalDir, file, seed, split.testLabels)) {
+                    if (builtIn.contains(r.method)) {
+                        throw ParameterError("--external-scores",
+                                             "the column '" + r.method.toStdString() + "' of " +
+                                                 splitStem(file, seed).toStdString() +
+                                                 ".csv has the name of an --estimators method");
+                    }
+                    if (!labels.contains(r.method)) {
+                        labels << r.method;
+                    }
+                    const bool have =
+                        std::any_of(rows.begin(), rows.end(), [&](const AdbenchRow& x) {
+                            return x.dataset == file && x.seed == seed && x.method == r.method;
+                        });
+                    if (!have) {
+                        rows.push_back(r);
+                        printRow(out, r, split, nullptr);
+                    }
+                }
+            }
             std::map<std::string, SearchResult> sweeps;
             for (size_t m = 0; m < methods.size(); ++m) {
                 ++done;
@@ -367,6 +439,9 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
     }
     if (!tablePath.isEmpty()) {
         ctx.outputs().stage(tablePath, adbenchCsv(rows));
+    }
+    if (!plotPath.isEmpty()) {
+        ctx.stagePlot(plotPath, adbenchChart(rows, labels, datasets, int(seeds.size()), duplicate));
     }
     if (!jsonPath.isEmpty()) {
         ctx.outputs().stage(

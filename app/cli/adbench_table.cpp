@@ -141,6 +141,26 @@ std::vector<std::vector<double>> datasetMeans(const std::vector<AdbenchRow>& row
     return sum;
 }
 
+std::vector<std::vector<double>> datasetRanks(const std::vector<std::vector<double>>& means)
+{
+    std::vector<std::vector<double>> ranks = means;
+    for (auto& row : ranks) {
+        std::fill(row.begin(), row.end(), std::numeric_limits<double>::quiet_NaN());
+    }
+    for (int d : completeDatasets(means)) {
+        for (size_t m = 0; m < means.size(); ++m) {
+            // Rank 1 is the best; ties share the mean of their ranks.
+            double better = 0, tied = 0;
+            for (size_t o = 0; o < means.size(); ++o) {
+                better += means[o][size_t(d)] > means[m][size_t(d)];
+                tied += means[o][size_t(d)] == means[m][size_t(d)];
+            }
+            ranks[m][size_t(d)] = better + 0.5 * (tied + 1.0);
+        }
+    }
+    return ranks;
+}
+
 std::vector<MethodSummary> summarize(const std::vector<AdbenchRow>& rows,
                                      const QStringList& methods, const QStringList& datasets)
 {
@@ -162,15 +182,10 @@ std::vector<MethodSummary> summarize(const std::vector<AdbenchRow>& rows,
         out[m].medianAucRoc = median(a);
         out[m].medianAucPr = median(b);
     }
-    for (int d : complete) {
-        for (size_t m = 0; m < out.size(); ++m) {
-            // Rank 1 is the best; ties share the mean of their ranks.
-            double better = 0, tied = 0;
-            for (size_t o = 0; o < out.size(); ++o) {
-                better += roc[o][size_t(d)] > roc[m][size_t(d)];
-                tied += roc[o][size_t(d)] == roc[m][size_t(d)];
-            }
-            out[m].averageRank += (better + 0.5 * (tied + 1.0)) / double(complete.size());
+    const auto ranks = datasetRanks(roc);
+    for (size_t m = 0; m < out.size(); ++m) {
+        for (int d : complete) {
+            out[m].averageRank += ranks[m][size_t(d)] / double(complete.size());
         }
     }
     return out;

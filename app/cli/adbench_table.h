@@ -47,6 +47,10 @@ std::vector<std::vector<double>> datasetMeans(const std::vector<AdbenchRow>& row
                                               const QStringList& methods,
                                               const QStringList& datasets, bool pr = false);
 
+/// Ranks of the methods on each dataset every method has (1 = best, ties share the mean rank),
+/// indexed like `means`; NaN on the other datasets.
+std::vector<std::vector<double>> datasetRanks(const std::vector<std::vector<double>>& means);
+
 /// Mean, median and average rank (1 = best, ties share the mean rank) of each method over the
 /// datasets every method has.
 std::vector<MethodSummary> summarize(const std::vector<AdbenchRow>& rows,

@@ -23,6 +23,7 @@ const char* kUsage =
     "  mmd       MMD between data and saved models, or between two data files\n"
     "  ratio     density ratio q/p (FIRE, uLSIF, TIKDE, SOSREP plug-in) and importance weights\n"
     "  adbench   evaluate on a folder of ADBench .npz files (ADBench protocol)\n"
+    "  experiment negativity   the paper's natural vs standard gradient experiment (Fig. 3)\n"
     "run 'sosrep <command> --help' for the options of a command";
 
 using Command = int (*)(const QStringList&, CommandContext&);
@@ -50,6 +51,9 @@ Command commandNamed(const QString& name)
     if (name == QLatin1String("adbench")) {
         return &commandAdbench;
     }
+    if (name == QLatin1String("experiment")) {
+        return &commandExperiment;
+    }
     return nullptr;
 }
 
@@ -66,7 +70,7 @@ int runCli(const QStringList& args, QTextStream& out, QTextStream& err)
     const Command command = commandNamed(name);
     if (!command) {
         err << "sosrep: unknown command " << QString::fromStdString(quoted(name.toStdString()))
-            << " (use generate, fit, score, split, mmd, ratio or adbench)\n";
+            << " (use generate, fit, score, split, mmd, ratio, adbench or experiment)\n";
         return ExitUsage;
     }
     // One line per failure, whatever the exception held: control bytes escaped, length capped.

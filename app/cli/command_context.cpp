@@ -4,10 +4,57 @@
 #include "core/errors.h"
 #include "core/util/text.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 
 namespace sosrep::cli {
+namespace {
+ChartRenderer& renderer()
+{
+    static ChartRenderer r;
+    return r;
+}
+} // namespace
+
+void setChartRenderer(ChartRenderer r)
+{
+    renderer() = std::move(r);
+}
+
+bool hasChartRenderer()
+{
+    return static_cast<bool>(renderer());
+}
+
+QString CommandContext::plannedPlot(const Options& options, const char* option)
+{
+    const QString path = plannedOutput(options, option);
+    if (path.isEmpty()) {
+        return path;
+    }
+    const QString ext = QFileInfo(path).suffix().toLower();
+    if (ext != QLatin1String("png") && ext != QLatin1String("pdf") && ext != QLatin1String("svg")) {
+        throw ParameterError(option,
+                             path.toStdString() + ": unknown figure type (use .png, .pdf or .svg)");
+    }
+    if (!hasChartRenderer()) {
+        throw ParameterError(option, "this sosrep was built without Qt Widgets and cannot draw "
+                                     "(write the table and plot it elsewhere)");
+    }
+    return path;
+}
+
+void CommandContext::stagePlot(const QString& path, const Chart& chart)
+{
+    QByteArray bytes;
+    try {
+        bytes = renderer()(chart, QFileInfo(path).suffix());
+    } catch (const std::runtime_error& e) {
+        throw io::OutputError(path.toStdString() + ": " + e.what());
+    }
+    m_outputs.stage(path, bytes);
+}
 
 bool CommandContext::parse(QCommandLineParser& parser, const QStringList& args)
 {
@@ -19,9 +66,10 @@ bool CommandContext::parse(QCommandLineParser& parser, const QStringList& args)
         throw ParameterError(m_command.toStdString(), parser.errorText().toStdString());
     }
     if (!parser.positionalArguments().isEmpty()) {
-        throw ParameterError(m_command.toStdString(),
-                             "unexpected argument " +
-                                 quoted(parser.positionalArguments().first().toStdString()));
+        throw ParameterError(
+            m_command.toStdString(),
+            "unexpected argument " +
+                sosrep::quoted(parser.positionalArguments().first().toStdString()));
     }
     if (parser.isSet(QStringLiteral("help"))) {
         m_out << parser.helpText();

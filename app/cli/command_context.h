@@ -2,6 +2,7 @@
 #pragma once
 
 #include "app/cli/cli_options.h"
+#include "core/report/chart.h"
 #include "ui/io/output_set.h"
 
 #include <QCommandLineParser>
@@ -9,10 +10,17 @@
 #include <QStringList>
 #include <QTextStream>
 
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace sosrep::cli {
+
+/// Draws a chart into a file's bytes ("png", "pdf", "svg"). The GUI build's `sosrep` registers
+/// ui::renderChart; a build without Qt Widgets has none and refuses plot outputs up front.
+using ChartRenderer = std::function<QByteArray(const Chart&, const QString& format)>;
+void setChartRenderer(ChartRenderer renderer);
+bool hasChartRenderer();
 
 /// What every command shares: its name for messages, the streams, the warnings channel and the
 /// all-or-nothing outputs (ui/io/output_set.h).
@@ -44,6 +52,11 @@ public:
     /// returns its path, or an empty string.
     QString plannedOutput(const Options& options, const char* option);
     io::OutputSet& outputs() { return m_outputs; }
+    /// plannedOutput() for a figure: also refused at once when the extension is not .png, .pdf
+    /// or .svg, or when this build cannot draw.
+    QString plannedPlot(const Options& options, const char* option);
+    /// Renders the chart and stages it under `path` (committed with the other outputs).
+    void stagePlot(const QString& path, const Chart& chart);
 
     /// Makes every staged output visible (ui/io/output_set.h).
     void commitOutputs() { m_outputs.commit(); }

@@ -24,5 +24,8 @@ int commandRatio(const QStringList& args, CommandContext& ctx);
 /// on train, labels only for the AUC), one table row per dataset and seed, then the means.
 /// --hindsight also reports the best AUC over the FD grid (labels used: for reference only).
 int commandAdbench(const QStringList& args, CommandContext& ctx);
+/// `sosrep experiment negativity --data FILE | --data-dir DIR [options]`: the paper's Fig. 3,
+/// natural vs standard gradient from many initialisations, table, CSV and figure.
+int commandExperiment(const QStringList& args, CommandContext& ctx);
 
 } // namespace sosrep::cli

@@ -2,6 +2,7 @@
 // Issue 11: every bad input (file or parameter) ends in one clear line with its documented exit
 // code, and writes nothing: the output folder holds exactly what it held before.
 #include "support/cli_run.h"
+#include "support/shared_data.h"
 
 #include <QtTest>
 
@@ -23,7 +24,9 @@ QStringList expand(QStringList args, const QString& train, const QString& test,
             .replace(QStringLiteral("TEST"), test)
             .replace(QStringLiteral("BAD/"), QStringLiteral(SOSREP_TEST_DATA_DIR "/bad/"))
             .replace(QStringLiteral("OUT/"), outDir + QLatin1Char('/'))
-            .replace(QStringLiteral("OLD"), outDir + QStringLiteral("/old.csv"));
+            .replace(QStringLiteral("OLD"), outDir + QStringLiteral("/old.csv"))
+            .replace(QStringLiteral("ADBENCH"),
+                     QFileInfo(QString::fromStdString(adbenchPath("45_wine.npz"))).path());
         if (a == QLatin1String("DIR")) {
             a = outDir;
         }
@@ -316,6 +319,66 @@ private slots:
         QTest::newRow("ratio: --j-out without tuning")
             << ratio({"--q", "TEST", "--estimator", "sosrep-ratio"}) << 2
             << QStringList{"--j-out", "tunes nothing"};
+        // sosrep adbench's method list, families and outputs (issue 13): refused before any run.
+        auto adbench = [](const QStringList& more) {
+            return QStringList{"adbench", "--data-dir",  "ADBENCH",  "--only",
+                               "wine",    "--table-out", "OUT/t.csv"} +
+                   more;
+        };
+        QTest::newRow("adbench: option without a value")
+            << adbench({"--estimators", "sosrep:paper"}) << 2
+            << QStringList{"--estimators", "'paper'", "OPTION=VALUE"};
+        QTest::newRow("adbench: unknown option of a method")
+            << adbench({"--estimators", "knn:depth=3"}) << 2 << QStringList{"--estimators", "knn"};
+        QTest::newRow("adbench: unknown estimator")
+            << adbench({"--estimators", "sosrep,lof"}) << 2 << QStringList{"lof"};
+        QTest::newRow("adbench: a method named twice")
+            << adbench({"--estimators", "knn,knn"}) << 2 << QStringList{"twice"};
+        QTest::newRow("adbench: --lodo names no method")
+            << adbench({"--estimators", "sosrep,knn", "--lodo", "sosrep;kde"}) << 2
+            << QStringList{"--lodo", "'kde'"};
+        QTest::newRow("adbench: --resume without a table")
+            << QStringList{"adbench", "--data-dir", "ADBENCH", "--resume"} << 2
+            << QStringList{"--resume", "--table-out"};
+        QTest::newRow("adbench: duplicated anomalies below 1")
+            << adbench({"--duplicate-anomalies", "0.5"}) << 2
+            << QStringList{"--duplicate-anomalies"};
+        QTest::newRow("adbench: figure of an unknown type")
+            << adbench({"--plot-out", "OUT/f.bmp"}) << 2
+            << QStringList{"--plot-out", "unknown figure type"};
+        QTest::newRow("adbench: figure without a renderer")
+            << adbench({"--plot-out", "OUT/f.png"}) << 2
+            << QStringList{"--plot-out", "without Qt Widgets"};
+        QTest::newRow("adbench: --export-splits folder missing")
+            << adbench({"--export-splits", "NODIR/x"}) << 2
+            << QStringList{"--export-splits", "no such folder"};
+        QTest::newRow("adbench: --external-scores folder missing")
+            << adbench({"--external-scores", "NODIR/x"}) << 2
+            << QStringList{"--external-scores", "no such folder"};
+        // sosrep experiment negativity.
+        auto negativity = [](const QStringList& more) {
+            return QStringList{"experiment", "negativity", "--data",
+                               "TRAIN",      "--csv-out",  "OUT/n.csv"} +
+                   more;
+        };
+        QTest::newRow("experiment: no name")
+            << QStringList{"experiment"} << 2 << QStringList{"name the experiment"};
+        QTest::newRow("experiment: unknown name")
+            << QStringList{"experiment", "negativty"} << 2 << QStringList{"'negativty'"};
+        QTest::newRow("experiment: no data")
+            << QStringList{"experiment", "negativity"} << 2 << QStringList{"--data"};
+        QTest::newRow("experiment: worst beyond the initialisations")
+            << negativity({"--initializations", "4", "--worst", "5"}) << 2
+            << QStringList{"--worst", "--initializations"};
+        QTest::newRow("experiment: learning rate 0")
+            << negativity({"--learning-rate", "0"}) << 2 << QStringList{"--learning-rate"};
+        QTest::newRow("experiment: unknown kernel")
+            << negativity({"--kernel", "cauchy"}) << 2 << QStringList{"kernel", "cauchy"};
+        QTest::newRow("experiment: one row")
+            << negativity({"--max-rows", "1"}) << 2 << QStringList{"--max-rows"};
+        QTest::newRow("experiment: missing data file")
+            << QStringList{"experiment", "negativity", "--data", "NODIR/x.csv"} << 3
+            << QStringList{"x.csv"};
     }
 
     void badInput()
