@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
 #include "ui/main_window.h"
 
@@ -52,6 +53,9 @@ int main(int argc, char* argv[])
     parser.addOption({QStringLiteral("ratio-estimator"),
                       QStringLiteral("Ratio view: fire, ulsif, tikde or sosrep-ratio"),
                       QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("negativity"),
+                      QStringLiteral("after the fit, run the negativity experiment (paper Fig. 3) "
+                                     "with its defaults and show it in the Optimizer view")});
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("data file to open"));
     parser.process(app);
 
@@ -124,7 +128,12 @@ int main(int argc, char* argv[])
                 QApplication::exit(ok ? 0 : 3);
             });
         };
-        if (ratioRun) {
+        if (parser.isSet(QStringLiteral("negativity"))) {
+            QObject::connect(controller, &sosrep::ui::EstimationController::fitFinished, &window,
+                             [&] { window.runNegativityExperiment({}); });
+            QObject::connect(window.negativityJob(), &sosrep::ui::NegativityJob::finished, &window,
+                             finish);
+        } else if (ratioRun) {
             QObject::connect(ratio, &sosrep::ui::RatioController::resultChanged, &window, [=] {
                 if (ratio->result()) {
                     finish();

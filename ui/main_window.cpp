@@ -4,11 +4,13 @@
 #include "core/kernels/kernel_operator.h"
 #include "core/metrics/auc.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
 #include "ui/io/output_set.h"
 #include "ui/io/table_text.h"
 #include "ui/panels/data_panel.h"
 #include "ui/panels/model_panel.h"
+#include "ui/panels/negativity_dialog.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/fd_plot.h"
@@ -54,10 +56,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
     setWindowTitle(tr("SOSREP Studio"));
     m_controller = new EstimationController(this);
+    m_negativity = new NegativityJob(this);
     buildControls();
     buildViews();
     buildStatusBar();
     connectController();
+    connectNegativity();
     createActions();
     setAcceptDrops(true);
     resize(1400, 900);
@@ -447,6 +451,67 @@ void MainWindow::createActions()
     QAction* cancel = model->addAction(tr("&Cancel"));
     cancel->setShortcut(Qt::Key_Escape);
     connect(cancel, &QAction::triggered, m_controller, &EstimationController::cancel);
+    connect(cancel, &QAction::triggered, m_negativity, &NegativityJob::cancel);
+    model->addSeparator();
+    QAction* negativity = model->addAction(tr("&Negativity experiment (paper Fig. 3)…"));
+    connect(negativity, &QAction::triggered, this, &MainWindow::negativityInteractively);
+}
+
+void MainWindow::connectNegativity()
+{
+    connect(m_negativity, &NegativityJob::progressChanged, this,
+            [this](const QString& stage, int done, int total) {
+                m_stage->setText(stage);
+                m_progress->setRange(0, std::max(1, total));
+                m_progress->setValue(done);
+            });
+    connect(m_negativity, &NegativityJob::busyChanged, this, [this](bool busy) {
+        m_progress->setVisible(busy);
+        m_stage->setText(busy ? tr("negativity experiment…") : QString());
+    });
+    connect(m_negativity, &NegativityJob::finished, this, [this] {
+        const NegativityRun& r = *m_negativity->result();
+        m_trace->setExperiment(&r, m_negativity->settings().worst);
+        m_tabs->setCurrentWidget(m_trace);
+        const Vector nat = NegativityRun::worstMean(r.natural, m_negativity->settings().worst);
+        const Vector std_ = NegativityRun::worstMean(r.standard, m_negativity->settings().worst);
+        statusBar()->showMessage(
+            tr("Negativity experiment: worst-%1 share of f(xᵢ) < 0 after %2 iterations: natural "
+               "%3, standard %4 (start %5; %6 rows, ℓ = %7)")
+                .arg(m_negativity->settings().worst)
+                .arg(r.completedIterations)
+                .arg(nat(nat.size() - 1), 0, 'f', 3)
+                .arg(std_(std_.size() - 1), 0, 'f', 3)
+                .arg(nat(0), 0, 'f', 3)
+                .arg(r.rows)
+                .arg(r.lengthScale, 0, 'g', 4),
+            0);
+    });
+    connect(m_negativity, &NegativityJob::cancelled, this,
+            [this] { statusBar()->showMessage(tr("Negativity experiment cancelled."), 5000); });
+    connect(m_negativity, &NegativityJob::errorOccurred, this, &MainWindow::showError);
+    // A result belongs to the data it was computed on.
+    connect(m_controller, &EstimationController::dataChanged, this, [this] {
+        m_negativity->clear();
+        m_trace->setExperiment(nullptr, 0);
+    });
+}
+
+void MainWindow::runNegativityExperiment(const NegativitySettings& settings)
+{
+    if (!m_controller->hasData()) {
+        showError(tr("Open or generate data first: the experiment runs on the loaded rows."));
+        return;
+    }
+    m_negativity->start(m_controller->features(), m_controller->dataSource(), settings);
+}
+
+void MainWindow::negativityInteractively()
+{
+    NegativityDialog dialog(m_negativity->settings(), m_controller->features().rows(), this);
+    if (dialog.exec() == QDialog::Accepted) {
+        runNegativityExperiment(dialog.settings());
+    }
 }
 
 QString MainWindow::openProjectFile(const QString& path)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/experiments/negativity.h"
 #include "ui/plots/plot_export.h"
 
 #include <QMainWindow>
@@ -17,6 +18,7 @@ namespace sosrep::ui {
 class CompareView;
 class DensityHeatmap;
 class EstimationController;
+class NegativityJob;
 class FdPlot;
 class RatioView;
 class ScorePlots;
@@ -35,6 +37,10 @@ public:
     EstimationController* controller() const { return m_controller; }
     DensityHeatmap* densityView() const { return m_density; }
     TracePlot* tracePlot() const { return m_trace; }
+    NegativityJob* negativityJob() const { return m_negativity; }
+    /// Runs the negativity experiment (paper Fig. 3) on the loaded data off the GUI thread; the
+    /// result is drawn in the Optimizer view. Escape cancels it like a fit.
+    void runNegativityExperiment(const NegativitySettings& settings);
     FdPlot* fdPlot() const { return m_fd; }
     CompareView* compareView() const { return m_compare; }
     RatioView* ratioView() const { return m_ratio; }
@@ -75,7 +81,11 @@ private:
     void showError(const QString& message);
     QString densityTitle() const;
 
+    void connectNegativity();
+    void negativityInteractively();
+
     EstimationController* m_controller;
+    NegativityJob* m_negativity;
     QTabWidget* m_tabs;
     DensityHeatmap* m_density;
     CompareView* m_compare;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
 #include "ui/main_window.h"
 #include "ui/plots/compare_view.h"
@@ -207,6 +208,51 @@ private slots:
         c->fit();
         QVERIFY(finished.wait(60000));
         QVERIFY(c->result());
+    }
+
+    void negativityExperimentRunsCancelsAndGoesStaleWithTheData()
+    {
+        // Issue 13: the paper's Fig. 3 from the app: off the GUI thread, drawn in the optimizer
+        // view, cancelled promptly, and dropped when the data change.
+        MainWindow w;
+        auto* c = w.controller();
+        NegativityJob* job = w.negativityJob();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 200, 1);
+        sosrep::NegativitySettings s;
+        s.initializations = 8;
+        s.iterations = 60;
+        s.worst = 3;
+        QSignalSpy finished(job, &NegativityJob::finished);
+        w.runNegativityExperiment(s);
+        QVERIFY(job->isBusy());
+        QVERIFY(finished.wait(60000));
+        QVERIFY(job->result());
+        QCOMPARE(job->result()->natural.rows(), Eigen::Index(61));
+        QVERIFY(w.tracePlot()->hasExperiment());
+        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.tracePlot()));
+        // Cancel: a run of many minutes stops within a few iterations.
+        c->generateToy(sosrep::ToyKind::Rings, 1500, 2);
+        QVERIFY(!job->result());                  // the old data's result is gone ...
+        QVERIFY(!w.tracePlot()->hasExperiment()); // ... and so is its plot
+        s.initializations = 50;
+        s.iterations = 1000000;
+        QSignalSpy progress(job, &NegativityJob::progressChanged);
+        QSignalSpy cancelled(job, &NegativityJob::cancelled);
+        w.runNegativityExperiment(s);
+        QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0 || !job->isBusy(), 60000);
+        QElapsedTimer t;
+        t.start();
+        job->cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!job->isBusy(), 5000);
+        qInfo("negativity cancel answered in %lld ms", static_cast<long long>(t.elapsed()));
+        QVERIFY(t.elapsed() < 1000);
+        QCOMPARE(cancelled.count(), 1);
+        QVERIFY(!job->result());
+        // Invalid settings are refused with a message, nothing starts.
+        s.worst = 80;
+        w.runNegativityExperiment(s);
+        QVERIFY(!job->isBusy());
+        QVERIFY(w.lastError().contains(QStringLiteral("worst")));
     }
 
     void cancelDuringTheFisherDivergenceSweep()

@@ -56,6 +56,14 @@ TracePlot::TracePlot(QWidget* parent) : QCustomPlot(parent)
     // The two runs of the paper's comparison are always in the legend, in this order.
     graphsOf("natural");
     graphsOf("standard");
+    for (int k = 0; k < 2; ++k) {
+        QCPAxisRect* r = m_panels[1];
+        m_experiment[k] = addGraph(r->axis(QCPAxis::atBottom), r->axis(QCPAxis::atLeft));
+        m_experiment[k]->setPen(QPen(k == 0 ? colors::natural() : colors::standard(), 3.5,
+                                     k == 0 ? Qt::SolidLine : Qt::DashLine));
+        legend->addItem(new QCPPlottableLegendItem(legend, m_experiment[k]));
+        legend->itemWithPlottable(m_experiment[k])->setVisible(false);
+    }
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 }
 
@@ -154,23 +162,7 @@ void TracePlot::setTraces(const std::vector<NamedTrace>& runs)
             fill(graphs[k], t.rows, k);
         }
     }
-    for (int k = 0; k < m_panels.size(); ++k) {
-        QCPRange keys(0, 1);
-        bool first = true;
-        for (auto& [run, graphs] : m_graphs) {
-            bool found = false;
-            const QCPRange r = graphs[k]->getKeyRange(found);
-            if (found) {
-                keys.expand(r);
-                graphs[k]->rescaleValueAxis(!first, true);
-                first = false;
-            }
-        }
-        m_panels[k]->axis(QCPAxis::atBottom)->setRange(0, std::max(1.0, keys.upper));
-    }
-    if (!m_fista) {
-        m_panels[1]->axis(QCPAxis::atLeft)->setRange(-0.02, 1.02);
-    }
+    rescalePanels();
     // The paper's two runs stay in the legend for SOSREP; a kernel-SoS trace shows only its own.
     for (auto& [run, graphs] : m_graphs) {
         if (QCPAbstractLegendItem* item = legend->itemWithPlottable(graphs.first())) {
@@ -178,6 +170,67 @@ void TracePlot::setTraces(const std::vector<NamedTrace>& runs)
                              (!m_fista && (run == "natural" || run == "standard")));
         }
     }
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TracePlot::rescalePanels()
+{
+    // One iteration axis for all panels (the runs are compared at the same iteration).
+    double upper = 1.0;
+    for (int k = 0; k < m_panels.size(); ++k) {
+        QVector<QCPGraph*> graphs;
+        for (auto& [run, g] : m_graphs) {
+            graphs << g[k];
+        }
+        if (k == 1) {
+            graphs << m_experiment[0] << m_experiment[1];
+        }
+        bool first = true;
+        for (QCPGraph* g : graphs) {
+            bool found = false;
+            const QCPRange r = g->getKeyRange(found);
+            if (found) {
+                upper = std::max(upper, r.upper);
+                g->rescaleValueAxis(!first, true);
+                first = false;
+            }
+        }
+    }
+    for (QCPAxisRect* panel : m_panels) {
+        panel->axis(QCPAxis::atBottom)->setRange(0, upper);
+    }
+    if (!m_fista) {
+        m_panels[1]->axis(QCPAxis::atLeft)->setRange(-0.02, 1.02);
+    }
+}
+
+void TracePlot::setExperiment(const NegativityRun* run, int worst)
+{
+    for (int k = 0; k < 2; ++k) {
+        QCPGraph* g = m_experiment[k];
+        g->data()->clear();
+        legend->itemWithPlottable(g)->setVisible(run != nullptr);
+        if (!run) {
+            continue;
+        }
+        const Matrix& shares = k == 0 ? run->natural : run->standard;
+        const Vector w = NegativityRun::worstMean(shares, worst);
+        QVector<double> x(int(w.size())), y(int(w.size()));
+        for (int t = 0; t < int(w.size()); ++t) {
+            x[t] = t;
+            y[t] = w(t);
+        }
+        g->setData(x, y, true);
+        const int diverged =
+            NegativityRun::divergedCount(k == 0 ? run->naturalDivergedAt : run->standardDivergedAt);
+        g->setName(
+            QStringLiteral("%1: worst %2 of %3 starts%4")
+                .arg(k == 0 ? QStringLiteral("natural") : QStringLiteral("standard"))
+                .arg(worst)
+                .arg(shares.cols())
+                .arg(diverged > 0 ? QStringLiteral(" (%1 diverged)").arg(diverged) : QString()));
+    }
+    rescalePanels();
     replot(QCustomPlot::rpQueuedReplot);
 }
 

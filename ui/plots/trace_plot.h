@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/estimators/estimator.h"
+#include "core/experiments/negativity.h"
 
 #include <qcustomplot.h>
 
@@ -24,6 +25,11 @@ public:
     void setTraces(const std::vector<NamedTrace>& runs);
     /// The runs currently drawn, by name.
     QStringList runs() const;
+    /// The negativity experiment (paper Fig. 3) in the share panel: the mean of the `worst`
+    /// largest shares over the initialisations at each iteration, natural and standard, drawn
+    /// thick beside the fit's own runs; nullptr removes it.
+    void setExperiment(const NegativityRun* run, int worst);
+    bool hasExperiment() const { return !m_experiment[0]->data()->isEmpty(); }
 
 private:
     QCPAxisRect* addPanel(const QString& yLabel, bool logScale);
@@ -32,10 +38,13 @@ private:
 
     /// Labels and scales for SOSREP-style runs or for kernel-SoS (FISTA) runs.
     void setMode(bool fista);
+    /// Fits every panel's axes to what is drawn.
+    void rescalePanels();
 
     QVector<QCPAxisRect*> m_panels;
     bool m_fista = false;
     std::map<std::string, QVector<QCPGraph*>> m_graphs;
+    QCPGraph* m_experiment[2] = {nullptr, nullptr}; // natural, standard (share panel only)
 };
 
 } // namespace sosrep::ui
