@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "app/allocator_tuning.h"
 #include "app/cli/cli_runner.h"
 
 #include <QCoreApplication>
@@ -16,6 +17,7 @@
 
 int main(int argc, char* argv[])
 {
+    sosrep::app::tuneAllocator();
     std::unique_ptr<QCoreApplication> app;
 #ifdef SOSREP_WITH_CHARTS
     // Figures are drawn with QCustomPlot, which needs a QApplication; only commands that write

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "app/allocator_tuning.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
@@ -12,6 +13,7 @@
 
 int main(int argc, char* argv[])
 {
+    sosrep::app::tuneAllocator();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("SOSREP Studio"));
     QApplication::setOrganizationName(QStringLiteral("SOSREP"));

@@ -6,6 +6,7 @@
 // and issue 9: (g) kernel SoS fits, (h) MMD. `sosrep-bench DIR --kernel-sos` runs (g) and (h)
 // only; `--quick` leaves out (f). Issue 10: `sosrep-bench --ratio [SEEDS]` prints the
 // density-ratio table (bench_ratio.h) alone.
+#include "app/allocator_tuning.h"
 #include "app/bench/bench_kernel_sos.h"
 #include "app/bench/bench_ratio.h"
 #include "core/data/npz_reader.h"
@@ -346,6 +347,7 @@ void kernelSosSection(const std::vector<Data>& sets, int repeats)
 
 int main(int argc, char** argv)
 {
+    sosrep::app::tuneAllocator(); // as the app and the command line run
     if (argc > 1 && std::strcmp(argv[1], "--ratio") == 0) {
         bench::densityRatios(argc > 2 ? std::max(1, std::atoi(argv[2])) : 3);
         return 0;

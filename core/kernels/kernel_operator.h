@@ -127,10 +127,11 @@ private:
     KernelBackend m_backend = KernelBackend::Dense;
     double m_logDiagonal = 0.0;
     bool m_negativeEntries = false;
-    Matrix m_dense;                              // N x N when dense
-    Matrix m_phi;                                // N x T features (SDO)
-    Matrix m_freq;                               // T x d frequencies z_t for this length scale
-    Vector m_phase;                              // T phases b_t
+    Matrix m_dense; // N x N when dense; only its lower triangle is read (and, for Gaussian and
+                    // Laplace, computed)
+    Matrix m_phi;   // N x T features (SDO)
+    Matrix m_freq;  // T x d frequencies z_t for this length scale
+    Vector m_phase; // T phases b_t
     std::shared_ptr<const SdoProfile> m_profile; // exact SDO
     Matrix m_landmarks;                          // M x d (Nystroem)
     Matrix m_knm;                                // N x M
