@@ -85,7 +85,7 @@ Chart adbenchChart(const std::vector<AdbenchRow>& rows, const QStringList& metho
     chart.title =
         "ADBench protocol: " +
         std::to_string(auc.series.empty() ? 0 : auc.series.front().y.size()) + " datasets x " +
-        std::to_string(seeds) + " seeds" +
+        std::to_string(seeds) + (seeds == 1 ? " seed" : " seeds") +
         (duplicate > 1.0 ? ", anomalies duplicated x" + QString::number(duplicate).toStdString()
                          : std::string());
     chart.panels = {auc, rank};
