@@ -561,6 +561,27 @@ private slots:
         QVERIFY(w.compareView()->clusterPlot()->graph(3)->dataCount() == 400);
     }
 
+    void compareViewRanksANormalityScore()
+    {
+        // Issue 13: IForest beside SOSREP in the compare view. A normality score has no density
+        // scale, so both maps show percentiles over the grid, and it gets no MMD.
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 2);
+        c->setCompareEstimator("iforest");
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(QString::fromStdString(c->result()->comparison->estimator()),
+                 QStringLiteral("iforest"));
+        const QCPRange r = w.compareView()->secondView()->dataRange();
+        QCOMPARE(r.lower, 0.0);
+        QCOMPARE(r.upper, 100.0);
+        const QString mmd = w.compareView()->mmdText();
+        QVERIFY2(mmd.contains(QStringLiteral("IFOREST gives a normality score")), qPrintable(mmd));
+        QVERIFY(mmd.contains(QStringLiteral("<b>SOSREP</b>")));
+    }
+
     void kernelSosShowsItsTraceAndMmdInTheCompareView()
     {
         MainWindow w;

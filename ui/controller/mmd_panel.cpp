@@ -67,6 +67,11 @@ MmdReadout computeMmdReadout(const Matrix& x, const FitSettings& settings,
             r.error = "'" + model->estimator() + "' is a density ratio: MMD compares densities";
             return r;
         }
+        if (model->kind() == DensityKind::Score) {
+            // A normality score (IForest, kNN) is no density: it has no MMD to the data.
+            r.skipped.push_back(model->estimator());
+            continue;
+        }
         try {
             const auto refit =
                 fitAtLengthScale(fitRows, settings, model->estimator(), lengthScale, observer);

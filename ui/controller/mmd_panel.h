@@ -27,6 +27,7 @@ struct MmdReadout
     int heldOutRows = 0;
     int trainingRows = 0;
     std::string error; // why there are no numbers (too few rows, a model that is no density)
+    std::vector<std::string> skipped; // normality-score models (IForest, kNN): no density
 };
 
 /// `models` are the fitted models (fitted on x); `viewGrid` the 2-D view box used by the grid

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/plots/compare_view.h"
 
+#include "core/tuning/rank_ensemble.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/plot_style.h"
 
@@ -119,8 +120,13 @@ QString mmdParagraph(const MmdReadout& m)
     if (!m.error.empty()) {
         return QObject::tr("MMD: %1").arg(QString::fromStdString(m.error).toHtmlEscaped());
     }
+    QString skipped;
+    for (const std::string& e : m.skipped) {
+        skipped += QObject::tr(" %1 gives a normality score, not a density: no MMD.")
+                       .arg(QString::fromStdString(e).toUpper());
+    }
     if (m.entries.empty()) {
-        return QString();
+        return skipped.trimmed();
     }
     QStringList held, train;
     bool mmdFitted = false;
@@ -143,7 +149,7 @@ QString mmdParagraph(const MmdReadout& m)
         text += QObject::tr(" Training rows flatter a model fitted by minimizing MMD (kernel SoS): "
                             "compare on held-out rows.");
     }
-    return text;
+    return text + skipped;
 }
 
 } // namespace
@@ -183,12 +189,20 @@ void CompareView::showResult(const FitJobResult& r, const Matrix& features,
     const QString second = estimatorTitle(*r.comparison);
     m_mmdInfo->setText(mmdParagraph(r.mmd));
     // Two true densities (KDE, Gaussian SOSREP, ...) compare as they are; a pre-density is
-    // normalized on the grid first, and then so is the other model, to share one scale.
+    // normalized on the grid first, and then so is the other model, to share one scale. A
+    // normality score (IForest, kNN) has no density scale at all: both maps then show each
+    // model's percentile over the grid, which only the ranking (what a detector is) decides.
+    const bool scores =
+        r.model().kind() == DensityKind::Score || r.comparison->kind() == DensityKind::Score;
     const bool normalized = r.model().kind() == DensityKind::Normalized &&
                             r.comparison->kind() == DensityKind::Normalized;
     const double area = r.grid.spec.cellArea();
     m_normFirst = r.grid;
     m_normSecond = r.comparisonGrid;
+    if (scores) {
+        showPercentiles(r, features, labels, names, first, second);
+        return;
+    }
     if (!normalized) {
         m_normFirst.logDensity = normalizeOnGrid(r.grid.logDensity, area);
         m_normSecond.logDensity = normalizeOnGrid(r.comparisonGrid.logDensity, area);
@@ -233,6 +247,49 @@ void CompareView::showResult(const FitJobResult& r, const Matrix& features,
     c.contours = false;
     c.valueLabel = tr("log(p_%1 / p_%2)").arg(first, second);
     c.title = tr("Difference: red = %1 higher").arg(first);
+    m_diff->showContent(c);
+}
+
+void CompareView::showPercentiles(const FitJobResult& r, const Matrix& features,
+                                  const std::optional<Eigen::VectorXi>& labels,
+                                  const QStringList& names, const QString& first,
+                                  const QString& second)
+{
+    // Percentile of each cell among the grid's cells (mid-ranks: ties share), 100 = most normal.
+    auto percentiles = [](const Matrix& v) {
+        const Vector flat = Eigen::Map<const Vector>(v.data(), v.size());
+        const Vector ranks = midRanks(flat);
+        Matrix out(v.rows(), v.cols());
+        for (Eigen::Index k = 0; k < v.size(); ++k) {
+            out.data()[k] = 100.0 * ranks(k); // midRanks() is already a share in (0, 1)
+        }
+        return out;
+    };
+    m_normFirst.logDensity = percentiles(r.grid.logDensity);
+    m_normSecond.logDensity = percentiles(r.comparisonGrid.logDensity);
+    m_difference = m_normFirst;
+    m_difference.logDensity = m_normFirst.logDensity - m_normSecond.logDensity;
+    DensityHeatmap::Content c;
+    c.points = features;
+    c.labels = labels;
+    c.xLabel = names.value(r.grid.spec.xColumn);
+    c.yLabel = names.value(r.grid.spec.yColumn);
+    c.colorRange = QCPRange(0.0, 100.0);
+    c.legend = false;
+    c.contours = false; // HDR contours belong to densities
+    c.valueLabel = tr("percentile over the grid (100 = most normal)");
+    c.grid = &m_normFirst;
+    c.title = tr("%1, ranked").arg(first);
+    m_first->showContent(c);
+    c.grid = &m_normSecond;
+    c.title = r.comparison->kernelField()
+                  ? tr("%1, ranked").arg(second)
+                  : tr("%1 (normality score, no kernel), ranked").arg(second);
+    m_second->showContent(c);
+    c.grid = &m_difference;
+    c.colorRange = QCPRange(-100.0, 100.0);
+    c.valueLabel = tr("percentile difference");
+    c.title = tr("Difference: red = %1 ranks higher").arg(first);
     m_diff->showContent(c);
 }
 

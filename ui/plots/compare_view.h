@@ -35,6 +35,11 @@ public:
     QString mmdText() const;
 
 private:
+    /// Maps of models without a common density scale (a normality score): percentiles.
+    void showPercentiles(const FitJobResult& r, const Matrix& features,
+                         const std::optional<Eigen::VectorXi>& labels, const QStringList& names,
+                         const QString& first, const QString& second);
+
     DensityHeatmap* m_first;
     DensityHeatmap* m_second;
     DensityHeatmap* m_diff;
