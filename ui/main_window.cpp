@@ -164,12 +164,7 @@ void MainWindow::connectController()
                 m_controller->compareClustersInRect(x0, x1, y0, y1);
                 m_tabs->setCurrentWidget(m_compare);
             });
-    connect(m_controller, &EstimationController::progressChanged, this,
-            [this](const QString& stage, int done, int total) {
-                m_stage->setText(stage);
-                m_progress->setRange(0, std::max(1, total));
-                m_progress->setValue(done);
-            });
+    connect(m_controller, &EstimationController::progressChanged, this, &MainWindow::showProgress);
     connect(m_controller, &EstimationController::busyChanged, this, [this](bool busy) {
         m_progress->setVisible(busy);
         m_stage->setText(busy ? tr("fitting…") : QString());
@@ -457,14 +452,16 @@ void MainWindow::createActions()
     connect(negativity, &QAction::triggered, this, &MainWindow::negativityInteractively);
 }
 
+void MainWindow::showProgress(const QString& stage, int done, int total)
+{
+    m_stage->setText(stage);
+    m_progress->setRange(0, std::max(1, total));
+    m_progress->setValue(done);
+}
+
 void MainWindow::connectNegativity()
 {
-    connect(m_negativity, &NegativityJob::progressChanged, this,
-            [this](const QString& stage, int done, int total) {
-                m_stage->setText(stage);
-                m_progress->setRange(0, std::max(1, total));
-                m_progress->setValue(done);
-            });
+    connect(m_negativity, &NegativityJob::progressChanged, this, &MainWindow::showProgress);
     connect(m_negativity, &NegativityJob::busyChanged, this, [this](bool busy) {
         m_progress->setVisible(busy);
         m_stage->setText(busy ? tr("negativity experiment…") : QString());

@@ -82,6 +82,8 @@ private:
     QString densityTitle() const;
 
     void connectNegativity();
+    /// The status bar's stage text and progress bar (fits and the negativity experiment).
+    void showProgress(const QString& stage, int done, int total);
     void negativityInteractively();
 
     EstimationController* m_controller;
