@@ -61,8 +61,7 @@ TracePlot::TracePlot(QWidget* parent) : QCustomPlot(parent)
         m_experiment[k] = addGraph(r->axis(QCPAxis::atBottom), r->axis(QCPAxis::atLeft));
         m_experiment[k]->setPen(QPen(k == 0 ? colors::natural() : colors::standard(), 3.5,
                                      k == 0 ? Qt::SolidLine : Qt::DashLine));
-        legend->addItem(new QCPPlottableLegendItem(legend, m_experiment[k]));
-        legend->itemWithPlottable(m_experiment[k])->setVisible(false);
+        m_experiment[k]->removeFromLegend(legend); // listed only while an experiment is shown
     }
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 }
@@ -209,10 +208,12 @@ void TracePlot::setExperiment(const NegativityRun* run, int worst)
     for (int k = 0; k < 2; ++k) {
         QCPGraph* g = m_experiment[k];
         g->data()->clear();
-        legend->itemWithPlottable(g)->setVisible(run != nullptr);
+        // A hidden legend item would still take its row: add and remove instead.
         if (!run) {
+            g->removeFromLegend(legend);
             continue;
         }
+        g->addToLegend(legend);
         const Matrix& shares = k == 0 ? run->natural : run->standard;
         const Vector w = NegativityRun::worstMean(shares, worst);
         QVector<double> x(int(w.size())), y(int(w.size()));
