@@ -53,6 +53,11 @@ Vector midRanks(const Vector& values)
     return r;
 }
 
+double spearman(const Vector& a, const Vector& b)
+{
+    return pearson(midRanks(a), midRanks(b));
+}
+
 RankEnsembleModel::RankEnsembleModel(std::vector<Member> members, double minAgreement,
                                      double meanAgreement)
     : m_members(std::move(members)), m_minAgreement(minAgreement), m_meanAgreement(meanAgreement)

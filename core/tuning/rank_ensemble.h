@@ -61,4 +61,8 @@ private:
 /// Mid-ranks of `values` scaled to (0, 1): (rank - 1/2) / n with ties sharing their mean rank.
 Vector midRanks(const Vector& values);
 
+/// Spearman's rank correlation: the Pearson correlation of the mid-ranks (1 when either side is
+/// constant, by convention: no ranking to disagree with).
+double spearman(const Vector& a, const Vector& b);
+
 } // namespace sosrep

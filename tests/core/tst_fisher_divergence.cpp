@@ -155,6 +155,16 @@ private slots:
                  (std::vector<int>{4, 6, 7}));
     }
 
+    void spearman_closedForm()
+    {
+        // Without ties rho = 1 - 6 sum d^2 / (n (n^2 - 1)): one swapped pair of 4 gives 0.8.
+        const Vector a = (Vector(4) << 1.0, 2.0, 3.0, 4.0).finished();
+        QCOMPARE(spearman(a, (Vector(4) << 10.0, 20.0, 40.0, 30.0).finished()), 0.8);
+        QCOMPARE(spearman(a, a.array().exp().matrix()), 1.0); // any increasing map
+        QCOMPARE(spearman(a, -a), -1.0);
+        QCOMPARE(spearman(a, Vector::Constant(4, 2.0)), 1.0); // a constant side: by convention
+    }
+
     void rankEnsemble_valuesAreMeanMidRanksAndRoundTrip()
     {
         QCOMPARE(midRanks((Vector(5) << 3.0, 1.0, 2.0, 2.0, 9.0).finished()),

@@ -10,6 +10,8 @@
 #include "ui/plots/trace_plot.h"
 #include "ui/project_file.h"
 
+#include "core/metrics/auc.h"
+
 #include <QComboBox>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -580,6 +582,15 @@ private slots:
         const QString mmd = w.compareView()->mmdText();
         QVERIFY2(mmd.contains(QStringLiteral("IFOREST gives a normality score")), qPrintable(mmd));
         QVERIFY(mmd.contains(QStringLiteral("<b>SOSREP</b>")));
+        // The per-row score scatter: every row (300 <= 5000), anomalies marked, the rank
+        // correlation and each model's AUC on the rows shown (the scores view's AUC for SOSREP).
+        QCOMPARE(w.compareView()->scatterPoints(), 300);
+        const QString scores = w.compareView()->scoreText();
+        QVERIFY2(scores.contains(QStringLiteral("Spearman ρ = ")), qPrintable(scores));
+        const sosrep::Vector anomaly = -c->result()->rowLogDensity;
+        const double auc = sosrep::aucRoc(anomaly, *c->labels());
+        QVERIFY2(scores.contains(QStringLiteral("SOSREP %1").arg(auc, 0, 'f', 4)),
+                 qPrintable(scores));
     }
 
     void kernelSosShowsItsTraceAndMmdInTheCompareView()

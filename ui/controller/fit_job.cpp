@@ -186,6 +186,12 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
             return out;
         }
         out.rowLogDensity = out.model().logValues(in.x).values;
+        if (out.comparison) {
+            // A readable scatter needs no more rows, and evaluating a KDE at 50000 rows would
+            // cost seconds on every fit.
+            out.scatterRows = subsampleRows(in.x.rows(), FitJobResult::kScatterRows, seed);
+            out.scatterComparison = out.comparison->logValues(rowsOf(in.x, out.scatterRows)).values;
+        }
     } catch (const ParameterError& e) {
         out.error = describe(e);
     } catch (const std::exception& e) {

@@ -51,6 +51,11 @@ struct FitJobResult
     DensityGrid comparisonGrid;                    // the same for the comparison model
     MmdReadout mmd;       // both compared models against held-out and training rows
     Vector rowLogDensity; // the model at every row
+    /// The compare view's per-row scatter: at most kScatterRows seeded rows, and the comparison
+    /// model's log value (or normality score) at each of them.
+    std::vector<Eigen::Index> scatterRows;
+    Vector scatterComparison;
+    static constexpr int kScatterRows = 5000;
     double seconds = 0.0;
     int fitRows = 0; // rows the models were fitted on (a subsample of large data)
 

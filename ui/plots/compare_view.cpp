@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/plots/compare_view.h"
 
+#include "core/metrics/auc.h"
 #include "core/tuning/rank_ensemble.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/plot_style.h"
@@ -26,14 +27,17 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
     m_mmdInfo = new QLabel(this);
     m_mmdInfo->setWordWrap(true);
     m_mmdInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_scoreInfo = new QLabel(this);
+    m_scoreInfo->setWordWrap(true);
     grid->addWidget(m_first, 0, 0);
     grid->addWidget(m_second, 0, 1);
     grid->addWidget(m_diff, 0, 2);
     grid->addWidget(m_mmdInfo, 1, 0, 1, 3);
     grid->addWidget(m_clusterInfo, 2, 0, 1, 3);
-    grid->addWidget(m_clusters, 3, 0, 1, 3);
+    grid->addWidget(m_scoreInfo, 3, 0, 1, 3);
+    grid->addWidget(m_clusters, 4, 0, 1, 3);
     grid->setRowStretch(0, 3);
-    grid->setRowStretch(3, 2);
+    grid->setRowStretch(4, 2);
 
     // Two panels: (b) log densities by cluster, (a) kernel-value histograms.
     m_clusters->plotLayout()->clear();
@@ -84,14 +88,37 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
             }
         }
     }
-    for (QCPAxisRect* r : {left, right}) {
+    // (c) per-row scores of the two models against each other.
+    m_scatterRect = new QCPAxisRect(m_clusters);
+    m_clusters->plotLayout()->addElement(0, 2, m_scatterRect);
+    QCPAxis* sx = m_scatterRect->axis(QCPAxis::atBottom);
+    QCPAxis* sy = m_scatterRect->axis(QCPAxis::atLeft);
+    for (QCPAxis* a : {sx, sy}) {
+        a->setRange(-3, 103);
+    }
+    m_scatterDiagonal = m_clusters->addGraph(sx, sy);
+    m_scatterDiagonal->setPen(QPen(QColor(150, 150, 150), 1, Qt::DotLine));
+    m_scatterDiagonal->setName(tr("same rank"));
+    m_scatterNormal = m_clusters->addGraph(sx, sy);
+    m_scatterNormal->setLineStyle(QCPGraph::lsNone);
+    QColor grey(80, 80, 80, 90);
+    m_scatterNormal->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, grey, grey, 3));
+    m_scatterNormal->setName(tr("rows"));
+    m_scatterAnomaly = m_clusters->addGraph(sx, sy);
+    m_scatterAnomaly->setLineStyle(QCPGraph::lsNone);
+    m_scatterAnomaly->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCross, QPen(colors::anomaly(), 1.5), Qt::NoBrush, 6));
+    m_scatterAnomaly->setName(tr("label 1 (anomaly)"));
+    for (QCPAxisRect* r : {left, right, m_scatterRect}) {
         auto* legend = new QCPLegend;
-        r->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
+        // The scatter's top right holds the rows both models call anomalous: keep it clear.
+        r->insetLayout()->addElement(legend, r == m_scatterRect ? Qt::AlignBottom | Qt::AlignRight
+                                                                : Qt::AlignTop | Qt::AlignRight);
         legend->setLayer(QStringLiteral("legend"));
         legend->setFont(QFont(font().family(), 8));
         for (int i = 0; i < m_clusters->graphCount(); ++i) {
             QCPGraph* g = m_clusters->graph(i);
-            if (g->keyAxis()->axisRect() == r && !(r == left && i < 2)) {
+            if (g->keyAxis()->axisRect() == r && !(r == left && i < 2) && g != m_scatterDiagonal) {
                 legend->addItem(new QCPPlottableLegendItem(legend, g));
             }
         }
@@ -159,9 +186,20 @@ QString CompareView::mmdText() const
     return m_mmdInfo->text();
 }
 
+QString CompareView::scoreText() const
+{
+    return m_scoreInfo->text();
+}
+
+int CompareView::scatterPoints() const
+{
+    return m_scatterNormal->dataCount() + m_scatterAnomaly->dataCount();
+}
+
 void CompareView::clear(const QString& message)
 {
     m_mmdInfo->clear();
+    m_scoreInfo->clear();
     m_first->clearContent(message);
     m_second->clearContent(QString());
     m_diff->clearContent(QString());
@@ -177,14 +215,16 @@ void CompareView::clear(const QString& message)
 void CompareView::showResult(const FitJobResult& r, const Matrix& features,
                              const std::optional<Eigen::VectorXi>& labels, const QStringList& names)
 {
-    if (r.grid.logDensity.size() == 0) {
-        clear(tr("One feature column: no 2-D comparison"));
-        return;
-    }
-    if (!r.comparison || r.comparisonGrid.logDensity.size() == 0) {
+    if (!r.comparison) {
         clear(tr("No second estimator to compare with"));
         return;
     }
+    if (r.grid.logDensity.size() == 0 || r.comparisonGrid.logDensity.size() == 0) {
+        clear(tr("One feature column: no 2-D comparison"));
+        showScoreScatter(r, labels); // the rows still compare
+        return;
+    }
+    showScoreScatter(r, labels);
     const QString first = estimatorTitle(r.model());
     const QString second = estimatorTitle(*r.comparison);
     m_mmdInfo->setText(mmdParagraph(r.mmd));
@@ -248,6 +288,51 @@ void CompareView::showResult(const FitJobResult& r, const Matrix& features,
     c.valueLabel = tr("log(p_%1 / p_%2)").arg(first, second);
     c.title = tr("Difference: red = %1 higher").arg(first);
     m_diff->showContent(c);
+}
+
+void CompareView::showScoreScatter(const FitJobResult& r,
+                                   const std::optional<Eigen::VectorXi>& labels)
+{
+    const Eigen::Index n = Eigen::Index(r.scatterRows.size());
+    if (n < 2 || r.scatterComparison.size() != n) {
+        return;
+    }
+    // Anomaly scores (minus the log value or the normality score), as percentiles of the rows.
+    Vector first(n), second = -r.scatterComparison;
+    Eigen::VectorXi label(n);
+    for (Eigen::Index k = 0; k < n; ++k) {
+        first(k) = -r.rowLogDensity(r.scatterRows[size_t(k)]);
+        label(k) = labels ? (*labels)(r.scatterRows[size_t(k)]) : 0;
+    }
+    const Vector p1 = 100.0 * midRanks(first);
+    const Vector p2 = 100.0 * midRanks(second);
+    QVector<double> nx, ny, ax, ay;
+    for (Eigen::Index k = 0; k < n; ++k) {
+        (label(k) == 1 ? ax : nx) << p1(k);
+        (label(k) == 1 ? ay : ny) << p2(k);
+    }
+    m_scatterNormal->setData(nx, ny);
+    m_scatterAnomaly->setData(ax, ay);
+    m_scatterDiagonal->setData({0.0, 100.0}, {0.0, 100.0});
+    const QString a = estimatorTitle(r.model());
+    const QString b = estimatorTitle(*r.comparison);
+    m_scatterRect->axis(QCPAxis::atBottom)->setLabel(tr("%1 anomaly percentile").arg(a));
+    m_scatterRect->axis(QCPAxis::atLeft)->setLabel(tr("%1 anomaly percentile").arg(b));
+    QString text = tr("Per-row scores (right): Spearman ρ = %1 between %2 and %3 on %4 rows%5")
+                       .arg(spearman(first, second), 0, 'f', 3)
+                       .arg(a, b)
+                       .arg(n)
+                       .arg(n < r.rowLogDensity.size() ? tr(" (a seeded sample)") : QString());
+    const int anomalies = label.sum();
+    if (labels && anomalies > 0 && anomalies < n) {
+        text += tr("; AUC-ROC on these rows: %1 %2, %3 %4")
+                    .arg(a)
+                    .arg(aucRoc(first, label), 0, 'f', 4)
+                    .arg(b)
+                    .arg(aucRoc(second, label), 0, 'f', 4);
+    }
+    m_scoreInfo->setText(text + QLatin1Char('.'));
+    m_clusters->replot();
 }
 
 void CompareView::showPercentiles(const FitJobResult& r, const Matrix& features,

@@ -6,6 +6,8 @@
 
 #include <QWidget>
 
+class QCPAxisRect;
+class QCPGraph;
 class QCustomPlot;
 class QLabel;
 
@@ -33,8 +35,15 @@ public:
     QCustomPlot* clusterPlot() const { return m_clusters; }
     /// The MMD read-out under the maps (held-out and training rows, per estimator).
     QString mmdText() const;
+    /// The per-row score comparison's read-out (Spearman correlation, AUCs on the rows shown).
+    QString scoreText() const;
+    /// Rows drawn in the per-row score scatter (normal and anomalous).
+    int scatterPoints() const;
 
 private:
+    /// Per-row scores of the two models against each other (as percentiles: any two detectors
+    /// compare, whatever their scales), anomalies marked, with the rank correlation.
+    void showScoreScatter(const FitJobResult& r, const std::optional<Eigen::VectorXi>& labels);
     /// Maps of models without a common density scale (a normality score): percentiles.
     void showPercentiles(const FitJobResult& r, const Matrix& features,
                          const std::optional<Eigen::VectorXi>& labels, const QStringList& names,
@@ -46,6 +55,11 @@ private:
     QCustomPlot* m_clusters;
     QLabel* m_clusterInfo;
     QLabel* m_mmdInfo;
+    QLabel* m_scoreInfo;
+    QCPAxisRect* m_scatterRect = nullptr;
+    QCPGraph* m_scatterNormal = nullptr;
+    QCPGraph* m_scatterAnomaly = nullptr;
+    QCPGraph* m_scatterDiagonal = nullptr;
     DensityGrid m_normFirst;
     DensityGrid m_normSecond;
     DensityGrid m_difference;
