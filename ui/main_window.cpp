@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "ui/main_window.h"
 
+#include "core/errors.h"
 #include "core/kernels/kernel_operator.h"
 #include "core/metrics/auc.h"
+#include "core/tuning/rank_ensemble.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
@@ -171,12 +173,8 @@ void MainWindow::connectController()
     });
     connect(m_controller, &EstimationController::traceUpdated, this,
             [this] { m_trace->setTraces(m_controller->traces()); });
-    connect(m_controller, &EstimationController::fdCurveUpdated, this, [this] {
-        const FitJobResult* r = m_controller->result();
-        const bool done = r && r->fit.search && !m_controller->isBusy();
-        m_fd->setCurve(m_controller->fdCurve(), done ? r->fit.search->selection.index : -1,
-                       done ? QString::fromStdString(r->fit.search->selection.reason) : QString());
-    });
+    connect(m_controller, &EstimationController::fdCurveUpdated, this,
+            [this] { m_fd->setCurve(m_controller->fdCurve(), fdChoice()); });
     connect(m_controller, &EstimationController::fitFinished, this, &MainWindow::showResult);
     connect(m_controller, &EstimationController::fitCancelled, this, [this] {
         statusBar()->showMessage(tr("Fit cancelled; previous results kept."), 5000);
@@ -450,6 +448,39 @@ void MainWindow::createActions()
     model->addSeparator();
     QAction* negativity = model->addAction(tr("&Negativity experiment (paper Fig. 3)…"));
     connect(negativity, &QAction::triggered, this, &MainWindow::negativityInteractively);
+}
+
+FdChoice MainWindow::fdChoice() const
+{
+    const FitJobResult* r = m_controller->result();
+    if (!r || !r->fit.search || m_controller->isBusy()) {
+        return {};
+    }
+    const Selection& s = r->fit.search->selection;
+    FdChoice c;
+    c.selected = s.index;
+    c.fdIndex = s.fdIndex;
+    c.members = s.members;
+    try {
+        const SelectionRule rule =
+            selectionRuleFromString(m_controller->settings().values.text("selection"));
+        c.words =
+            QString::fromStdString(describeSelection(rule, s))
+                .replace(QStringLiteral("fd_factor x l_FD"), QStringLiteral("FD factor × ℓ_FD"))
+                .replace(QStringLiteral("l_FD"), QStringLiteral("ℓ_FD"))
+                .replace(QStringLiteral(" l "), QStringLiteral(" ℓ "));
+    } catch (const ParameterError&) {
+        c.words = QString::fromStdString(s.reason);
+    }
+    if (!c.words.isEmpty()) {
+        c.words[0] = c.words[0].toUpper();
+    }
+    if (const auto* e = dynamic_cast<const RankEnsembleModel*>(r->fit.model.get())) {
+        c.agreement = tr("members' rankings agree: Spearman ρ ≥ %1 (mean %2)")
+                          .arg(e->minimumAgreement(), 0, 'f', 3)
+                          .arg(e->meanAgreement(), 0, 'f', 3);
+    }
+    return c;
 }
 
 void MainWindow::showProgress(const QString& stage, int done, int total)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/experiments/negativity.h"
+#include "ui/plots/fd_plot.h"
 #include "ui/plots/plot_export.h"
 
 #include <QMainWindow>
@@ -84,6 +85,8 @@ private:
     void connectNegativity();
     /// The status bar's stage text and progress bar (fits and the negativity experiment).
     void showProgress(const QString& stage, int done, int total);
+    /// The FD view's account of the last fit's choice (empty while fitting).
+    FdChoice fdChoice() const;
     void negativityInteractively();
 
     EstimationController* m_controller;

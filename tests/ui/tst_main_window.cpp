@@ -563,6 +563,38 @@ private slots:
         QVERIFY(w.compareView()->clusterPlot()->graph(3)->dataCount() == 400);
     }
 
+    void fdViewSaysWhatTheRuleChoseAndWhy()
+    {
+        // Issue 13: the FD view names the rule in words, marks the Fisher divergence's own
+        // choice when the rule moves away from it, and for an ensemble its members and their
+        // agreement.
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 2);
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit(); // the default: ranking
+        QVERIFY(finished.wait(60000));
+        const sosrep::Selection s = c->result()->fit.search->selection;
+        QString title = w.fdPlot()->title();
+        QVERIFY2(title.contains(QStringLiteral("× ℓ_FD")), qPrintable(title));
+        QVERIFY(title.contains(QStringLiteral("largest stable local minimum")));
+        QVERIFY(!title.contains(QStringLiteral("_doubled"))); // no internal identifiers
+        QVERIFY(s.fdIndex != s.index);
+        QCOMPARE(w.fdPlot()->graph(2)->dataCount(), 1); // the FD choice, marked apart
+        QVERIFY(c->setOption("selection", "ensemble"));
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        title = w.fdPlot()->title();
+        QVERIFY2(title.contains(QStringLiteral("Spearman ρ ≥")), qPrintable(title));
+        QVERIFY(title.contains(QStringLiteral("rank ensemble of 3")));
+        QCOMPARE(w.fdPlot()->graph(3)->dataCount(), 3); // the members
+        QVERIFY(c->setOption("selection", "paper"));
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(w.fdPlot()->graph(2)->dataCount(), 0); // nothing to tell apart
+        QCOMPARE(w.fdPlot()->graph(3)->dataCount(), 0);
+    }
+
     void compareViewRanksANormalityScore()
     {
         // Issue 13: IForest beside SOSREP in the compare view. A normality score has no density

@@ -7,6 +7,22 @@
 #include <limits>
 
 namespace sosrep::ui {
+namespace {
+
+/// Breaks a sentence into lines of at most `width` characters (a plot title does not wrap).
+QString wrapped(const QString& text, int width)
+{
+    QStringList lines{QString()};
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (!lines.last().isEmpty() && lines.last().size() + 1 + word.size() > width) {
+            lines << QString();
+        }
+        lines.last() += (lines.last().isEmpty() ? QString() : QStringLiteral(" ")) + word;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
 
 FdPlot::FdPlot(QWidget* parent) : QCustomPlot(parent)
 {
@@ -31,13 +47,23 @@ FdPlot::FdPlot(QWidget* parent) : QCustomPlot(parent)
     m_selected->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssStar, QPen(colors::standard(), 2), QBrush(), 16));
     m_selected->setName(QStringLiteral("selected"));
+    m_fdChoice = addGraph();
+    m_fdChoice->setLineStyle(QCPGraph::lsNone);
+    m_fdChoice->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::black, 2), QBrush(), 13));
+    m_fdChoice->setName(QStringLiteral("Fisher-divergence choice ℓ_FD"));
+    m_members = addGraph();
+    m_members->setLineStyle(QCPGraph::lsNone);
+    m_members->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(colors::kde(), 2), QBrush(), 13));
+    m_members->setName(QStringLiteral("ensemble members"));
     legend->setVisible(true);
     legend->setFont(QFont(font().family(), 8));
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(this, &QCustomPlot::mousePress, this, &FdPlot::onClick);
 }
 
-void FdPlot::setCurve(const std::vector<FdPoint>& curve, int selected, const QString& rule)
+void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
 {
     m_points = curve;
     double minJ = std::numeric_limits<double>::infinity();
@@ -53,13 +79,37 @@ void FdPlot::setCurve(const std::vector<FdPoint>& curve, int selected, const QSt
         y << shown(p.value);
     }
     m_curve->setData(x, y, true);
-    m_selected->data()->clear();
-    if (selected >= 0 && selected < int(curve.size())) {
-        m_selected->addData(curve[size_t(selected)].lengthScale,
-                            shown(curve[size_t(selected)].value));
-        m_title->setText(QStringLiteral("Selected ℓ = %1 by %2")
-                             .arg(curve[size_t(selected)].lengthScale, 0, 'g', 4)
-                             .arg(rule));
+    auto mark = [&](QCPGraph* g, const std::vector<int>& points) {
+        g->data()->clear();
+        for (int i : points) {
+            if (i >= 0 && i < int(curve.size())) {
+                g->addData(curve[size_t(i)].lengthScale, shown(curve[size_t(i)].value));
+            }
+        }
+        // Only what the rule used is in the legend.
+        if (g->data()->isEmpty()) {
+            g->removeFromLegend();
+        } else if (!legend->hasItemWithPlottable(g)) {
+            g->addToLegend();
+        }
+    };
+    const bool done = choice.selected >= 0 && choice.selected < int(curve.size());
+    mark(m_selected, {done ? choice.selected : -1});
+    mark(m_fdChoice, {done && choice.fdIndex != choice.selected ? choice.fdIndex : -1});
+    mark(m_members, done ? choice.members : std::vector<int>{});
+    if (done) {
+        const double l = curve[size_t(choice.selected)].lengthScale;
+        QString head = QStringLiteral("Selected ℓ = %1").arg(l, 0, 'g', 4);
+        if (choice.fdIndex >= 0 && choice.fdIndex != choice.selected) {
+            const double lfd = curve[size_t(choice.fdIndex)].lengthScale;
+            head += QStringLiteral(" = %1 × ℓ_FD (ℓ_FD = %2)")
+                        .arg(l / lfd, 0, 'g', 3)
+                        .arg(lfd, 0, 'g', 4);
+        }
+        if (!choice.agreement.isEmpty()) {
+            head += QStringLiteral("; ") + choice.agreement;
+        }
+        m_title->setText(head + QLatin1Char('\n') + wrapped(choice.words, 100));
     } else {
         m_title->setText(
             curve.empty()

@@ -7,16 +7,28 @@
 
 namespace sosrep::ui {
 
+/// What the rule chose on a finished sweep, for the FD view: the selected grid point, the
+/// Fisher divergence's own choice it started from (the ranking and ensemble rules), the ensemble's
+/// members and their agreement, and the rule in words.
+struct FdChoice
+{
+    int selected = -1; // < 0 while the sweep is still running
+    int fdIndex = -1;
+    std::vector<int> members;
+    QString words;     // describeSelection()
+    QString agreement; // ensemble: the Spearman correlations of its members' rankings
+};
+
 /// Fisher divergence against the length scale (log axis), the selected point and the rule that
-/// picked it. Clicking a point asks for a refit at that length scale.
+/// picked it, in words. Clicking a point asks for a refit at that length scale.
 class FdPlot : public QCustomPlot
 {
     Q_OBJECT
 
 public:
     explicit FdPlot(QWidget* parent = nullptr);
-    /// `selected` < 0 while the sweep is still running.
-    void setCurve(const std::vector<FdPoint>& curve, int selected, const QString& rule);
+    void setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice = {});
+    QString title() const { return m_title->text(); }
 
 signals:
     void lengthScaleClicked(double lengthScale);
@@ -26,6 +38,8 @@ private:
 
     QCPGraph* m_curve = nullptr;
     QCPGraph* m_selected = nullptr;
+    QCPGraph* m_fdChoice = nullptr; // the FD minimum the ranking/ensemble rules start from
+    QCPGraph* m_members = nullptr;  // the ensemble's length scales
     QCPTextElement* m_title = nullptr;
     std::vector<FdPoint> m_points;
 };
