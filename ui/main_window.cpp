@@ -123,6 +123,7 @@ void MainWindow::buildViews()
     proxy->setSourceModel(m_scores);
     proxy->setSortRole(Qt::EditRole);
     m_scoresView = new QTableView;
+    m_scoresView->setObjectName(QStringLiteral("scoresTable"));
     m_scoresView->setModel(proxy);
     m_scoresView->setSortingEnabled(true);
     m_scoresView->verticalHeader()->hide();
@@ -141,8 +142,22 @@ void MainWindow::buildViews()
     m_tabs->addTab(m_compare, tr("Compare"));
     m_ratio = new RatioView(m_controller->ratio(), m_controller);
     m_tabs->addTab(m_ratio, tr("Ratio"));
-    setCentralWidget(m_tabs);
-    m_density->clearContent(tr("Open or generate data, then Fit (F5)"));
+    // Results that no longer match the settings stay readable but are flagged above every
+    // view (and are not exported) until the next fit.
+    m_staleBanner = new QLabel;
+    m_staleBanner->setObjectName(QStringLiteral("staleBanner"));
+    m_staleBanner->setWordWrap(true);
+    m_staleBanner->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; "
+                                                "border: 1px solid #ffe69c; padding: 4px; }"));
+    m_staleBanner->setVisible(false);
+    auto* central = new QWidget;
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(2);
+    centralLayout->addWidget(m_staleBanner);
+    centralLayout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+    clearResultViews(tr("Open or generate data, then Fit (F5)"));
 }
 
 void MainWindow::buildStatusBar()
@@ -176,19 +191,46 @@ void MainWindow::connectController()
     connect(m_controller, &EstimationController::fdCurveUpdated, this,
             [this] { m_fd->setCurve(m_controller->fdCurve(), fdChoice()); });
     connect(m_controller, &EstimationController::fitFinished, this, &MainWindow::showResult);
+    connect(m_controller, &EstimationController::gridsUpdated, this, &MainWindow::showMaps);
     connect(m_controller, &EstimationController::fitCancelled, this, [this] {
         statusBar()->showMessage(tr("Fit cancelled; previous results kept."), 5000);
     });
     connect(m_controller, &EstimationController::errorOccurred, this, &MainWindow::showError);
     connect(m_controller->ratio(), &RatioController::errorOccurred, this, &MainWindow::showError);
     connect(m_controller, &EstimationController::dataChanged, this, [this] {
+        // New data or column roles drop the results (the controller clears them): every view
+        // is emptied, none keeps the previous data's curves, scores or maps.
         if (!m_controller->result()) {
-            m_density->clearContent(
+            clearResultViews(
                 tr("%1 rows loaded: press Fit (F5)").arg(m_controller->features().rows()));
         }
+        showStaleness();
     });
+    connect(m_controller, &EstimationController::settingsChanged, this, &MainWindow::showStaleness);
     connect(m_fd, &FdPlot::lengthScaleClicked, m_controller,
             &EstimationController::fitAtLengthScale);
+}
+
+void MainWindow::clearResultViews(const QString& message)
+{
+    m_density->clearContent(message);
+    m_trace->setTraces({});
+    m_fd->setCurve({});
+    m_scores->setScores(Vector(), std::nullopt, DensityKind::Normalized);
+    m_scorePlots->clearScores();
+    m_aucLabel->setText(tr("Fit a model to score the rows."));
+    m_compare->clear(message);
+}
+
+void MainWindow::showStaleness()
+{
+    const QString reason = m_controller->staleReason();
+    m_staleBanner->setText(
+        reason.isEmpty() ? QString()
+                         : tr("Stale: the views show the last fit, but %1. Press F5 to refit; "
+                              "exports are refused until then.")
+                               .arg(reason));
+    m_staleBanner->setVisible(!reason.isEmpty());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -239,231 +281,26 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
-QCustomPlot* MainWindow::currentPlot() const
-{
-    QWidget* page = m_tabs->currentWidget();
-    if (page == m_compare) {
-        return m_compare->clusterPlot(); // the heatmaps export from the Density tab
-    }
-    if (page == m_ratio) {
-        return m_ratio->plot(); // map, tuning surface and weights: one plot, exported whole
-    }
-    if (auto* plot = qobject_cast<QCustomPlot*>(page)) {
-        return plot;
-    }
-    return page->findChild<ScorePlots*>();
-}
-
-QString MainWindow::exportCurrentPlot(const QString& path, const ExportOptions& options)
-{
-    QCustomPlot* plot = currentPlot();
-    const QString error = plot ? exportPlot(plot, path, options)
-                               : tr("%1: the Scores tab has no plot; use Export scores").arg(path);
-    if (!error.isEmpty()) {
-        showError(error);
-    }
-    return error;
-}
-
-QString MainWindow::exportScores(const QString& path)
-{
-    const FitJobResult* r = m_controller->result();
-    if (!r) {
-        const QString e = tr("%1: nothing to export yet: fit a model first").arg(path);
-        showError(e);
-        return e;
-    }
-    // The same table, byte for byte, as `sosrep fit --scores-out` writes.
-    try {
-        io::OutputSet out;
-        out.plan(path, "scores");
-        out.stage(path, io::scoresText(path, r->rowLogDensity, r->model().kind(),
-                                       m_controller->labels()));
-        out.commit();
-        return {};
-    } catch (const std::exception& ex) {
-        const QString e =
-            tr("%1: cannot write scores (%2)").arg(path, QString::fromStdString(ex.what()));
-        showError(e);
-        return e;
-    }
-}
-
-void MainWindow::exportPlotInteractively()
-{
-    QCustomPlot* plot = currentPlot();
-    if (!plot) {
-        exportScoresInteractively();
-        return;
-    }
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export plot"), lastFolder(), tr("PNG image (*.png);;PDF (*.pdf);;SVG (*.svg)"));
-    if (path.isEmpty()) {
-        return;
-    }
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("Export size"));
-    auto* form = new QFormLayout(&dialog);
-    auto* width = new QSpinBox(&dialog);
-    auto* height = new QSpinBox(&dialog);
-    auto* dpi = new QSpinBox(&dialog);
-    width->setRange(100, 10000);
-    height->setRange(100, 10000);
-    dpi->setRange(50, 1200);
-    width->setValue(plot->width());
-    height->setValue(plot->height());
-    dpi->setValue(QSettings().value(QStringLiteral("export/dpi"), 150).toInt());
-    dpi->setEnabled(path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive));
-    form->addRow(tr("Width (px at 96 DPI)"), width);
-    form->addRow(tr("Height"), height);
-    form->addRow(tr("PNG resolution (DPI)"), dpi);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-    form->addRow(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    if (dialog.exec() != QDialog::Accepted) {
-        return;
-    }
-    QSettings().setValue(QStringLiteral("export/dpi"), dpi->value());
-    QSettings().setValue(QStringLiteral("files/lastFolder"), QFileInfo(path).absolutePath());
-    if (exportCurrentPlot(path, {width->value(), height->value(), dpi->value()}).isEmpty()) {
-        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-    }
-}
-
-void MainWindow::exportScoresInteractively()
-{
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export scores"), lastFolder(), tr("CSV (*.csv)"));
-    if (!path.isEmpty() && exportScores(path).isEmpty()) {
-        QSettings().setValue(QStringLiteral("files/lastFolder"), QFileInfo(path).absolutePath());
-        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-    }
-}
-
-void MainWindow::copyCurrent()
-{
-    if (QCustomPlot* plot = currentPlot()) {
-        copyPlotToClipboard(plot);
-        statusBar()->showMessage(tr("Plot copied to the clipboard"), 3000);
-        return;
-    }
-    // Scores tab: the selected rows as tab-separated text.
-    QStringList lines;
-    const QModelIndexList rows = m_scoresView->selectionModel()->selectedRows();
-    for (const QModelIndex& r : rows) {
-        QStringList cells;
-        for (int c = 0; c < m_scoresView->model()->columnCount(); ++c) {
-            cells << m_scoresView->model()->index(r.row(), c).data().toString();
-        }
-        lines << cells.join(QLatin1Char('\t'));
-    }
-    QGuiApplication::clipboard()->setText(lines.join(QLatin1Char('\n')));
-}
-
-void MainWindow::createActions()
-{
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open…"));
-    open->setShortcut(QKeySequence::Open);
-    connect(open, &QAction::triggered, this, &MainWindow::openInteractively);
-    QAction* openProjectAction = file->addAction(tr("Open &project…"));
-    openProjectAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_O);
-    connect(openProjectAction, &QAction::triggered, this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("Open project"), lastFolder(),
-                                         tr("SOSREP Studio project (*.sosrep.json *.json)"));
-        if (!path.isEmpty()) {
-            openProjectFile(path);
-        }
-    });
-    QAction* saveProjectAction = file->addAction(tr("&Save project…"));
-    saveProjectAction->setShortcut(QKeySequence::Save);
-    connect(saveProjectAction, &QAction::triggered, this, [this] {
-        QString path = QFileDialog::getSaveFileName(this, tr("Save project"), lastFolder(),
-                                                    tr("SOSREP Studio project (*.sosrep.json)"));
-        if (path.isEmpty()) {
-            return;
-        }
-        if (!path.endsWith(QLatin1String(".json"))) {
-            path += QStringLiteral(".sosrep.json");
-        }
-        const QString error = saveProject(path, *m_controller);
-        if (error.isEmpty()) {
-            statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-        } else {
-            showError(error);
-        }
-    });
-    m_recentMenu = file->addMenu(tr("Open &recent"));
-    rebuildRecentMenu();
-    file->addSeparator();
-    QAction* exportPlotAction = file->addAction(tr("&Export plot…"));
-    exportPlotAction->setShortcut(Qt::CTRL | Qt::Key_E);
-    connect(exportPlotAction, &QAction::triggered, this, &MainWindow::exportPlotInteractively);
-    QAction* exportScoresAction = file->addAction(tr("Export &scores…"));
-    exportScoresAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_E);
-    connect(exportScoresAction, &QAction::triggered, this, &MainWindow::exportScoresInteractively);
-    file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"));
-    quit->setShortcut(QKeySequence::Quit);
-    connect(quit, &QAction::triggered, this, &QWidget::close);
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* copy = edit->addAction(tr("&Copy plot (or selected scores)"));
-    copy->setShortcut(QKeySequence::Copy);
-    connect(copy, &QAction::triggered, this, &MainWindow::copyCurrent);
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    QMenu* maps = view->addMenu(tr("Colour &map"));
-    auto* mapGroup = new QActionGroup(this);
-    for (const QString& name : colormapNames()) {
-        if (name.startsWith(QLatin1String("RdBu"))) {
-            continue; // diverging: kept for the difference map
-        }
-        QAction* a = maps->addAction(name);
-        a->setCheckable(true);
-        a->setChecked(name == QLatin1String("viridis"));
-        mapGroup->addAction(a);
-        connect(a, &QAction::triggered, this, [this, name] {
-            m_density->setColormap(name);
-            m_compare->firstView()->setColormap(name);
-            m_compare->secondView()->setColormap(name);
-        });
-    }
-    QAction* pick = view->addAction(tr("&Pick cluster 2 (drag a rectangle on the density)"));
-    pick->setShortcut(Qt::CTRL | Qt::Key_K);
-    connect(pick, &QAction::triggered, this, [this] {
-        m_tabs->setCurrentWidget(m_density);
-        m_density->setPickMode(true);
-        statusBar()->showMessage(
-            tr("Drag a rectangle around cluster 2; the other rows form cluster 1"), 8000);
-    });
-    QMenu* model = menuBar()->addMenu(tr("&Model"));
-    QAction* fit = model->addAction(tr("&Fit"));
-    fit->setShortcut(Qt::Key_F5);
-    connect(fit, &QAction::triggered, m_controller, &EstimationController::fit);
-    QAction* cancel = model->addAction(tr("&Cancel"));
-    cancel->setShortcut(Qt::Key_Escape);
-    connect(cancel, &QAction::triggered, m_controller, &EstimationController::cancel);
-    connect(cancel, &QAction::triggered, m_negativity, &NegativityJob::cancel);
-    model->addSeparator();
-    QAction* negativity = model->addAction(tr("&Negativity experiment (paper Fig. 3)…"));
-    connect(negativity, &QAction::triggered, this, &MainWindow::negativityInteractively);
-}
-
 FdChoice MainWindow::fdChoice() const
 {
     const FitJobResult* r = m_controller->result();
-    if (!r || !r->fit.search || m_controller->isBusy()) {
+    const SearchResult* sweep = m_controller->sweep();
+    if (!r || !sweep || m_controller->isBusy()) {
         return {};
     }
-    const Selection& s = r->fit.search->selection;
+    const Selection& s = sweep->selection;
     FdChoice c;
     c.selected = s.index;
     c.fdIndex = s.fdIndex;
     c.members = s.members;
+    c.spacing = sweep->spacing;
+    if (!r->fit.search) {
+        c.shownLengthScale = r->lengthScale(); // a clicked point: the sweep is the earlier one
+    }
     try {
         const SelectionRule rule =
-            selectionRuleFromString(m_controller->settings().values.text("selection"));
+            selectionRuleFromString(m_controller->sweepSettings().values.text("selection"));
+        c.spacingFloor = rule == SelectionRule::StableAboveSpacing;
         c.words =
             QString::fromStdString(describeSelection(rule, s))
                 .replace(QStringLiteral("fd_factor x l_FD"), QStringLiteral("FD factor × ℓ_FD"))
@@ -602,7 +439,7 @@ QString MainWindow::densityTitle() const
     return t;
 }
 
-void MainWindow::showResult()
+void MainWindow::showMaps()
 {
     const FitJobResult* r = m_controller->result();
     const QStringList names = m_controller->featureNames();
@@ -621,9 +458,17 @@ void MainWindow::showResult()
         m_density->clearContent(tr("One feature column: no 2-D density view"));
     }
     m_compare->showResult(*r, m_controller->features(), m_controller->labels(), names);
-    m_scores->setScores(r->rowLogDensity, m_controller->labels(), r->model().kind());
+}
+
+void MainWindow::showResult()
+{
+    const FitJobResult* r = m_controller->result();
+    showStaleness();
+    showMaps();
+    m_scores->setScores(r->rowLogDensity, m_controller->labels(), r->model().kind(),
+                        r->fitRowIndices);
     m_scorePlots->setScores(-r->rowLogDensity, m_controller->labels(),
-                            r->model().kind() == DensityKind::Score);
+                            r->model().kind() == DensityKind::Score, r->fitRowIndices);
     const auto& labels = m_controller->labels();
     if (labels && labels->sum() > 0 && labels->sum() < labels->size()) {
         const Vector score = -r->rowLogDensity;

@@ -48,6 +48,8 @@ public:
     QTabWidget* tabs() const { return m_tabs; }
     /// Last error shown to the user (for tests and the status bar).
     QString lastError() const { return m_lastError; }
+    /// The stale banner's text ("" while the results match the settings).
+    QString staleText() const;
 
     void openFile(const QString& path);
     /// Reopens a saved session; returns "" or the error (shown to the user, state kept).
@@ -79,8 +81,16 @@ private:
     void rebuildRecentMenu();
     QString lastFolder() const;
     void showResult();
+    /// The density and compare maps of the result (again after the plot columns change).
+    void showMaps();
     void showError(const QString& message);
     QString densityTitle() const;
+    /// Empties every result view (new data: nothing of the previous data set stays shown).
+    void clearResultViews(const QString& message);
+    /// Shows or hides the stale banner from the controller's staleReason().
+    void showStaleness();
+    /// "" or why the current tab's results cannot be exported (stale, or none yet).
+    QString exportRefusal(const QString& path) const;
 
     void connectNegativity();
     /// The status bar's stage text and progress bar (fits and the negativity experiment).
@@ -101,6 +111,7 @@ private:
     ScoresModel* m_scores;
     ScorePlots* m_scorePlots;
     QLabel* m_aucLabel;
+    QLabel* m_staleBanner = nullptr;
     QProgressBar* m_progress;
     QLabel* m_stage;
     QString m_lastError;

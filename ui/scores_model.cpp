@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "ui/scores_model.h"
 
+#include <algorithm>
+
 namespace sosrep::ui {
 
 void ScoresModel::setScores(const Vector& logDensity, const std::optional<Eigen::VectorXi>& labels,
-                            DensityKind kind)
+                            DensityKind kind, std::vector<Eigen::Index> fitRows)
 {
     beginResetModel();
+    m_fitRows = std::move(fitRows);
     m_logDensity = logDensity;
     m_labels = labels;
     m_kind = kind;
@@ -20,15 +23,26 @@ int ScoresModel::rowCount(const QModelIndex& parent) const
 
 int ScoresModel::columnCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : (m_labels ? 4 : 3);
+    return parent.isValid() ? 0 : 3 + (m_labels ? 1 : 0) + (m_fitRows.empty() ? 0 : 1);
 }
 
 QVariant ScoresModel::data(const QModelIndex& index, int role) const
 {
+    const int r = index.row();
+    if (index.column() == fittedColumn()) {
+        const bool fitted = std::binary_search(m_fitRows.begin(), m_fitRows.end(), r);
+        if (role == Qt::ToolTipRole) {
+            return fitted ? tr("in the seeded subsample the model was fitted on")
+                          : tr("not fitted on: scored by the model of the subsample");
+        }
+        if (role == Qt::DisplayRole || role == Qt::EditRole) {
+            return fitted ? tr("yes") : tr("no");
+        }
+        return {};
+    }
     if (role != Qt::DisplayRole && role != Qt::EditRole) {
         return {};
     }
-    const int r = index.row();
     switch (index.column()) {
     case 0:
         return r;
@@ -38,6 +52,8 @@ QVariant ScoresModel::data(const QModelIndex& index, int role) const
         return -m_logDensity(r);
     case 3:
         return m_labels ? QVariant((*m_labels)(r)) : QVariant();
+    default:
+        return {};
     }
     return {};
 }
@@ -58,7 +74,10 @@ QVariant ScoresModel::headerData(int section, Qt::Orientation orientation, int r
         return m_kind == DensityKind::Score ? tr("anomaly score (−normality)")
                                             : tr("anomaly score (−log p)");
     case 3:
-        return tr("label");
+    case 4:
+        return section == fittedColumn() ? tr("fitted") : tr("label");
+    default:
+        return {};
     }
     return {};
 }

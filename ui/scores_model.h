@@ -7,6 +7,7 @@
 #include <QAbstractTableModel>
 
 #include <optional>
+#include <vector>
 
 namespace sosrep::ui {
 
@@ -18,8 +19,9 @@ class ScoresModel : public QAbstractTableModel
 
 public:
     using QAbstractTableModel::QAbstractTableModel;
+    /// `fitRows`: the rows the model was fitted on, ascending; empty = every row (no column).
     void setScores(const Vector& logDensity, const std::optional<Eigen::VectorXi>& labels,
-                   DensityKind kind);
+                   DensityKind kind, std::vector<Eigen::Index> fitRows = {});
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
@@ -29,6 +31,9 @@ private:
     Vector m_logDensity;
     std::optional<Eigen::VectorXi> m_labels;
     DensityKind m_kind = DensityKind::Normalized;
+    std::vector<Eigen::Index> m_fitRows;
+    int labelColumn() const { return m_labels ? 3 : -1; }
+    int fittedColumn() const { return m_fitRows.empty() ? -1 : (m_labels ? 4 : 3); }
 };
 
 } // namespace sosrep::ui

@@ -11,7 +11,9 @@
 #include "ui/controller/option_labels.h"
 
 #include <QFileInfo>
+
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 
 namespace sosrep::ui {
 namespace {
@@ -39,6 +41,10 @@ EstimationController::~EstimationController()
     if (m_watcher) {
         m_cancel = true;
         m_watcher->waitForFinished();
+    }
+    if (m_gridWatcher) {
+        m_gridCancel = true;
+        m_gridWatcher->waitForFinished();
     }
 }
 
@@ -108,6 +114,7 @@ void EstimationController::setDataset(Dataset raw, const QString& source)
     m_plotX = 0;
     m_plotY = m_features.cols() > 1 ? 1 : 0;
     emit dataChanged();
+    emit plotColumnsChanged();
 }
 
 bool EstimationController::setColumnRoles(const QVector<ColumnRole>& roles)
@@ -129,6 +136,7 @@ bool EstimationController::setColumnRoles(const QVector<ColumnRole>& roles)
     m_plotY = std::min<int>(m_plotY, int(m_features.cols()) - 1);
     clearResults();
     emit dataChanged();
+    emit plotColumnsChanged();
     return true;
 }
 
@@ -173,9 +181,63 @@ QStringList EstimationController::featureNames() const
 
 void EstimationController::setPlotColumns(int x, int y)
 {
+    if (x == m_plotX && y == m_plotY) {
+        return;
+    }
     m_plotX = x;
     m_plotY = y;
-    emit dataChanged();
+    emit plotColumnsChanged();
+    regrid();
+}
+
+void EstimationController::regrid()
+{
+    if (!m_result || isBusy() || m_features.cols() < 2) {
+        return;
+    }
+    if (m_gridWatcher) {
+        m_gridCancel = true; // the finished handler starts again with the current columns
+        return;
+    }
+    m_gridCancel = false;
+    const std::shared_ptr<const FittedModel> model = m_result->fit.model;
+    const std::shared_ptr<const FittedModel> comparison = m_result->comparison;
+    const GridSpec spec = gridAroundData(m_features, m_plotX, m_plotY, m_result->grid.spec.nx);
+    const quint64 forResult = m_resultGeneration;
+    m_gridWatcher = new QFutureWatcher<Grids>(this);
+    connect(m_gridWatcher, &QFutureWatcher<Grids>::finished, this, [this, forResult, spec] {
+        Grids g = m_gridWatcher->result();
+        m_gridWatcher->deleteLater();
+        m_gridWatcher = nullptr;
+        emit progressChanged(QString(), 0, 0);
+        // Applied only to the result it was computed for and only if the columns are still
+        // these ones; otherwise evaluated again for the current columns.
+        if (m_resultGeneration != forResult) {
+            return;
+        }
+        if (!m_gridCancel && !g.model.cancelled && spec.xColumn == m_plotX &&
+            spec.yColumn == m_plotY) {
+            m_result->grid = std::move(g.model);
+            m_result->comparisonGrid = std::move(g.comparison);
+            emit gridsUpdated();
+            return;
+        }
+        regrid();
+    });
+    const auto progress = [this](int done, int total) {
+        QMetaObject::invokeMethod(
+            this, [this, done, total] { emit progressChanged(tr("density grid"), done, total); },
+            Qt::QueuedConnection);
+        return !m_gridCancel.load();
+    };
+    m_gridWatcher->setFuture(QtConcurrent::run([model, comparison, spec, progress] {
+        Grids g;
+        g.model = evaluateGrid(*model, spec, progress);
+        if (comparison && !g.model.cancelled) {
+            g.comparison = evaluateGrid(*comparison, spec, progress);
+        }
+        return g;
+    }));
 }
 
 void EstimationController::setSettings(const FitSettings& s)
@@ -262,8 +324,68 @@ QStringList EstimationController::warnings() const
     return out;
 }
 
+QString EstimationController::staleReason() const
+{
+    if (!m_result) {
+        return {};
+    }
+    const FitSettings& was = m_result->settings;
+    if (was.estimator != m_settings.estimator) {
+        return tr("the estimator changed (%1 → %2)")
+            .arg(QString::fromStdString(was.estimator),
+                 QString::fromStdString(m_settings.estimator));
+    }
+    QStringList changed;
+    for (const auto& [name, value] : m_settings.values.all()) {
+        const std::string old = was.values.has(name) ? was.values.text(name) : std::string();
+        if (old != value) {
+            changed << tr("%1 %2 → %3")
+                           .arg(QString::fromStdString(name),
+                                old.empty() ? tr("(unset)") : QString::fromStdString(old),
+                                QString::fromStdString(value));
+        }
+    }
+    if (m_result->maxFitRows != m_maxFitRows) {
+        changed << tr("fit-row cap %1 → %2").arg(m_result->maxFitRows).arg(m_maxFitRows);
+    }
+    if (m_result->compareWith != compareEstimator()) {
+        changed << tr("compare with %1 → %2")
+                       .arg(QString::fromStdString(m_result->compareWith),
+                            QString::fromStdString(compareEstimator()));
+    }
+    if (changed.isEmpty()) {
+        return {};
+    }
+    return tr("settings changed since this fit: %1").arg(changed.join(QStringLiteral(", ")));
+}
+
+bool EstimationController::isFitRow(Eigen::Index i) const
+{
+    if (!m_result || m_result->fitRowIndices.empty()) {
+        return true;
+    }
+    const auto& rows = m_result->fitRowIndices;
+    return std::binary_search(rows.begin(), rows.end(), i);
+}
+
+bool EstimationController::sweepFits(const FitSettings& s) const
+{
+    if (!m_sweep || s.estimator != m_sweepSettings.estimator || m_sweepMaxFitRows != m_maxFitRows) {
+        return false;
+    }
+    for (const auto& [name, value] : s.values.all()) {
+        if (name != "length_scale" &&
+            (!m_sweepSettings.values.has(name) || m_sweepSettings.values.text(name) != value)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 void EstimationController::clearResults()
 {
+    ++m_resultGeneration;
+    m_sweep.reset();
     m_result.reset();
     m_clusters.reset();
     m_traces.clear();
@@ -288,7 +410,10 @@ void EstimationController::fit()
     }
     m_cancel = false;
     m_traces.clear();
-    m_fdPoints.clear();
+    // A fit at a fixed ℓ keeps the sweep it was picked from (the FD view compares them).
+    if (m_settings.autoLengthScale() || !sweepFits(m_settings)) {
+        m_fdPoints.clear();
+    }
     emit traceUpdated();
     emit fdCurveUpdated();
 
@@ -365,11 +490,18 @@ void EstimationController::onJobFinished()
     }
     if (r.fit.search) {
         m_fdPoints = r.fit.search->curve; // the authoritative curve (the streamed one may lag)
+        m_sweep = *r.fit.search;
+        m_sweepSettings = r.settings;
+        m_sweepMaxFitRows = r.maxFitRows;
+    } else if (!sweepFits(r.settings)) {
+        m_sweep.reset();
+        m_fdPoints.clear();
     }
     // The authoritative traces, with their final statuses (the streamed rows may lag).
     m_traces = r.fit.model->report().traces;
     m_traces.insert(m_traces.end(), r.solverRuns.begin(), r.solverRuns.end());
     m_result = std::make_unique<FitJobResult>(std::move(r));
+    ++m_resultGeneration;
     m_clusters.reset();
     emit fdCurveUpdated();
     emit traceUpdated();

@@ -67,7 +67,11 @@ public:
 
     int plotX() const { return m_plotX; }
     int plotY() const { return m_plotY; }
+    /// Other plot columns: the fitted model's grids are re-evaluated on a worker (no refit)
+    /// and gridsUpdated() follows; the data, model and scores stay as they are.
     void setPlotColumns(int x, int y);
+    /// Whether a grid re-evaluation for new plot columns is running.
+    bool isRegridding() const { return m_gridWatcher != nullptr; }
 
     // --- model ----------------------------------------------------------------------------
     /// The fit settings: the same type, defaults and option tables as the command line.
@@ -103,7 +107,17 @@ public:
     /// Solver traces of the last fit, by run ("newton", "natural", "standard"), live.
     const std::vector<NamedTrace>& traces() const { return m_traces; }
     const std::vector<FdPoint>& fdCurve() const { return m_fdPoints; }
+    /// The last length-scale sweep on this data, kept through fits at a fixed ℓ (a point
+    /// clicked on the curve) as long as nothing else changed; null otherwise.
+    const SearchResult* sweep() const { return m_sweep ? &*m_sweep : nullptr; }
+    /// The settings the sweep ran with (its rule).
+    const FitSettings& sweepSettings() const { return m_sweepSettings; }
     const FitJobResult* result() const { return m_result.get(); }
+    /// Why the result no longer matches the settings ("" while it does): the estimator or the
+    /// options that changed since the fit, old and new values. Data changes clear the result.
+    QString staleReason() const;
+    /// Whether row i of the data was among the rows fitted (all are, below the row cap).
+    bool isFitRow(Eigen::Index i) const;
 
     // --- SOSREP vs KDE on two clusters (paper App. F.1) -------------------------------------
     /// Clusters per row (0 = cluster 1, 1 = cluster 2); computed off the GUI thread.
@@ -124,6 +138,9 @@ signals:
     void fitCancelled();
     void errorOccurred(const QString& message);
     void clusterComparisonReady();
+    void plotColumnsChanged();
+    /// The result's grids now show the current plot columns.
+    void gridsUpdated();
 
 private:
     void setDataset(Dataset raw, const QString& source);
@@ -131,6 +148,9 @@ private:
     void onJobFinished();
     void appendTrace(const std::string& run, const std::vector<TraceRow>& rows);
     void clearResults();
+    void regrid();
+    /// Whether the kept sweep describes a fit with these settings (equal but for ℓ).
+    bool sweepFits(const FitSettings& s) const;
 
     RatioController* m_ratio = nullptr;
     Dataset m_raw;
@@ -153,7 +173,18 @@ private:
     QFutureWatcher<FitJobResult>* m_watcher = nullptr;
     std::vector<NamedTrace> m_traces;
     std::vector<FdPoint> m_fdPoints;
+    std::optional<SearchResult> m_sweep;
+    FitSettings m_sweepSettings;
+    int m_sweepMaxFitRows = 0;
     std::unique_ptr<FitJobResult> m_result;
+    struct Grids
+    {
+        DensityGrid model;
+        DensityGrid comparison;
+    };
+    QFutureWatcher<Grids>* m_gridWatcher = nullptr;
+    std::atomic<bool> m_gridCancel{false};
+    quint64 m_resultGeneration = 0; // a finished grid job applies only to its own result
     std::unique_ptr<ClusterComparison> m_clusters;
     QString m_clusterDescription;
 };

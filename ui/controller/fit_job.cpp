@@ -7,6 +7,7 @@
 #include "core/kernels/kernel_operator.h"
 #include "ui/controller/option_labels.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 
@@ -115,12 +116,21 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
 {
     const auto start = Clock::now();
     FitJobResult out;
+    out.settings = in.settings;
+    out.maxFitRows = in.maxFitRows;
+    out.compareWith = in.compareWith;
     try {
         const uint64_t seed = in.settings.values.seed("seed");
         // Large data: fit on a seeded subsample (every row is still scored and plotted).
         const bool subsample = in.maxFitRows > 0 && in.x.rows() > in.maxFitRows;
-        const Matrix fitX =
-            subsample ? rowsOf(in.x, subsampleRows(in.x.rows(), in.maxFitRows, seed)) : in.x;
+        const std::vector<Eigen::Index> fitRows =
+            subsample ? subsampleRows(in.x.rows(), in.maxFitRows, seed)
+                      : std::vector<Eigen::Index>{};
+        const Matrix fitX = subsample ? rowsOf(in.x, fitRows) : in.x;
+        // Sorted for the views' look-ups; the fit keeps the subsample's own order (the same
+        // rows in the same order as `sosrep fit` on this subsample).
+        out.fitRowIndices = fitRows;
+        std::sort(out.fitRowIndices.begin(), out.fitRowIndices.end());
         out.fitRows = static_cast<int>(fitX.rows());
         TraceStream traces(sink);
         FitObserver observer;

@@ -58,6 +58,12 @@ struct FitJobResult
     static constexpr int kScatterRows = 5000;
     double seconds = 0.0;
     int fitRows = 0; // rows the models were fitted on (a subsample of large data)
+    /// The rows fitted, ascending (empty when every row was fitted): the views mark them.
+    std::vector<Eigen::Index> fitRowIndices;
+    /// What the result was made from: a view whose settings or data differ since is stale.
+    FitSettings settings;
+    int maxFitRows = 0;
+    std::string compareWith;
 
     const FittedModel& model() const { return *fit.model; }
     double lengthScale() const { return fit.lengthScale; }

@@ -82,6 +82,7 @@ DataPanel::DataPanel(EstimationController* controller, QWidget* parent)
     connect(m_plotX, &QComboBox::currentIndexChanged, this, plotChanged);
     connect(m_plotY, &QComboBox::currentIndexChanged, this, plotChanged);
     connect(m_controller, &EstimationController::dataChanged, this, &DataPanel::refresh);
+    connect(m_controller, &EstimationController::plotColumnsChanged, this, &DataPanel::refresh);
     refresh();
 }
 

@@ -3,6 +3,8 @@
 
 #include "ui/plots/plot_style.h"
 
+#include <QToolTip>
+
 #include <cmath>
 #include <limits>
 
@@ -41,7 +43,8 @@ FdPlot::FdPlot(QWidget* parent) : QCustomPlot(parent)
     m_curve->setPen(QPen(colors::natural(), 2));
     m_curve->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, colors::natural(), Qt::white, 7));
-    m_curve->setName(QStringLiteral("J(ℓ) (click a point to refit there)"));
+    m_curve->setName(QStringLiteral("J(ℓ) on the validation rows"));
+    setToolTip(QStringLiteral("Click a point to refit there; the sweep stays for comparison"));
     m_selected = addGraph();
     m_selected->setLineStyle(QCPGraph::lsNone);
     m_selected->setScatterStyle(
@@ -57,10 +60,36 @@ FdPlot::FdPlot(QWidget* parent) : QCustomPlot(parent)
     m_members->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(colors::kde(), 2), QBrush(), 13));
     m_members->setName(QStringLiteral("ensemble members"));
+    m_shown = addGraph();
+    m_shown->setLineStyle(QCPGraph::lsNone);
+    m_shown->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssTriangle, QPen(Qt::black, 1.5), QBrush(Qt::black), 12));
+    m_shown->setName(QStringLiteral("clicked: the model shown"));
+    // The range the above-spacing rule may not choose from, shaded across the full height.
+    m_excluded = new QCPItemRect(this);
+    m_excluded->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_excluded->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_excluded->setPen(Qt::NoPen);
+    m_excluded->setBrush(QColor(0, 0, 0, 28));
+    m_excluded->setLayer(QStringLiteral("background"));
+    m_excluded->setClipToAxisRect(true);
+    m_excluded->setVisible(false);
+    m_spacing = new QCPItemStraightLine(this);
+    m_spacing->setPen(QPen(Qt::darkGray, 1, Qt::DashLine));
+    m_spacing->setVisible(false);
+    m_spacingLabel = new QCPItemText(this);
+    m_spacingLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_spacingLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_spacingLabel->setFont(QFont(font().family(), 8));
+    m_spacingLabel->setColor(Qt::darkGray);
+    m_spacingLabel->setPadding(QMargins(4, 2, 4, 2));
+    m_spacingLabel->setVisible(false);
     legend->setVisible(true);
     legend->setFont(QFont(font().family(), 8));
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(this, &QCustomPlot::mousePress, this, &FdPlot::onClick);
+    connect(this, &QCustomPlot::mouseMove, this, &FdPlot::onHover);
+    setMouseTracking(true);
 }
 
 void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
@@ -97,6 +126,15 @@ void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
     mark(m_selected, {done ? choice.selected : -1});
     mark(m_fdChoice, {done && choice.fdIndex != choice.selected ? choice.fdIndex : -1});
     mark(m_members, done ? choice.members : std::vector<int>{});
+    int clicked = -1;
+    if (done && choice.shownLengthScale > 0.0) {
+        for (size_t i = 0; i < curve.size(); ++i) {
+            if (std::abs(std::log(curve[i].lengthScale / choice.shownLengthScale)) < 1e-9) {
+                clicked = int(i);
+            }
+        }
+    }
+    mark(m_shown, {clicked != choice.selected ? clicked : -1});
     if (done) {
         const double l = curve[size_t(choice.selected)].lengthScale;
         QString head = QStringLiteral("Selected ℓ = %1").arg(l, 0, 'g', 4);
@@ -109,6 +147,11 @@ void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
         if (!choice.agreement.isEmpty()) {
             head += QStringLiteral("; ") + choice.agreement;
         }
+        if (clicked >= 0 && clicked != choice.selected) {
+            head = QStringLiteral("Shown: ℓ = %1 (clicked).  Rule: ")
+                       .arg(choice.shownLengthScale, 0, 'g', 4) +
+                   head;
+        }
         m_title->setText(head + QLatin1Char('\n') + wrapped(choice.words, 100));
     } else {
         m_title->setText(
@@ -120,29 +163,78 @@ void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
     // Symmetric log padding on x, 5 % on y.
     xAxis->setRange(xAxis->range().lower / 1.5, xAxis->range().upper * 1.5);
     yAxis->scaleRange(1.1, yAxis->range().center());
+    const bool spacing = done && choice.spacing > 0.0;
+    m_spacing->setVisible(spacing);
+    m_spacingLabel->setVisible(spacing);
+    m_excluded->setVisible(spacing && choice.spacingFloor);
+    if (spacing) {
+        m_spacing->point1->setCoords(choice.spacing, 0.0);
+        m_spacing->point2->setCoords(choice.spacing, 1.0);
+        m_spacingLabel->position->setCoords(choice.spacing, 0.0);
+        m_spacingLabel->setText(
+            choice.spacingFloor
+                ? QStringLiteral("nearest-neighbour spacing %1:\nthe rule "
+                                 "looks only to the right")
+                      .arg(choice.spacing, 0, 'g', 3)
+                : QStringLiteral("nearest-neighbour spacing %1").arg(choice.spacing, 0, 'g', 3));
+        m_excluded->topLeft->setCoords(xAxis->range().lower / 10.0, 0.0);
+        m_excluded->bottomRight->setCoords(choice.spacing, 1.0);
+    }
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void FdPlot::onClick(QMouseEvent* event)
+QPointF FdPlot::pointPosition(int i) const
 {
-    if (m_points.empty()) {
-        return;
-    }
-    // Nearest point in screen space, within 12 pixels.
+    const auto it = m_curve->data()->at(i);
+    return {xAxis->coordToPixel(it->key), yAxis->coordToPixel(it->value)};
+}
+
+int FdPlot::pointNear(const QPointF& pos) const
+{
     double best = 12.0;
     int index = -1;
-    for (size_t i = 0; i < m_points.size(); ++i) {
+    for (size_t i = 0; i < m_points.size() && int(i) < m_curve->dataCount(); ++i) {
         if (!std::isfinite(m_points[i].value)) {
             continue;
         }
-        const double px = xAxis->coordToPixel(m_points[i].lengthScale);
-        const double py = m_curve->valueAxis()->coordToPixel(m_curve->data()->at(int(i))->value);
-        const double d = std::hypot(px - event->position().x(), py - event->position().y());
+        const QPointF p = pointPosition(int(i));
+        const double d = std::hypot(p.x() - pos.x(), p.y() - pos.y());
         if (d < best) {
             best = d;
             index = int(i);
         }
     }
+    return index;
+}
+
+QString FdPlot::readoutAt(const QPointF& pos) const
+{
+    const int i = pointNear(pos);
+    if (i < 0) {
+        return {};
+    }
+    const FdPoint& p = m_points[size_t(i)];
+    QString text =
+        QStringLiteral("ℓ = %1\nJ(ℓ) = %2").arg(p.lengthScale, 0, 'g', 5).arg(p.value, 0, 'g', 6);
+    if (p.invalidPoints > 0) {
+        text += QStringLiteral("\n%1 validation rows without a finite term").arg(p.invalidPoints);
+    }
+    return text + QStringLiteral("\nclick to refit at this ℓ");
+}
+
+void FdPlot::onHover(QMouseEvent* event)
+{
+    const QString text = readoutAt(event->position());
+    if (text.isEmpty()) {
+        QToolTip::hideText();
+    } else {
+        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    }
+}
+
+void FdPlot::onClick(QMouseEvent* event)
+{
+    const int index = pointNear(event->position());
     if (index >= 0) {
         emit lengthScaleClicked(m_points[size_t(index)].lengthScale);
     }

@@ -17,6 +17,13 @@ struct FdChoice
     std::vector<int> members;
     QString words;     // describeSelection()
     QString agreement; // ensemble: the Spearman correlations of its members' rankings
+    /// The model shown when it is not the rule's choice (a point clicked on the curve: the
+    /// sweep is kept and both are marked); 0 = the rule's choice is shown.
+    double shownLengthScale = 0.0;
+    /// The data's median nearest-neighbour distance (0 = unknown); with `spacingFloor` the rule
+    /// looks only above it and the range below is shaded as excluded.
+    double spacing = 0.0;
+    bool spacingFloor = false;
 };
 
 /// Fisher divergence against the length scale (log axis), the selected point and the rule that
@@ -29,17 +36,32 @@ public:
     explicit FdPlot(QWidget* parent = nullptr);
     void setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice = {});
     QString title() const { return m_title->text(); }
+    /// "ℓ = …, J = …" of the curve point within 12 pixels of `pos`, else "" (the hover read-out).
+    QString readoutAt(const QPointF& pos) const;
+    /// Pixel position of curve point i (for tests and the read-out).
+    QPointF pointPosition(int i) const;
+    /// Whether the clicked (shown) point is marked apart from the rule's choice.
+    bool marksShown() const { return !m_shown->data()->isEmpty(); }
+    /// Whether the range the rule may not choose from is shaded.
+    bool shadesExcluded() const { return m_excluded->visible(); }
 
 signals:
     void lengthScaleClicked(double lengthScale);
 
 private:
     void onClick(QMouseEvent* event);
+    void onHover(QMouseEvent* event);
+    /// Index of the finite curve point nearest `pos` within 12 pixels, else -1.
+    int pointNear(const QPointF& pos) const;
 
     QCPGraph* m_curve = nullptr;
     QCPGraph* m_selected = nullptr;
-    QCPGraph* m_fdChoice = nullptr; // the FD minimum the ranking/ensemble rules start from
-    QCPGraph* m_members = nullptr;  // the ensemble's length scales
+    QCPGraph* m_fdChoice = nullptr;    // the FD minimum the ranking/ensemble rules start from
+    QCPGraph* m_members = nullptr;     // the ensemble's length scales
+    QCPGraph* m_shown = nullptr;       // the clicked length scale whose model is shown
+    QCPItemRect* m_excluded = nullptr; // below the spacing floor: not for the rule
+    QCPItemStraightLine* m_spacing = nullptr; // the median nearest-neighbour distance
+    QCPItemText* m_spacingLabel = nullptr;
     QCPTextElement* m_title = nullptr;
     std::vector<FdPoint> m_points;
 };

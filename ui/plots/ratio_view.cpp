@@ -88,7 +88,7 @@ RatioView::RatioView(RatioController* ratio, EstimationController* data, QWidget
         m_progress->setValue(done);
     });
     connect(m_data, &EstimationController::dataChanged, this, &RatioView::refreshSamples);
-    connect(m_data, &EstimationController::settingsChanged, this, [this] {
+    connect(m_data, &EstimationController::plotColumnsChanged, this, [this] {
         m_ratio->setPlotColumns(m_data->plotX(), m_data->plotY());
         redraw();
     });

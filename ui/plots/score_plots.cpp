@@ -5,6 +5,9 @@
 #include "core/metrics/auc.h"
 #include "ui/plots/plot_style.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace sosrep::ui {
 
 ScorePlots::ScorePlots(QWidget* parent) : QCustomPlot(parent)
@@ -20,7 +23,7 @@ ScorePlots::ScorePlots(QWidget* parent) : QCustomPlot(parent)
     plotLayout()->addElement(1, 0, m_histRect);
     plotLayout()->addElement(1, 1, m_rocRect);
     m_histRect->axis(QCPAxis::atBottom)->setLabel(tr("anomaly score"));
-    m_histRect->axis(QCPAxis::atLeft)->setLabel(tr("rows"));
+    m_histRect->axis(QCPAxis::atLeft)->setLabel(tr("share of the class's rows per bin"));
     m_rocRect->axis(QCPAxis::atBottom)->setLabel(tr("false positive rate"));
     m_rocRect->axis(QCPAxis::atLeft)->setLabel(tr("true positive rate"));
     m_rocRect->axis(QCPAxis::atBottom)->setRange(0, 1);
@@ -37,6 +40,9 @@ ScorePlots::ScorePlots(QWidget* parent) : QCustomPlot(parent)
     m_histAnomalies->setPen(QPen(colors::anomaly(), 2));
     m_histAnomalies->setBrush(QColor(230, 30, 30, 40));
     m_histAnomalies->setName(tr("label 1 (anomaly)"));
+    m_histFitted = addGraph(m_histRect->axis(QCPAxis::atBottom), m_histRect->axis(QCPAxis::atLeft));
+    m_histFitted->setLineStyle(QCPGraph::lsStepCenter);
+    m_histFitted->setPen(QPen(Qt::black, 1.5, Qt::DotLine));
     m_roc = addGraph(m_rocRect->axis(QCPAxis::atBottom), m_rocRect->axis(QCPAxis::atLeft));
     m_roc->setPen(QPen(colors::natural(), 2));
     m_roc->setName(tr("ROC"));
@@ -44,47 +50,125 @@ ScorePlots::ScorePlots(QWidget* parent) : QCustomPlot(parent)
     m_chance->setPen(QPen(Qt::gray, 1, Qt::DashLine));
     m_chance->setData(QVector<double>{0, 1}, QVector<double>{0, 1});
     m_chance->setName(tr("chance"));
-    auto* legend = new QCPLegend;
-    m_histRect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
-    legend->setLayer(QStringLiteral("legend"));
-    legend->setFont(QFont(font().family(), 8));
-    legend->addItem(new QCPPlottableLegendItem(legend, m_histAll));
-    legend->addItem(new QCPPlottableLegendItem(legend, m_histAnomalies));
+    m_histLegend = new QCPLegend;
+    m_histRect->insetLayout()->addElement(m_histLegend, Qt::AlignTop | Qt::AlignRight);
+    m_histLegend->setLayer(QStringLiteral("legend"));
+    m_histLegend->setFont(QFont(font().family(), 8));
+    clearScores();
+}
+
+void ScorePlots::clearScores()
+{
+    for (QCPGraph* g : {m_histAll, m_histAnomalies, m_histFitted, m_roc}) {
+        g->data()->clear();
+        g->setVisible(false);
+    }
+    m_histTitle->setText(tr("Anomaly scores: fit a model first"));
+    m_rocTitle->setText(tr("ROC: fit a model with labels of both classes"));
+    replot(rpQueuedReplot);
+}
+
+QString ScorePlots::histogramTitle() const
+{
+    return m_histTitle->text();
+}
+
+QCPRange ScorePlots::histogramRange() const
+{
+    return m_histRect->axis(QCPAxis::atBottom)->range();
 }
 
 void ScorePlots::setScores(const Vector& scores, const std::optional<Eigen::VectorXi>& labels,
-                           bool normality)
+                           bool normality, const std::vector<Eigen::Index>& fitRows)
 {
-    m_histTitle->setText(normality ? tr("Anomaly scores (−normality score)")
-                                   : tr("Anomaly scores (−log p)"));
-    std::vector<double> normal, anomalous;
+    if (scores.size() == 0) {
+        clearScores();
+        return;
+    }
+    std::vector<double> normal, anomalous, fitted;
     for (Eigen::Index i = 0; i < scores.size(); ++i) {
         (labels && (*labels)(i) != 0 ? anomalous : normal).push_back(scores(i));
     }
-    const double lo = scores.minCoeff();
-    const double hi = scores.maxCoeff();
+    for (Eigen::Index i : fitRows) {
+        fitted.push_back(scores(i));
+    }
+    // Heavy tails (a few rows at -log p = 2e4 on shuttle) would put every other row in one
+    // bin: span the central 99 % then, and count the rest in the edge bins.
+    std::vector<double> sorted(scores.data(), scores.data() + scores.size());
+    std::sort(sorted.begin(), sorted.end());
+    const auto quantile = [&sorted](double q) {
+        return sorted[size_t(std::lround(q * double(sorted.size() - 1)))];
+    };
+    double lo = sorted.front();
+    double hi = sorted.back();
+    const double qlo = quantile(0.005);
+    const double qhi = quantile(0.995);
+    const bool clip = sorted.size() >= 200 && qhi > qlo && (hi - lo) > 1.5 * (qhi - qlo);
+    int beyond = 0;
+    if (clip) {
+        lo = qlo;
+        hi = qhi;
+        for (double v : sorted) {
+            beyond += (v < lo || v > hi) ? 1 : 0;
+        }
+    }
     const int bins = 50;
     const double width = hi > lo ? (hi - lo) / bins : 1.0;
     QVector<double> centres(bins);
     for (int b = 0; b < bins; ++b) {
         centres[b] = lo + (b + 0.5) * width;
     }
-    auto q = [](const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); };
-    m_histAll->setData(centres, q(histogram(normal, lo, hi, bins)), true);
-    m_histAnomalies->setData(centres, q(histogram(anomalous, lo, hi, bins)), true);
+    // Each class as shares of its own rows, so both classes read on one axis.
+    auto shares = [&](const std::vector<double>& v) {
+        std::vector<double> h = histogram(v, lo, hi, bins);
+        for (double& c : h) {
+            c /= std::max<double>(1.0, double(v.size()));
+        }
+        return QVector<double>(h.begin(), h.end());
+    };
+    const bool twoClasses = !normal.empty() && !anomalous.empty();
+    m_histAll->setData(centres, shares(normal), true);
+    m_histAll->setName(twoClasses ? tr("normal rows, label 0 (%1)").arg(normal.size())
+                                  : tr("all rows (%1)").arg(normal.size() + anomalous.size()));
+    m_histAll->setVisible(true);
+    m_histAnomalies->setData(centres, shares(anomalous), true);
+    m_histAnomalies->setName(tr("anomalies, label 1 (%1)").arg(anomalous.size()));
     m_histAnomalies->setVisible(!anomalous.empty());
-    m_histAll->rescaleAxes(false);
-    m_histAnomalies->rescaleAxes(true);
-    m_histRect->axis(QCPAxis::atLeft)
-        ->setRange(0, m_histRect->axis(QCPAxis::atLeft)->range().upper * 1.08);
-
+    m_histFitted->setData(centres, shares(fitted), true);
+    m_histFitted->setName(tr("rows fitted on (seeded subsample, %1)").arg(fitted.size()));
+    m_histFitted->setVisible(!fitted.empty());
+    for (QCPGraph* g : {m_histAll, m_histAnomalies, m_histFitted}) {
+        // A hidden legend item keeps its row: add and remove instead.
+        if (g->visible() && !m_histLegend->hasItemWithPlottable(g)) {
+            m_histLegend->addItem(new QCPPlottableLegendItem(m_histLegend, g));
+        } else if (!g->visible()) {
+            g->removeFromLegend(m_histLegend);
+        }
+    }
+    m_histRect->axis(QCPAxis::atBottom)->setRange(lo - width, hi + width);
+    double top = 0.0;
+    for (QCPGraph* g : {m_histAll, m_histAnomalies, m_histFitted}) {
+        bool found = false;
+        const QCPRange r = g->visible() ? g->getValueRange(found) : QCPRange();
+        top = found ? std::max(top, r.upper) : top;
+    }
+    m_histRect->axis(QCPAxis::atLeft)->setRange(0, std::max(top, 1e-3) * 1.12);
+    const QString what =
+        normality ? tr("Anomaly scores (−normality score)") : tr("Anomaly scores (−log p)");
+    m_histTitle->setText(
+        clip ? tr("%1; x clipped to the 0.5–99.5 % quantiles, %2 rows beyond counted in the edge "
+                  "bins")
+                   .arg(what)
+                   .arg(beyond)
+             : what);
+    auto q = [](const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); };
     if (!normal.empty() && !anomalous.empty()) {
         const RocCurve roc = rocCurve(scores, *labels);
         m_roc->setData(q(roc.fpr), q(roc.tpr), true);
         m_rocTitle->setText(tr("ROC: AUC-ROC %1, AUC-PR %2")
                                 .arg(aucRoc(scores, *labels), 0, 'f', 4)
                                 .arg(aucPr(scores, *labels), 0, 'f', 4));
-        m_rocRect->setVisible(true);
+        m_roc->setVisible(true);
     } else {
         m_roc->data()->clear();
         m_rocTitle->setText(tr("ROC: needs labels of both classes"));

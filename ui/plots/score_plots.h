@@ -18,15 +18,27 @@ class ScorePlots : public QCustomPlot
 public:
     explicit ScorePlots(QWidget* parent = nullptr);
     /// `normality`: the scores are minus a normality score (IForest, kNN, rank ensemble), not
-    /// -log p.
+    /// -log p. `fitRows` (ascending; empty = all rows fitted) get their own outline.
+    ///
+    /// Readable on real data: the x axis spans the 0.5-99.5 % quantiles when the tails would
+    /// squeeze the rest into a few bins (rows beyond are counted in the edge bins, and the title
+    /// says how many), and each class is drawn as a density (its bars sum to one) so a few
+    /// anomalies show beside tens of thousands of normal rows.
     void setScores(const Vector& anomalyScores, const std::optional<Eigen::VectorXi>& labels,
-                   bool normality = false);
+                   bool normality = false, const std::vector<Eigen::Index>& fitRows = {});
+    QString histogramTitle() const;
+    /// The histogram's x range (for tests).
+    QCPRange histogramRange() const;
+    /// No scores: empty panels that say so.
+    void clearScores();
 
 private:
     QCPAxisRect* m_histRect;
     QCPAxisRect* m_rocRect;
     QCPGraph* m_histAll;
     QCPGraph* m_histAnomalies;
+    QCPGraph* m_histFitted;
+    QCPLegend* m_histLegend;
     QCPGraph* m_roc;
     QCPGraph* m_chance;
     QCPTextElement* m_histTitle = nullptr;

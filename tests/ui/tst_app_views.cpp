@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+// The views as a statistician uses them (issue 12): no stale or leftover results, the FD sweep
+// kept through a clicked refit, plot columns redrawn without a fit, readable score histograms,
+// whole exports and an optimizer view that shows a diverging run beside a converging one.
+#include "ui/controller/estimation_controller.h"
+#include "ui/main_window.h"
+#include "ui/plots/compare_view.h"
+#include "ui/plots/density_heatmap.h"
+#include "ui/plots/fd_plot.h"
+#include "ui/plots/score_plots.h"
+#include "ui/plots/trace_plot.h"
+#include "ui/scores_model.h"
+
+#include <QTableView>
+#include <QtTest>
+
+using namespace sosrep::ui;
+
+class TstAppViews : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    QString writeFile(const QString& name, const QByteArray& text)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly)) {
+            f.write(text);
+        }
+        return path;
+    }
+
+    /// Three feature columns and a 0/1 label (every 25th row an anomaly).
+    static QByteArray clusterCsv(int n, double shift = 0.0)
+    {
+        QByteArray csv("a,b,c,label\n");
+        for (int i = 0; i < n; ++i) {
+            const double t = i * 0.7;
+            csv += QByteArray::number(shift + std::cos(t) * (1 + (i % 3)), 'g', 10) + ',' +
+                   QByteArray::number(std::sin(t) * (1 + (i % 3)), 'g', 10) + ',' +
+                   QByteArray::number((i * 37) % 11, 'g', 10) + ',' + (i % 25 == 0 ? "1" : "0") +
+                   '\n';
+        }
+        return csv;
+    }
+
+    static bool fitAndWait(EstimationController* c)
+    {
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        return finished.wait(60000);
+    }
+
+    static int scoreRows(MainWindow& w)
+    {
+        return w.findChild<QTableView*>(QStringLiteral("scoresTable"))->model()->rowCount();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
+                           m_dir.filePath(QStringLiteral("settings")));
+        QCoreApplication::setOrganizationName(QStringLiteral("SosrepTestsViews"));
+    }
+
+    void newDataEmptiesEveryView()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        auto* c = w.controller();
+        w.openFile(writeFile(QStringLiteral("a.csv"), clusterCsv(300)));
+        QVERIFY(fitAndWait(c));
+        QCOMPARE(scoreRows(w), 300);
+        QVERIFY(!w.tracePlot()->runs().isEmpty());
+        QVERIFY(w.fdPlot()->title().startsWith(QStringLiteral("Selected")));
+        QVERIFY(w.compareView()->scatterPoints() > 0);
+
+        // B has other rows: nothing of A may stay on any view.
+        w.openFile(writeFile(QStringLiteral("b.csv"), clusterCsv(120, 5.0)));
+        QCOMPARE(int(c->rawData().rows()), 120);
+        QCOMPARE(scoreRows(w), 0);
+        QVERIFY(w.tracePlot()->runs().isEmpty());
+        QVERIFY(w.fdPlot()->title().contains(QStringLiteral("no sweep yet")));
+        QCOMPARE(w.compareView()->scatterPoints(), 0);
+        QVERIFY(w.findChild<ScorePlots*>()->histogramTitle().contains(QStringLiteral("fit")));
+        QVERIFY(w.staleText().isEmpty());
+        const QString out = m_dir.filePath(QStringLiteral("b_scores.csv"));
+        QVERIFY(w.exportScores(out).contains(QStringLiteral("fit a model first")));
+        QVERIFY(!QFile::exists(out));
+    }
+
+    void changedSettingsMarkResultsStaleAndExportRefuses()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        w.openFile(writeFile(QStringLiteral("s.csv"), clusterCsv(300)));
+        QVERIFY(fitAndWait(c));
+        QVERIFY(w.staleText().isEmpty());
+        QVERIFY(c->setOption("seed", "7"));
+        QVERIFY(w.staleText().contains(QStringLiteral("seed")));
+        QVERIFY(w.findChild<QLabel*>(QStringLiteral("staleBanner"))->isVisibleTo(&w));
+        const QString scores = m_dir.filePath(QStringLiteral("stale.csv"));
+        QVERIFY(w.exportScores(scores).contains(QStringLiteral("stale")));
+        QVERIFY(!QFile::exists(scores));
+        const QString plot = m_dir.filePath(QStringLiteral("stale.png"));
+        QVERIFY(w.exportCurrentPlot(plot, {}).contains(QStringLiteral("stale")));
+        QVERIFY(!QFile::exists(plot));
+        // Back to the fitted value: fresh again, no refit needed.
+        QVERIFY(c->setOption("seed", "0"));
+        QVERIFY(w.staleText().isEmpty());
+        QVERIFY(c->setOption("seed", "7"));
+        QVERIFY(fitAndWait(c));
+        QVERIFY(w.staleText().isEmpty());
+        QCOMPARE(w.exportScores(scores), QString());
+    }
+
+    void fdClickKeepsTheSweepAndMarksBoth()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        auto* c = w.controller();
+        w.openFile(writeFile(QStringLiteral("fd.csv"), clusterCsv(300)));
+        QVERIFY(fitAndWait(c));
+        w.tabs()->setCurrentWidget(w.fdPlot());
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.fdPlot()->replot();
+        const auto curve = c->fdCurve();
+        const int selected = c->sweep()->selection.index;
+        const int other = selected > 3 ? selected - 3 : selected + 3;
+        const QPointF at = w.fdPlot()->pointPosition(other);
+        QVERIFY(w.fdPlot()->readoutAt(at).contains(QStringLiteral("ℓ = ")));
+        QVERIFY(w.fdPlot()->readoutAt(at).contains(QStringLiteral("J(ℓ) = ")));
+        QVERIFY(w.fdPlot()->readoutAt(QPointF(-50, -50)).isEmpty());
+
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        QTest::mouseClick(w.fdPlot(), Qt::LeftButton, {}, at.toPoint());
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(c->result()->lengthScale(), curve[size_t(other)].lengthScale);
+        // The sweep is still there, the rule's choice and the clicked point are both marked.
+        QCOMPARE(c->fdCurve().size(), curve.size());
+        QCOMPARE(c->sweep()->selection.index, selected);
+        QVERIFY(w.fdPlot()->marksShown());
+        QVERIFY(w.fdPlot()->title().contains(QStringLiteral("clicked")));
+        QVERIFY(w.fdPlot()->title().contains(QStringLiteral("Selected ℓ")));
+        QVERIFY(w.fdPlot()->title().contains(QStringLiteral("Shown: ℓ = ")));
+        // Anything else changed: the old sweep no longer describes the fit.
+        QVERIFY(c->setOption("kernel", "laplace"));
+        QVERIFY(fitAndWait(c));
+        QVERIFY(c->fdCurve().empty());
+        QVERIFY(!w.fdPlot()->marksShown());
+    }
+
+    void spacingFloorIsShadedForTheAboveSpacingRule()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        w.openFile(writeFile(QStringLiteral("sp.csv"), clusterCsv(300)));
+        QVERIFY(c->setOption("selection", "above-spacing"));
+        QVERIFY(fitAndWait(c));
+        QVERIFY(w.fdPlot()->shadesExcluded());
+        QVERIFY(c->sweep()->spacing > 0.0);
+        QVERIFY(c->setOption("selection", "paper"));
+        QVERIFY(fitAndWait(c));
+        QVERIFY(!w.fdPlot()->shadesExcluded()); // the paper's rule looks everywhere
+    }
+
+    void plotColumnsRedrawWithoutAFit()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        w.openFile(writeFile(QStringLiteral("xy.csv"), clusterCsv(300)));
+        QVERIFY(fitAndWait(c));
+        const double seconds = c->result()->seconds;
+        QSignalSpy fits(c, &EstimationController::fitFinished);
+        QSignalSpy busy(c, &EstimationController::busyChanged);
+        QSignalSpy grids(c, &EstimationController::gridsUpdated);
+        c->setPlotColumns(0, 2);
+        QVERIFY(grids.wait(30000));
+        QCOMPARE(fits.count(), 0);
+        QCOMPARE(busy.count(), 0);
+        QCOMPARE(c->result()->seconds, seconds); // the same fit
+        QCOMPARE(c->result()->grid.spec.yColumn, 2);
+        QCOMPARE(w.densityView()->yAxis->label(), QStringLiteral("c"));
+        QVERIFY(c->result()->grid.logDensity.allFinite());
+        QVERIFY(w.staleText().isEmpty()); // a view choice, not a model setting
+    }
+
+    void scoreHistogramReadsOnHeavyTails()
+    {
+        // 2000 normal rows near 1 and 20 anomalies, 5 of them at 2e4 (shuttle-like tails).
+        Eigen::VectorXd s(2020);
+        Eigen::VectorXi labels = Eigen::VectorXi::Zero(2020);
+        for (int i = 0; i < 2000; ++i) {
+            s(i) = 1.0 + 0.001 * (i % 1000);
+        }
+        for (int i = 2000; i < 2020; ++i) {
+            s(i) = i < 2005 ? 2e4 : 1.9 + 0.001 * i;
+            labels(i) = 1;
+        }
+        ScorePlots plots;
+        plots.setScores(s, labels, false, {0, 1, 2, 3});
+        QVERIFY(plots.histogramTitle().contains(QStringLiteral("clipped")));
+        QVERIFY(plots.histogramTitle().contains(QStringLiteral("counted in the edge")));
+        QVERIFY(plots.histogramRange().upper < 100.0); // not stretched to 2e4
+        // Per-class shares: each class's bars sum to one, so 20 anomalies are as tall as they
+        // would be among 20 rows.
+        for (int g = 0; g < 2; ++g) {
+            double sum = 0.0;
+            for (auto it = plots.graph(g)->data()->begin(); it != plots.graph(g)->data()->end();
+                 ++it) {
+                sum += it->value;
+            }
+            QVERIFY2(std::abs(sum - 1.0) < 1e-12, qPrintable(QString::number(sum)));
+        }
+        QVERIFY(plots.graph(2)->visible()); // the fitted rows' outline
+        // No heavy tail: the full range, nothing said.
+        plots.setScores(s.head(2000), std::nullopt);
+        QVERIFY(!plots.histogramTitle().contains(QStringLiteral("clipped")));
+        QVERIFY(!plots.graph(2)->visible());
+    }
+
+    void fittedSubsampleIsMarkedInTheTable()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        w.openFile(writeFile(QStringLiteral("sub.csv"), clusterCsv(400)));
+        c->setMaxFitRows(150);
+        QVERIFY(fitAndWait(c));
+        QAbstractItemModel* m = w.findChild<QTableView*>(QStringLiteral("scoresTable"))->model();
+        int fittedColumn = -1;
+        for (int col = 0; col < m->columnCount(); ++col) {
+            if (m->headerData(col, Qt::Horizontal).toString() == QStringLiteral("fitted")) {
+                fittedColumn = col;
+            }
+        }
+        QVERIFY(fittedColumn >= 0);
+        int yes = 0;
+        for (int r = 0; r < m->rowCount(); ++r) {
+            yes += m->index(r, fittedColumn).data().toString() == QStringLiteral("yes") ? 1 : 0;
+        }
+        QCOMPARE(yes, 150);
+        QCOMPARE(int(c->result()->fitRowIndices.size()), 150);
+        QVERIFY(w.findChild<ScorePlots*>()->graph(2)->visible());
+    }
+};
+
+QTEST_MAIN(TstAppViews)
+#include "tst_app_views.moc"

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+#include "ui/main_window.h"
+
+#include "core/errors.h"
+#include "core/kernels/kernel_operator.h"
+#include "core/metrics/auc.h"
+#include "core/tuning/rank_ensemble.h"
+#include "ui/controller/estimation_controller.h"
+#include "ui/controller/negativity_job.h"
+#include "ui/controller/ratio_controller.h"
+#include "ui/io/output_set.h"
+#include "ui/io/table_text.h"
+#include "ui/panels/data_panel.h"
+#include "ui/panels/model_panel.h"
+#include "ui/panels/negativity_dialog.h"
+#include "ui/plots/compare_view.h"
+#include "ui/plots/density_heatmap.h"
+#include "ui/plots/fd_plot.h"
+#include "ui/plots/plot_style.h"
+#include "ui/plots/ratio_plot.h"
+#include "ui/plots/ratio_view.h"
+#include "ui/plots/score_plots.h"
+#include "ui/plots/trace_plot.h"
+#include "ui/project_file.h"
+#include "ui/scores_model.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace sosrep::ui {
+
+QCustomPlot* MainWindow::currentPlot() const
+{
+    QWidget* page = m_tabs->currentWidget();
+    if (page == m_compare) {
+        return m_compare->clusterPlot(); // the heatmaps export from the Density tab
+    }
+    if (page == m_ratio) {
+        return m_ratio->plot(); // map, tuning surface and weights: one plot, exported whole
+    }
+    if (auto* plot = qobject_cast<QCustomPlot*>(page)) {
+        return plot;
+    }
+    return page->findChild<ScorePlots*>();
+}
+
+QString MainWindow::staleText() const
+{
+    return m_controller->staleReason().isEmpty() ? QString() : m_staleBanner->text();
+}
+
+QString MainWindow::exportRefusal(const QString& path) const
+{
+    if (m_tabs->currentWidget() == m_ratio) {
+        return {}; // the Ratio view has its own samples and fit
+    }
+    const QString reason = m_controller->staleReason();
+    if (!reason.isEmpty()) {
+        return tr("%1: not exported: the results are stale (%2); press F5 to refit first")
+            .arg(path, reason);
+    }
+    return {};
+}
+
+QString MainWindow::exportCurrentPlot(const QString& path, const ExportOptions& options)
+{
+    QCustomPlot* plot = currentPlot();
+    QString error = exportRefusal(path);
+    if (error.isEmpty()) {
+        error = plot ? exportPlot(plot, path, options)
+                     : tr("%1: the Scores tab has no plot; use Export scores").arg(path);
+    }
+    if (!error.isEmpty()) {
+        showError(error);
+    }
+    return error;
+}
+
+QString MainWindow::exportScores(const QString& path)
+{
+    const FitJobResult* r = m_controller->result();
+    if (!r) {
+        const QString e = tr("%1: nothing to export yet: fit a model first").arg(path);
+        showError(e);
+        return e;
+    }
+    if (const QString e = exportRefusal(path); !e.isEmpty()) {
+        showError(e);
+        return e;
+    }
+    // The same table, byte for byte, as `sosrep fit --scores-out` writes.
+    try {
+        io::OutputSet out;
+        out.plan(path, "scores");
+        out.stage(path, io::scoresText(path, r->rowLogDensity, r->model().kind(),
+                                       m_controller->labels()));
+        out.commit();
+        return {};
+    } catch (const std::exception& ex) {
+        const QString e =
+            tr("%1: cannot write scores (%2)").arg(path, QString::fromStdString(ex.what()));
+        showError(e);
+        return e;
+    }
+}
+
+void MainWindow::exportPlotInteractively()
+{
+    QCustomPlot* plot = currentPlot();
+    if (!plot) {
+        exportScoresInteractively();
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export plot"), lastFolder(), tr("PNG image (*.png);;PDF (*.pdf);;SVG (*.svg)"));
+    if (path.isEmpty()) {
+        return;
+    }
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Export size"));
+    auto* form = new QFormLayout(&dialog);
+    auto* width = new QSpinBox(&dialog);
+    auto* height = new QSpinBox(&dialog);
+    auto* dpi = new QSpinBox(&dialog);
+    width->setRange(100, 10000);
+    height->setRange(100, 10000);
+    dpi->setRange(50, 1200);
+    width->setValue(plot->width());
+    height->setValue(plot->height());
+    dpi->setValue(QSettings().value(QStringLiteral("export/dpi"), 150).toInt());
+    dpi->setEnabled(path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive));
+    form->addRow(tr("Width (px at 96 DPI)"), width);
+    form->addRow(tr("Height"), height);
+    form->addRow(tr("PNG resolution (DPI)"), dpi);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    QSettings().setValue(QStringLiteral("export/dpi"), dpi->value());
+    QSettings().setValue(QStringLiteral("files/lastFolder"), QFileInfo(path).absolutePath());
+    if (exportCurrentPlot(path, {width->value(), height->value(), dpi->value()}).isEmpty()) {
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    }
+}
+
+void MainWindow::exportScoresInteractively()
+{
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export scores"), lastFolder(), tr("CSV (*.csv)"));
+    if (!path.isEmpty() && exportScores(path).isEmpty()) {
+        QSettings().setValue(QStringLiteral("files/lastFolder"), QFileInfo(path).absolutePath());
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    }
+}
+
+void MainWindow::copyCurrent()
+{
+    if (QCustomPlot* plot = currentPlot()) {
+        copyPlotToClipboard(plot);
+        statusBar()->showMessage(tr("Plot copied to the clipboard"), 3000);
+        return;
+    }
+    // Scores tab: the selected rows as tab-separated text.
+    QStringList lines;
+    const QModelIndexList rows = m_scoresView->selectionModel()->selectedRows();
+    for (const QModelIndex& r : rows) {
+        QStringList cells;
+        for (int c = 0; c < m_scoresView->model()->columnCount(); ++c) {
+            cells << m_scoresView->model()->index(r.row(), c).data().toString();
+        }
+        lines << cells.join(QLatin1Char('\t'));
+    }
+    QGuiApplication::clipboard()->setText(lines.join(QLatin1Char('\n')));
+}
+
+} // namespace sosrep::ui
