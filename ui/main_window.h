@@ -54,9 +54,9 @@ public:
     void openFile(const QString& path);
     /// Reopens a saved session; returns "" or the error (shown to the user, state kept).
     QString openProjectFile(const QString& path);
-    /// The plot on the current tab: the score plots on the Scores tab, the cluster plot on the
-    /// Compare tab.
-    QCustomPlot* currentPlot() const;
+    /// What the current tab exports: its plot, the score plots on the Scores tab, the whole
+    /// view (maps, read-outs, bottom row) on the Compare tab.
+    QWidget* currentPlot() const;
     /// Writes the current tab's plot; returns "" or the error (also shown to the user).
     QString exportCurrentPlot(const QString& path, const ExportOptions& options);
     /// Writes row,log_density,anomaly_score[,label] of the last fit; returns "" or the error.

@@ -54,11 +54,11 @@
 
 namespace sosrep::ui {
 
-QCustomPlot* MainWindow::currentPlot() const
+QWidget* MainWindow::currentPlot() const
 {
     QWidget* page = m_tabs->currentWidget();
     if (page == m_compare) {
-        return m_compare->clusterPlot(); // the heatmaps export from the Density tab
+        return m_compare; // the maps, the read-outs and the bottom row, exported whole
     }
     if (page == m_ratio) {
         return m_ratio->plot(); // map, tuning surface and weights: one plot, exported whole
@@ -89,7 +89,7 @@ QString MainWindow::exportRefusal(const QString& path) const
 
 QString MainWindow::exportCurrentPlot(const QString& path, const ExportOptions& options)
 {
-    QCustomPlot* plot = currentPlot();
+    QWidget* plot = currentPlot();
     QString error = exportRefusal(path);
     if (error.isEmpty()) {
         error = plot ? exportPlot(plot, path, options)
@@ -131,7 +131,7 @@ QString MainWindow::exportScores(const QString& path)
 
 void MainWindow::exportPlotInteractively()
 {
-    QCustomPlot* plot = currentPlot();
+    QWidget* plot = currentPlot();
     if (!plot) {
         exportScoresInteractively();
         return;
@@ -183,7 +183,9 @@ void MainWindow::exportScoresInteractively()
 
 void MainWindow::copyCurrent()
 {
-    if (QCustomPlot* plot = currentPlot()) {
+    const bool rowsSelected = m_tabs->currentWidget()->isAncestorOf(m_scoresView) &&
+                              m_scoresView->selectionModel()->hasSelection();
+    if (QWidget* plot = currentPlot(); plot && !rowsSelected) {
         copyPlotToClipboard(plot);
         statusBar()->showMessage(tr("Plot copied to the clipboard"), 3000);
         return;

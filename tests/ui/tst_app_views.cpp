@@ -224,6 +224,48 @@ private slots:
         QVERIFY(!plots.graph(2)->visible());
     }
 
+    void compareExportHoldsEveryPanel()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        auto* c = w.controller();
+        w.openFile(writeFile(QStringLiteral("cmp.csv"), clusterCsv(300)));
+        QSignalSpy clusters(c, &EstimationController::clusterComparisonReady);
+        QVERIFY(fitAndWait(c));
+        QVERIFY(clusters.wait(30000));
+        w.tabs()->setCurrentWidget(w.compareView());
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.currentPlot(), static_cast<QWidget*>(w.compareView()));
+        const QString svgPath = m_dir.filePath(QStringLiteral("compare.svg"));
+        QCOMPARE(w.exportCurrentPlot(svgPath, {1400, 1000, 96}), QString());
+        QFile f(svgPath);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString svg = QString::fromUtf8(f.readAll());
+        // Three colour maps and two colour scales (the models share one), each an image; the
+        // maps' titles; the bottom row's panels.
+        QCOMPARE(int(svg.count(QStringLiteral("<image"))), 5);
+        for (DensityHeatmap* map : {w.compareView()->firstView(), w.compareView()->secondView(),
+                                    w.compareView()->differenceView()}) {
+            const QString head = map->title().left(14).toHtmlEscaped();
+            QVERIFY2(svg.contains(head), qPrintable(head));
+        }
+        QVERIFY(svg.contains(QStringLiteral("rows ordered by cluster")));
+        QVERIFY(svg.contains(QStringLiteral("anomaly percentile")));
+        // The read-outs between the rows are in it too.
+        QVERIFY(svg.contains(QStringLiteral("Spearman")));
+        const QString png = m_dir.filePath(QStringLiteral("compare.png"));
+        QCOMPARE(w.exportCurrentPlot(png, {700, 500, 192}), QString());
+        QCOMPARE(QImage(png).size(), QSize(1400, 1000));
+        // Exported files get the user's default permissions (a PDF was 0600).
+        const QString pdf = m_dir.filePath(QStringLiteral("compare.pdf"));
+        QCOMPARE(w.exportCurrentPlot(pdf, {}), QString());
+        QVERIFY(QFileInfo(pdf).permissions().testFlag(QFileDevice::ReadOther) ==
+                QFileInfo(png).permissions().testFlag(QFileDevice::ReadOther));
+        QVERIFY(QFileInfo(pdf).permissions().testFlag(QFileDevice::ReadGroup) ==
+                QFileInfo(png).permissions().testFlag(QFileDevice::ReadGroup));
+    }
+
     void fittedSubsampleIsMarkedInTheTable()
     {
         MainWindow w;

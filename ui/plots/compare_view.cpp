@@ -21,6 +21,13 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
     m_second = new DensityHeatmap(this);
     m_diff = new DensityHeatmap(this);
     m_diff->setColormap(QStringLiteral("RdBu"));
+    for (DensityHeatmap* map : {m_first, m_second, m_diff}) {
+        map->setEqualAspect(true);
+        map->xAxis->ticker()->setTickCount(4); // narrow maps: labels that do not collide
+        map->yAxis->ticker()->setTickCount(4);
+    }
+    // The two models share one colour scale: the second map shows it for both.
+    m_first->hideColorScale();
     m_clusters = new QCustomPlot(this);
     m_clusterInfo = new QLabel(this);
     m_clusterInfo->setWordWrap(true);
@@ -36,6 +43,11 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
     grid->addWidget(m_clusterInfo, 2, 0, 1, 3);
     grid->addWidget(m_scoreInfo, 3, 0, 1, 3);
     grid->addWidget(m_clusters, 4, 0, 1, 3);
+    // The second and third maps carry a colour scale: a little more width keeps the three
+    // map areas about equal.
+    grid->setColumnStretch(0, 5);
+    grid->setColumnStretch(1, 7);
+    grid->setColumnStretch(2, 7);
     grid->setRowStretch(0, 3);
     grid->setRowStretch(4, 2);
 

@@ -2,6 +2,7 @@
 #include "ui/plots/density_heatmap.h"
 
 #include "core/grid/contour.h"
+#include "ui/plots/fitted_title.h"
 #include "ui/plots/plot_style.h"
 
 namespace sosrep::ui {
@@ -13,7 +14,7 @@ DensityHeatmap::DensityHeatmap(QWidget* parent) : QCustomPlot(parent)
 {
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(this, QString(), QFont(font().family(), 10, QFont::Bold));
+    m_title = new FittedTitle(this, QFont(font().family(), 10, QFont::Bold));
     plotLayout()->addElement(0, 0, m_title);
     m_map = new QCPColorMap(xAxis, yAxis);
     m_map->setInterpolate(true);
@@ -22,6 +23,8 @@ DensityHeatmap::DensityHeatmap(QWidget* parent) : QCustomPlot(parent)
     m_scale->setType(QCPAxis::atRight);
     m_map->setColorScale(m_scale);
     m_map->setGradient(colormap(QStringLiteral("viridis")));
+    // The colour scale takes only the width its labels need; the map gets the rest.
+    plotLayout()->setColumnStretchFactor(1, 0.01);
     // Keep the colour scale as tall as the plot.
     auto* group = new QCPMarginGroup(this);
     axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
@@ -88,7 +91,7 @@ void DensityHeatmap::clearContent(const QString& message)
     for (auto* c : m_contours) {
         c->data()->clear();
     }
-    m_title->setText(message);
+    m_title->setFullText(message);
     replot();
 }
 
@@ -159,9 +162,61 @@ void DensityHeatmap::showContent(const Content& c)
     yAxis->setLabel(c.yLabel);
     xAxis->setRange(s.xMin, s.xMax);
     yAxis->setRange(s.yMin, s.yMax);
-    m_title->setText(c.title);
+    m_box = QRectF(s.xMin, s.yMin, s.xMax - s.xMin, s.yMax - s.yMin);
+    m_title->setFullText(c.title);
     legend->setVisible(c.legend);
     replot();
+    applyAspect();
+}
+
+void DensityHeatmap::hideColorScale()
+{
+    if (plotLayout()->take(m_scale)) {
+        plotLayout()->simplify();
+        m_scale->setVisible(false);
+    }
+}
+
+void DensityHeatmap::setEqualAspect(bool on)
+{
+    m_equalAspect = on;
+    applyAspect();
+}
+
+QString DensityHeatmap::title() const
+{
+    return m_title->fullText();
+}
+
+QPointF DensityHeatmap::unitsPerPixel() const
+{
+    const QRect r = axisRect()->rect();
+    return {xAxis->range().size() / std::max(1, r.width()),
+            yAxis->range().size() / std::max(1, r.height())};
+}
+
+void DensityHeatmap::resizeEvent(QResizeEvent* event)
+{
+    QCustomPlot::resizeEvent(event);
+    applyAspect();
+}
+
+void DensityHeatmap::applyAspect()
+{
+    if (!m_equalAspect || m_box.isEmpty()) {
+        return;
+    }
+    // The layout must be current to know the axis rectangle's pixels.
+    plotLayout()->update(QCPLayoutElement::upLayout);
+    const QRect r = axisRect()->rect();
+    if (r.width() < 10 || r.height() < 10) {
+        return;
+    }
+    const double perPixel = std::max(m_box.width() / r.width(), m_box.height() / r.height());
+    const QPointF c = m_box.center();
+    xAxis->setRange(c.x() - perPixel * r.width() / 2, c.x() + perPixel * r.width() / 2);
+    yAxis->setRange(c.y() - perPixel * r.height() / 2, c.y() + perPixel * r.height() / 2);
+    replot(rpQueuedReplot);
 }
 
 } // namespace sosrep::ui

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/plots/fd_plot.h"
 
+#include "ui/plots/fitted_title.h"
 #include "ui/plots/plot_style.h"
 
 #include <QToolTip>
@@ -9,29 +10,12 @@
 #include <limits>
 
 namespace sosrep::ui {
-namespace {
-
-/// Breaks a sentence into lines of at most `width` characters (a plot title does not wrap).
-QString wrapped(const QString& text, int width)
-{
-    QStringList lines{QString()};
-    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        if (!lines.last().isEmpty() && lines.last().size() + 1 + word.size() > width) {
-            lines << QString();
-        }
-        lines.last() += (lines.last().isEmpty() ? QString() : QStringLiteral(" ")) + word;
-    }
-    return lines.join(QLatin1Char('\n'));
-}
-
-} // namespace
 
 FdPlot::FdPlot(QWidget* parent) : QCustomPlot(parent)
 {
     plotLayout()->insertRow(0);
-    m_title = new QCPTextElement(
-        this, QStringLiteral("Fisher divergence (score matching) on validation rows"),
-        QFont(font().family(), 10, QFont::Bold));
+    m_title = new FittedTitle(this, QFont(font().family(), 10, QFont::Bold));
+    m_title->setFullText(QStringLiteral("Fisher divergence (score matching) on validation rows"));
     plotLayout()->addElement(0, 0, m_title);
     xAxis->setScaleType(QCPAxis::stLogarithmic);
     xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
@@ -152,9 +136,9 @@ void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
                        .arg(choice.shownLengthScale, 0, 'g', 4) +
                    head;
         }
-        m_title->setText(head + QLatin1Char('\n') + wrapped(choice.words, 100));
+        m_title->setFullText(head + QLatin1Char('\n') + choice.words);
     } else {
-        m_title->setText(
+        m_title->setFullText(
             curve.empty()
                 ? QStringLiteral("Fisher divergence: no sweep yet (ℓ fixed or not fitted)")
                 : QStringLiteral("Fisher-divergence sweep running… %1 points").arg(curve.size()));
@@ -181,6 +165,11 @@ void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
         m_excluded->bottomRight->setCoords(choice.spacing, 1.0);
     }
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString FdPlot::title() const
+{
+    return m_title->fullText();
 }
 
 QPointF FdPlot::pointPosition(int i) const

@@ -7,6 +7,8 @@
 
 namespace sosrep::ui {
 
+class FittedTitle;
+
 /// What the rule chose on a finished sweep, for the FD view: the selected grid point, the
 /// Fisher divergence's own choice it started from (the ranking and ensemble rules), the ensemble's
 /// members and their agreement, and the rule in words.
@@ -35,7 +37,7 @@ class FdPlot : public QCustomPlot
 public:
     explicit FdPlot(QWidget* parent = nullptr);
     void setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice = {});
-    QString title() const { return m_title->text(); }
+    QString title() const;
     /// "ℓ = …, J = …" of the curve point within 12 pixels of `pos`, else "" (the hover read-out).
     QString readoutAt(const QPointF& pos) const;
     /// Pixel position of curve point i (for tests and the read-out).
@@ -62,7 +64,7 @@ private:
     QCPItemRect* m_excluded = nullptr; // below the spacing floor: not for the rule
     QCPItemStraightLine* m_spacing = nullptr; // the median nearest-neighbour distance
     QCPItemText* m_spacingLabel = nullptr;
-    QCPTextElement* m_title = nullptr;
+    FittedTitle* m_title = nullptr;
     std::vector<FdPoint> m_points;
 };
 

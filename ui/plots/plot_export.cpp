@@ -7,73 +7,146 @@
 #include <QClipboard>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QLabel>
+#include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
-#include <QTemporaryFile>
+#include <QTextDocument>
 
 namespace sosrep::ui {
+namespace {
 
-QString exportPlot(QCustomPlot* plot, const QString& path, const ExportOptions& o)
+/// Draws `source` into a w x h logical-pixel area of an active painter.
+void paintSource(QCPPainter& painter, QWidget* source, int w, int h)
 {
-    const int w = o.width > 0 ? o.width : plot->width();
-    const int h = o.height > 0 ? o.height : plot->height();
+    if (auto* plot = qobject_cast<QCustomPlot*>(source)) {
+        plot->toPainter(&painter, w, h);
+        return;
+    }
+    // A view of several plots: each at its place, the whole scaled to the requested size.
+    painter.save();
+    painter.fillRect(QRect(0, 0, w, h), Qt::white);
+    painter.scale(double(w) / std::max(1, source->width()),
+                  double(h) / std::max(1, source->height()));
+    for (QWidget* child : source->findChildren<QWidget*>()) {
+        if (!child->isVisibleTo(source)) {
+            continue;
+        }
+        const QPoint at = child->mapTo(source, QPoint(0, 0));
+        if (auto* plot = qobject_cast<QCustomPlot*>(child)) {
+            painter.save();
+            painter.translate(at);
+            plot->toPainter(&painter, plot->width(), plot->height());
+            painter.restore();
+        } else if (auto* label = qobject_cast<QLabel*>(child); label && !label->text().isEmpty()) {
+            // Read-outs use a little rich text (bold names): lay them out as the label does.
+            QTextDocument doc;
+            doc.setDefaultFont(label->font());
+            doc.setDocumentMargin(0);
+            if (Qt::mightBeRichText(label->text())) {
+                doc.setHtml(label->text());
+            } else {
+                doc.setPlainText(label->text());
+            }
+            doc.setTextWidth(label->width());
+            painter.save();
+            painter.translate(at);
+            doc.drawContents(&painter, QRectF(0, 0, label->width(), label->height()));
+            painter.restore();
+        }
+    }
+    painter.restore();
+}
+
+void setLogicalDpi(QImage& image, int dpi)
+{
+    const int dotsPerMeter = int(dpi / 0.0254 + 0.5);
+    image.setDotsPerMeterX(dotsPerMeter);
+    image.setDotsPerMeterY(dotsPerMeter);
+}
+
+QString writeAtomically(const QString& path, const QByteArray& bytes, const char* what)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        return QStringLiteral("%1: cannot write %2 (%3)")
+            .arg(path, QLatin1String(what), file.errorString());
+    }
+    return {};
+}
+
+} // namespace
+
+QString exportPlot(QWidget* source, const QString& path, const ExportOptions& o)
+{
+    const int w = o.width > 0 ? o.width : source->width();
+    const int h = o.height > 0 ? o.height : source->height();
     const QString ext = QFileInfo(path).suffix().toLower();
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QCPPainter painter;
     if (ext == QLatin1String("png")) {
         const double scale = o.dpi / 96.0;
-        QImage image = plot->toPixmap(w, h, scale).toImage();
-        const int dotsPerMeter = int(o.dpi / 0.0254 + 0.5);
-        image.setDotsPerMeterX(dotsPerMeter);
-        image.setDotsPerMeterY(dotsPerMeter);
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
-            return QStringLiteral("%1: cannot write PNG (%2)").arg(path, file.errorString());
+        QImage image(int(w * scale + 0.5), int(h * scale + 0.5), QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        // Fonts (in points) are laid out at the screen's logical DPI, as on screen; the scale
+        // adds the pixels, and the file records the requested DPI afterwards.
+        setLogicalDpi(image, source->logicalDpiX());
+        painter.begin(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.scale(scale, scale);
+        paintSource(painter, source, w, h);
+        painter.end();
+        setLogicalDpi(image, o.dpi);
+        if (!image.save(&buffer, "PNG")) {
+            return QStringLiteral("%1: cannot encode PNG").arg(path);
         }
-        return {};
+        return writeAtomically(path, buffer.data(), "PNG");
     }
     if (ext == QLatin1String("svg")) {
-        QBuffer buffer;
-        buffer.open(QIODevice::WriteOnly);
         QSvgGenerator gen;
         gen.setOutputDevice(&buffer);
         gen.setSize(QSize(w, h));
         gen.setViewBox(QRect(0, 0, w, h));
-        gen.setTitle(plot->window()->windowTitle());
-        QCPPainter painter;
+        gen.setTitle(source->window()->windowTitle());
+        gen.setResolution(source->logicalDpiX()); // point-sized fonts as on screen
         painter.begin(&gen);
-        plot->toPainter(&painter, w, h);
+        paintSource(painter, source, w, h);
         painter.end();
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || file.write(buffer.data()) != buffer.size() ||
-            !file.commit()) {
-            return QStringLiteral("%1: cannot write SVG (%2)").arg(path, file.errorString());
-        }
-        return {};
+        return writeAtomically(path, buffer.data(), "SVG");
     }
     if (ext == QLatin1String("pdf")) {
-        // savePdf writes straight to a path: give it a temporary one beside the target, then
-        // rename, so a failure never leaves a half-written PDF under the user's name.
-        QTemporaryFile tmp(QFileInfo(path).absolutePath() +
-                           QStringLiteral("/.sosrep-export-XXXXXX.pdf"));
-        if (!tmp.open()) {
-            return QStringLiteral("%1: cannot create a temporary file beside it").arg(path);
-        }
-        tmp.close();
-        if (!plot->savePdf(tmp.fileName(), w, h, QCP::epNoCosmetic)) {
-            return QStringLiteral("%1: cannot write PDF").arg(path);
-        }
-        QFile::remove(path);
-        if (!QFile::rename(tmp.fileName(), path)) {
-            return QStringLiteral("%1: cannot move the PDF into place").arg(path);
-        }
-        tmp.setAutoRemove(false);
-        return {};
+        // One device unit per logical pixel at the screen's DPI (fonts as on screen), no
+        // margins: the page is the plot.
+        const double dpi = source->logicalDpiX();
+        QPdfWriter pdf(&buffer);
+        pdf.setResolution(int(dpi));
+        pdf.setPageSize(QPageSize(QSizeF(w * 72.0 / dpi, h * 72.0 / dpi), QPageSize::Point,
+                                  QString(), QPageSize::ExactMatch));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setCreator(QStringLiteral("SOSREP Studio"));
+        pdf.setTitle(source->window()->windowTitle());
+        painter.begin(&pdf);
+        painter.setMode(QCPPainter::pmVectorized);
+        painter.setMode(QCPPainter::pmNonCosmetic); // line widths scale with the page
+        paintSource(painter, source, w, h);
+        painter.end();
+        return writeAtomically(path, buffer.data(), "PDF");
     }
     return QStringLiteral("%1: unknown image type '%2' (use .png, .pdf or .svg)").arg(path, ext);
 }
 
-void copyPlotToClipboard(QCustomPlot* plot)
+void copyPlotToClipboard(QWidget* source)
 {
-    QGuiApplication::clipboard()->setPixmap(plot->toPixmap(plot->width(), plot->height(), 2.0));
+    QImage image(source->width() * 2, source->height() * 2, QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    setLogicalDpi(image, source->logicalDpiX());
+    QCPPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.scale(2.0, 2.0);
+    paintSource(painter, source, source->width(), source->height());
+    painter.end();
+    QGuiApplication::clipboard()->setImage(image);
 }
 
 } // namespace sosrep::ui

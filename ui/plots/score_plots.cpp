@@ -3,6 +3,7 @@
 
 #include "core/estimators/cluster_comparison.h"
 #include "core/metrics/auc.h"
+#include "ui/plots/fitted_title.h"
 #include "ui/plots/plot_style.h"
 
 #include <algorithm>
@@ -15,10 +16,9 @@ ScorePlots::ScorePlots(QWidget* parent) : QCustomPlot(parent)
     plotLayout()->clear();
     m_histRect = new QCPAxisRect(this);
     m_rocRect = new QCPAxisRect(this);
-    m_rocTitle = new QCPTextElement(this, QString(), QFont(font().family(), 9, QFont::Bold));
+    m_rocTitle = new FittedTitle(this, QFont(font().family(), 9, QFont::Bold), 0.5);
     plotLayout()->addElement(0, 1, m_rocTitle);
-    m_histTitle = new QCPTextElement(this, tr("Anomaly scores (−log p)"),
-                                     QFont(font().family(), 9, QFont::Bold));
+    m_histTitle = new FittedTitle(this, QFont(font().family(), 9, QFont::Bold), 0.5);
     plotLayout()->addElement(0, 0, m_histTitle);
     plotLayout()->addElement(1, 0, m_histRect);
     plotLayout()->addElement(1, 1, m_rocRect);
@@ -63,14 +63,14 @@ void ScorePlots::clearScores()
         g->data()->clear();
         g->setVisible(false);
     }
-    m_histTitle->setText(tr("Anomaly scores: fit a model first"));
-    m_rocTitle->setText(tr("ROC: fit a model with labels of both classes"));
+    m_histTitle->setFullText(tr("Anomaly scores: fit a model first"));
+    m_rocTitle->setFullText(tr("ROC: fit a model with labels of both classes"));
     replot(rpQueuedReplot);
 }
 
 QString ScorePlots::histogramTitle() const
 {
-    return m_histTitle->text();
+    return m_histTitle->fullText();
 }
 
 QCPRange ScorePlots::histogramRange() const
@@ -155,7 +155,7 @@ void ScorePlots::setScores(const Vector& scores, const std::optional<Eigen::Vect
     m_histRect->axis(QCPAxis::atLeft)->setRange(0, std::max(top, 1e-3) * 1.12);
     const QString what =
         normality ? tr("Anomaly scores (−normality score)") : tr("Anomaly scores (−log p)");
-    m_histTitle->setText(
+    m_histTitle->setFullText(
         clip ? tr("%1; x clipped to the 0.5–99.5 % quantiles, %2 rows beyond counted in the edge "
                   "bins")
                    .arg(what)
@@ -165,13 +165,13 @@ void ScorePlots::setScores(const Vector& scores, const std::optional<Eigen::Vect
     if (!normal.empty() && !anomalous.empty()) {
         const RocCurve roc = rocCurve(scores, *labels);
         m_roc->setData(q(roc.fpr), q(roc.tpr), true);
-        m_rocTitle->setText(tr("ROC: AUC-ROC %1, AUC-PR %2")
-                                .arg(aucRoc(scores, *labels), 0, 'f', 4)
-                                .arg(aucPr(scores, *labels), 0, 'f', 4));
+        m_rocTitle->setFullText(tr("ROC: AUC-ROC %1, AUC-PR %2")
+                                    .arg(aucRoc(scores, *labels), 0, 'f', 4)
+                                    .arg(aucPr(scores, *labels), 0, 'f', 4));
         m_roc->setVisible(true);
     } else {
         m_roc->data()->clear();
-        m_rocTitle->setText(tr("ROC: needs labels of both classes"));
+        m_rocTitle->setFullText(tr("ROC: needs labels of both classes"));
     }
     replot();
 }

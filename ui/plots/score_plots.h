@@ -9,6 +9,8 @@
 
 namespace sosrep::ui {
 
+class FittedTitle;
+
 /// Anomaly-score histogram (split by label when known) and, with labels, the ROC curve with
 /// AUC-ROC and AUC-PR, side by side.
 class ScorePlots : public QCustomPlot
@@ -41,8 +43,8 @@ private:
     QCPLegend* m_histLegend;
     QCPGraph* m_roc;
     QCPGraph* m_chance;
-    QCPTextElement* m_histTitle = nullptr;
-    QCPTextElement* m_rocTitle;
+    FittedTitle* m_histTitle = nullptr;
+    FittedTitle* m_rocTitle = nullptr;
 };
 
 } // namespace sosrep::ui
