@@ -16,6 +16,7 @@
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/fd_plot.h"
+#include "ui/plots/optimizer_view.h"
 #include "ui/plots/plot_style.h"
 #include "ui/plots/ratio_plot.h"
 #include "ui/plots/ratio_view.h"
@@ -113,7 +114,10 @@ void MainWindow::buildViews()
 {
     m_tabs = new QTabWidget(this);
     m_density = new DensityHeatmap;
-    m_trace = new TracePlot;
+    m_optimizer = new OptimizerView(m_controller);
+    m_trace = m_optimizer->plot();
+    connect(m_optimizer, &OptimizerView::negativityRequested, this,
+            &MainWindow::negativityInteractively);
     m_fd = new FdPlot;
     auto* scoresPage = new QWidget;
     auto* scoresLayout = new QVBoxLayout(scoresPage);
@@ -135,7 +139,7 @@ void MainWindow::buildViews()
     scoresLayout->addWidget(m_scorePlots, 1);
     scoresLayout->addWidget(m_scoresView, 1);
     m_tabs->addTab(m_density, tr("Density"));
-    m_tabs->addTab(m_trace, tr("Optimizer"));
+    m_tabs->addTab(m_optimizer, tr("Optimizer"));
     m_tabs->addTab(m_fd, tr("Fisher divergence"));
     m_tabs->addTab(scoresPage, tr("Scores"));
     m_compare = new CompareView;
@@ -337,7 +341,7 @@ void MainWindow::connectNegativity()
     connect(m_negativity, &NegativityJob::finished, this, [this] {
         const NegativityRun& r = *m_negativity->result();
         m_trace->setExperiment(&r, m_negativity->settings().worst);
-        m_tabs->setCurrentWidget(m_trace);
+        m_tabs->setCurrentWidget(m_optimizer);
         const Vector nat = NegativityRun::worstMean(r.natural, m_negativity->settings().worst);
         const Vector std_ = NegativityRun::worstMean(r.standard, m_negativity->settings().worst);
         statusBar()->showMessage(

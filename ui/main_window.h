@@ -20,6 +20,7 @@ class CompareView;
 class DensityHeatmap;
 class EstimationController;
 class NegativityJob;
+class OptimizerView;
 class FdPlot;
 class RatioView;
 class ScorePlots;
@@ -38,6 +39,7 @@ public:
     EstimationController* controller() const { return m_controller; }
     DensityHeatmap* densityView() const { return m_density; }
     TracePlot* tracePlot() const { return m_trace; }
+    OptimizerView* optimizerView() const { return m_optimizer; }
     NegativityJob* negativityJob() const { return m_negativity; }
     /// Runs the negativity experiment (paper Fig. 3) on the loaded data off the GUI thread; the
     /// result is drawn in the Optimizer view. Escape cancels it like a fit.
@@ -105,6 +107,7 @@ private:
     DensityHeatmap* m_density;
     CompareView* m_compare;
     RatioView* m_ratio;
+    OptimizerView* m_optimizer;
     TracePlot* m_trace;
     FdPlot* m_fd;
     QTableView* m_scoresView;

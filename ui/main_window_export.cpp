@@ -16,6 +16,7 @@
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/fd_plot.h"
+#include "ui/plots/optimizer_view.h"
 #include "ui/plots/plot_style.h"
 #include "ui/plots/ratio_plot.h"
 #include "ui/plots/ratio_view.h"
@@ -59,6 +60,9 @@ QWidget* MainWindow::currentPlot() const
     QWidget* page = m_tabs->currentWidget();
     if (page == m_compare) {
         return m_compare; // the maps, the read-outs and the bottom row, exported whole
+    }
+    if (page == m_optimizer) {
+        return m_trace;
     }
     if (page == m_ratio) {
         return m_ratio->plot(); // map, tuning surface and weights: one plot, exported whole

@@ -7,10 +7,12 @@
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/fd_plot.h"
+#include "ui/plots/optimizer_view.h"
 #include "ui/plots/score_plots.h"
 #include "ui/plots/trace_plot.h"
 #include "ui/scores_model.h"
 
+#include <QCheckBox>
 #include <QTableView>
 #include <QtTest>
 
@@ -264,6 +266,60 @@ private slots:
                 QFileInfo(png).permissions().testFlag(QFileDevice::ReadOther));
         QVERIFY(QFileInfo(pdf).permissions().testFlag(QFileDevice::ReadGroup) ==
                 QFileInfo(png).permissions().testFlag(QFileDevice::ReadGroup));
+    }
+
+    void optimizerShowsADivergingRunBesideAConvergingOne()
+    {
+        // The demo: at the default step 0.1 the standard gradient diverges (loss to 1e13).
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 500, 0);
+        QVERIFY(fitAndWait(c));
+        const sosrep::NamedTrace* standard = nullptr;
+        for (const sosrep::NamedTrace& t : c->traces()) {
+            standard = t.run == "standard" ? &t : standard;
+        }
+        QVERIFY(standard);
+        QVERIFY(standard->status == sosrep::SolverStatus::Diverged);
+        TracePlot* plot = w.tracePlot();
+        QVERIFY(plot->divergenceText().contains(QStringLiteral("diverged at iteration")));
+        // Each run on its own loss axis: the natural run's axis spans its own few decades.
+        QCPAxis* natural = plot->lossAxisOf("natural");
+        QCPAxis* standardAxis = plot->lossAxisOf("standard");
+        QVERIFY(natural != standardAxis);
+        QVERIFY2(natural->range().upper / natural->range().lower < 1e4,
+                 qPrintable(QStringLiteral("%1 .. %2")
+                                .arg(natural->range().lower)
+                                .arg(natural->range().upper)));
+        QVERIFY(standardAxis->range().upper > 1e6);
+
+        // The Newton path can be hidden and shown.
+        auto* newton = w.optimizerView()->findChild<QCheckBox*>();
+        QVERIFY(newton);
+        newton->setChecked(false);
+        for (int i = 0; i < plot->graphCount(); ++i) {
+            if (plot->graph(i)->name().startsWith(QStringLiteral("Newton"))) {
+                QVERIFY(!plot->graph(i)->visible());
+            }
+        }
+        newton->setChecked(true);
+
+        // The paper's Fig. 3 setting in one click: no refit, the runs at lambda = 0.01.
+        QSignalSpy fits(c, &EstimationController::fitFinished);
+        const double seconds = c->result()->seconds;
+        w.optimizerView()->runPaperSetting();
+        QVERIFY(c->isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(!c->isBusy(), 60000);
+        QCOMPARE(fits.count(), 0);
+        QCOMPARE(c->result()->seconds, seconds);
+        QCOMPARE(c->solverComparison().learningRate, 0.01);
+        QCOMPARE(int(c->result()->solverRuns.size()), 2);
+        for (const sosrep::NamedTrace& t : c->result()->solverRuns) {
+            QVERIFY(t.status != sosrep::SolverStatus::Running);
+            QVERIFY(t.rows.size() > 2);
+        }
+        QCOMPARE(plot->runs(), (QStringList{QStringLiteral("natural"), QStringLiteral("newton"),
+                                            QStringLiteral("standard")}));
     }
 
     void fittedSubsampleIsMarkedInTheTable()

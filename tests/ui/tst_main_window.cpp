@@ -5,6 +5,7 @@
 #include "ui/main_window.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
+#include "ui/plots/optimizer_view.h"
 #include "ui/plots/ratio_plot.h"
 #include "ui/plots/ratio_view.h"
 #include "ui/plots/trace_plot.h"
@@ -231,7 +232,7 @@ private slots:
         QVERIFY(job->result());
         QCOMPARE(job->result()->natural.rows(), Eigen::Index(61));
         QVERIFY(w.tracePlot()->hasExperiment());
-        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.tracePlot()));
+        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.optimizerView()));
         // Cancel: a run of many minutes stops within a few iterations.
         c->generateToy(sosrep::ToyKind::Rings, 1500, 2);
         QVERIFY(!job->result());                  // the old data's result is gone ...

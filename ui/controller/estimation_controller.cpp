@@ -8,12 +8,16 @@
 #include "core/data/preparation.h"
 #include "core/errors.h"
 #include "core/estimators/registry.h"
+#include "core/estimators/sosrep/solver_comparison.h"
+#include "core/kernels/kernel_operator.h"
 #include "ui/controller/option_labels.h"
 
 #include <QFileInfo>
 
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
+#include <chrono>
+#include <map>
 
 namespace sosrep::ui {
 namespace {
@@ -45,6 +49,10 @@ EstimationController::~EstimationController()
     if (m_gridWatcher) {
         m_gridCancel = true;
         m_gridWatcher->waitForFinished();
+    }
+    if (m_solverWatcher) {
+        m_cancel = true;
+        m_solverWatcher->waitForFinished();
     }
 }
 
@@ -88,7 +96,12 @@ void EstimationController::setDataset(Dataset raw, const QString& source)
 {
     if (isBusy()) {
         cancel();
-        m_watcher->waitForFinished();
+        for (QFutureWatcherBase* w : {static_cast<QFutureWatcherBase*>(m_watcher),
+                                      static_cast<QFutureWatcherBase*>(m_solverWatcher)}) {
+            if (w) {
+                w->waitForFinished();
+            }
+        }
     }
     QVector<ColumnRole> roles;
     for (Eigen::Index j = 0; j < raw.dim(); ++j) {
@@ -459,6 +472,90 @@ void EstimationController::fit()
     m_watcher->setFuture(
         QtConcurrent::run([in, sink, this] { return runFitJob(in, sink, m_cancel); }));
     emit busyChanged(true);
+}
+
+bool EstimationController::rerunSolverComparison()
+{
+    if (isBusy()) {
+        return false;
+    }
+    const KernelOperator* kernel =
+        m_result && m_result->model().kernelField() ? m_result->model().kernel() : nullptr;
+    if (!kernel || kernel->uncoveredRows() != 0) {
+        emit errorOccurred(tr("The natural-vs-standard comparison runs on a fitted SOSREP or KDE "
+                              "kernel: fit one first (F5)"));
+        return false;
+    }
+    m_cancel = false;
+    // The fit's own runs stay; the comparison's are replaced as they stream in.
+    m_traces = m_result->fit.model->report().traces;
+    emit traceUpdated();
+    GradientConfig gc;
+    gc.learningRate = m_solverComparison.learningRate;
+    gc.iterations = m_solverComparison.iterations;
+    gc.tolerance = 1e-9;
+    gc.seed = m_result->settings.values.seed("seed");
+    // The model (and its kernel) is shared read-only with the worker; it lives as long as the
+    // copy of the pointer held here.
+    const std::shared_ptr<const FittedModel> model = m_result->fit.model;
+    const quint64 generation = m_resultGeneration;
+    auto stream = std::make_shared<std::map<std::string, std::vector<TraceRow>>>();
+    auto last = std::make_shared<std::chrono::steady_clock::time_point>();
+    const TraceObserver observer = [this, stream, last](const std::string& run,
+                                                        const TraceRow& row) {
+        (*stream)[run].push_back(row);
+        if (std::chrono::steady_clock::now() - *last < std::chrono::milliseconds(50)) {
+            return;
+        }
+        *last = std::chrono::steady_clock::now();
+        auto batch = std::move(*stream);
+        stream->clear();
+        QMetaObject::invokeMethod(
+            this,
+            [this, batch] {
+                for (const auto& [run, rows] : batch) {
+                    appendTrace(run, rows);
+                }
+                emit traceUpdated();
+            },
+            Qt::QueuedConnection);
+    };
+    const auto progress = [this](int done, int total) {
+        QMetaObject::invokeMethod(
+            this,
+            [this, done, total] {
+                emit progressChanged(tr("optimizer: natural vs standard"), done, total);
+            },
+            Qt::QueuedConnection);
+        return !m_cancel.load();
+    };
+    m_solverWatcher = new QFutureWatcher<std::vector<NamedTrace>>(this);
+    connect(m_solverWatcher, &QFutureWatcher<std::vector<NamedTrace>>::finished, this,
+            [this, generation] {
+                std::vector<NamedTrace> runs = m_solverWatcher->result();
+                m_solverWatcher->deleteLater();
+                m_solverWatcher = nullptr;
+                emit busyChanged(false);
+                if (generation != m_resultGeneration || !m_result) {
+                    return;
+                }
+                if (runs.empty()) {
+                    emit fitCancelled();
+                } else {
+                    m_result->solverRuns = std::move(runs);
+                }
+                // The authoritative traces (the streamed rows may lag).
+                m_traces = m_result->fit.model->report().traces;
+                m_traces.insert(m_traces.end(), m_result->solverRuns.begin(),
+                                m_result->solverRuns.end());
+                emit traceUpdated();
+            });
+    m_solverWatcher->setFuture(QtConcurrent::run([model, gc, observer, progress] {
+        const SolverComparison c = compareGradientSolvers(*model->kernel(), gc, observer, progress);
+        return c.cancelled ? std::vector<NamedTrace>{} : c.runs;
+    }));
+    emit busyChanged(true);
+    return true;
 }
 
 void EstimationController::fitAtLengthScale(double lengthScale)

@@ -97,8 +97,12 @@ public:
     QStringList warnings() const;
 
     // --- jobs -----------------------------------------------------------------------------
-    bool isBusy() const { return m_watcher != nullptr; }
+    bool isBusy() const { return m_watcher != nullptr || m_solverWatcher != nullptr; }
     void fit();
+    /// Runs the optimizer view's natural-vs-standard comparison again on the fitted kernel with
+    /// the current solverComparison() settings (no refit); the traces stream in as in a fit.
+    /// Returns false (and says why) when there is no fitted kernel-field model.
+    bool rerunSolverComparison();
     /// Refits with a fixed length scale (e.g. a point clicked on the FD curve).
     void fitAtLengthScale(double lengthScale);
     void cancel();
@@ -183,6 +187,7 @@ private:
         DensityGrid comparison;
     };
     QFutureWatcher<Grids>* m_gridWatcher = nullptr;
+    QFutureWatcher<std::vector<NamedTrace>>* m_solverWatcher = nullptr;
     std::atomic<bool> m_gridCancel{false};
     quint64 m_resultGeneration = 0; // a finished grid job applies only to its own result
     std::unique_ptr<ClusterComparison> m_clusters;

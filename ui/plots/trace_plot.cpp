@@ -40,13 +40,33 @@ TracePlot::TracePlot(QWidget* parent) : QCustomPlot(parent)
     plotLayout()->clear();
     // L >= 1 for a unit-diagonal kernel (|(K a)_i|^2 <= a^T K a by Cauchy-Schwarz), so a log
     // axis is safe and shows a diverging run next to a converging one.
-    addPanel(QStringLiteral("loss L(α)"), true);
+    addPanel(QStringLiteral("loss L(α): natural, Newton"), true);
     addPanel(QStringLiteral("share f(xᵢ) < 0"), false);
     addPanel(QStringLiteral("residual max|Nαᵢ(Kα)ᵢ−1|"), true);
     m_panels.last()->axis(QCPAxis::atBottom)->setLabel(QStringLiteral("iteration"));
+    // The standard run's loss on its own (right) axis: it may run to 1e13 while the natural
+    // run settles near 1.
+    QCPAxis* right = m_panels[0]->axis(QCPAxis::atRight);
+    right->setVisible(true);
+    makeLogAxis(right);
+    right->setLabel(QStringLiteral("standard run's loss"));
+    right->setLabelColor(colors::standard());
+    right->setTickLabelColor(colors::standard());
+    m_divergenceLabel = new QCPItemText(this);
+    m_divergenceLabel->setClipAxisRect(m_panels[0]);
+    m_divergenceLabel->position->setAxes(m_panels[0]->axis(QCPAxis::atBottom),
+                                         m_panels[0]->axis(QCPAxis::atLeft));
+    m_divergenceLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_divergenceLabel->position->setAxisRect(m_panels[0]);
+    m_divergenceLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_divergenceLabel->setPadding(QMargins(6, 2, 6, 2));
+    m_divergenceLabel->setColor(colors::standard());
+    m_divergenceLabel->setBrush(QColor(255, 255, 255, 220));
+    m_divergenceLabel->setFont(QFont(font().family(), 9, QFont::Bold));
+    m_divergenceLabel->setVisible(false);
     auto* group = new QCPMarginGroup(this);
     for (auto* r : m_panels) {
-        r->setMarginGroup(QCP::msLeft, group);
+        r->setMarginGroup(QCP::msLeft | QCP::msRight, group); // aligned iteration axes
     }
     // Legend in the first panel.
     legend = new QCPLegend;
@@ -72,12 +92,97 @@ QCPAxisRect* TracePlot::addPanel(const QString& yLabel, bool logScale)
     plotLayout()->addElement(m_panels.size(), 0, rect);
     rect->axis(QCPAxis::atLeft)->setLabel(yLabel);
     if (logScale) {
-        rect->axis(QCPAxis::atLeft)->setScaleType(QCPAxis::stLogarithmic);
-        rect->axis(QCPAxis::atLeft)
-            ->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        makeLogAxis(rect->axis(QCPAxis::atLeft));
     }
+    // A divergence marker, hidden until a run diverges.
+    auto* line = new QCPItemStraightLine(this);
+    line->setClipAxisRect(rect);
+    for (QCPItemPosition* p : {line->point1, line->point2}) {
+        p->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        p->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        p->setAxisRect(rect);
+    }
+    line->setPen(QPen(colors::standard(), 1.2, Qt::DashDotLine));
+    line->setVisible(false);
+    m_divergenceLines << line;
     m_panels << rect;
     return rect;
+}
+
+void TracePlot::makeLogAxis(QCPAxis* axis)
+{
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    useLogTicks(axis);
+}
+
+void TracePlot::useLogTicks(QCPAxis* axis)
+{
+    // Over a few decades every tick is a power of ten, all written 10ⁿ; within two decades
+    // (a converged loss) plain numbers read better than 2·10⁰.
+    const bool decades = axis->range().lower > 0 && axis->range().upper / axis->range().lower > 100;
+    const bool isLog = !axis->ticker().dynamicCast<QCPAxisTickerLog>().isNull();
+    if (decades && !isLog) {
+        auto ticker = QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog);
+        ticker->setTickCount(4);
+        axis->setTicker(ticker);
+        axis->setNumberFormat(QStringLiteral("eb"));
+        axis->setNumberPrecision(0);
+    } else if (!decades && isLog) {
+        axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        axis->setNumberFormat(QStringLiteral("g"));
+        axis->setNumberPrecision(4);
+    }
+}
+
+QCPAxis* TracePlot::lossAxisOf(const std::string& run)
+{
+    return !m_fista && run == "standard" ? m_panels[0]->axis(QCPAxis::atRight)
+                                         : m_panels[0]->axis(QCPAxis::atLeft);
+}
+
+void TracePlot::setRunVisible(const std::string& run, bool visible)
+{
+    m_hidden[run] = !visible;
+    auto it = m_graphs.find(run);
+    if (it == m_graphs.end()) {
+        return;
+    }
+    for (QCPGraph* g : it->second) {
+        g->setVisible(visible);
+    }
+    rescalePanels();
+    replot(rpQueuedReplot);
+}
+
+QString TracePlot::divergenceText() const
+{
+    return m_divergenceLabel->visible() ? m_divergenceLabel->text() : QString();
+}
+
+void TracePlot::markDivergence(const std::vector<NamedTrace>& runs)
+{
+    QStringList said;
+    double at = -1.0;
+    for (const NamedTrace& t : runs) {
+        if (t.status != SolverStatus::Diverged || t.rows.empty()) {
+            continue;
+        }
+        // The last iterate with a finite loss: where the run left every sensible range.
+        int last = t.rows.front().iteration;
+        for (const TraceRow& r : t.rows) {
+            last = std::isfinite(r.loss) ? r.iteration : last;
+        }
+        at = std::max(at, double(last));
+        said << QStringLiteral("%1 diverged at iteration %2").arg(styleOf(t.run).name).arg(last);
+    }
+    for (QCPItemStraightLine* line : m_divergenceLines) {
+        line->setVisible(at >= 0.0);
+        line->point1->setCoords(at, 0.0);
+        line->point2->setCoords(at, 1.0);
+    }
+    m_divergenceLabel->setVisible(at >= 0.0);
+    m_divergenceLabel->setText(said.join(QLatin1Char('\n')));
+    m_divergenceLabel->position->setCoords(at, 0.12);
 }
 
 const QVector<QCPGraph*>& TracePlot::graphsOf(const std::string& run)
@@ -89,9 +194,11 @@ const QVector<QCPGraph*>& TracePlot::graphsOf(const std::string& run)
     const RunStyle style = styleOf(run);
     QVector<QCPGraph*> graphs;
     for (QCPAxisRect* rect : m_panels) {
-        auto* g = addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        QCPAxis* value = rect == m_panels[0] ? lossAxisOf(run) : rect->axis(QCPAxis::atLeft);
+        auto* g = addGraph(rect->axis(QCPAxis::atBottom), value);
         g->setPen(QPen(style.color, 2, style.pen));
         g->setName(style.name);
+        g->setVisible(!m_hidden[run]);
         graphs << g;
     }
     legend->addItem(new QCPPlottableLegendItem(legend, graphs.first()));
@@ -118,7 +225,8 @@ void TracePlot::setMode(bool fista)
     m_panels[0]
         ->axis(QCPAxis::atLeft)
         ->setLabel(fista ? QStringLiteral("objective J(B) = MMD² + λ·reg")
-                         : QStringLiteral("loss L(α)"));
+                         : QStringLiteral("loss L(α): natural, Newton"));
+    m_panels[0]->axis(QCPAxis::atRight)->setVisible(!fista);
     QCPAxis* middle = m_panels[1]->axis(QCPAxis::atLeft);
     middle->setLabel(fista ? QStringLiteral("MMD² part of J") : QStringLiteral("share f(xᵢ) < 0"));
     middle->setScaleType(fista ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
@@ -161,6 +269,7 @@ void TracePlot::setTraces(const std::vector<NamedTrace>& runs)
             fill(graphs[k], t.rows, k);
         }
     }
+    markDivergence(runs);
     rescalePanels();
     // The paper's two runs stay in the legend for SOSREP; a kernel-SoS trace shows only its own.
     for (auto& [run, graphs] : m_graphs) {
@@ -174,32 +283,42 @@ void TracePlot::setTraces(const std::vector<NamedTrace>& runs)
 
 void TracePlot::rescalePanels()
 {
-    // One iteration axis for all panels (the runs are compared at the same iteration).
+    // One iteration axis for all panels (the runs are compared at the same iteration); each
+    // value axis fitted to its own visible curves, with room so a converged curve does not lie
+    // on the frame.
     double upper = 1.0;
+    std::map<QCPAxis*, QVector<QCPGraph*>> byAxis;
     for (int k = 0; k < m_panels.size(); ++k) {
-        QVector<QCPGraph*> graphs;
         for (auto& [run, g] : m_graphs) {
-            graphs << g[k];
+            byAxis[g[k]->valueAxis()] << g[k];
         }
-        if (k == 1) {
-            graphs << m_experiment[0] << m_experiment[1];
-        }
+    }
+    byAxis[m_experiment[0]->valueAxis()] << m_experiment[0] << m_experiment[1];
+    for (auto& [axis, graphs] : byAxis) {
         bool first = true;
         for (QCPGraph* g : graphs) {
             bool found = false;
-            const QCPRange r = g->getKeyRange(found);
-            if (found) {
-                upper = std::max(upper, r.upper);
-                g->rescaleValueAxis(!first, true);
-                first = false;
+            const QCPRange keys = g->getKeyRange(found);
+            if (!found || !g->visible()) {
+                continue;
             }
+            upper = std::max(upper, keys.upper);
+            g->rescaleValueAxis(!first, true);
+            first = false;
+        }
+        if (axis->scaleType() == QCPAxis::stLogarithmic && !first) {
+            axis->setRange(axis->range().lower / 1.5, axis->range().upper * 1.5);
+            useLogTicks(axis);
+        } else if (!first) {
+            const double pad = std::max(1e-12, 0.05 * axis->range().size());
+            axis->setRange(axis->range().lower - pad, axis->range().upper + pad);
         }
     }
     for (QCPAxisRect* panel : m_panels) {
-        panel->axis(QCPAxis::atBottom)->setRange(0, upper);
+        panel->axis(QCPAxis::atBottom)->setRange(-0.01 * upper, upper * 1.01);
     }
     if (!m_fista) {
-        m_panels[1]->axis(QCPAxis::atLeft)->setRange(-0.02, 1.02);
+        m_panels[1]->axis(QCPAxis::atLeft)->setRange(-0.05, 1.05);
     }
 }
 

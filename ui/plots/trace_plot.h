@@ -30,6 +30,13 @@ public:
     /// thick beside the fit's own runs; nullptr removes it.
     void setExperiment(const NegativityRun* run, int worst);
     bool hasExperiment() const { return !m_experiment[0]->data()->isEmpty(); }
+    /// Shows or hides a run's curves (the Newton path of the fit).
+    void setRunVisible(const std::string& run, bool visible);
+    /// The loss axis a run is drawn against: each of the paper's two runs has its own, so a
+    /// diverging standard run (loss 1e13) leaves the natural run readable.
+    QCPAxis* lossAxisOf(const std::string& run);
+    /// "" or what the divergence marker says ("standard gradient diverged at iteration 6").
+    QString divergenceText() const;
 
 private:
     QCPAxisRect* addPanel(const QString& yLabel, bool logScale);
@@ -41,7 +48,17 @@ private:
     /// Fits every panel's axes to what is drawn.
     void rescalePanels();
 
+    /// Marks where a run diverged: a line across every panel and a label in the first.
+    void markDivergence(const std::vector<NamedTrace>& runs);
+    /// Log axes read alike: every tick a power of ten (10⁰, 10², 10⁴), never 100 beside 10⁶.
+    static void makeLogAxis(QCPAxis* axis);
+    /// Power-of-ten ticks over several decades, plain numbers within two.
+    static void useLogTicks(QCPAxis* axis);
+
     QVector<QCPAxisRect*> m_panels;
+    QVector<QCPItemStraightLine*> m_divergenceLines;
+    QCPItemText* m_divergenceLabel = nullptr;
+    std::map<std::string, bool> m_hidden;
     bool m_fista = false;
     std::map<std::string, QVector<QCPGraph*>> m_graphs;
     QCPGraph* m_experiment[2] = {nullptr, nullptr}; // natural, standard (share panel only)

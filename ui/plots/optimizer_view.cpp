@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#include "ui/plots/optimizer_view.h"
+
+#include "core/experiments/negativity.h"
+#include "ui/controller/estimation_controller.h"
+#include "ui/plots/trace_plot.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace sosrep::ui {
+
+OptimizerView::OptimizerView(EstimationController* controller, QWidget* parent)
+    : QWidget(parent), m_controller(controller), m_plot(new TracePlot)
+{
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Natural vs standard: λ")));
+    m_rate = new QDoubleSpinBox;
+    m_rate->setDecimals(4);
+    m_rate->setRange(1e-4, 100.0);
+    m_rate->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+    m_rate->setToolTip(tr("λ of both updates (paper eqs. 7 and 8)"));
+    bar->addWidget(m_rate);
+    bar->addWidget(new QLabel(tr("iter.")));
+    m_iterations = new QSpinBox;
+    m_iterations->setRange(1, 100000);
+    bar->addWidget(m_iterations);
+    m_run = new QPushButton(tr("Run"));
+    m_run->setToolTip(tr("Run both from the same start on the fitted kernel (no refit)"));
+    bar->addWidget(m_run);
+    const NegativitySettings paper;
+    m_paper = new QPushButton(tr("Fig. 3 setting"));
+    m_paper->setToolTip(
+        tr("The paper's Fig. 3 step and iterations (λ = %1, %2 iterations), one start; "
+           "the many-start experiment is under Many starts")
+            .arg(paper.learningRate)
+            .arg(paper.iterations));
+    bar->addWidget(m_paper);
+    m_newton = new QCheckBox(tr("Newton"));
+    m_newton->setChecked(true);
+    m_newton->setToolTip(tr("Show the path of the fit's own solver, when it is Newton"));
+    bar->addWidget(m_newton);
+    auto* many = new QPushButton(tr("Many starts…"));
+    many->setToolTip(tr("The negativity experiment: many starts, worst-k share (paper Fig. 3)"));
+    bar->addWidget(many);
+    bar->addStretch();
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_plot, 1);
+
+    connect(m_rate, &QDoubleSpinBox::editingFinished, this, &OptimizerView::apply);
+    connect(m_iterations, &QSpinBox::editingFinished, this, &OptimizerView::apply);
+    connect(m_run, &QPushButton::clicked, this, [this] {
+        apply();
+        m_controller->rerunSolverComparison();
+    });
+    connect(m_paper, &QPushButton::clicked, this, &OptimizerView::runPaperSetting);
+    connect(m_newton, &QCheckBox::toggled, this,
+            [this](bool on) { m_plot->setRunVisible("newton", on); });
+    connect(many, &QPushButton::clicked, this, &OptimizerView::negativityRequested);
+    connect(m_controller, &EstimationController::settingsChanged, this, &OptimizerView::refresh);
+    connect(m_controller, &EstimationController::busyChanged, this, &OptimizerView::refresh);
+    connect(m_controller, &EstimationController::fitFinished, this, &OptimizerView::refresh);
+    connect(m_controller, &EstimationController::dataChanged, this, &OptimizerView::refresh);
+    refresh();
+}
+
+void OptimizerView::refresh()
+{
+    const SolverComparisonSettings& s = m_controller->solverComparison();
+    const QSignalBlocker a(m_rate);
+    const QSignalBlocker b(m_iterations);
+    m_rate->setValue(s.learningRate);
+    m_iterations->setValue(s.iterations);
+    const FitJobResult* r = m_controller->result();
+    const bool runnable = r && r->model().kernelField() && !m_controller->isBusy();
+    m_run->setEnabled(runnable);
+    m_paper->setEnabled(runnable);
+}
+
+void OptimizerView::apply()
+{
+    SolverComparisonSettings s = m_controller->solverComparison();
+    if (s.learningRate == m_rate->value() && s.iterations == m_iterations->value()) {
+        return;
+    }
+    s.learningRate = m_rate->value();
+    s.iterations = m_iterations->value();
+    m_controller->setSolverComparison(s);
+}
+
+void OptimizerView::runPaperSetting()
+{
+    const NegativitySettings paper;
+    SolverComparisonSettings s = m_controller->solverComparison();
+    s.enabled = true;
+    s.learningRate = paper.learningRate;
+    s.iterations = paper.iterations;
+    m_controller->setSolverComparison(s);
+    m_controller->rerunSolverComparison();
+}
+
+} // namespace sosrep::ui

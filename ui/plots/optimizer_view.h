@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QWidget>
+
+class QCheckBox;
+class QDoubleSpinBox;
+class QPushButton;
+class QSpinBox;
+
+namespace sosrep::ui {
+
+class EstimationController;
+class TracePlot;
+
+/// The optimizer view: the live traces, and above them the settings of the paper's
+/// natural-vs-standard comparison (step λ, iterations) with a button that runs it again on the
+/// fitted kernel (no refit), a one-click preset for the paper's Fig. 3 setting, the Newton
+/// path on or off, and the many-start negativity experiment.
+class OptimizerView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    OptimizerView(EstimationController* controller, QWidget* parent = nullptr);
+    TracePlot* plot() const { return m_plot; }
+    /// Sets the paper's Fig. 3 step and iterations and runs the comparison.
+    void runPaperSetting();
+
+signals:
+    void negativityRequested();
+
+private:
+    void refresh();
+    void apply();
+
+    EstimationController* m_controller;
+    TracePlot* m_plot;
+    QDoubleSpinBox* m_rate;
+    QSpinBox* m_iterations;
+    QPushButton* m_run;
+    QPushButton* m_paper;
+    QCheckBox* m_newton;
+};
+
+} // namespace sosrep::ui
