@@ -126,6 +126,7 @@ void MainWindow::buildViews()
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(m_scores);
     proxy->setSortRole(Qt::EditRole);
+    m_scoresProxy = proxy;
     m_scoresView = new QTableView;
     m_scoresView->setObjectName(QStringLiteral("scoresTable"));
     m_scoresView->setModel(proxy);
@@ -133,6 +134,10 @@ void MainWindow::buildViews()
     m_scoresView->verticalHeader()->hide();
     m_scoresView->sortByColumn(2, Qt::DescendingOrder); // most anomalous rows first
     m_scoresView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_scoresView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    // Linked views: rows selected here are ringed in the density and compare maps.
+    connect(m_scoresView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { highlightRows(selectedRows()); });
     m_scorePlots = new ScorePlots;
     m_scorePlots->setMinimumHeight(260);
     scoresLayout->addWidget(m_aucLabel);
@@ -213,6 +218,7 @@ void MainWindow::connectController()
     connect(m_controller, &EstimationController::settingsChanged, this, &MainWindow::showStaleness);
     connect(m_fd, &FdPlot::lengthScaleClicked, m_controller,
             &EstimationController::fitAtLengthScale);
+    connect(m_density, &DensityHeatmap::rowsPicked, this, &MainWindow::selectRows);
 }
 
 void MainWindow::clearResultViews(const QString& message)
@@ -462,6 +468,56 @@ void MainWindow::showMaps()
         m_density->clearContent(tr("One feature column: no 2-D density view"));
     }
     m_compare->showResult(*r, m_controller->features(), m_controller->labels(), names);
+    DensityHeatmap::RowInfo info;
+    info.raw = m_controller->featureData().x;
+    info.names = names;
+    info.anomalyScores = -r->rowLogDensity;
+    info.scoreName = r->model().kind() == DensityKind::Score ? tr("anomaly score (−normality)")
+                                                             : tr("anomaly score (−log p)");
+    info.scaler = m_controller->scaler();
+    for (DensityHeatmap* map : {m_density, m_compare->firstView(), m_compare->secondView(),
+                                m_compare->differenceView()}) {
+        map->setRowInfo(info);
+    }
+    highlightRows(selectedRows());
+}
+
+QList<qint64> MainWindow::selectedRows() const
+{
+    QList<qint64> rows;
+    for (const QModelIndex& i : m_scoresView->selectionModel()->selectedRows()) {
+        rows << m_scoresProxy->mapToSource(i).row();
+    }
+    return rows;
+}
+
+void MainWindow::selectRows(const QList<qint64>& rows)
+{
+    QItemSelection selection;
+    for (qint64 r : rows) {
+        const QModelIndex i = m_scoresProxy->mapFromSource(m_scores->index(int(r), 0));
+        if (i.isValid()) {
+            selection.select(i, i);
+        }
+    }
+    m_scoresView->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect |
+                                                          QItemSelectionModel::Rows);
+    if (!selection.isEmpty()) {
+        m_scoresView->scrollTo(selection.indexes().first());
+    }
+    highlightRows(rows);
+    statusBar()->showMessage(
+        tr("%n row(s) selected: listed in the Scores table, ringed on the maps", nullptr,
+           int(rows.size())),
+        8000);
+}
+
+void MainWindow::highlightRows(const QList<qint64>& rows)
+{
+    for (DensityHeatmap* map : {m_density, m_compare->firstView(), m_compare->secondView(),
+                                m_compare->differenceView()}) {
+        map->setHighlighted(rows);
+    }
 }
 
 void MainWindow::showResult()

@@ -11,6 +11,7 @@ class QCustomPlot;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
 
@@ -63,6 +64,10 @@ public:
     QString exportCurrentPlot(const QString& path, const ExportOptions& options);
     /// Writes row,log_density,anomaly_score[,label] of the last fit; returns "" or the error.
     QString exportScores(const QString& path);
+    /// Linked views: the scores table's selected rows (data rows), and selecting rows there
+    /// (also what a shift-drag on the density view does); selected rows are ringed on the maps.
+    QList<qint64> selectedRows() const;
+    void selectRows(const QList<qint64>& rows);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -85,6 +90,7 @@ private:
     void showResult();
     /// The density and compare maps of the result (again after the plot columns change).
     void showMaps();
+    void highlightRows(const QList<qint64>& rows);
     void showError(const QString& message);
     QString densityTitle() const;
     /// Empties every result view (new data: nothing of the previous data set stays shown).
@@ -112,6 +118,7 @@ private:
     FdPlot* m_fd;
     QTableView* m_scoresView;
     ScoresModel* m_scores;
+    QSortFilterProxyModel* m_scoresProxy = nullptr;
     ScorePlots* m_scorePlots;
     QLabel* m_aucLabel;
     QLabel* m_staleBanner = nullptr;

@@ -322,6 +322,118 @@ private slots:
                                             QStringLiteral("standard")}));
     }
 
+    void axesInRawUnitsAndLinkedViews()
+    {
+        // Columns in their own units: heights 150-200 cm and weights 45-110 kg.
+        QByteArray csv("height_cm,weight_kg\n");
+        for (int i = 0; i < 200; ++i) {
+            csv += QByteArray::number(150.0 + (i * 37 % 50), 'g', 10) + ',' +
+                   QByteArray::number(45.0 + (i * 53 % 65), 'g', 10) + '\n';
+        }
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        auto* c = w.controller();
+        w.openFile(writeFile(QStringLiteral("units.csv"), csv));
+        QVERIFY(fitAndWait(c));
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        DensityHeatmap* map = w.densityView();
+        map->replot();
+        // Tick labels are heights in cm, placed where they fall on the scaled axis.
+        const QVector<QString> labels = map->xAxis->tickVectorLabels();
+        QVERIFY(!labels.isEmpty());
+        for (const QString& l : labels) {
+            bool ok = false;
+            const double v = l.toDouble(&ok);
+            QVERIFY2(ok && v >= 140.0 && v <= 210.0, qPrintable(l));
+        }
+        // Hover on a row: its number, raw values with the scaled ones, its score.
+        const Eigen::Index row = 7;
+        const QPointF at(map->xAxis->coordToPixel(c->features()(row, 0)),
+                         map->yAxis->coordToPixel(c->features()(row, 1)));
+        const QString readout = map->readoutAt(at);
+        QVERIFY2(readout.contains(QStringLiteral("height_cm = ")) &&
+                     readout.contains(QStringLiteral("(scaled")) &&
+                     readout.contains(QStringLiteral("anomaly score")),
+                 qPrintable(readout));
+        // (a row at the same pixel has the same values)
+        QVERIFY(readout.contains(QString::number(c->featureData().x(row, 0), 'g', 5)));
+
+        // Table -> maps: selected rows are ringed on the density and compare maps.
+        w.selectRows({1, 2, 3});
+        QCOMPARE(w.selectedRows().size(), 3);
+        QCOMPARE(map->highlightedCount(), 3);
+        QCOMPARE(w.compareView()->firstView()->highlightedCount(), 3);
+
+        // Map -> table: a shift-drag selects the rows inside the rectangle.
+        const QRect plotArea = map->axisRect()->rect();
+        const QPoint from = plotArea.topLeft() + QPoint(5, 5);
+        const QPoint to = plotArea.center();
+        const QList<qint64> expected =
+            map->rowsIn(map->xAxis->pixelToCoord(from.x()), map->xAxis->pixelToCoord(to.x()),
+                        map->yAxis->pixelToCoord(to.y()), map->yAxis->pixelToCoord(from.y()));
+        QVERIFY(!expected.isEmpty());
+        QSignalSpy picked(map, &DensityHeatmap::rowsPicked);
+        auto send = [map](QEvent::Type type, QPoint p, Qt::MouseButtons buttons) {
+            QMouseEvent e(type, p, map->mapToGlobal(p), Qt::LeftButton, buttons, Qt::ShiftModifier);
+            QCoreApplication::sendEvent(map, &e);
+        };
+        send(QEvent::MouseButtonPress, from, Qt::LeftButton);
+        send(QEvent::MouseMove, (from + to) / 2, Qt::LeftButton);
+        send(QEvent::MouseMove, to, Qt::LeftButton);
+        send(QEvent::MouseButtonRelease, to, Qt::NoButton);
+        QCOMPARE(picked.count(), 1);
+        QList<qint64> got = w.selectedRows();
+        std::sort(got.begin(), got.end());
+        QCOMPARE(got, expected);
+        QCOMPARE(map->highlightedCount(), int(expected.size()));
+        QCOMPARE(map->selectionRectMode(), QCP::srmNone); // a plain drag pans again
+    }
+
+    void legendDragsOffTheDataWithoutPanning()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
+        QVERIFY(fitAndWait(c));
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        DensityHeatmap* map = w.densityView();
+        map->replot();
+        const QRect before = map->legend->outerRect();
+        const QCPRange xRange = map->xAxis->range();
+        auto send = [map](QEvent::Type type, QPoint p, Qt::MouseButtons buttons) {
+            QMouseEvent e(type, p, map->mapToGlobal(p), Qt::LeftButton, buttons, Qt::NoModifier);
+            QCoreApplication::sendEvent(map, &e);
+        };
+        const QPoint grab = before.center();
+        const QPoint drop = grab + QPoint(-300, 200);
+        send(QEvent::MouseButtonPress, grab, Qt::LeftButton);
+        send(QEvent::MouseMove, drop, Qt::LeftButton);
+        send(QEvent::MouseButtonRelease, drop, Qt::NoButton);
+        map->replot();
+        const QRect after = map->legend->outerRect();
+        QVERIFY2(std::abs(after.center().x() - drop.x()) <= 6 &&
+                     std::abs(after.center().y() - drop.y()) <= 6,
+                 qPrintable(QStringLiteral("%1,%2 before %3,%4 %5x%6 after %7x%8 area %9")
+                                .arg(after.center().x())
+                                .arg(after.center().y())
+                                .arg(before.center().x())
+                                .arg(before.center().y())
+                                .arg(before.width())
+                                .arg(before.height())
+                                .arg(after.width())
+                                .arg(after.height())
+                                .arg(QStringLiteral("%1,%2 %3x%4")
+                                         .arg(map->axisRect()->rect().left())
+                                         .arg(map->axisRect()->rect().top())
+                                         .arg(map->axisRect()->rect().width())
+                                         .arg(map->axisRect()->rect().height()))));
+        QCOMPARE(map->xAxis->range(), xRange);                  // the map did not pan
+        QVERIFY(map->interactions().testFlag(QCP::iRangeDrag)); // and pans again afterwards
+    }
+
     void fittedSubsampleIsMarkedInTheTable()
     {
         MainWindow w;

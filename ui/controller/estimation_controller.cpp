@@ -183,6 +183,7 @@ void EstimationController::rebuildFeatures()
     PreparedTraining prepared =
         prepareTraining(ds, scalingKindFromString(m_settings.values.text("scale")));
     m_features = std::move(prepared.x);
+    m_scaler = std::move(prepared.scaler);
     m_dataWarnings = std::move(prepared.warnings);
     m_labels = ds.labels;
 }

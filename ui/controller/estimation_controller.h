@@ -64,6 +64,8 @@ public:
     /// Scaled feature matrix and labels, as fitted.
     const Matrix& features() const { return m_features; }
     const std::optional<Eigen::VectorXi>& labels() const { return m_labels; }
+    /// The scaling of the features (raw = shift + scale * scaled), for axes in raw units.
+    const Scaler& scaler() const { return m_scaler; }
 
     int plotX() const { return m_plotX; }
     int plotY() const { return m_plotY; }
@@ -162,6 +164,7 @@ private:
     std::optional<ToyConfig> m_toy;
     QVector<ColumnRole> m_roles;
     Matrix m_features;
+    Scaler m_scaler;
     Dataset m_featureData;
     std::optional<Eigen::VectorXi> m_labels;
     QStringList m_featureNames;

@@ -23,8 +23,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
     m_diff->setColormap(QStringLiteral("RdBu"));
     for (DensityHeatmap* map : {m_first, m_second, m_diff}) {
         map->setEqualAspect(true);
-        map->xAxis->ticker()->setTickCount(4); // narrow maps: labels that do not collide
-        map->yAxis->ticker()->setTickCount(4);
+        map->setTickCount(4); // narrow maps: labels that do not collide
     }
     // The two models share one colour scale: the second map shows it for both.
     m_first->hideColorScale();

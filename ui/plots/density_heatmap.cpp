@@ -3,7 +3,13 @@
 
 #include "core/grid/contour.h"
 #include "ui/plots/fitted_title.h"
+#include "ui/plots/legend_dragger.h"
 #include "ui/plots/plot_style.h"
+#include "ui/plots/raw_units_ticker.h"
+
+#include <QToolTip>
+
+#include <cmath>
 
 namespace sosrep::ui {
 namespace {
@@ -55,14 +61,173 @@ DensityHeatmap::DensityHeatmap(QWidget* parent) : QCustomPlot(parent)
     legend->setFont(QFont(font().family(), 8));
     legend->removeItem(legend->itemWithPlottable(m_map));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // The legend can be dragged off the data (LegendDragger).
+    new LegendDragger(this, legend);
     selectionRect()->setPen(QPen(Qt::white, 1.5, Qt::DashLine));
     selectionRect()->setBrush(QColor(255, 255, 255, 50));
     connect(selectionRect(), &QCPSelectionRect::accepted, this,
             [this](const QRect& r, QMouseEvent*) {
-                emit rectanglePicked(xAxis->pixelToCoord(r.left()), xAxis->pixelToCoord(r.right()),
-                                     yAxis->pixelToCoord(r.bottom()), yAxis->pixelToCoord(r.top()));
+                const double x0 = xAxis->pixelToCoord(r.left());
+                const double x1 = xAxis->pixelToCoord(r.right());
+                const double y0 = yAxis->pixelToCoord(r.bottom());
+                const double y1 = yAxis->pixelToCoord(r.top());
+                if (m_selectingRows) {
+                    m_selectingRows = false;
+                    setSelectionRectMode(QCP::srmNone);
+                    emit rowsPicked(rowsIn(x0, x1, y0, y1));
+                    return;
+                }
+                emit rectanglePicked(x0, x1, y0, y1);
                 setPickMode(false);
             });
+    m_highlight = addGraph();
+    m_highlight->setLineStyle(QCPGraph::lsNone);
+    m_highlight->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(255, 0, 255), 2), QBrush(), 11));
+    m_highlight->setName(QStringLiteral("selected rows"));
+    m_highlight->removeFromLegend();
+    setMouseTracking(true);
+    connect(this, &QCustomPlot::mouseMove, this, &DensityHeatmap::onHover);
+    setToolTip(QStringLiteral("Shift-drag to select rows (shown in the Scores table)"));
+}
+
+void DensityHeatmap::mousePressEvent(QMouseEvent* event)
+{
+    // Shift-drag selects rows; a plain drag pans (pick mode keeps its own rectangle).
+    if (event->modifiers().testFlag(Qt::ShiftModifier) && selectionRectMode() == QCP::srmNone &&
+        m_points.rows() > 0) {
+        m_selectingRows = true;
+        setSelectionRectMode(QCP::srmCustom);
+    }
+    QCustomPlot::mousePressEvent(event);
+}
+
+void DensityHeatmap::setTickCount(int count)
+{
+    m_tickCount = count;
+    applyTickers();
+}
+
+void DensityHeatmap::setRowInfo(RowInfo info)
+{
+    m_info = std::move(info);
+    applyTickers();
+    replot(rpQueuedReplot);
+}
+
+void DensityHeatmap::applyTickers()
+{
+    const Scaler& sc = m_info.scaler;
+    const bool raw = !sc.isIdentity() && sc.scale.size() > std::max(m_xColumn, m_yColumn);
+    for (auto [axis, col] : {std::pair{xAxis, m_xColumn}, std::pair{yAxis, m_yColumn}}) {
+        QSharedPointer<QCPAxisTicker> t =
+            raw ? QSharedPointer<QCPAxisTicker>(new RawUnitsTicker(sc.shift(col), sc.scale(col)))
+                : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker);
+        t->setTickCount(m_tickCount);
+        axis->setTicker(t);
+    }
+}
+
+void DensityHeatmap::setHighlighted(const QList<qint64>& rows)
+{
+    QVector<double> x, y;
+    for (qint64 r : rows) {
+        if (r >= 0 && r < m_points.rows()) {
+            x << m_points(r, m_xColumn);
+            y << m_points(r, m_yColumn);
+        }
+    }
+    m_highlight->setData(x, y);
+    if (x.isEmpty()) {
+        m_highlight->removeFromLegend();
+    } else if (!legend->hasItemWithPlottable(m_highlight)) {
+        m_highlight->addToLegend();
+    }
+    replot(rpQueuedReplot);
+}
+
+int DensityHeatmap::highlightedCount() const
+{
+    return m_highlight->dataCount();
+}
+
+QList<qint64> DensityHeatmap::rowsIn(double x0, double x1, double y0, double y1) const
+{
+    QList<qint64> rows;
+    for (Eigen::Index r = 0; r < m_points.rows(); ++r) {
+        const double px = m_points(r, m_xColumn);
+        const double py = m_points(r, m_yColumn);
+        if (px >= std::min(x0, x1) && px <= std::max(x0, x1) && py >= std::min(y0, y1) &&
+            py <= std::max(y0, y1)) {
+            rows << qint64(r);
+        }
+    }
+    return rows;
+}
+
+int DensityHeatmap::rowNear(const QPointF& pixel) const
+{
+    double best = 8.0;
+    int row = -1;
+    for (Eigen::Index r = 0; r < m_points.rows(); ++r) {
+        const double d = std::hypot(xAxis->coordToPixel(m_points(r, m_xColumn)) - pixel.x(),
+                                    yAxis->coordToPixel(m_points(r, m_yColumn)) - pixel.y());
+        if (d < best) {
+            best = d;
+            row = int(r);
+        }
+    }
+    return row;
+}
+
+QString DensityHeatmap::readoutAt(const QPointF& pixel) const
+{
+    if (m_map->data()->isEmpty() || !axisRect()->rect().contains(pixel.toPoint())) {
+        return {};
+    }
+    const Scaler& sc = m_info.scaler;
+    auto both = [&](int col, double scaled) {
+        if (sc.isIdentity() || sc.scale.size() <= col) {
+            return QString::number(scaled, 'g', 5);
+        }
+        return QStringLiteral("%1 (scaled %2)")
+            .arg(sc.shift(col) + sc.scale(col) * scaled, 0, 'g', 5)
+            .arg(scaled, 0, 'g', 4);
+    };
+    const int row = rowNear(pixel);
+    QStringList lines;
+    if (row >= 0) {
+        lines << QStringLiteral("row %1").arg(row);
+        for (int col = 0; col < m_points.cols(); ++col) {
+            const QString name = m_info.names.value(col, QStringLiteral("x%1").arg(col + 1));
+            lines << QStringLiteral("%1 = %2").arg(name, both(col, m_points(row, col)));
+        }
+        if (m_info.anomalyScores.size() > row) {
+            lines << QStringLiteral("%1 = %2")
+                         .arg(m_info.scoreName)
+                         .arg(m_info.anomalyScores(row), 0, 'g', 5);
+        }
+        return lines.join(QLatin1Char('\n'));
+    }
+    const double x = xAxis->pixelToCoord(pixel.x());
+    const double y = yAxis->pixelToCoord(pixel.y());
+    lines << QStringLiteral("%1 = %2").arg(xAxis->label(), both(m_xColumn, x))
+          << QStringLiteral("%1 = %2").arg(yAxis->label(), both(m_yColumn, y));
+    const double v = m_map->data()->data(x, y);
+    if (std::isfinite(v)) {
+        lines << QStringLiteral("%1 = %2").arg(m_scale->axis()->label()).arg(v, 0, 'g', 5);
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+void DensityHeatmap::onHover(QMouseEvent* event)
+{
+    const QString text = readoutAt(event->position());
+    if (text.isEmpty()) {
+        QToolTip::hideText();
+    } else {
+        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    }
 }
 
 void DensityHeatmap::setPickMode(bool on)
@@ -86,6 +251,9 @@ QCPRange DensityHeatmap::dataRange() const
 void DensityHeatmap::clearContent(const QString& message)
 {
     m_map->data()->clear();
+    m_points.resize(0, 0);
+    m_highlight->data()->clear();
+    m_highlight->removeFromLegend();
     m_normal->data()->clear();
     m_anomaly->data()->clear();
     for (auto* c : m_contours) {
@@ -163,6 +331,11 @@ void DensityHeatmap::showContent(const Content& c)
     xAxis->setRange(s.xMin, s.xMax);
     yAxis->setRange(s.yMin, s.yMax);
     m_box = QRectF(s.xMin, s.yMin, s.xMax - s.xMin, s.yMax - s.yMin);
+    m_points = c.points;
+    m_xColumn = s.xColumn;
+    m_yColumn = s.yColumn;
+    applyTickers();
+    setHighlighted({});
     m_title->setFullText(c.title);
     legend->setVisible(c.legend);
     replot();

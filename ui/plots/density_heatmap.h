@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/data/scaler.h"
 #include "core/grid/density_grid.h"
 
 #include <qcustomplot.h>
@@ -34,6 +35,26 @@ public:
         bool legend = true;
     };
     void showContent(const Content& content);
+
+    /// What the view knows about the rows beyond their scaled coordinates: raw values and
+    /// names (hover read-out, ticks in the data's own units) and anomaly scores.
+    struct RowInfo
+    {
+        Matrix raw; // the feature columns as read; rows = the data's rows
+        QStringList names;
+        Vector anomalyScores; // empty = none
+        QString scoreName;
+        Scaler scaler; // raw = shift + scale * scaled
+    };
+    void setRowInfo(RowInfo info);
+    /// Rows drawn with a ring (linked to the scores table's selection).
+    void setHighlighted(const QList<qint64>& rows);
+    int highlightedCount() const;
+    /// The hover read-out at a pixel: the nearest row within 8 pixels (row, raw values with the
+    /// scaled ones, score), else the position in raw and scaled units and the map's value.
+    QString readoutAt(const QPointF& pixel) const;
+    /// Rows whose plotted columns lie in a rectangle (scaled units).
+    QList<qint64> rowsIn(double x0, double x1, double y0, double y1) const;
     void clearContent(const QString& message);
     void setColormap(const QString& name);
     QCPRange dataRange() const;
@@ -43,6 +64,8 @@ public:
     /// One unit on x as long as one on y (the compare maps, so shapes read alike side by side):
     /// the grid's box is kept whole and the shorter side's range is widened.
     void setEqualAspect(bool on);
+    /// Tick count of both axes (narrow maps use fewer).
+    void setTickCount(int count);
     /// Data units per pixel on x and on y (equal with the equal aspect).
     QPointF unitsPerPixel() const;
     /// Without its own colour scale (a neighbour shows the shared one): the map gets the width.
@@ -50,17 +73,30 @@ public:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
 
 signals:
     void rectanglePicked(double x0, double x1, double y0, double y1);
+    /// Shift-drag: the rows inside the rectangle (the scores table selects them).
+    void rowsPicked(const QList<qint64>& rows);
     void pickModeChanged(bool on);
 
 private:
     void applyAspect();
+    void applyTickers();
+    void onHover(QMouseEvent* event);
+    int rowNear(const QPointF& pixel) const;
 
     QCPColorMap* m_map = nullptr;
     bool m_equalAspect = false;
-    QRectF m_box; // the grid's extent (x, y, width, height in data units)
+    QRectF m_box;      // the grid's extent (x, y, width, height in data units)
+    Matrix m_points;   // scaled features of every row
+    int m_xColumn = 0; // the plotted columns
+    int m_yColumn = 1;
+    RowInfo m_info;
+    QCPGraph* m_highlight = nullptr;
+    bool m_selectingRows = false; // the current drag selects rows (shift held)
+    int m_tickCount = 5;
     QCPColorScale* m_scale = nullptr;
     FittedTitle* m_title = nullptr;
     QCPGraph* m_normal = nullptr;

@@ -2,6 +2,7 @@
 #include "ui/plots/fd_plot.h"
 
 #include "ui/plots/fitted_title.h"
+#include "ui/plots/legend_dragger.h"
 #include "ui/plots/plot_style.h"
 
 #include <QToolTip>
@@ -70,6 +71,7 @@ FdPlot::FdPlot(QWidget* parent) : QCustomPlot(parent)
     m_spacingLabel->setVisible(false);
     legend->setVisible(true);
     legend->setFont(QFont(font().family(), 8));
+    new LegendDragger(this, legend); // movable off the curve
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(this, &QCustomPlot::mousePress, this, &FdPlot::onClick);
     connect(this, &QCustomPlot::mouseMove, this, &FdPlot::onHover);
