@@ -156,5 +156,7 @@ int main(int argc, char* argv[])
                              QApplication::exit(4);
                          });
     }
+    // What the command line set up is the starting point, not an unsaved change.
+    window.setWindowModified(false);
     return QApplication::exec();
 }

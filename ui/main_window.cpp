@@ -8,6 +8,7 @@
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
+#include "ui/controller/settings_history.h"
 #include "ui/io/output_set.h"
 #include "ui/io/table_text.h"
 #include "ui/panels/data_panel.h"
@@ -57,8 +58,8 @@ namespace sosrep::ui {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
-    setWindowTitle(tr("SOSREP Studio"));
     m_controller = new EstimationController(this);
+    m_history = new SettingsHistory(m_controller, this);
     m_negativity = new NegativityJob(this);
     buildControls();
     buildViews();
@@ -67,6 +68,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connectNegativity();
     createActions();
     setAcceptDrops(true);
+    updateTitle();
+    // The modified mark: a change of settings or roles the project does not hold yet.
+    connect(m_controller, &EstimationController::dataChanged, this, &MainWindow::updateTitle);
+    for (auto signal :
+         {&EstimationController::settingsChanged, &EstimationController::dataChanged}) {
+        connect(m_controller, signal, this, [this] {
+            if (!m_loading) {
+                setWindowModified(true);
+            }
+        });
+    }
     resize(1400, 900);
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
@@ -243,14 +255,6 @@ void MainWindow::showStaleness()
     m_staleBanner->setVisible(!reason.isEmpty());
 }
 
-void MainWindow::closeEvent(QCloseEvent* event)
-{
-    QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
-    QMainWindow::closeEvent(event);
-}
-
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
     if (event->mimeData()->hasUrls() && event->mimeData()->urls().first().isLocalFile()) {
@@ -266,29 +270,6 @@ void MainWindow::dropEvent(QDropEvent* event)
 QString MainWindow::lastFolder() const
 {
     return QSettings().value(QStringLiteral("files/lastFolder")).toString();
-}
-
-void MainWindow::rememberFile(const QString& path)
-{
-    QSettings settings;
-    settings.setValue(QStringLiteral("files/lastFolder"), QFileInfo(path).absolutePath());
-    QStringList recent = settings.value(QStringLiteral("files/recent")).toStringList();
-    recent.removeAll(QFileInfo(path).absoluteFilePath());
-    recent.prepend(QFileInfo(path).absoluteFilePath());
-    settings.setValue(QStringLiteral("files/recent"), recent.mid(0, 8));
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList recent = QSettings().value(QStringLiteral("files/recent")).toStringList();
-    for (const QString& path : recent) {
-        QAction* a = m_recentMenu->addAction(QFileInfo(path).fileName());
-        a->setToolTip(path);
-        connect(a, &QAction::triggered, this, [this, path] { openFile(path); });
-    }
-    m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
 FdChoice MainWindow::fdChoice() const
@@ -391,7 +372,9 @@ void MainWindow::negativityInteractively()
 
 QString MainWindow::openProjectFile(const QString& path)
 {
+    m_loading = true;
     const ProjectOpenResult r = openProject(path, *m_controller);
+    m_loading = false;
     if (!r.error.isEmpty()) {
         showError(r.error);
         return r.error;
@@ -399,6 +382,10 @@ QString MainWindow::openProjectFile(const QString& path)
     if (!r.warning.isEmpty()) {
         showError(r.warning);
     }
+    m_projectPath = path;
+    rememberFile(path);
+    setWindowModified(false);
+    updateTitle();
     statusBar()->showMessage(tr("Opened project %1: press F5 to fit").arg(path), 8000);
     return {};
 }
@@ -414,9 +401,23 @@ void MainWindow::openInteractively()
 
 void MainWindow::openFile(const QString& path)
 {
-    if (m_controller->loadFile(path)) {
+    m_loading = true;
+    const bool loaded = m_controller->loadFile(path);
+    m_loading = false;
+    if (loaded) {
         rememberFile(path);
-        statusBar()->showMessage(tr("Loaded %1").arg(path), 5000);
+        m_projectPath.clear();
+        setWindowModified(false);
+        updateTitle();
+        const QString label = m_controller->labelColumn();
+        statusBar()->showMessage(
+            label.isEmpty() ? tr("Loaded %1: no 0/1 label column found (AUCs need one: set a "
+                                 "column's role to label)")
+                                  .arg(path)
+                            : tr("Loaded %1: column '%2' (0/1) taken as the label, used only "
+                                 "for AUCs; change its role in the table")
+                                  .arg(path, label),
+            10000);
     }
 }
 

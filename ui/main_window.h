@@ -5,7 +5,9 @@
 #include "ui/plots/fd_plot.h"
 #include "ui/plots/plot_export.h"
 
+#include <QKeySequence>
 #include <QMainWindow>
+#include <QMessageBox>
 
 class QCustomPlot;
 class QLabel;
@@ -26,6 +28,7 @@ class FdPlot;
 class RatioView;
 class ScorePlots;
 class ScoresModel;
+class SettingsHistory;
 class TracePlot;
 
 /// Wiring only: panels on the left, views in tabs, progress in the status bar. All state lives
@@ -64,13 +67,25 @@ public:
     QString exportCurrentPlot(const QString& path, const ExportOptions& options);
     /// Writes row,log_density,anomaly_score[,label] of the last fit; returns "" or the error.
     QString exportScores(const QString& path);
+    /// Undo and redo of settings and column roles.
+    SettingsHistory* history() const { return m_history; }
+    /// Writes the session as a project; "" or the error (shown). Clears the modified mark.
+    QString saveProjectTo(const QString& path);
+    /// Open recent: data files and projects, newest first (full paths).
+    QStringList recentFiles() const;
+    QString aboutText() const;
+    QString quickGuide() const;
+
     /// Linked views: the scores table's selected rows (data rows), and selecting rows there
     /// (also what a shift-drag on the density view does); selected rows are ringed on the maps.
     QList<qint64> selectedRows() const;
     void selectRows(const QList<qint64>& rows);
 
 protected:
+    /// Asks whether to save a modified session before closing (Save, Discard or Cancel).
+    virtual QMessageBox::StandardButton askToSave();
     void closeEvent(QCloseEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -85,6 +100,9 @@ private:
     void exportScoresInteractively();
     void copyCurrent();
     void rememberFile(const QString& path);
+    void saveProjectInteractively();
+    /// "file.csv[*] — SOSREP Studio": the project or data file, and the modified mark.
+    void updateTitle();
     void rebuildRecentMenu();
     QString lastFolder() const;
     void showResult();
@@ -126,6 +144,10 @@ private:
     QLabel* m_stage;
     QString m_lastError;
     QMenu* m_recentMenu = nullptr;
+    SettingsHistory* m_history = nullptr;
+    QString m_projectPath; // the project saved or opened last ("" = none)
+    QList<QKeySequence> m_globalShortcuts;
+    bool m_loading = false; // opening data or a project: not a user's change
 };
 
 } // namespace sosrep::ui

@@ -1,58 +1,44 @@
 // SPDX-License-Identifier: MIT
+// The menus and the desktop conventions around them: title with the file and a modified mark,
+// undo and redo of settings, recent data and projects, asking to save on quit, Help.
 #include "ui/main_window.h"
 
-#include "core/errors.h"
-#include "core/kernels/kernel_operator.h"
-#include "core/metrics/auc.h"
-#include "core/tuning/rank_ensemble.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/negativity_job.h"
-#include "ui/controller/ratio_controller.h"
-#include "ui/io/output_set.h"
-#include "ui/io/table_text.h"
-#include "ui/panels/data_panel.h"
-#include "ui/panels/model_panel.h"
-#include "ui/panels/negativity_dialog.h"
+#include "ui/controller/settings_history.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
-#include "ui/plots/fd_plot.h"
 #include "ui/plots/plot_style.h"
-#include "ui/plots/ratio_plot.h"
-#include "ui/plots/ratio_view.h"
-#include "ui/plots/score_plots.h"
-#include "ui/plots/trace_plot.h"
 #include "ui/project_file.h"
-#include "ui/scores_model.h"
+
+#include <qcustomplot.h>
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
-#include <QClipboard>
 #include <QCloseEvent>
-#include <QDialog>
-#include <QDialogButtonBox>
-#include <QDockWidget>
 #include <QFileDialog>
-#include <QFormLayout>
-#include <QGroupBox>
-#include <QHeaderView>
-#include <QLabel>
+#include <QFileInfo>
+#include <QKeyEvent>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QMimeData>
-#include <QProgressBar>
-#include <QSaveFile>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSettings>
-#include <QSortFilterProxyModel>
-#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTableView>
-#include <QVBoxLayout>
+#include <QUndoStack>
+#include <zlib.h>
+
+#include <Eigen/Core>
 
 namespace sosrep::ui {
+namespace {
+
+bool isProjectPath(const QString& path)
+{
+    return path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive);
+}
+
+} // namespace
 
 void MainWindow::createActions()
 {
@@ -72,22 +58,7 @@ void MainWindow::createActions()
     });
     QAction* saveProjectAction = file->addAction(tr("&Save project…"));
     saveProjectAction->setShortcut(QKeySequence::Save);
-    connect(saveProjectAction, &QAction::triggered, this, [this] {
-        QString path = QFileDialog::getSaveFileName(this, tr("Save project"), lastFolder(),
-                                                    tr("SOSREP Studio project (*.sosrep.json)"));
-        if (path.isEmpty()) {
-            return;
-        }
-        if (!path.endsWith(QLatin1String(".json"))) {
-            path += QStringLiteral(".sosrep.json");
-        }
-        const QString error = saveProject(path, *m_controller);
-        if (error.isEmpty()) {
-            statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-        } else {
-            showError(error);
-        }
-    });
+    connect(saveProjectAction, &QAction::triggered, this, &MainWindow::saveProjectInteractively);
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
     file->addSeparator();
@@ -101,10 +72,19 @@ void MainWindow::createActions()
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
+
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_history->stack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_history->stack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
     QAction* copy = edit->addAction(tr("&Copy plot (or selected scores)"));
     copy->setShortcut(QKeySequence::Copy);
     connect(copy, &QAction::triggered, this, &MainWindow::copyCurrent);
+
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QMenu* maps = view->addMenu(tr("Colour &map"));
     auto* mapGroup = new QActionGroup(this);
@@ -130,6 +110,7 @@ void MainWindow::createActions()
         statusBar()->showMessage(
             tr("Drag a rectangle around cluster 2; the other rows form cluster 1"), 8000);
     });
+
     QMenu* model = menuBar()->addMenu(tr("&Model"));
     QAction* fit = model->addAction(tr("&Fit"));
     fit->setShortcut(Qt::Key_F5);
@@ -141,6 +122,187 @@ void MainWindow::createActions()
     model->addSeparator();
     QAction* negativity = model->addAction(tr("&Negativity experiment (paper Fig. 3)…"));
     connect(negativity, &QAction::triggered, this, &MainWindow::negativityInteractively);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(tr("&Quick guide"));
+    guide->setShortcut(QKeySequence::HelpContents);
+    connect(guide, &QAction::triggered, this,
+            [this] { QMessageBox::information(this, tr("Quick guide"), quickGuide()); });
+    QAction* about = help->addAction(tr("&About SOSREP Studio"));
+    connect(about, &QAction::triggered, this,
+            [this] { QMessageBox::about(this, tr("About SOSREP Studio"), aboutText()); });
+
+    // Our shortcuts win over the editing keys a focused spin box or line edit claims (Ctrl+E
+    // and Ctrl+K move the cursor in line edits on X11, so Export did nothing there).
+    for (QAction* a : {exportPlotAction, exportScoresAction, pick}) {
+        m_globalShortcuts << a->shortcut();
+    }
+    qApp->installEventFilter(this);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::ShortcutOverride) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        const QKeySequence pressed(key->keyCombination());
+        // Not accepted here, so the shortcut map (our action) gets the key.
+        if (m_globalShortcuts.contains(pressed) && isAncestorOf(qobject_cast<QWidget*>(watched))) {
+            return true;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+QString MainWindow::aboutText() const
+{
+    return tr("<h3>SOSREP Studio</h3>"
+              "<p>Non-parametric density estimation: SOSREP (p = f², natural gradient, "
+              "Fisher-divergence tuning), KDE, kernel sums of squares by MMD, FIRE density "
+              "ratios, and anomaly scores from the density.</p>"
+              "<p>Built with Qt %1 (running %2), QCustomPlot %3, Eigen %4.%5.%6, zlib %7.</p>")
+        .arg(QStringLiteral(QT_VERSION_STR), QString::fromLatin1(qVersion()),
+             QStringLiteral(QCUSTOMPLOT_VERSION_STR))
+        .arg(EIGEN_WORLD_VERSION)
+        .arg(EIGEN_MAJOR_VERSION)
+        .arg(EIGEN_MINOR_VERSION)
+        .arg(QStringLiteral(ZLIB_VERSION));
+}
+
+QString MainWindow::quickGuide() const
+{
+    return tr("<ol>"
+              "<li><b>Data</b>: File ▸ Open a CSV/TSV/NPZ, or generate a toy set. Each column "
+              "is a feature, the label (0/1, used only for AUCs) or ignored: set roles in the "
+              "table.</li>"
+              "<li><b>Model</b>: pick the estimator and kernel; ℓ on auto is tuned by Fisher "
+              "divergence. Press <b>F5</b> to fit, <b>Esc</b> to cancel.</li>"
+              "<li><b>Density</b>: the fitted log density; hover a point for its row, "
+              "shift-drag to select rows, Ctrl+K to compare a picked cluster.</li>"
+              "<li><b>Optimizer</b>: natural vs standard gradient; change λ and Run, or the "
+              "paper's Fig. 3 setting.</li>"
+              "<li><b>Fisher divergence</b>: the ℓ sweep; click a point to refit there.</li>"
+              "<li><b>Scores</b>: anomaly scores per row, ROC with labels; select rows to ring "
+              "them on the maps.</li>"
+              "<li><b>Compare</b>: the model beside KDE (or a detector), their difference and "
+              "the two-cluster comparison.</li>"
+              "<li>Ctrl+E exports the current view (PNG, PDF, SVG); Ctrl+S saves a project "
+              "that reopens to the same scores; Ctrl+Z undoes a setting.</li></ol>");
+}
+
+void MainWindow::saveProjectInteractively()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Save project"), lastFolder(),
+                                                tr("SOSREP Studio project (*.sosrep.json)"));
+    if (path.isEmpty()) {
+        return;
+    }
+    if (!isProjectPath(path)) {
+        path += QStringLiteral(".sosrep.json");
+    }
+    saveProjectTo(path);
+}
+
+QString MainWindow::saveProjectTo(const QString& path)
+{
+    const QString error = saveProject(path, *m_controller);
+    if (!error.isEmpty()) {
+        showError(error);
+        return error;
+    }
+    m_projectPath = path;
+    rememberFile(path);
+    setWindowModified(false);
+    updateTitle();
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    return {};
+}
+
+void MainWindow::updateTitle()
+{
+    const QString source = !m_projectPath.isEmpty() ? m_projectPath : m_controller->dataSource();
+    const QString name = source.isEmpty()                           ? tr("untitled")
+                         : source.startsWith(QLatin1String("toy:")) ? source
+                                                                    : QFileInfo(source).fileName();
+    setWindowTitle(tr("%1[*] — SOSREP Studio").arg(name));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (isWindowModified()) {
+        switch (askToSave()) {
+        case QMessageBox::Save:
+            if (m_projectPath.isEmpty()) {
+                saveProjectInteractively();
+            } else {
+                saveProjectTo(m_projectPath);
+            }
+            if (isWindowModified()) { // not saved (cancelled or failed): stay open
+                event->ignore();
+                return;
+            }
+            break;
+        case QMessageBox::Discard:
+            break;
+        default:
+            event->ignore();
+            return;
+        }
+    }
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    QMainWindow::closeEvent(event);
+}
+
+QMessageBox::StandardButton MainWindow::askToSave()
+{
+    return QMessageBox::question(
+        this, tr("Save changes?"),
+        tr("The settings changed since the project was last saved. Save the project before "
+           "quitting?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+}
+
+void MainWindow::rememberFile(const QString& path)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("files/lastFolder"), QFileInfo(path).absolutePath());
+    QStringList recent = settings.value(QStringLiteral("files/recent")).toStringList();
+    recent.removeAll(QFileInfo(path).absoluteFilePath());
+    recent.prepend(QFileInfo(path).absoluteFilePath());
+    settings.setValue(QStringLiteral("files/recent"), recent.mid(0, 8));
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("files/recent")).toStringList();
+    for (const QString& path : recent) {
+        // Data files and projects in one list; a project says so.
+        const QString label = isProjectPath(path)
+                                  ? tr("%1 (project)").arg(QFileInfo(path).fileName())
+                                  : QFileInfo(path).fileName();
+        QAction* a = m_recentMenu->addAction(label);
+        a->setToolTip(path);
+        connect(a, &QAction::triggered, this, [this, path] {
+            if (isProjectPath(path)) {
+                openProjectFile(path);
+            } else {
+                openFile(path);
+            }
+        });
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    QStringList out;
+    for (QAction* a : m_recentMenu->actions()) {
+        out << a->toolTip();
+    }
+    return out;
 }
 
 } // namespace sosrep::ui

@@ -24,7 +24,10 @@ namespace {
 
 bool looksLikeLabel(const std::string& name, const Eigen::VectorXd& col)
 {
-    static const char* names[] = {"label", "y", "class", "outlier", "anomaly", "target"};
+    // The names ADBench, PyOD, ODDS and scikit-learn users give a 0/1 ground truth.
+    static const char* names[] = {
+        "label",      "y",         "class",  "outlier",      "is_outlier",   "anomaly",
+        "is_anomaly", "anomalous", "target", "ground_truth", "outlier_label"};
     bool named = false;
     for (const char* n : names) {
         named = named ||
@@ -338,27 +341,43 @@ QStringList EstimationController::warnings() const
     return out;
 }
 
+QStringList settingsDifference(const FitSettings& was, const FitSettings& now)
+{
+    if (was.estimator != now.estimator) {
+        return {
+            EstimationController::tr("estimator %1 → %2")
+                .arg(QString::fromStdString(was.estimator), QString::fromStdString(now.estimator))};
+    }
+    QStringList changed;
+    for (const auto& [name, value] : now.values.all()) {
+        const std::string old = was.values.has(name) ? was.values.text(name) : std::string();
+        if (old != value) {
+            changed << EstimationController::tr("%1 %2 → %3")
+                           .arg(QString::fromStdString(name),
+                                old.empty() ? EstimationController::tr("(unset)")
+                                            : QString::fromStdString(old),
+                                QString::fromStdString(value));
+        }
+    }
+    return changed;
+}
+
+QString EstimationController::labelColumn() const
+{
+    for (int j = 0; j < m_roles.size(); ++j) {
+        if (m_roles[j] == ColumnRole::Label) {
+            return QString::fromStdString(m_raw.columns[size_t(j)]);
+        }
+    }
+    return {};
+}
+
 QString EstimationController::staleReason() const
 {
     if (!m_result) {
         return {};
     }
-    const FitSettings& was = m_result->settings;
-    if (was.estimator != m_settings.estimator) {
-        return tr("the estimator changed (%1 → %2)")
-            .arg(QString::fromStdString(was.estimator),
-                 QString::fromStdString(m_settings.estimator));
-    }
-    QStringList changed;
-    for (const auto& [name, value] : m_settings.values.all()) {
-        const std::string old = was.values.has(name) ? was.values.text(name) : std::string();
-        if (old != value) {
-            changed << tr("%1 %2 → %3")
-                           .arg(QString::fromStdString(name),
-                                old.empty() ? tr("(unset)") : QString::fromStdString(old),
-                                QString::fromStdString(value));
-        }
-    }
+    QStringList changed = settingsDifference(m_result->settings, m_settings);
     if (m_result->maxFitRows != m_maxFitRows) {
         changed << tr("fit-row cap %1 → %2").arg(m_result->maxFitRows).arg(m_maxFitRows);
     }

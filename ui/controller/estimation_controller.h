@@ -22,6 +22,9 @@ namespace sosrep::ui {
 
 class RatioController;
 
+/// What changed between two settings, one "name old → new" per option (or the estimator).
+QStringList settingsDifference(const FitSettings& was, const FitSettings& now);
+
 enum class ColumnRole
 {
     Feature,
@@ -55,6 +58,8 @@ public:
     bool hasData() const { return m_raw.rows() > 0; }
 
     QVector<ColumnRole> columnRoles() const { return m_roles; }
+    /// The column with the label role ("" = none; an .npz's y is not a column).
+    QString labelColumn() const;
     /// Returns false (and emits errorOccurred) if the roles are invalid (e.g. non-0/1 labels).
     bool setColumnRoles(const QVector<ColumnRole>& roles);
     /// Feature columns (names) in order, after roles.

@@ -90,13 +90,17 @@ void DataPanel::refresh()
 {
     m_refreshing = true;
     const Dataset& raw = m_controller->rawData();
-    m_source->setText(m_controller->hasData()
-                          ? tr("%1\n%2 rows × %3 columns%4")
-                                .arg(m_controller->dataSource())
-                                .arg(raw.rows())
-                                .arg(raw.dim())
-                                .arg(raw.hasLabels() ? tr(", labels from the file's y") : QString())
-                          : tr("No data loaded"));
+    m_source->setText(
+        m_controller->hasData()
+            ? tr("%1\n%2 rows × %3 columns%4")
+                  .arg(m_controller->dataSource())
+                  .arg(raw.rows())
+                  .arg(raw.dim())
+                  .arg(raw.hasLabels() ? tr(", labels from the file's y")
+                       : m_controller->labelColumn().isEmpty()
+                           ? tr(", no label column")
+                           : tr(", label: column '%1' (0/1)").arg(m_controller->labelColumn()))
+            : tr("No data loaded"));
     const QVector<ColumnRole> roles = m_controller->columnRoles();
     m_roles->setRowCount(roles.size());
     for (int j = 0; j < roles.size(); ++j) {

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+// The desktop conventions a user expects of the main window (issue 12): the file and a modified
+// mark in the title, undo and redo of settings and roles, asking to save on quit, projects in
+// Open recent, label columns found by their usual names, Help ▸ About with versions, and our
+// shortcuts working while an editor has the focus.
+#include "ui/controller/estimation_controller.h"
+#include "ui/controller/settings_history.h"
+#include "ui/main_window.h"
+#include "ui/plots/density_heatmap.h"
+
+#include <QSpinBox>
+#include <QUndoStack>
+#include <QtTest>
+
+using namespace sosrep::ui;
+
+namespace {
+
+/// A main window whose save question answers itself.
+class AnsweringWindow : public MainWindow
+{
+public:
+    QMessageBox::StandardButton answer = QMessageBox::Cancel;
+    int asked = 0;
+
+protected:
+    QMessageBox::StandardButton askToSave() override
+    {
+        ++asked;
+        return answer;
+    }
+};
+
+} // namespace
+
+class TstDesktopConventions : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    QString writeCsv(const QString& name, const QByteArray& header, int n)
+    {
+        QByteArray csv = header + '\n';
+        for (int i = 0; i < n; ++i) {
+            csv += QByteArray::number(std::cos(i * 0.7) * (1 + i % 3), 'g', 8) + ',' +
+                   QByteArray::number(std::sin(i * 0.7) * (1 + i % 3), 'g', 8) + ',' +
+                   (i % 20 == 0 ? "1" : "0") + '\n';
+        }
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly)) {
+            f.write(csv);
+        }
+        return path;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
+                           m_dir.filePath(QStringLiteral("settings")));
+        QCoreApplication::setOrganizationName(QStringLiteral("SosrepTestsDesktop"));
+    }
+
+    void titleNamesTheFileAndMarksChanges()
+    {
+        MainWindow w;
+        const QString data = writeCsv(QStringLiteral("heights.csv"), "a,b,label", 100);
+        w.openFile(data);
+        QVERIFY(w.windowTitle().startsWith(QStringLiteral("heights.csv")));
+        QVERIFY(!w.isWindowModified());
+        QVERIFY(w.controller()->setOption("seed", "3"));
+        QVERIFY(w.isWindowModified());
+        const QString project = m_dir.filePath(QStringLiteral("study.sosrep.json"));
+        QCOMPARE(w.saveProjectTo(project), QString());
+        QVERIFY(!w.isWindowModified());
+        QVERIFY(w.windowTitle().startsWith(QStringLiteral("study.sosrep.json")));
+        // Projects and data files both in Open recent, newest first.
+        const QStringList recent = w.recentFiles();
+        QCOMPARE(recent.value(0), QFileInfo(project).absoluteFilePath());
+        QCOMPARE(recent.value(1), QFileInfo(data).absoluteFilePath());
+        // Reopening the project from the list: same settings, not modified.
+        MainWindow other;
+        QCOMPARE(other.openProjectFile(project), QString());
+        QCOMPARE(other.controller()->settings().values.text("seed"), std::string("3"));
+        QVERIFY(!other.isWindowModified());
+    }
+
+    void undoAndRedoSettingsAndRoles()
+    {
+        MainWindow w;
+        w.openFile(writeCsv(QStringLiteral("u.csv"), "a,b,label", 100));
+        auto* c = w.controller();
+        QUndoStack* stack = w.history()->stack();
+        QCOMPARE(stack->count(), 0);
+        const std::string before = c->settings().values.text("kernel");
+        QVERIFY(c->setOption("kernel", "laplace"));
+        QCOMPARE(stack->count(), 1);
+        QVERIFY(stack->undoText().contains(QStringLiteral("kernel")));
+        stack->undo();
+        QCOMPARE(c->settings().values.text("kernel"), before);
+        stack->redo();
+        QCOMPARE(c->settings().values.text("kernel"), std::string("laplace"));
+        // A role change is one step too.
+        QVector<ColumnRole> roles = c->columnRoles();
+        QCOMPARE(roles.value(2), ColumnRole::Label);
+        roles[1] = ColumnRole::Ignore;
+        QVERIFY(c->setColumnRoles(roles));
+        QCOMPARE(c->featureNames(), QStringList{QStringLiteral("a")});
+        stack->undo();
+        QCOMPARE(c->featureNames(), (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
+        QCOMPARE(c->settings().values.text("kernel"), std::string("laplace"));
+        // New data starts a new history.
+        w.openFile(writeCsv(QStringLiteral("v.csv"), "p,q,is_outlier", 80));
+        QCOMPARE(stack->count(), 0);
+    }
+
+    void quitAsksToSaveAModifiedSession()
+    {
+        AnsweringWindow w;
+        w.show();
+        w.openFile(writeCsv(QStringLiteral("q.csv"), "a,b,label", 60));
+        QVERIFY(w.close()); // nothing changed: no question
+        QCOMPARE(w.asked, 0);
+        w.show();
+        QVERIFY(w.controller()->setOption("seed", "9"));
+        w.answer = QMessageBox::Cancel;
+        QVERIFY(!w.close());
+        QCOMPARE(w.asked, 1);
+        QVERIFY(w.isVisible());
+        w.answer = QMessageBox::Discard;
+        QVERIFY(w.close());
+        QCOMPARE(w.asked, 2);
+    }
+
+    void labelColumnsFoundByTheirUsualNames()
+    {
+        for (const char* name : {"is_outlier", "outlier", "anomaly", "target", "label"}) {
+            MainWindow w;
+            w.openFile(writeCsv(QStringLiteral("l.csv"), QByteArray("a,b,") + name, 60));
+            QCOMPARE(w.controller()->labelColumn(), QString::fromLatin1(name));
+            QVERIFY(w.controller()->labels().has_value());
+            QCOMPARE(w.controller()->featureNames().size(), 2);
+        }
+        MainWindow w;
+        w.openFile(writeCsv(QStringLiteral("n.csv"), "a,b,c", 60));
+        QVERIFY(w.controller()->labelColumn().isEmpty()); // an unnamed 0/1 column is a feature
+        QCOMPARE(w.controller()->featureNames().size(), 3);
+    }
+
+    void aboutNamesTheLibraryVersions()
+    {
+        MainWindow w;
+        const QString about = w.aboutText();
+        QVERIFY(about.contains(QStringLiteral("Qt ") + QString::fromLatin1(qVersion())));
+        QVERIFY(about.contains(QStringLiteral("QCustomPlot 2.")));
+        QVERIFY(about.contains(QStringLiteral("Eigen 3.")));
+        QVERIFY(w.quickGuide().contains(QStringLiteral("F5")));
+    }
+
+    void shortcutsWorkWhileASpinBoxHasFocus()
+    {
+        MainWindow w;
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        w.controller()->generateToy(sosrep::ToyKind::TwoMoons, 200, 0);
+        QSpinBox* spin = w.findChild<QSpinBox*>();
+        QVERIFY(spin);
+        spin->setFocus();
+        QTRY_VERIFY(spin->hasFocus());
+        QSignalSpy pick(w.densityView(), &DensityHeatmap::pickModeChanged);
+        QTest::keyClick(spin, Qt::Key_K, Qt::ControlModifier);
+        QCOMPARE(pick.count(), 1);
+        QCOMPARE(pick.first().first().toBool(), true);
+        // Ctrl+E (Export plot) opens its file dialog, closed here as soon as it shows.
+        QAction* exportPlot = nullptr;
+        for (QAction* a : w.findChildren<QAction*>()) {
+            exportPlot = a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_E) ? a : exportPlot;
+        }
+        QVERIFY(exportPlot);
+        QSignalSpy triggered(exportPlot, &QAction::triggered);
+        QTimer closer;
+        QObject::connect(&closer, &QTimer::timeout, [] {
+            if (QWidget* dialog = QApplication::activeModalWidget()) {
+                dialog->close();
+            }
+        });
+        closer.start(50);
+        spin->setFocus();
+        QTest::keyClick(spin, Qt::Key_E, Qt::ControlModifier);
+        QCOMPARE(triggered.count(), 1);
+    }
+};
+
+QTEST_MAIN(TstDesktopConventions)
+#include "tst_desktop_conventions.moc"

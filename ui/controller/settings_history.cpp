@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+#include "ui/controller/settings_history.h"
+
+#include <QUndoCommand>
+#include <QUndoStack>
+
+namespace sosrep::ui {
+namespace {
+
+/// One recorded change: both states are whole, so undo and redo need no diffing.
+class StateChange : public QUndoCommand
+{
+public:
+    StateChange(SettingsHistory* history, SettingsHistory::State before,
+                SettingsHistory::State after, const QString& text)
+        : QUndoCommand(text), m_history(history), m_before(std::move(before)),
+          m_after(std::move(after))
+    {
+    }
+    void undo() override { m_history->apply(m_before); }
+    void redo() override
+    {
+        // Pushed after the change was made: the first redo has nothing to do.
+        if (!m_first) {
+            m_history->apply(m_after);
+        }
+        m_first = false;
+    }
+
+private:
+    SettingsHistory* m_history;
+    SettingsHistory::State m_before;
+    SettingsHistory::State m_after;
+    bool m_first = true;
+};
+
+QString describe(const SettingsHistory::State& was, const SettingsHistory::State& now)
+{
+    QStringList what = settingsDifference(was.settings, now.settings);
+    if (was.roles != now.roles) {
+        what << SettingsHistory::tr("column roles");
+    }
+    if (was.maxFitRows != now.maxFitRows) {
+        what << SettingsHistory::tr("fit-row cap");
+    }
+    if (was.compareWith != now.compareWith) {
+        what << SettingsHistory::tr("compare estimator");
+    }
+    return what.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+SettingsHistory::SettingsHistory(EstimationController* controller, QObject* parent)
+    : QObject(parent), m_controller(controller), m_stack(new QUndoStack(this))
+{
+    m_last = current();
+    m_source = controller->dataSource();
+    connect(controller, &EstimationController::settingsChanged, this, &SettingsHistory::record);
+    connect(controller, &EstimationController::dataChanged, this, [this] {
+        // Other data: the roles of the old columns mean nothing here.
+        if (m_controller->dataSource() != m_source ||
+            m_controller->columnRoles().size() != m_last.roles.size()) {
+            m_source = m_controller->dataSource();
+            m_stack->clear();
+            m_last = current();
+            return;
+        }
+        record();
+    });
+}
+
+SettingsHistory::State SettingsHistory::current() const
+{
+    return {m_controller->settings(), m_controller->columnRoles(), m_controller->maxFitRows(),
+            m_controller->compareChoice()};
+}
+
+void SettingsHistory::record()
+{
+    const State now = current();
+    if (m_applying || now == m_last) {
+        m_last = m_applying ? m_last : now;
+        return;
+    }
+    const QString text = describe(m_last, now);
+    State before = m_last;
+    m_last = now;
+    m_stack->push(new StateChange(this, std::move(before), now, text));
+}
+
+void SettingsHistory::apply(const State& s)
+{
+    m_applying = true;
+    m_controller->setSettings(s.settings);
+    if (s.roles != m_controller->columnRoles()) {
+        m_controller->setColumnRoles(s.roles);
+    }
+    if (s.maxFitRows != m_controller->maxFitRows()) {
+        m_controller->setMaxFitRows(s.maxFitRows);
+    }
+    if (s.compareWith != m_controller->compareChoice()) {
+        m_controller->setCompareEstimator(s.compareWith);
+    }
+    m_applying = false;
+    m_last = current();
+}
+
+} // namespace sosrep::ui

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ui/controller/estimation_controller.h"
+
+#include <QObject>
+
+class QUndoStack;
+
+namespace sosrep::ui {
+
+/// Undo and redo of the model settings and the column roles: every change the controller
+/// reports becomes one step on a QUndoStack, named after what changed ("length_scale auto →
+/// 0.3"). Undoing applies the earlier state through the controller, like any other change. New
+/// data (other columns) starts a fresh history.
+class SettingsHistory : public QObject
+{
+    Q_OBJECT
+
+public:
+    SettingsHistory(EstimationController* controller, QObject* parent = nullptr);
+    QUndoStack* stack() const { return m_stack; }
+
+    struct State
+    {
+        FitSettings settings;
+        QVector<ColumnRole> roles;
+        int maxFitRows = 0;
+        std::string compareWith;
+        bool operator==(const State& o) const
+        {
+            return settings == o.settings && roles == o.roles && maxFitRows == o.maxFitRows &&
+                   compareWith == o.compareWith;
+        }
+    };
+    /// Puts a state into the controller (the undo commands' action).
+    void apply(const State& s);
+
+private:
+    State current() const;
+    void record();
+
+    EstimationController* m_controller;
+    QUndoStack* m_stack;
+    State m_last;
+    QString m_source; // the data the history belongs to
+    bool m_applying = false;
+};
+
+} // namespace sosrep::ui
