@@ -445,7 +445,12 @@ QString MainWindow::densityTitle() const
                  .arg(k->spec().lengthScale, 0, 'g', 4);
     }
     if (m_controller->features().cols() > 2) {
-        t += tr("; other columns held at their medians");
+        t += tr("; a 2-D slice, other columns held at their medians");
+    }
+    if (r->fitRows < m_controller->features().rows()) {
+        t += tr("; fitted on %1 of %2 rows (seeded subsample), all drawn and scored")
+                 .arg(r->fitRows)
+                 .arg(m_controller->features().rows());
     }
     return t;
 }
@@ -460,6 +465,7 @@ void MainWindow::showMaps()
         c.points = m_controller->features();
         c.labels = m_controller->labels();
         c.title = densityTitle();
+        c.slice = m_controller->features().cols() > 2;
         const QString kind = QString::fromStdString(toString(r->model().kind()));
         c.valueLabel = r->model().kind() == DensityKind::Score ? kind : tr("log %1").arg(kind);
         c.xLabel = names.value(r->grid.spec.xColumn);

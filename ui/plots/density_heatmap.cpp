@@ -260,6 +260,7 @@ void DensityHeatmap::clearContent(const QString& message)
         c->data()->clear();
     }
     m_title->setFullText(message);
+    showAxes(false); // no dummy 0-5 axes and colour scale before there is a map
     replot();
 }
 
@@ -325,7 +326,10 @@ void DensityHeatmap::showContent(const Content& c)
         }
         m_contours[k]->setData(t, x, y, true);
         m_contours[k]->setVisible(c.contours);
+        const QString hdr = QStringLiteral("%1 % HDR").arg(k == 0 ? 50 : k == 1 ? 80 : 95);
+        m_contours[k]->setName(c.slice ? hdr + QStringLiteral(" of the 2-D slice") : hdr);
     }
+    showAxes(true);
     xAxis->setLabel(c.xLabel);
     yAxis->setLabel(c.yLabel);
     xAxis->setRange(s.xMin, s.xMax);
@@ -340,6 +344,16 @@ void DensityHeatmap::showContent(const Content& c)
     legend->setVisible(c.legend);
     replot();
     applyAspect();
+}
+
+void DensityHeatmap::showAxes(bool on)
+{
+    for (QCPAxis* a : axisRect()->axes()) {
+        a->setVisible(on && (a == xAxis || a == yAxis));
+    }
+    axisRect()->setBackground(Qt::NoBrush);
+    m_scale->setVisible(on && m_scale->layout() != nullptr);
+    legend->setVisible(on && legend->visible());
 }
 
 void DensityHeatmap::hideColorScale()

@@ -32,6 +32,7 @@ public:
         QString yLabel;
         std::optional<QCPRange> colorRange; // shared scale for side-by-side comparison
         bool contours = true;
+        bool slice = false; // more than two columns: the contours are the slice's
         bool legend = true;
     };
     void showContent(const Content& content);
@@ -83,6 +84,7 @@ signals:
 
 private:
     void applyAspect();
+    void showAxes(bool on);
     void applyTickers();
     void onHover(QMouseEvent* event);
     int rowNear(const QPointF& pixel) const;

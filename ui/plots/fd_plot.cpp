@@ -145,6 +145,9 @@ void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
                 ? QStringLiteral("Fisher divergence: no sweep yet (ℓ fixed or not fitted)")
                 : QStringLiteral("Fisher-divergence sweep running… %1 points").arg(curve.size()));
     }
+    xAxis->setVisible(!curve.empty());
+    yAxis->setVisible(!curve.empty());
+    legend->setVisible(!curve.empty());
     rescaleAxes();
     // Symmetric log padding on x, 5 % on y.
     xAxis->setRange(xAxis->range().lower / 1.5, xAxis->range().upper * 1.5);

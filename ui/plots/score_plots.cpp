@@ -27,8 +27,9 @@ ScorePlots::ScorePlots(QWidget* parent) : QCustomPlot(parent)
     m_histRect->axis(QCPAxis::atLeft)->setLabel(tr("share of the class's rows per bin"));
     m_rocRect->axis(QCPAxis::atBottom)->setLabel(tr("false positive rate"));
     m_rocRect->axis(QCPAxis::atLeft)->setLabel(tr("true positive rate"));
-    m_rocRect->axis(QCPAxis::atBottom)->setRange(0, 1);
-    m_rocRect->axis(QCPAxis::atLeft)->setRange(0, 1.02);
+    // Padded: a perfect ROC and the chance line would lie on the frame.
+    m_rocRect->axis(QCPAxis::atBottom)->setRange(-0.02, 1.02);
+    m_rocRect->axis(QCPAxis::atLeft)->setRange(-0.02, 1.02);
 
     m_histAll = addGraph(m_histRect->axis(QCPAxis::atBottom), m_histRect->axis(QCPAxis::atLeft));
     m_histAll->setLineStyle(QCPGraph::lsStepCenter);
@@ -154,7 +155,8 @@ void ScorePlots::setScores(const Vector& scores, const std::optional<Eigen::Vect
         const QCPRange r = g->visible() ? g->getValueRange(found) : QCPRange();
         top = found ? std::max(top, r.upper) : top;
     }
-    m_histRect->axis(QCPAxis::atLeft)->setRange(0, std::max(top, 1e-3) * 1.12);
+    // Headroom for the legend above the tallest bar.
+    m_histRect->axis(QCPAxis::atLeft)->setRange(0, std::max(top, 1e-3) * 1.5);
     const QString what =
         normality ? tr("Anomaly scores (−normality score)") : tr("Anomaly scores (−log p)");
     m_histTitle->setFullText(
