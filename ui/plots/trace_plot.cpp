@@ -119,9 +119,9 @@ void TracePlot::makeLogAxis(QCPAxis* axis)
 
 void TracePlot::useLogTicks(QCPAxis* axis)
 {
-    // Over a few decades every tick is a power of ten, all written 10ⁿ; within two decades
-    // (a converged loss) plain numbers read better than 2·10⁰.
-    const bool decades = axis->range().lower > 0 && axis->range().upper / axis->range().lower > 100;
+    // Over decades every tick is a power of ten, all written 10ⁿ; within one decade (a
+    // converged loss) plain numbers read better than 2·10⁰.
+    const bool decades = axis->range().lower > 0 && axis->range().upper / axis->range().lower > 10;
     const bool isLog = !axis->ticker().dynamicCast<QCPAxisTickerLog>().isNull();
     if (decades && !isLog) {
         auto ticker = QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog);
@@ -273,14 +273,39 @@ void TracePlot::setTraces(const std::vector<NamedTrace>& runs)
     }
     markDivergence(runs);
     rescalePanels();
-    // The paper's two runs stay in the legend for SOSREP; a kernel-SoS trace shows only its own.
+    rebuildLegend();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TracePlot::rebuildLegend()
+{
+    // A hidden legend item keeps its row: the legend is rebuilt with the runs it lists, the
+    // paper's two first (always, for SOSREP), then the fit's own, then the experiment's.
     for (auto& [run, graphs] : m_graphs) {
-        if (QCPAbstractLegendItem* item = legend->itemWithPlottable(graphs.first())) {
-            item->setVisible(!graphs.first()->data()->isEmpty() ||
-                             (!m_fista && (run == "natural" || run == "standard")));
+        graphs.first()->removeFromLegend(legend);
+    }
+    const bool experiment = hasExperiment();
+    for (QCPGraph* g : m_experiment) {
+        g->removeFromLegend(legend);
+    }
+    std::vector<std::string> order{"natural", "standard"};
+    for (const auto& [run, graphs] : m_graphs) {
+        if (run != "natural" && run != "standard") {
+            order.push_back(run);
         }
     }
-    replot(QCustomPlot::rpQueuedReplot);
+    for (const std::string& run : order) {
+        QCPGraph* g = m_graphs.at(run).first();
+        const bool paper = !m_fista && (run == "natural" || run == "standard");
+        if (!g->data()->isEmpty() || paper) {
+            g->addToLegend(legend);
+        }
+    }
+    for (QCPGraph* g : m_experiment) {
+        if (experiment) {
+            g->addToLegend(legend);
+        }
+    }
 }
 
 void TracePlot::rescalePanels()

@@ -45,6 +45,8 @@ private:
 
     /// Labels and scales for SOSREP-style runs or for kernel-SoS (FISTA) runs.
     void setMode(bool fista);
+    /// The legend lists the runs drawn (no empty rows for hidden ones).
+    void rebuildLegend();
     /// Fits every panel's axes to what is drawn.
     void rescalePanels();
 

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Re-makes the README's screenshots with the app itself (off screen): every view of the demo at
+# 1600x1000 into docs/screenshots/, the same views at 1280x720 into docs/screenshots/small/,
+# and the special cases (kernel SoS, a detector, the negativity experiment, the ratio view).
+# Needs a build (scripts/build.sh).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+studio="$root/build/app/sosrep-studio"
+sosrep="$root/build/app/sosrep"
+out="$root/docs/screenshots"
+mkdir -p "$out/small"
+export QT_QPA_PLATFORM=offscreen
+names=(density optimizer fisher_divergence scores compare)
+for tab in 0 1 2 3 4; do
+    "$studio" --demo --tab "$tab" --size 1600x1000 --screenshot "$out/${names[$tab]}.png"
+    "$studio" --demo --tab "$tab" --size 1280x720 --screenshot "$out/small/${names[$tab]}.png"
+done
+"$studio" --demo --negativity --tab 1 --size 1280x720 --screenshot "$out/optimizer_negativity.png"
+"$studio" --demo --compare iforest --tab 4 --size 1600x1000 --screenshot "$out/compare_iforest.png"
+"$studio" --demo --estimator sos-mmd --compare kde --tab 4 --size 1600x1000 \
+    --screenshot "$out/compare_sos_mmd.png"
+"$studio" --demo --estimator sos-mmd --compare kde --tab 1 --size 1600x1000 \
+    --screenshot "$out/optimizer_sos_mmd.png"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+"$sosrep" generate --kind shift --n 1000 --seed 3 --out "$tmp/shift.csv" > /dev/null
+"$studio" "$tmp/shift.csv" --tab 5 --ratio-split label=1 --size 1600x1000 \
+    --screenshot "$out/ratio.png"
+"$studio" "$tmp/shift.csv" --tab 5 --ratio-split label=1 --size 1280x720 \
+    --screenshot "$out/small/ratio.png"
