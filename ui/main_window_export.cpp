@@ -1,57 +1,29 @@
 // SPDX-License-Identifier: MIT
 #include "ui/main_window.h"
 
-#include "core/errors.h"
-#include "core/kernels/kernel_operator.h"
-#include "core/metrics/auc.h"
-#include "core/tuning/rank_ensemble.h"
 #include "ui/controller/estimation_controller.h"
-#include "ui/controller/negativity_job.h"
-#include "ui/controller/ratio_controller.h"
 #include "ui/io/output_set.h"
 #include "ui/io/table_text.h"
-#include "ui/panels/data_panel.h"
-#include "ui/panels/model_panel.h"
-#include "ui/panels/negativity_dialog.h"
 #include "ui/plots/compare_view.h"
-#include "ui/plots/density_heatmap.h"
-#include "ui/plots/fd_plot.h"
 #include "ui/plots/optimizer_view.h"
-#include "ui/plots/plot_style.h"
 #include "ui/plots/ratio_plot.h"
 #include "ui/plots/ratio_view.h"
 #include "ui/plots/score_plots.h"
 #include "ui/plots/trace_plot.h"
-#include "ui/project_file.h"
-#include "ui/scores_model.h"
 
-#include <QAction>
-#include <QActionGroup>
 #include <QApplication>
 #include <QClipboard>
-#include <QCloseEvent>
 #include <QDialog>
 #include <QDialogButtonBox>
-#include <QDockWidget>
 #include <QFileDialog>
 #include <QFormLayout>
-#include <QGroupBox>
-#include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
-#include <QMenuBar>
-#include <QMessageBox>
-#include <QMimeData>
-#include <QProgressBar>
-#include <QSaveFile>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSettings>
-#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
-#include <QVBoxLayout>
 
 namespace sosrep::ui {
 

@@ -56,6 +56,21 @@ private:
         return finished.wait(60000);
     }
 
+    /// A left-button drag through `points` (press at the first, release at the last), sent as
+    /// events so the widget sees the buttons held during the moves.
+    static void drag(QWidget* w, const QVector<QPoint>& points, Qt::KeyboardModifiers modifiers)
+    {
+        for (int i = 0; i < points.size(); ++i) {
+            const QEvent::Type type = i == 0 ? QEvent::MouseButtonPress : QEvent::MouseMove;
+            QMouseEvent e(type, points[i], w->mapToGlobal(points[i]), Qt::LeftButton,
+                          Qt::LeftButton, modifiers);
+            QCoreApplication::sendEvent(w, &e);
+        }
+        QMouseEvent release(QEvent::MouseButtonRelease, points.last(),
+                            w->mapToGlobal(points.last()), Qt::LeftButton, Qt::NoButton, modifiers);
+        QCoreApplication::sendEvent(w, &release);
+    }
+
     static int scoreRows(MainWindow& w)
     {
         return w.findChild<QTableView*>(QStringLiteral("scoresTable"))->model()->rowCount();
@@ -374,14 +389,7 @@ private slots:
                         map->yAxis->pixelToCoord(to.y()), map->yAxis->pixelToCoord(from.y()));
         QVERIFY(!expected.isEmpty());
         QSignalSpy picked(map, &DensityHeatmap::rowsPicked);
-        auto send = [map](QEvent::Type type, QPoint p, Qt::MouseButtons buttons) {
-            QMouseEvent e(type, p, map->mapToGlobal(p), Qt::LeftButton, buttons, Qt::ShiftModifier);
-            QCoreApplication::sendEvent(map, &e);
-        };
-        send(QEvent::MouseButtonPress, from, Qt::LeftButton);
-        send(QEvent::MouseMove, (from + to) / 2, Qt::LeftButton);
-        send(QEvent::MouseMove, to, Qt::LeftButton);
-        send(QEvent::MouseButtonRelease, to, Qt::NoButton);
+        drag(map, {from, (from + to) / 2, to}, Qt::ShiftModifier);
         QCOMPARE(picked.count(), 1);
         QList<qint64> got = w.selectedRows();
         std::sort(got.begin(), got.end());
@@ -403,15 +411,9 @@ private slots:
         map->replot();
         const QRect before = map->legend->outerRect();
         const QCPRange xRange = map->xAxis->range();
-        auto send = [map](QEvent::Type type, QPoint p, Qt::MouseButtons buttons) {
-            QMouseEvent e(type, p, map->mapToGlobal(p), Qt::LeftButton, buttons, Qt::NoModifier);
-            QCoreApplication::sendEvent(map, &e);
-        };
         const QPoint grab = before.center();
         const QPoint drop = grab + QPoint(-300, 200);
-        send(QEvent::MouseButtonPress, grab, Qt::LeftButton);
-        send(QEvent::MouseMove, drop, Qt::LeftButton);
-        send(QEvent::MouseButtonRelease, drop, Qt::NoButton);
+        drag(map, {grab, drop}, Qt::NoModifier);
         map->replot();
         const QRect after = map->legend->outerRect();
         QVERIFY2(std::abs(after.center().x() - drop.x()) <= 6 &&

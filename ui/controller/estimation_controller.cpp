@@ -8,7 +8,6 @@
 #include "core/data/preparation.h"
 #include "core/errors.h"
 #include "core/estimators/registry.h"
-#include "core/estimators/sosrep/solver_comparison.h"
 #include "core/kernels/kernel_operator.h"
 #include "ui/controller/option_labels.h"
 
@@ -16,8 +15,6 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
-#include <chrono>
-#include <map>
 
 namespace sosrep::ui {
 namespace {
@@ -459,6 +456,18 @@ void EstimationController::fit()
     in.plotX = m_plotX;
     in.plotY = m_plotY;
     // Sinks run on the worker; hop to this object's thread with queued calls.
+    const FitJobSink sink = workerSink();
+    m_watcher = new QFutureWatcher<FitJobResult>(this);
+    connect(m_watcher, &QFutureWatcher<FitJobResult>::finished, this,
+            &EstimationController::onJobFinished);
+    m_watcher->setFuture(
+        QtConcurrent::run([in, sink, this] { return runFitJob(in, sink, m_cancel); }));
+    emit busyChanged(true);
+}
+
+FitJobSink EstimationController::workerSink()
+{
+    // Sinks run on the worker; hop to this object's thread with queued calls.
     FitJobSink sink;
     sink.progress = [this](const std::string& stage, int done, int total) {
         QMetaObject::invokeMethod(
@@ -486,12 +495,7 @@ void EstimationController::fit()
             },
             Qt::QueuedConnection);
     };
-    m_watcher = new QFutureWatcher<FitJobResult>(this);
-    connect(m_watcher, &QFutureWatcher<FitJobResult>::finished, this,
-            &EstimationController::onJobFinished);
-    m_watcher->setFuture(
-        QtConcurrent::run([in, sink, this] { return runFitJob(in, sink, m_cancel); }));
-    emit busyChanged(true);
+    return sink;
 }
 
 bool EstimationController::rerunSolverComparison()
@@ -510,45 +514,12 @@ bool EstimationController::rerunSolverComparison()
     // The fit's own runs stay; the comparison's are replaced as they stream in.
     m_traces = m_result->fit.model->report().traces;
     emit traceUpdated();
-    GradientConfig gc;
-    gc.learningRate = m_solverComparison.learningRate;
-    gc.iterations = m_solverComparison.iterations;
-    gc.tolerance = 1e-9;
-    gc.seed = m_result->settings.values.seed("seed");
-    // The model (and its kernel) is shared read-only with the worker; it lives as long as the
-    // copy of the pointer held here.
+    // The model (and its kernel) is shared read-only with the worker.
     const std::shared_ptr<const FittedModel> model = m_result->fit.model;
+    const SolverComparisonSettings settings = m_solverComparison;
+    const uint64_t seed = m_result->settings.values.seed("seed");
     const quint64 generation = m_resultGeneration;
-    auto stream = std::make_shared<std::map<std::string, std::vector<TraceRow>>>();
-    auto last = std::make_shared<std::chrono::steady_clock::time_point>();
-    const TraceObserver observer = [this, stream, last](const std::string& run,
-                                                        const TraceRow& row) {
-        (*stream)[run].push_back(row);
-        if (std::chrono::steady_clock::now() - *last < std::chrono::milliseconds(50)) {
-            return;
-        }
-        *last = std::chrono::steady_clock::now();
-        auto batch = std::move(*stream);
-        stream->clear();
-        QMetaObject::invokeMethod(
-            this,
-            [this, batch] {
-                for (const auto& [run, rows] : batch) {
-                    appendTrace(run, rows);
-                }
-                emit traceUpdated();
-            },
-            Qt::QueuedConnection);
-    };
-    const auto progress = [this](int done, int total) {
-        QMetaObject::invokeMethod(
-            this,
-            [this, done, total] {
-                emit progressChanged(tr("optimizer: natural vs standard"), done, total);
-            },
-            Qt::QueuedConnection);
-        return !m_cancel.load();
-    };
+    const FitJobSink sink = workerSink();
     m_solverWatcher = new QFutureWatcher<std::vector<NamedTrace>>(this);
     connect(m_solverWatcher, &QFutureWatcher<std::vector<NamedTrace>>::finished, this,
             [this, generation] {
@@ -570,9 +541,8 @@ bool EstimationController::rerunSolverComparison()
                                 m_result->solverRuns.end());
                 emit traceUpdated();
             });
-    m_solverWatcher->setFuture(QtConcurrent::run([model, gc, observer, progress] {
-        const SolverComparison c = compareGradientSolvers(*model->kernel(), gc, observer, progress);
-        return c.cancelled ? std::vector<NamedTrace>{} : c.runs;
+    m_solverWatcher->setFuture(QtConcurrent::run([this, model, settings, seed, sink] {
+        return runSolverComparison(*model, settings, seed, sink, m_cancel);
     }));
     emit busyChanged(true);
     return true;

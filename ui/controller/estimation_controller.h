@@ -158,6 +158,8 @@ private:
     void rebuildFeatures();
     void onJobFinished();
     void appendTrace(const std::string& run, const std::vector<TraceRow>& rows);
+    /// Callbacks for a worker job that forward to this object's thread.
+    FitJobSink workerSink();
     void clearResults();
     void regrid();
     /// Whether the kept sweep describes a fit with these settings (equal but for ℓ).

@@ -111,6 +111,24 @@ std::shared_ptr<const FittedModel> fitAtLengthScale(const Matrix& x, const FitSe
     return f.model;
 }
 
+std::vector<NamedTrace> runSolverComparison(const FittedModel& model,
+                                            const SolverComparisonSettings& settings, uint64_t seed,
+                                            const FitJobSink& sink, const std::atomic<bool>& cancel)
+{
+    GradientConfig gc;
+    gc.learningRate = settings.learningRate;
+    gc.iterations = settings.iterations;
+    gc.tolerance = 1e-9;
+    gc.seed = seed;
+    TraceStream traces(sink);
+    const SolverComparison c = compareGradientSolvers(
+        *model.kernel(), gc,
+        [&traces](const std::string& run, const TraceRow& row) { traces.add(run, row); },
+        stageProgress(sink, cancel, "optimizer: natural vs standard"));
+    traces.flush();
+    return c.cancelled ? std::vector<NamedTrace>{} : c.runs;
+}
+
 FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
                        const std::atomic<bool>& cancel)
 {
@@ -176,20 +194,12 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
         // on.
         const KernelOperator* kernel = out.model().kernelField() ? out.model().kernel() : nullptr;
         if (in.solverComparison.enabled && kernel && kernel->uncoveredRows() == 0) {
-            GradientConfig gc;
-            gc.learningRate = in.solverComparison.learningRate;
-            gc.iterations = in.solverComparison.iterations;
-            gc.tolerance = 1e-9;
-            gc.seed = seed;
-            const SolverComparison c = compareGradientSolvers(
-                *kernel, gc, observer.trace,
-                stageProgress(sink, cancel, "optimizer: natural vs standard"));
-            traces.flush();
-            if (c.cancelled) {
+            out.solverRuns =
+                runSolverComparison(out.model(), in.solverComparison, seed, sink, cancel);
+            if (out.solverRuns.empty()) {
                 out.cancelled = true;
                 return out;
             }
-            out.solverRuns = c.runs;
         }
         if (!evaluateGrids(in, out, sink, cancel)) {
             out.cancelled = true;

@@ -87,6 +87,13 @@ std::shared_ptr<const FittedModel> fitAtLengthScale(const Matrix& x, const FitSe
                                                     double lengthScale,
                                                     const FitObserver& observer);
 
+/// The optimizer view's natural-vs-standard comparison alone, on the kernel of a fitted
+/// kernel-field model (no refit), streamed to the sink; empty when cancelled.
+std::vector<NamedTrace> runSolverComparison(const FittedModel& model,
+                                            const SolverComparisonSettings& settings, uint64_t seed,
+                                            const FitJobSink& sink,
+                                            const std::atomic<bool>& cancel);
+
 /// Runs the whole fit off the GUI thread: the model through core's fitModel (exactly what
 /// `sosrep fit` does with the same settings and data), then the comparison model, the
 /// optimizer comparison, the grids and the row scores. Polls `cancel` between steps (every

@@ -7,8 +7,6 @@
 #include "ui/plots/plot_style.h"
 #include "ui/plots/raw_units_ticker.h"
 
-#include <QToolTip>
-
 #include <cmath>
 
 namespace sosrep::ui {
@@ -222,12 +220,7 @@ QString DensityHeatmap::readoutAt(const QPointF& pixel) const
 
 void DensityHeatmap::onHover(QMouseEvent* event)
 {
-    const QString text = readoutAt(event->position());
-    if (text.isEmpty()) {
-        QToolTip::hideText();
-    } else {
-        QToolTip::showText(event->globalPosition().toPoint(), text, this);
-    }
+    showHoverText(this, event, readoutAt(event->position()));
 }
 
 void DensityHeatmap::setPickMode(bool on)

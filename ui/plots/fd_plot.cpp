@@ -5,8 +5,6 @@
 #include "ui/plots/legend_dragger.h"
 #include "ui/plots/plot_style.h"
 
-#include <QToolTip>
-
 #include <cmath>
 #include <limits>
 
@@ -218,12 +216,7 @@ QString FdPlot::readoutAt(const QPointF& pos) const
 
 void FdPlot::onHover(QMouseEvent* event)
 {
-    const QString text = readoutAt(event->position());
-    if (text.isEmpty()) {
-        QToolTip::hideText();
-    } else {
-        QToolTip::showText(event->globalPosition().toPoint(), text, this);
-    }
+    showHoverText(this, event, readoutAt(event->position()));
 }
 
 void FdPlot::onClick(QMouseEvent* event)

@@ -3,6 +3,9 @@
 
 #include <qcustomplot.h>
 
+#include <QMouseEvent>
+#include <QToolTip>
+
 namespace sosrep::ui {
 namespace {
 #include "ui/plots/colormap_tables.inc"
@@ -20,6 +23,15 @@ QCPColorGradient fromTable(const unsigned char (*table)[3])
 }
 
 } // namespace
+
+void showHoverText(QWidget* plot, QMouseEvent* event, const QString& text)
+{
+    if (text.isEmpty()) {
+        QToolTip::hideText();
+    } else {
+        QToolTip::showText(event->globalPosition().toPoint(), text, plot);
+    }
+}
 
 QStringList colormapNames()
 {

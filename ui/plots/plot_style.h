@@ -6,6 +6,8 @@
 #include <QStringList>
 
 class QCPColorGradient;
+class QMouseEvent;
+class QWidget;
 
 namespace sosrep::ui {
 
@@ -32,6 +34,9 @@ inline QColor normalPoint()
     return QColor(255, 255, 255);
 }
 } // namespace colors
+
+/// The hover read-out of a plot: `text` as a tooltip at the mouse, or none when it is empty.
+void showHoverText(QWidget* plot, QMouseEvent* event, const QString& text);
 
 /// Perceptually uniform colour maps; "viridis" is the default.
 QStringList colormapNames();
