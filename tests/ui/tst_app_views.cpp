@@ -205,6 +205,15 @@ private slots:
         QCOMPARE(w.densityView()->yAxis->label(), QStringLiteral("c"));
         QVERIFY(c->result()->grid.logDensity.allFinite());
         QVERIFY(w.staleText().isEmpty()); // a view choice, not a model setting
+
+        // Columns changed while a fit runs: the finished fit's grids follow them.
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        c->setPlotColumns(1, 2);
+        QVERIFY(finished.wait(60000));
+        QTRY_COMPARE_WITH_TIMEOUT(c->result()->grid.spec.xColumn, 1, 30000);
+        QCOMPARE(c->result()->grid.spec.yColumn, 2);
+        QTRY_COMPARE(w.densityView()->xAxis->label(), QStringLiteral("b"));
     }
 
     void scoreHistogramReadsOnHeavyTails()

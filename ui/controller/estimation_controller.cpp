@@ -206,7 +206,10 @@ void EstimationController::setPlotColumns(int x, int y)
 
 void EstimationController::regrid()
 {
-    if (!m_result || isBusy() || m_features.cols() < 2) {
+    // Only on the features the model was fitted in: after a change of scaling the result is
+    // stale (the banner says so) and its grids stay as they were.
+    if (!m_result || isBusy() || m_features.cols() < 2 ||
+        m_result->settings.values.text("scale") != m_settings.values.text("scale")) {
         return;
     }
     if (m_gridWatcher) {
@@ -389,15 +392,6 @@ QString EstimationController::staleReason() const
     return tr("settings changed since this fit: %1").arg(changed.join(QStringLiteral(", ")));
 }
 
-bool EstimationController::isFitRow(Eigen::Index i) const
-{
-    if (!m_result || m_result->fitRowIndices.empty()) {
-        return true;
-    }
-    const auto& rows = m_result->fitRowIndices;
-    return std::binary_search(rows.begin(), rows.end(), i);
-}
-
 bool EstimationController::sweepFits(const FitSettings& s) const
 {
     if (!m_sweep || s.estimator != m_sweepSettings.estimator || m_sweepMaxFitRows != m_maxFitRows) {
@@ -455,7 +449,6 @@ void EstimationController::fit()
     in.solverComparison = m_solverComparison;
     in.plotX = m_plotX;
     in.plotY = m_plotY;
-    // Sinks run on the worker; hop to this object's thread with queued calls.
     const FitJobSink sink = workerSink();
     m_watcher = new QFutureWatcher<FitJobResult>(this);
     connect(m_watcher, &QFutureWatcher<FitJobResult>::finished, this,
@@ -593,6 +586,11 @@ void EstimationController::onJobFinished()
     emit fdCurveUpdated();
     emit traceUpdated();
     emit fitFinished();
+    // Plot columns changed while the fit ran: its grids show the old ones.
+    if (m_result->grid.logDensity.size() > 0 &&
+        (m_result->grid.spec.xColumn != m_plotX || m_result->grid.spec.yColumn != m_plotY)) {
+        regrid();
+    }
     // With labels of both classes, compare normal rows (cluster 1) with anomalies (cluster 2)
     // until the user picks clusters of their own.
     if (m_labels && m_labels->sum() > 0 && m_labels->sum() < m_labels->size()) {

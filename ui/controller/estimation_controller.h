@@ -127,8 +127,6 @@ public:
     /// Why the result no longer matches the settings ("" while it does): the estimator or the
     /// options that changed since the fit, old and new values. Data changes clear the result.
     QString staleReason() const;
-    /// Whether row i of the data was among the rows fitted (all are, below the row cap).
-    bool isFitRow(Eigen::Index i) const;
 
     // --- SOSREP vs KDE on two clusters (paper App. F.1) -------------------------------------
     /// Clusters per row (0 = cluster 1, 1 = cluster 2); computed off the GUI thread.

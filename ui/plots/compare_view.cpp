@@ -126,7 +126,6 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
         r->insetLayout()->addElement(legend, r == m_scatterRect ? Qt::AlignBottom | Qt::AlignRight
                                                                 : Qt::AlignTop | Qt::AlignRight);
         legend->setLayer(QStringLiteral("legend"));
-        legend->setFont(QFont(font().family(), 8));
         for (int i = 0; i < m_clusters->graphCount(); ++i) {
             QCPGraph* g = m_clusters->graph(i);
             if (g->keyAxis()->axisRect() == r && !(r == left && i < 2) && g != m_scatterDiagonal) {
@@ -135,6 +134,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
         }
     }
     clear(tr("Fit a model to compare it with a second estimator"));
+    applyPlotStyle(m_clusters);
 }
 
 namespace {

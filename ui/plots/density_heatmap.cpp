@@ -3,7 +3,6 @@
 
 #include "core/grid/contour.h"
 #include "ui/plots/fitted_title.h"
-#include "ui/plots/legend_dragger.h"
 #include "ui/plots/plot_style.h"
 #include "ui/plots/raw_units_ticker.h"
 
@@ -56,11 +55,8 @@ DensityHeatmap::DensityHeatmap(QWidget* parent) : QCustomPlot(parent)
     }
     legend->setVisible(true);
     legend->setBrush(QColor(255, 255, 255, 200));
-    legend->setFont(QFont(font().family(), 8));
     legend->removeItem(legend->itemWithPlottable(m_map));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    // The legend can be dragged off the data (LegendDragger).
-    new LegendDragger(this, legend);
     selectionRect()->setPen(QPen(Qt::white, 1.5, Qt::DashLine));
     selectionRect()->setBrush(QColor(255, 255, 255, 50));
     connect(selectionRect(), &QCPSelectionRect::accepted, this,
@@ -87,6 +83,7 @@ DensityHeatmap::DensityHeatmap(QWidget* parent) : QCustomPlot(parent)
     setMouseTracking(true);
     connect(this, &QCustomPlot::mouseMove, this, &DensityHeatmap::onHover);
     setToolTip(QStringLiteral("Shift-drag to select rows (shown in the Scores table)"));
+    applyPlotStyle(this);
 }
 
 void DensityHeatmap::mousePressEvent(QMouseEvent* event)

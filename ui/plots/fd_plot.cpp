@@ -2,7 +2,6 @@
 #include "ui/plots/fd_plot.h"
 
 #include "ui/plots/fitted_title.h"
-#include "ui/plots/legend_dragger.h"
 #include "ui/plots/plot_style.h"
 
 #include <cmath>
@@ -68,12 +67,11 @@ FdPlot::FdPlot(QWidget* parent) : QCustomPlot(parent)
     m_spacingLabel->setPadding(QMargins(4, 2, 4, 2));
     m_spacingLabel->setVisible(false);
     legend->setVisible(true);
-    legend->setFont(QFont(font().family(), 8));
-    new LegendDragger(this, legend); // movable off the curve
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(this, &QCustomPlot::mousePress, this, &FdPlot::onClick);
     connect(this, &QCustomPlot::mouseMove, this, &FdPlot::onHover);
     setMouseTracking(true);
+    applyPlotStyle(this);
 }
 
 void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/plots/plot_style.h"
 
+#include "ui/plots/legend_dragger.h"
+
 #include <qcustomplot.h>
 
 #include <QMouseEvent>
@@ -23,6 +25,27 @@ QCPColorGradient fromTable(const unsigned char (*table)[3])
 }
 
 } // namespace
+
+void applyPlotStyle(QCustomPlot* plot)
+{
+    QList<QCPLegend*> legends;
+    if (plot->legend) {
+        legends << plot->legend;
+    }
+    for (QCPAxisRect* rect : plot->axisRects()) {
+        for (int i = 0; i < rect->insetLayout()->elementCount(); ++i) {
+            auto* legend = qobject_cast<QCPLegend*>(rect->insetLayout()->elementAt(i));
+            if (legend && !legends.contains(legend)) {
+                legends << legend;
+            }
+        }
+    }
+    for (QCPLegend* legend : legends) {
+        legend->setFont(QFont(plot->font().family(), 8));
+        legend->setBrush(QColor(255, 255, 255, 215));
+        new LegendDragger(plot, legend);
+    }
+}
 
 void showHoverText(QWidget* plot, QMouseEvent* event, const QString& text)
 {

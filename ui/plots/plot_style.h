@@ -6,6 +6,7 @@
 #include <QStringList>
 
 class QCPColorGradient;
+class QCustomPlot;
 class QMouseEvent;
 class QWidget;
 
@@ -34,6 +35,11 @@ inline QColor normalPoint()
     return QColor(255, 255, 255);
 }
 } // namespace colors
+
+/// The look every view shares, applied once after a plot is built: small legend text on a
+/// translucent box, and every legend (the plot's own and those inset in its axis rectangles)
+/// movable with the mouse, so none has to cover data.
+void applyPlotStyle(QCustomPlot* plot);
 
 /// The hover read-out of a plot: `text` as a tooltip at the mouse, or none when it is empty.
 void showHoverText(QWidget* plot, QMouseEvent* event, const QString& text);

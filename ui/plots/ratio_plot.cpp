@@ -98,8 +98,6 @@ RatioPlot::RatioPlot(QWidget* parent) : QCustomPlot(parent)
     auto* legend = new QCPLegend;
     m_mapRect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
     legend->setLayer(QStringLiteral("legend"));
-    legend->setBrush(QColor(255, 255, 255, 210));
-    legend->setFont(QFont(font().family(), 8));
     m_pPoints->addToLegend(legend);
     m_qPoints->addToLegend(legend);
     m_zero->addToLegend(legend);
@@ -141,6 +139,7 @@ RatioPlot::RatioPlot(QWidget* parent) : QCustomPlot(parent)
                 emit rectanglePicked(x->pixelToCoord(r.left()), x->pixelToCoord(r.right()),
                                      y->pixelToCoord(r.bottom()), y->pixelToCoord(r.top()));
             });
+    applyPlotStyle(this);
 }
 
 void RatioPlot::arrange(bool wide)

@@ -4,7 +4,6 @@
 #include "core/estimators/cluster_comparison.h"
 #include "core/metrics/auc.h"
 #include "ui/plots/fitted_title.h"
-#include "ui/plots/legend_dragger.h"
 #include "ui/plots/plot_style.h"
 
 #include <algorithm>
@@ -55,9 +54,8 @@ ScorePlots::ScorePlots(QWidget* parent) : QCustomPlot(parent)
     m_histLegend = new QCPLegend;
     m_histRect->insetLayout()->addElement(m_histLegend, Qt::AlignTop | Qt::AlignRight);
     m_histLegend->setLayer(QStringLiteral("legend"));
-    m_histLegend->setFont(QFont(font().family(), 8));
-    new LegendDragger(this, m_histLegend); // movable off the bars
     clearScores();
+    applyPlotStyle(this);
 }
 
 void ScorePlots::clearScores()

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/plots/trace_plot.h"
 
-#include "ui/plots/legend_dragger.h"
 #include "ui/plots/plot_style.h"
 
 #include <cmath>
@@ -73,8 +72,6 @@ TracePlot::TracePlot(QWidget* parent) : QCustomPlot(parent)
     legend = new QCPLegend;
     m_panels.first()->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
     legend->setLayer(QStringLiteral("legend"));
-    legend->setFont(QFont(font().family(), 8));
-    new LegendDragger(this, legend); // movable off the curves
     // The two runs of the paper's comparison are always in the legend, in this order.
     graphsOf("natural");
     graphsOf("standard");
@@ -86,6 +83,7 @@ TracePlot::TracePlot(QWidget* parent) : QCustomPlot(parent)
         m_experiment[k]->removeFromLegend(legend); // listed only while an experiment is shown
     }
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    applyPlotStyle(this);
 }
 
 QCPAxisRect* TracePlot::addPanel(const QString& yLabel, bool logScale)
