@@ -451,6 +451,7 @@ void MainWindow::showMaps()
         c.labels = m_controller->labels();
         c.title = densityTitle();
         c.slice = m_controller->features().cols() > 2;
+        c.fitRows = r->fitRowIndices;
         const QString kind = QString::fromStdString(toString(r->model().kind()));
         c.valueLabel = r->model().kind() == DensityKind::Score ? kind : tr("log %1").arg(kind);
         c.xLabel = names.value(r->grid.spec.xColumn);

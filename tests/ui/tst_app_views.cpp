@@ -467,6 +467,24 @@ private slots:
         QCOMPARE(yes, 150);
         QCOMPARE(int(c->result()->fitRowIndices.size()), 150);
         QVERIFY(w.findChild<ScorePlots*>()->graph(2)->visible());
+        // The density map draws the rows outside the subsample apart (anomalies keep their
+        // marks).
+        int unfittedNormal = 0;
+        const auto& fitRows = c->result()->fitRowIndices;
+        for (Eigen::Index r = 0; r < 400; ++r) {
+            unfittedNormal +=
+                (*c->labels())(r) == 0 && !std::binary_search(fitRows.begin(), fitRows.end(), r)
+                    ? 1
+                    : 0;
+        }
+        QCPGraph* unfitted = nullptr;
+        for (int i = 0; i < w.densityView()->graphCount(); ++i) {
+            QCPGraph* g = w.densityView()->graph(i);
+            unfitted = g->name().contains(QStringLiteral("not fitted on")) ? g : unfitted;
+        }
+        QVERIFY(unfitted);
+        QCOMPARE(unfitted->dataCount(), unfittedNormal);
+        QVERIFY(w.densityView()->title().contains(QStringLiteral("fitted on 150 of 400")));
     }
 };
 

@@ -33,6 +33,11 @@ DensityHeatmap::DensityHeatmap(QWidget* parent) : QCustomPlot(parent)
     axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
     m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
 
+    m_unfitted = addGraph();
+    m_unfitted->setLineStyle(QCPGraph::lsNone);
+    m_unfitted->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(90, 90, 90, 110), 2.5));
+    m_unfitted->removeFromLegend();
     m_normal = addGraph();
     m_normal->setLineStyle(QCPGraph::lsNone);
     m_normal->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(0, 0, 0, 160),
@@ -245,6 +250,7 @@ void DensityHeatmap::clearContent(const QString& message)
     m_highlight->data()->clear();
     m_highlight->removeFromLegend();
     m_normal->data()->clear();
+    m_unfitted->data()->clear();
     m_anomaly->data()->clear();
     for (auto* c : m_contours) {
         c->data()->clear();
@@ -280,13 +286,32 @@ void DensityHeatmap::showContent(const Content& c)
     }
     m_scale->axis()->setLabel(valueLabel);
 
-    QVector<double> nx, ny, ax, ay;
+    QVector<double> nx, ny, ax, ay, ux, uy;
+    size_t nextFit = 0; // walks the ascending fitted rows alongside r
     for (Eigen::Index r = 0; r < c.points.rows(); ++r) {
         const bool anomalous = c.labels && (*c.labels)(r) != 0;
-        (anomalous ? ax : nx) << c.points(r, s.xColumn);
-        (anomalous ? ay : ny) << c.points(r, s.yColumn);
+        while (nextFit < c.fitRows.size() && c.fitRows[nextFit] < r) {
+            ++nextFit;
+        }
+        const bool fitted =
+            c.fitRows.empty() || (nextFit < c.fitRows.size() && c.fitRows[nextFit] == r);
+        QVector<double>& x = anomalous ? ax : fitted ? nx : ux;
+        QVector<double>& y = anomalous ? ay : fitted ? ny : uy;
+        x << c.points(r, s.xColumn);
+        y << c.points(r, s.yColumn);
     }
     m_normal->setData(nx, ny);
+    // With labels the dots are the label-0 rows (anomalies have their crosses).
+    const QString rows = c.labels ? QStringLiteral("label-0 rows") : QStringLiteral("rows");
+    m_normal->setName(c.fitRows.empty()
+                          ? QStringLiteral("data")
+                          : QStringLiteral("%1 fitted on (%2)").arg(rows).arg(nx.size()));
+    m_unfitted->setName(QStringLiteral("%1 not fitted on, scored (%2)").arg(rows).arg(ux.size()));
+    m_unfitted->setData(ux, uy);
+    m_unfitted->removeFromLegend();
+    if (!ux.isEmpty()) {
+        m_unfitted->addToLegend();
+    }
     m_anomaly->setData(ax, ay);
     m_anomaly->removeFromLegend();
     if (!ax.isEmpty()) {

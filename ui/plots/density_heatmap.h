@@ -33,6 +33,9 @@ public:
         std::optional<QCPRange> colorRange; // shared scale for side-by-side comparison
         bool contours = true;
         bool slice = false; // more than two columns: the contours are the slice's
+        /// The rows the model was fitted on, ascending (empty = all): the others are drawn
+        /// as small grey dots, scored but not fitted.
+        std::vector<Eigen::Index> fitRows;
         bool legend = true;
     };
     void showContent(const Content& content);
@@ -102,6 +105,7 @@ private:
     QCPColorScale* m_scale = nullptr;
     FittedTitle* m_title = nullptr;
     QCPGraph* m_normal = nullptr;
+    QCPGraph* m_unfitted = nullptr; // rows outside the fit subsample
     QCPGraph* m_anomaly = nullptr;
     QVector<QCPCurve*> m_contours;
 };
