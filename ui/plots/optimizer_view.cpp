@@ -37,8 +37,9 @@ OptimizerView::OptimizerView(EstimationController* controller, QWidget* parent)
     const NegativitySettings paper;
     m_paper = new QPushButton(tr("Fig. 3 setting"));
     m_paper->setToolTip(
-        tr("The paper's Fig. 3 step and iterations (λ = %1, %2 iterations), one start; "
-           "the many-start experiment is under Many starts")
+        tr("The Fig. 3 experiment's setting, one start: the paper's %2 iterations at λ = %1 "
+           "(the paper gives no step; ours, as in the negativity experiment); the many-start "
+           "experiment is under Many starts")
             .arg(paper.learningRate)
             .arg(paper.iterations));
     bar->addWidget(m_paper);
