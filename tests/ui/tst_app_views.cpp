@@ -8,11 +8,15 @@
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/fd_plot.h"
 #include "ui/plots/optimizer_view.h"
+#include "ui/plots/ratio_plot.h"
+#include "ui/plots/ratio_view.h"
 #include "ui/plots/score_plots.h"
 #include "ui/plots/trace_plot.h"
 #include "ui/scores_model.h"
 
 #include <QCheckBox>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTableView>
 #include <QtTest>
 
@@ -485,6 +489,35 @@ private slots:
         QVERIFY(unfitted);
         QCOMPARE(unfitted->dataCount(), unfittedNormal);
         QVERIFY(w.densityView()->title().contains(QStringLiteral("fitted on 150 of 400")));
+    }
+
+    // At 1280x720 the Ratio view's controls fit their column: nothing clipped on the right and
+    // no horizontal scrolling (it showed half of every field before).
+    void ratioControlsFitTheirColumnAt1280x720()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        w.tabs()->setCurrentWidget(w.ratioView());
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* scroll = w.ratioView()->findChild<QScrollArea*>();
+        QVERIFY(scroll);
+        QCoreApplication::processEvents();
+        const int need = scroll->widget()->minimumSizeHint().width();
+        const int have = scroll->viewport()->width();
+        if (need > have) {
+            for (QWidget* child : scroll->widget()->findChildren<QWidget*>()) {
+                if (child->isVisibleTo(scroll) && child->minimumSizeHint().width() > have / 3) {
+                    qWarning() << child->metaObject()->className() << child->objectName()
+                               << child->minimumSizeHint().width()
+                               << child->property("text").toString()
+                               << child->parentWidget()->metaObject()->className();
+                }
+            }
+        }
+        QVERIFY2(need <= have, qPrintable(QStringLiteral("%1 > %2").arg(need).arg(have)));
+        QVERIFY(!scroll->horizontalScrollBar()->isVisible());
+        QVERIFY(w.ratioView()->findChild<RatioPlot*>()->width() >= 400);
     }
 };
 

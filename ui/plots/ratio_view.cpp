@@ -121,18 +121,24 @@ void RatioView::buildControls(QWidget* column)
         }
     });
     sl->addWidget(load);
+    // Column and value on two rows: one row would need ~430 px, more than the column has at
+    // 1280x720.
     auto* splitRow = new QHBoxLayout;
     splitRow->addWidget(new QLabel(tr("q = rows with"), samples));
     m_splitColumn = new QComboBox(samples);
     splitRow->addWidget(m_splitColumn, 1);
-    splitRow->addWidget(new QLabel(QStringLiteral("="), samples));
+    sl->addLayout(splitRow);
+    auto* valueRow = new QHBoxLayout;
+    valueRow->addWidget(new QLabel(tr("equal to"), samples));
     m_splitValue = new QDoubleSpinBox(samples);
     m_splitValue->setRange(-1e12, 1e12);
     m_splitValue->setDecimals(4);
     m_splitValue->setValue(1.0);
-    splitRow->addWidget(m_splitValue);
-    sl->addLayout(splitRow);
-    auto* split = new QPushButton(tr("Split the loaded data"), samples);
+    // Its size hint is sized for ±1e12 with four decimals; label values are short.
+    m_splitValue->setMinimumWidth(90);
+    valueRow->addWidget(m_splitValue, 1);
+    auto* split = new QPushButton(tr("Split"), samples);
+    split->setToolTip(tr("split the loaded data: q = the rows with this value, p = the others"));
     connect(split, &QPushButton::clicked, this, [this] {
         RatioSource s;
         s.kind = RatioSource::Column;
@@ -140,8 +146,10 @@ void RatioView::buildControls(QWidget* column)
         s.value = m_splitValue->value();
         m_ratio->setSource(s);
     });
-    sl->addWidget(split);
-    m_rectButton = new QPushButton(tr("q = rows in a rectangle: drag it on the map"), samples);
+    valueRow->addWidget(split);
+    sl->addLayout(valueRow);
+    m_rectButton = new QPushButton(tr("q = rows in a rectangle…"), samples);
+    m_rectButton->setToolTip(tr("then drag the rectangle on the map; p = the other rows"));
     m_rectButton->setCheckable(true);
     connect(m_rectButton, &QPushButton::toggled, this, &RatioView::setPickMode);
     sl->addWidget(m_rectButton);
@@ -154,6 +162,12 @@ void RatioView::buildControls(QWidget* column)
     m_qMode->addItem(tr("1: the inverse density 1/p (Type II)"));
     m_qMode->setToolTip(tr("Type II solves the Fredholm equation with q known at the p rows "
                            "(paper eq. 16): FIRE with the L2,p or cut-off loss"));
+    // The combos shrink to the column (the full item shows in the open list and the tooltip):
+    // at 1280x720 their longest items would otherwise push the column past its width.
+    for (QComboBox* box : {m_qMode, m_splitColumn}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(8);
+    }
     modeRow->addWidget(m_qMode, 1);
     sl->addLayout(modeRow);
     m_qDensity = new QComboBox(samples);
