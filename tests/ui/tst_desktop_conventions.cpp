@@ -150,6 +150,32 @@ private slots:
         QCOMPARE(w.controller()->featureNames().size(), 3);
     }
 
+    // The map opens on two columns that vary: mnist's first column is constant, and a slice with
+    // a flat axis told nothing.
+    void plotColumnsSkipConstantColumns()
+    {
+        QByteArray csv("k0,a,k1,b,label\n");
+        for (int i = 0; i < 80; ++i) {
+            csv += "3," + QByteArray::number(std::cos(i * 0.3), 'g', 8) + ",0," +
+                   QByteArray::number(std::sin(i * 0.5), 'g', 8) + ',' + (i % 20 ? "0" : "1") +
+                   '\n';
+        }
+        const QString path = m_dir.filePath(QStringLiteral("const.csv"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(csv);
+        f.close();
+        MainWindow w;
+        w.openFile(path);
+        QCOMPARE(w.controller()->featureNames().size(), 4);
+        QCOMPARE(w.controller()->plotX(), 1);
+        QCOMPARE(w.controller()->plotY(), 3);
+        // With the plain two-column data the first two stay.
+        w.openFile(writeCsv(QStringLiteral("plain.csv"), "a,b,label", 60));
+        QCOMPARE(w.controller()->plotX(), 0);
+        QCOMPARE(w.controller()->plotY(), 1);
+    }
+
     void aboutNamesTheLibraryVersions()
     {
         MainWindow w;

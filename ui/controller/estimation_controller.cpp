@@ -15,6 +15,8 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 namespace sosrep::ui {
 namespace {
@@ -31,6 +33,24 @@ bool looksLikeLabel(const std::string& name, const Eigen::VectorXd& col)
                 QString::fromStdString(name).compare(QLatin1String(n), Qt::CaseInsensitive) == 0;
     }
     return named && ((col.array() == 0.0) || (col.array() == 1.0)).all();
+}
+
+/// The first two feature columns that vary: a constant column (mnist has 22) makes a map with
+/// one flat axis. Falls back to the first columns when fewer than two vary.
+std::pair<int, int> defaultPlotColumns(const Eigen::MatrixXd& x)
+{
+    std::vector<int> varying;
+    for (Eigen::Index j = 0; j < x.cols() && varying.size() < 2; ++j) {
+        if (x.rows() > 0 && x.col(j).maxCoeff() > x.col(j).minCoeff()) {
+            varying.push_back(int(j));
+        }
+    }
+    const int first = varying.empty() ? 0 : varying[0];
+    int second = varying.size() > 1 ? varying[1] : (first == 0 ? 1 : 0);
+    if (second >= x.cols()) {
+        second = first;
+    }
+    return {first, second};
 }
 
 } // namespace
@@ -124,8 +144,9 @@ void EstimationController::setDataset(Dataset raw, const QString& source)
     }
     m_source = source;
     clearResults();
-    m_plotX = 0;
-    m_plotY = m_features.cols() > 1 ? 1 : 0;
+    const auto [px, py] = defaultPlotColumns(m_features);
+    m_plotX = px;
+    m_plotY = py;
     emit dataChanged();
     emit plotColumnsChanged();
 }
