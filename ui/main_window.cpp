@@ -37,6 +37,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace sosrep::ui {
@@ -172,8 +173,42 @@ void MainWindow::buildStatusBar()
     m_progress->setMaximumWidth(220);
     m_progress->setVisible(false);
     m_stage = new QLabel;
+    // Warnings stay reachable after the status message fades (mnist gives 22 constant columns).
+    m_warnings = new QToolButton;
+    m_warnings->setObjectName(QStringLiteral("warningsButton"));
+    m_warnings->setAutoRaise(true);
+    m_warnings->setVisible(false);
+    connect(m_warnings, &QToolButton::clicked, this, &MainWindow::showWarnings);
+    statusBar()->addPermanentWidget(m_warnings);
     statusBar()->addPermanentWidget(m_stage);
     statusBar()->addPermanentWidget(m_progress);
+}
+
+void MainWindow::refreshWarnings()
+{
+    const QStringList warnings = m_controller->warnings();
+    m_warnings->setVisible(!warnings.isEmpty());
+    m_warnings->setText(warnings.size() == 1 ? tr("⚠ 1 warning")
+                                             : tr("⚠ %1 warnings").arg(warnings.size()));
+    m_warnings->setToolTip(warnings.join(QLatin1Char('\n')) + tr("\n(click for the list)"));
+}
+
+void MainWindow::showWarnings()
+{
+    const QStringList warnings = m_controller->warnings();
+    QString html = QStringLiteral("<ul>");
+    for (const QString& w : warnings) {
+        html += QStringLiteral("<li>%1</li>").arg(w.toHtmlEscaped());
+    }
+    html += QStringLiteral("</ul>");
+    // Not modal: the user may want to look at the data panel while reading.
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Warnings"),
+                                tr("About the data and the last fit:"), QMessageBox::Close, this);
+    box->setObjectName(QStringLiteral("warningsBox"));
+    box->setInformativeText(html);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 void MainWindow::connectController()
@@ -211,6 +246,7 @@ void MainWindow::connectController()
                 tr("%1 rows loaded: press Fit (F5)").arg(m_controller->features().rows()));
         }
         showStaleness();
+        refreshWarnings();
     });
     connect(m_controller, &EstimationController::settingsChanged, this, &MainWindow::showStaleness);
     connect(m_fd, &FdPlot::lengthScaleClicked, m_controller,
@@ -517,6 +553,7 @@ void MainWindow::showResult()
 {
     const FitJobResult* r = m_controller->result();
     showStaleness();
+    refreshWarnings();
     showMaps();
     m_scores->setScores(r->rowLogDensity, m_controller->labels(), r->model().kind(),
                         r->fitRowIndices);
@@ -539,15 +576,13 @@ void MainWindow::showResult()
     const QStringList warnings = m_controller->warnings();
     const QString scale =
         r->lengthScale() > 0 ? tr(" (ℓ = %1)").arg(r->lengthScale(), 0, 'g', 4) : QString();
-    statusBar()->showMessage(tr("Fitted in %1 s%2%3%4")
-                                 .arg(r->seconds, 0, 'f', 2)
-                                 .arg(scale)
-                                 .arg(rows)
-                                 .arg(warnings.isEmpty()
-                                          ? QString()
-                                          : tr("; %n warning(s): ", nullptr, int(warnings.size())) +
-                                                warnings.join(QStringLiteral("; "))),
-                             15000);
+    statusBar()->showMessage(
+        tr("Fitted in %1 s%2%3%4")
+            .arg(r->seconds, 0, 'f', 2)
+            .arg(scale)
+            .arg(rows)
+            .arg(warnings.isEmpty() ? QString() : tr("; warnings: click ⚠ at the right")),
+        15000);
 }
 
 } // namespace sosrep::ui

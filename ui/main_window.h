@@ -15,6 +15,7 @@ class QMenu;
 class QProgressBar;
 class QSortFilterProxyModel;
 class QTabWidget;
+class QToolButton;
 class QTableView;
 
 namespace sosrep::ui {
@@ -115,6 +116,8 @@ private:
     void clearResultViews(const QString& message);
     /// Shows or hides the stale banner from the controller's staleReason().
     void showStaleness();
+    void refreshWarnings();
+    void showWarnings();
     /// "" or why the current tab's results cannot be exported (stale, or none yet).
     QString exportRefusal(const QString& path) const;
 
@@ -142,6 +145,7 @@ private:
     QLabel* m_staleBanner = nullptr;
     QProgressBar* m_progress;
     QLabel* m_stage;
+    QToolButton* m_warnings;
     QString m_lastError;
     QMenu* m_recentMenu = nullptr;
     SettingsHistory* m_history = nullptr;

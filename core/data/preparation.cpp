@@ -4,8 +4,12 @@
 #include "core/errors.h"
 #include "core/util/text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace sosrep {
 namespace {
@@ -29,6 +33,7 @@ PreparedTraining prepareTraining(const Dataset& raw, ScalingKind kind)
 {
     PreparedTraining out;
     const Eigen::Index d = raw.dim();
+    std::vector<std::pair<std::string, double>> constant; // name, value
     for (Eigen::Index j = 0; j < d; ++j) {
         const double lo = raw.x.col(j).minCoeff();
         const double hi = raw.x.col(j).maxCoeff();
@@ -41,15 +46,33 @@ PreparedTraining prepareTraining(const Dataset& raw, ScalingKind kind)
                                 "a constant first)");
         }
         if (hi == lo) {
-            out.warnings.push_back("column " + columnName(raw, j) + " is constant (" + num(lo) +
-                                   ") in the training data: it carries no information" +
-                                   (kind == ScalingKind::None ? "" : " (scaled to 0)"));
+            constant.emplace_back(columnName(raw, j), lo);
         } else if (kind == ScalingKind::None && (hi - lo < 1e-100 || hi - lo > 1e100)) {
             throw DataError(raw.source, 0, col,
                             "column " + columnName(raw, j) + " spans " + num(hi - lo) +
                                 ": unscaled, its squared distances leave double precision "
                                 "(use min-max or z-score scaling)");
         }
+    }
+    // One warning for all constant columns: mnist has 22, and 22 lines buried the other warnings.
+    const std::string scaled = kind == ScalingKind::None ? "" : " (scaled to 0)";
+    if (constant.size() == 1) {
+        out.warnings.push_back("column " + constant[0].first + " is constant (" +
+                               num(constant[0].second) +
+                               ") in the training data: it carries no information" + scaled);
+    } else if (constant.size() > 1) {
+        constexpr size_t kListed = 8;
+        std::string list;
+        for (size_t k = 0; k < std::min(constant.size(), kListed); ++k) {
+            list += (k ? ", " : "") + constant[k].first + " (" + num(constant[k].second) + ")";
+        }
+        if (constant.size() > kListed) {
+            list += " and " + std::to_string(constant.size() - kListed) + " more";
+        }
+        out.warnings.push_back(std::to_string(constant.size()) +
+                               " columns are constant in the training data and carry no "
+                               "information" +
+                               scaled + ": " + list);
     }
     out.scaler = Scaler::fit(kind, raw.x);
     out.x = out.scaler.apply(raw.x);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "core/data/preparation.h"
 #include "core/data/scaler.h"
 #include "core/data/split.h"
 #include "core/data/toy_data.h"
@@ -27,6 +28,34 @@ private slots:
         QCOMPARE(z.apply(train).col(0).mean(), 0.0);
         QCOMPARE(z.scale(0), 5.0); // sample standard deviation of 0, 5, 10
         QVERIFY_THROWS_EXCEPTION(ParameterError, scalingKindFromString("robust"));
+    }
+
+    // Constant columns: one warning that counts and names them (mnist has 22; 22 lines buried
+    // every other warning), the single-column wording kept.
+    void prepareTraining_groupsConstantColumns()
+    {
+        Dataset one;
+        one.x = Matrix(3, 2);
+        one.x << 0, 7, 1, 7, 2, 7;
+        one.columns = {"a", "k"};
+        const PreparedTraining p1 = prepareTraining(one, ScalingKind::MinMax);
+        QCOMPARE(p1.warnings.size(), size_t(1));
+        QVERIFY(p1.warnings[0].find("column 'k' is constant (7)") == 0);
+
+        Dataset many;
+        many.x = Matrix::Zero(4, 11);
+        many.x.col(3) << 1, 2, 3, 4;
+        for (int j = 0; j < 11; ++j) {
+            many.columns.push_back("c" + std::to_string(j));
+        }
+        const PreparedTraining p2 = prepareTraining(many, ScalingKind::None);
+        QCOMPARE(p2.warnings.size(), size_t(1));
+        const QString w = QString::fromStdString(p2.warnings[0]);
+        QVERIFY2(w.startsWith(QStringLiteral("10 columns are constant")), qPrintable(w));
+        QVERIFY(w.contains(QStringLiteral("'c0' (0), 'c1' (0), 'c2' (0), 'c4' (0)")));
+        QVERIFY(!w.contains(QStringLiteral("'c3'")));
+        QVERIFY(w.endsWith(QStringLiteral("'c8' (0) and 2 more")));
+        QVERIFY(!w.contains(QStringLiteral("scaled to 0"))); // no scaling asked for
     }
 
     void split_stratifiedKeepsProportions()

@@ -9,6 +9,7 @@
 #include "ui/plots/density_heatmap.h"
 
 #include <QSpinBox>
+#include <QToolButton>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -49,6 +50,23 @@ private:
                    (i % 20 == 0 ? "1" : "0") + '\n';
         }
         const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly)) {
+            f.write(csv);
+        }
+        return path;
+    }
+
+    /// Columns k0 and k1 constant, a and b varying, and a label.
+    QString constantColumnsCsv()
+    {
+        QByteArray csv("k0,a,k1,b,label\n");
+        for (int i = 0; i < 80; ++i) {
+            csv += "3," + QByteArray::number(std::cos(i * 0.3), 'g', 8) + ",0," +
+                   QByteArray::number(std::sin(i * 0.5), 'g', 8) + ',' + (i % 20 ? "0" : "1") +
+                   '\n';
+        }
+        const QString path = m_dir.filePath(QStringLiteral("const.csv"));
         QFile f(path);
         if (f.open(QIODevice::WriteOnly)) {
             f.write(csv);
@@ -154,17 +172,7 @@ private slots:
     // a flat axis told nothing.
     void plotColumnsSkipConstantColumns()
     {
-        QByteArray csv("k0,a,k1,b,label\n");
-        for (int i = 0; i < 80; ++i) {
-            csv += "3," + QByteArray::number(std::cos(i * 0.3), 'g', 8) + ",0," +
-                   QByteArray::number(std::sin(i * 0.5), 'g', 8) + ',' + (i % 20 ? "0" : "1") +
-                   '\n';
-        }
-        const QString path = m_dir.filePath(QStringLiteral("const.csv"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(csv);
-        f.close();
+        const QString path = constantColumnsCsv();
         MainWindow w;
         w.openFile(path);
         QCOMPARE(w.controller()->featureNames().size(), 4);
@@ -174,6 +182,26 @@ private slots:
         w.openFile(writeCsv(QStringLiteral("plain.csv"), "a,b,label", 60));
         QCOMPARE(w.controller()->plotX(), 0);
         QCOMPARE(w.controller()->plotY(), 1);
+    }
+
+    // Warnings outlive the status message: a status-bar button counts them and lists them.
+    void warningsStayReachable()
+    {
+        MainWindow w;
+        auto* button = w.findChild<QToolButton*>(QStringLiteral("warningsButton"));
+        QVERIFY(button);
+        QVERIFY(!button->isVisibleTo(&w));
+        w.openFile(constantColumnsCsv());
+        QVERIFY(button->isVisibleTo(&w));
+        QCOMPARE(button->text(), QStringLiteral("⚠ 1 warning"));
+        QVERIFY(button->toolTip().contains(QStringLiteral("2 columns are constant")));
+        button->click();
+        auto* box = w.findChild<QMessageBox*>(QStringLiteral("warningsBox"));
+        QVERIFY(box);
+        QVERIFY(box->informativeText().contains(QStringLiteral("'k0' (3), 'k1' (0)")));
+        box->close();
+        w.openFile(writeCsv(QStringLiteral("plain2.csv"), "a,b,label", 60));
+        QVERIFY(!button->isVisibleTo(&w));
     }
 
     void aboutNamesTheLibraryVersions()
