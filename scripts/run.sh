@@ -26,8 +26,8 @@ echo "== Fitting KDE (same kernel, bandwidth tuned the same way) =="
     --estimator kde --scores-out "$out/kde_scores.csv" --fd-out "$out/kde_fd.csv" \
     --model-out "$out/kde_model.json"
 echo "== Rendering the app's views off screen =="
-names=(density optimizer fisher_divergence scores)
-for tab in 0 1 2 3; do
+names=(density optimizer fisher_divergence scores compare)
+for tab in 0 1 2 3 4; do
     QT_QPA_PLATFORM=offscreen "$studio" --screenshot "$out/studio_${names[$tab]}.png" --tab "$tab" 2>/dev/null
 done
 QT_QPA_PLATFORM=offscreen "$studio" --export-plot "$out/studio_density.pdf" 2>/dev/null
