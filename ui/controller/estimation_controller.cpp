@@ -524,6 +524,7 @@ bool EstimationController::rerunSolverComparison()
                               "kernel: fit one first (F5)"));
         return false;
     }
+    m_result->solverRunsDeferred = false; // started now: nothing waits any more
     m_cancel = false;
     // The fit's own runs stay; the comparison's are replaced as they stream in.
     m_traces = m_result->fit.model->report().traces;
@@ -542,6 +543,7 @@ bool EstimationController::rerunSolverComparison()
                 m_solverWatcher = nullptr;
                 emit busyChanged(false);
                 if (generation != m_resultGeneration || !m_result) {
+                    emit solverComparisonFinished();
                     return;
                 }
                 if (runs.empty()) {
@@ -554,12 +556,18 @@ bool EstimationController::rerunSolverComparison()
                 m_traces.insert(m_traces.end(), m_result->solverRuns.begin(),
                                 m_result->solverRuns.end());
                 emit traceUpdated();
+                emit solverComparisonFinished();
             });
     m_solverWatcher->setFuture(QtConcurrent::run([this, model, settings, seed, sink] {
         return runSolverComparison(*model, settings, seed, sink, m_cancel);
     }));
     emit busyChanged(true);
     return true;
+}
+
+bool EstimationController::startDeferredSolverComparison()
+{
+    return solverComparisonDeferred() && !isBusy() && rerunSolverComparison();
 }
 
 void EstimationController::fitAtLengthScale(double lengthScale)

@@ -110,6 +110,12 @@ public:
     /// the current solverComparison() settings (no refit); the traces stream in as in a fit.
     /// Returns false (and says why) when there is no fitted kernel-field model.
     bool rerunSolverComparison();
+    /// Whether the last fit left its comparison for later (a large kernel) and it has not been
+    /// started since.
+    bool solverComparisonDeferred() const { return m_result && m_result->solverRunsDeferred; }
+    /// Starts a deferred comparison once (the Optimizer view calls it when shown); false when
+    /// none is waiting or a job runs. A cancelled one is not restarted by this (Run is).
+    bool startDeferredSolverComparison();
     /// Refits with a fixed length scale (e.g. a point clicked on the FD curve).
     void fitAtLengthScale(double lengthScale);
     void cancel();
@@ -144,6 +150,8 @@ signals:
     void traceUpdated();
     void fdCurveUpdated();
     void fitFinished();
+    /// A natural-vs-standard run started by rerunSolverComparison() ended (done or cancelled).
+    void solverComparisonFinished();
     void fitCancelled();
     void errorOccurred(const QString& message);
     void clusterComparisonReady();

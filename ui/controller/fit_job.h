@@ -23,6 +23,11 @@ struct SolverComparisonSettings
     bool enabled = true;
     double learningRate = 0.1;
     int iterations = 500;
+    /// Kernels with more centres run the comparison on demand (when the Optimizer view is
+    /// shown, or on Run), not inside every fit: each iteration is a kernel product, memory
+    /// bound on a dense kernel (7603 centres, mnist: 460 MB read per product, and the default
+    /// 2 x 500 iterations took 14.5 s of a 34 s fit in the app).
+    Eigen::Index eagerMaxCentres = 2000;
 };
 
 /// What the app's fit job needs: the same settings and data as `sosrep fit`, plus what only the
@@ -47,10 +52,13 @@ struct FitJobResult
     FitOutcome fit;    // the model of the settings, through the one fit route (core)
     std::shared_ptr<const FittedModel> comparison; // `compareWith` at the same kernel
     std::vector<NamedTrace> solverRuns;            // the optimizer comparison, when run
-    DensityGrid grid;                              // log values of the model over the plot columns
-    DensityGrid comparisonGrid;                    // the same for the comparison model
-    MmdReadout mmd;       // both compared models against held-out and training rows
-    Vector rowLogDensity; // the model at every row
+    /// The comparison was left for later (a kernel above eagerMaxCentres): the Optimizer view
+    /// starts it when shown.
+    bool solverRunsDeferred = false;
+    DensityGrid grid;           // log values of the model over the plot columns
+    DensityGrid comparisonGrid; // the same for the comparison model
+    MmdReadout mmd;             // both compared models against held-out and training rows
+    Vector rowLogDensity;       // the model at every row
     /// The compare view's per-row scatter: at most kScatterRows seeded rows, and the comparison
     /// model's log value (or normality score) at each of them.
     std::vector<Eigen::Index> scatterRows;

@@ -54,6 +54,11 @@ OptimizerView::OptimizerView(EstimationController* controller, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 0);
     layout->addLayout(bar);
+    m_deferredNote = new QLabel;
+    m_deferredNote->setObjectName(QStringLiteral("deferredNote"));
+    m_deferredNote->setWordWrap(true);
+    m_deferredNote->setVisible(false);
+    layout->addWidget(m_deferredNote);
     layout->addWidget(m_plot, 1);
 
     connect(m_rate, &QDoubleSpinBox::editingFinished, this, &OptimizerView::apply);
@@ -68,7 +73,12 @@ OptimizerView::OptimizerView(EstimationController* controller, QWidget* parent)
     connect(many, &QPushButton::clicked, this, &OptimizerView::negativityRequested);
     connect(m_controller, &EstimationController::settingsChanged, this, &OptimizerView::refresh);
     connect(m_controller, &EstimationController::busyChanged, this, &OptimizerView::refresh);
-    connect(m_controller, &EstimationController::fitFinished, this, &OptimizerView::refresh);
+    connect(m_controller, &EstimationController::fitFinished, this, [this] {
+        refresh();
+        startDeferredIfShown();
+    });
+    connect(m_controller, &EstimationController::solverComparisonFinished, this,
+            &OptimizerView::refresh);
     connect(m_controller, &EstimationController::dataChanged, this, &OptimizerView::refresh);
     refresh();
 }
@@ -84,6 +94,29 @@ void OptimizerView::refresh()
     const bool runnable = r && r->model().kernelField() && !m_controller->isBusy();
     m_run->setEnabled(runnable);
     m_paper->setEnabled(runnable);
+    const bool deferred = m_controller->solverComparisonDeferred();
+    if (deferred) {
+        m_deferredNote->setText(
+            tr("This fit has %1 kernel centres, so the natural-vs-standard runs (2 × %2 kernel "
+               "products) were left out of the fit: they start when this view is shown (Esc "
+               "cancels; Run starts them again).")
+                .arg(r->model().kernel()->size())
+                .arg(s.iterations));
+    }
+    m_deferredNote->setVisible(deferred);
+}
+
+void OptimizerView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    startDeferredIfShown();
+}
+
+void OptimizerView::startDeferredIfShown()
+{
+    if (isVisible() && m_controller->startDeferredSolverComparison()) {
+        refresh();
+    }
 }
 
 void OptimizerView::apply()

@@ -5,6 +5,7 @@
 
 class QCheckBox;
 class QDoubleSpinBox;
+class QLabel;
 class QPushButton;
 class QSpinBox;
 
@@ -16,7 +17,8 @@ class TracePlot;
 /// The optimizer view: the live traces, and above them the settings of the paper's
 /// natural-vs-standard comparison (step λ, iterations) with a button that runs it again on the
 /// fitted kernel (no refit), a one-click preset for the paper's Fig. 3 setting, the Newton
-/// path on or off, and the many-start negativity experiment.
+/// path on or off, and the many-start negativity experiment. A large fit leaves the comparison
+/// for later (see SolverComparisonSettings::eagerMaxCentres): it starts when the view is shown.
 class OptimizerView : public QWidget
 {
     Q_OBJECT
@@ -30,8 +32,13 @@ public:
 signals:
     void negativityRequested();
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void refresh();
+    /// Starts a comparison the fit left for later, if this view is on screen.
+    void startDeferredIfShown();
     void apply();
 
     EstimationController* m_controller;
@@ -41,6 +48,7 @@ private:
     QPushButton* m_run;
     QPushButton* m_paper;
     QCheckBox* m_newton;
+    QLabel* m_deferredNote;
 };
 
 } // namespace sosrep::ui
