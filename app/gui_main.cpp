@@ -10,6 +10,18 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <functional>
+
+namespace {
+
+// Exit codes of the batch modes (--screenshot, --export-plot), those of `sosrep` where they
+// mean the same.
+constexpr int kExitUsage = 2;  // a bad option value
+constexpr int kExitData = 3;   // the data file could not be read
+constexpr int kExitFit = 4;    // the fit (or the ratio fit) failed
+constexpr int kExitOutput = 5; // the screenshot or plot could not be written
+
+} // namespace
 
 int main(int argc, char* argv[])
 {
@@ -63,8 +75,14 @@ int main(int argc, char* argv[])
 
     sosrep::ui::MainWindow window;
     const QStringList size = parser.value(QStringLiteral("size")).split(QLatin1Char('x'));
-    if (size.size() == 2 && size[0].toInt() > 0 && size[1].toInt() > 0) {
-        window.resize(size[0].toInt(), size[1].toInt());
+    const QSize asked = size.size() == 2 ? QSize(size[0].toInt(), size[1].toInt()) : QSize();
+    if (parser.isSet(QStringLiteral("size")) && (asked.width() <= 0 || asked.height() <= 0)) {
+        std::fprintf(stderr, "sosrep-studio: --size: '%s' is not WIDTHxHEIGHT, e.g. 1280x720\n",
+                     qPrintable(parser.value(QStringLiteral("size"))));
+        return kExitUsage;
+    }
+    if (asked.isValid()) {
+        window.resize(asked);
     }
     window.show();
     auto* controller = window.controller();
@@ -77,14 +95,15 @@ int main(int argc, char* argv[])
     const QString shot = parser.value(QStringLiteral("screenshot"));
     const QString plotFile = parser.value(QStringLiteral("export-plot"));
     const bool batch = !shot.isEmpty() || !plotFile.isEmpty();
+    const bool fitNow = batch || parser.isSet(QStringLiteral("demo"));
     if (!parser.positionalArguments().isEmpty()) {
-        window.openFile(parser.positionalArguments().first());
-        if (batch || parser.isSet(QStringLiteral("demo"))) {
-            controller->fit();
+        if (!window.openFile(parser.positionalArguments().first()) && batch) {
+            // Nothing to wait for: say why and stop (the command line's data exit code).
+            std::fprintf(stderr, "sosrep-studio: %s\n", qPrintable(window.lastError()));
+            return kExitData;
         }
-    } else if (parser.isSet(QStringLiteral("demo")) || batch) {
+    } else if (fitNow) {
         controller->generateToy(sosrep::ToyKind::TwoMoons, 500, 0);
-        controller->fit();
     }
     // The Ratio view's samples and fit, after the main fit (its data are loaded by then).
     sosrep::ui::RatioController* ratio = controller->ratio();
@@ -109,12 +128,31 @@ int main(int argc, char* argv[])
             }
         });
     }
+    std::function<void()> finish; // lives as long as the event loop: its lambdas call it
     if (batch) {
         window.tabs()->setCurrentIndex(parser.value(QStringLiteral("tab")).toInt());
-        auto finish = [&] {
+        finish = [&] {
+            // Work the shown view started (a large fit's optimizer runs) ends first.
+            if (controller->isBusy()) {
+                auto* once = new QObject(&window);
+                QObject::connect(controller, &sosrep::ui::EstimationController::busyChanged, once,
+                                 [once, &finish](bool busy) {
+                                     if (!busy) {
+                                         once->deleteLater();
+                                         finish();
+                                     }
+                                 });
+                return;
+            }
             // Let the plots repaint before grabbing or exporting.
             QTimer::singleShot(500, &window, [&] {
                 bool ok = true;
+                if (asked.isValid() && window.size() != asked) {
+                    std::fprintf(stderr,
+                                 "sosrep-studio: warning: --size %dx%d is below the window's "
+                                 "minimum: the window is %dx%d\n",
+                                 asked.width(), asked.height(), window.width(), window.height());
+                }
                 if (!shot.isEmpty()) {
                     ok = window.grab().save(shot);
                     std::fprintf(ok ? stdout : stderr,
@@ -127,7 +165,7 @@ int main(int argc, char* argv[])
                                  ok ? "plot exported to %s\n" : "cannot export %s\n",
                                  qPrintable(plotFile));
                 }
-                QApplication::exit(ok ? 0 : 3);
+                QApplication::exit(ok ? 0 : kExitOutput);
             });
         };
         if (parser.isSet(QStringLiteral("negativity"))) {
@@ -144,17 +182,23 @@ int main(int argc, char* argv[])
             QObject::connect(ratio, &sosrep::ui::RatioController::errorOccurred, &window,
                              [](const QString& m) {
                                  std::fprintf(stderr, "sosrep-studio: %s\n", qPrintable(m));
-                                 QApplication::exit(4);
+                                 QApplication::exit(kExitFit);
                              });
         } else {
             QObject::connect(controller, &sosrep::ui::EstimationController::fitFinished, &window,
                              finish);
         }
-        QObject::connect(controller, &sosrep::ui::EstimationController::errorOccurred, &window,
-                         [](const QString& m) {
-                             std::fprintf(stderr, "sosrep-studio: %s\n", qPrintable(m));
-                             QApplication::exit(4);
-                         });
+        // Queued: an error raised before the event loop runs still ends it.
+        QObject::connect(
+            controller, &sosrep::ui::EstimationController::errorOccurred, &window,
+            [](const QString& m) {
+                std::fprintf(stderr, "sosrep-studio: %s\n", qPrintable(m));
+                QApplication::exit(kExitFit);
+            },
+            Qt::QueuedConnection);
+    }
+    if (fitNow) {
+        controller->fit();
     }
     // What the command line set up is the starting point, not an unsaved change.
     window.setWindowModified(false);

@@ -420,7 +420,7 @@ void MainWindow::openInteractively()
     }
 }
 
-void MainWindow::openFile(const QString& path)
+bool MainWindow::openFile(const QString& path)
 {
     m_loading = true;
     const bool loaded = m_controller->loadFile(path);
@@ -440,6 +440,7 @@ void MainWindow::openFile(const QString& path)
                                   .arg(path, label),
             10000);
     }
+    return loaded;
 }
 
 void MainWindow::showError(const QString& message)

@@ -58,7 +58,8 @@ public:
     /// The stale banner's text ("" while the results match the settings).
     QString staleText() const;
 
-    void openFile(const QString& path);
+    /// Loads a data file; false (and the message shown, see lastError()) when it cannot.
+    bool openFile(const QString& path);
     /// Reopens a saved session; returns "" or the error (shown to the user, state kept).
     QString openProjectFile(const QString& path);
     /// What the current tab exports: its plot, the score plots on the Scores tab, the whole
