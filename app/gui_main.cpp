@@ -29,6 +29,8 @@ int main(int argc, char* argv[])
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("SOSREP Studio"));
     QApplication::setOrganizationName(QStringLiteral("SOSREP"));
+    // Matches resources/sosrep-studio.desktop (the window's icon and name on Wayland docks).
+    QGuiApplication::setDesktopFileName(QStringLiteral("sosrep-studio"));
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Explore SOSREP and KDE density estimates"));
     parser.addHelpOption();

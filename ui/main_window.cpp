@@ -27,6 +27,7 @@
 #include <QFileDialog>
 #include <QGroupBox>
 #include <QHeaderView>
+#include <QIcon>
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -44,6 +45,7 @@ namespace sosrep::ui {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
+    setWindowIcon(QIcon(QStringLiteral(":/icons/sosrep-studio.svg")));
     m_controller = new EstimationController(this);
     m_history = new SettingsHistory(m_controller, this);
     m_negativity = new NegativityJob(this);

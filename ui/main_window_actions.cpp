@@ -170,23 +170,9 @@ QString MainWindow::aboutText() const
 
 QString MainWindow::quickGuide() const
 {
-    return tr("<ol>"
-              "<li><b>Data</b>: File ▸ Open a CSV/TSV/NPZ, or generate a toy set. Each column "
-              "is a feature, the label (0/1, used only for AUCs) or ignored: set roles in the "
-              "table.</li>"
-              "<li><b>Model</b>: pick the estimator and kernel; ℓ on auto is tuned by Fisher "
-              "divergence. Press <b>F5</b> to fit, <b>Esc</b> to cancel.</li>"
-              "<li><b>Density</b>: the fitted log density; hover a point for its row, "
-              "shift-drag to select rows, Ctrl+K to compare a picked cluster.</li>"
-              "<li><b>Optimizer</b>: natural vs standard gradient; change λ and Run, or the "
-              "paper's Fig. 3 setting.</li>"
-              "<li><b>Fisher divergence</b>: the ℓ sweep; click a point to refit there.</li>"
-              "<li><b>Scores</b>: anomaly scores per row, ROC with labels; select rows to ring "
-              "them on the maps.</li>"
-              "<li><b>Compare</b>: the model beside KDE (or a detector), their difference and "
-              "the two-cluster comparison.</li>"
-              "<li>Ctrl+E exports the current view (PNG, PDF, SVG); Ctrl+S saves a project "
-              "that reopens to the same scores; Ctrl+Z undoes a setting.</li></ol>");
+    // Kept as HTML in resources/, where it reads (and is edited) as the page it is.
+    QFile guide(QStringLiteral(":/quick_guide.html"));
+    return guide.open(QIODevice::ReadOnly) ? QString::fromUtf8(guide.readAll()) : QString();
 }
 
 void MainWindow::saveProjectInteractively()

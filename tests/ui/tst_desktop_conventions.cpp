@@ -212,6 +212,15 @@ private slots:
         QVERIFY(about.contains(QStringLiteral("QCustomPlot 2.")));
         QVERIFY(about.contains(QStringLiteral("Eigen 3.")));
         QVERIFY(w.quickGuide().contains(QStringLiteral("F5")));
+        // The guide covers every view; it and the icon come from resources/.
+        for (int i = 0; i < w.tabs()->count(); ++i) {
+            const QString view = w.tabs()->tabText(i).remove(QLatin1Char('&'));
+            QVERIFY2(w.quickGuide().contains(QStringLiteral("<b>%1</b>").arg(view)),
+                     qPrintable(view));
+        }
+        const QPixmap icon = w.windowIcon().pixmap(32, 32);
+        QVERIFY(!icon.isNull());
+        QVERIFY(icon.toImage().pixelColor(16, 16) != icon.toImage().pixelColor(0, 0));
     }
 
     void shortcutsWorkWhileASpinBoxHasFocus()
