@@ -7,6 +7,7 @@
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/fd_plot.h"
+#include "ui/plots/legend_placement.h"
 #include "ui/plots/optimizer_view.h"
 #include "ui/plots/ratio_plot.h"
 #include "ui/plots/ratio_view.h"
@@ -463,6 +464,59 @@ private slots:
         QCOMPARE(got, expected);
         QCOMPARE(map->highlightedCount(), int(expected.size()));
         QCOMPARE(map->selectionRectMode(), QCP::srmNone); // a plain drag pans again
+    }
+
+    void legendTakesTheEmptiestCornerUnlessDragged()
+    {
+        QCustomPlot plot;
+        plot.resize(400, 300);
+        auto* rect = plot.axisRect();
+        auto* legend = new QCPLegend;
+        rect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
+        QCPGraph* g = plot.addGraph();
+        g->setName(QStringLiteral("points"));
+        legend->addItem(new QCPPlottableLegendItem(legend, g));
+        plot.xAxis->setRange(0, 10);
+        plot.yAxis->setRange(0, 10);
+        // Points fill every corner but the bottom left.
+        QVector<double> x, y;
+        for (int i = 0; i <= 20; ++i) {
+            for (int j = 0; j <= 20; ++j) {
+                if (i > 6 || j > 6) {
+                    x << i * 0.5;
+                    y << j * 0.5;
+                }
+            }
+        }
+        g->setData(x, y);
+        placeInsetLegends(&plot);
+        QCOMPARE(rect->insetLayout()->insetAlignment(0), Qt::AlignBottom | Qt::AlignLeft);
+        plot.replot();
+        const QRect box = legend->outerRect();
+        QVERIFY2(box.center().x() < rect->rect().center().x() &&
+                     box.center().y() > rect->rect().center().y(),
+                 qPrintable(QStringLiteral("legend at %1,%2").arg(box.x()).arg(box.y())));
+        // Now the data leave the top right free: the legend goes there (a tie keeps the corner).
+        x.clear();
+        y.clear();
+        for (int i = 0; i <= 20; ++i) {
+            x << i * 0.25;
+            y << i * 0.25;
+        }
+        g->setData(x, y);
+        placeInsetLegends(&plot);
+        const Qt::Alignment free = rect->insetLayout()->insetAlignment(0);
+        QVERIFY(free == (Qt::AlignTop | Qt::AlignRight) ||
+                free == (Qt::AlignBottom | Qt::AlignRight) ||
+                free == (Qt::AlignTop | Qt::AlignLeft));
+        // A legend the user dragged stays where it was put.
+        rect->insetLayout()->setInsetPlacement(0, QCPLayoutInset::ipFree);
+        const QRectF put(0.3, 0.3, 0.2, 0.1);
+        rect->insetLayout()->setInsetRect(0, put);
+        g->setData({9.5}, {0.5});
+        placeInsetLegends(&plot);
+        QCOMPARE(rect->insetLayout()->insetPlacement(0), QCPLayoutInset::ipFree);
+        QCOMPARE(rect->insetLayout()->insetRect(0), put);
     }
 
     void legendDragsOffTheDataWithoutPanning()

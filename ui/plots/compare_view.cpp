@@ -4,6 +4,7 @@
 #include "core/metrics/auc.h"
 #include "core/tuning/rank_ensemble.h"
 #include "ui/plots/density_heatmap.h"
+#include "ui/plots/legend_placement.h"
 #include "ui/plots/plot_style.h"
 
 #include <QGridLayout>
@@ -58,7 +59,8 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
     m_clusters->plotLayout()->addElement(0, 1, right);
     left->axis(QCPAxis::atBottom)
         ->setLabel(tr("rows ordered by cluster (cluster 1, then cluster 2)"));
-    left->axis(QCPAxis::atLeft)->setLabel(tr("log density − mean on cluster 1"));
+    // Two lines: one did not fit the panel's height at 1280x720.
+    left->axis(QCPAxis::atLeft)->setLabel(tr("log density −\nmean on cluster 1"));
     right->axis(QCPAxis::atBottom)->setLabel(tr("kernel value k(xᵢ, xⱼ) (unit diagonal)"));
     right->axis(QCPAxis::atLeft)->setLabel(tr("density of pairs (log scale)"));
     // Most pairs are far apart (kernel values near 0); a log axis shows the rest, which is where
@@ -343,7 +345,7 @@ void CompareView::showScoreScatter(const FitJobResult& r,
                     .arg(aucRoc(second, label), 0, 'f', 4);
     }
     m_scoreInfo->setText(text + QLatin1Char('.'));
-    m_clusters->replot();
+    placeInsetLegends(m_clusters); // replots
 }
 
 void CompareView::showPercentiles(const FitJobResult& r, const Matrix& features,
@@ -449,7 +451,7 @@ void CompareView::showClusters(const ClusterComparison& c, const QString& descri
         (paperPair ? tr(" SOSREP separates clusters more than KDE when kernels overlap between "
                         "them (paper Prop. 9).")
                    : QString()));
-    m_clusters->replot();
+    placeInsetLegends(m_clusters); // replots
 }
 
 } // namespace sosrep::ui

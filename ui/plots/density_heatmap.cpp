@@ -3,6 +3,7 @@
 
 #include "core/grid/contour.h"
 #include "ui/plots/fitted_title.h"
+#include "ui/plots/legend_placement.h"
 #include "ui/plots/plot_style.h"
 #include "ui/plots/raw_units_ticker.h"
 
@@ -359,6 +360,9 @@ void DensityHeatmap::showContent(const Content& c)
     legend->setVisible(c.legend);
     replot();
     applyAspect();
+    if (c.legend) {
+        placeInsetLegends(this); // off the points, where a corner allows
+    }
 }
 
 void DensityHeatmap::showAxes(bool on)
