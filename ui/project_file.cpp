@@ -61,6 +61,8 @@ QString saveProject(const QString& path, const EstimationController& c)
     p.settings = c.settings();
     p.maxFitRows = c.maxFitRows();
     p.compareWith = c.compareChoice();
+    p.optimizerStep = c.solverComparison().learningRate;
+    p.optimizerIterations = c.solverComparison().iterations;
     p.ratio = c.ratio()->toJson();
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(io::projectJson(p)) < 0 || !file.commit()) {
@@ -99,6 +101,10 @@ ProjectOpenResult openProject(const QString& path, EstimationController& c)
     c.setSettings(p.settings);
     c.setMaxFitRows(p.maxFitRows);
     c.setCompareEstimator(p.compareWith);
+    SolverComparisonSettings runs = c.solverComparison();
+    runs.learningRate = p.optimizerStep;
+    runs.iterations = p.optimizerIterations;
+    c.setSolverComparison(runs);
     QVector<ColumnRole> roles;
     for (const QString& r : p.roles) {
         roles << roleOf(r);

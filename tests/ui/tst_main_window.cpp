@@ -356,6 +356,10 @@ private slots:
             w.controller()->setSettings(s);
             QVERIFY(w.controller()->setColumnRoles(roles));
             w.controller()->setPlotColumns(1, 0);
+            SolverComparisonSettings runs = w.controller()->solverComparison();
+            runs.learningRate = 0.0123;
+            runs.iterations = 1234;
+            w.controller()->setSolverComparison(runs);
             QCOMPARE(saveProject(project, *w.controller()), QString());
         }
         MainWindow w2;
@@ -365,6 +369,8 @@ private slots:
         QCOMPARE(w2.controller()->columnRoles(), roles);
         QCOMPARE(w2.controller()->plotX(), 1);
         QCOMPARE(w2.controller()->plotY(), 0);
+        QCOMPARE(w2.controller()->solverComparison().learningRate, 0.0123);
+        QCOMPARE(w2.controller()->solverComparison().iterations, 1234);
         QCOMPARE(w2.controller()->dataSource(), QFileInfo(data).absoluteFilePath());
         QCOMPARE(w2.controller()->features().cols(), Eigen::Index(2));
         QVERIFY(std::abs(w2.controller()->features().col(0).mean()) < 1e-12); // z-scored
@@ -380,6 +386,15 @@ private slots:
         const QString broken =
             writeFile("broken.sosrep.json", "{\"format\": \"sosrep-studio-project\", ");
         QVERIFY(w3.openProjectFile(broken).contains(QStringLiteral("invalid JSON")));
+        QCOMPARE(int(w3.controller()->rawData().rows()), 130);
+        // So does an optimizer step out of the view's range, named by its field.
+        QFile saved(project);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QByteArray text = saved.readAll();
+        QVERIFY(text.contains("\"optimizer_step\": 0.0123"));
+        text.replace("\"optimizer_step\": 0.0123", "\"optimizer_step\": -1");
+        const QString badStep = writeFile("bad_step.sosrep.json", text);
+        QVERIFY(w3.openProjectFile(badStep).contains(QStringLiteral("app.optimizer_step")));
         QCOMPARE(int(w3.controller()->rawData().rows()), 130);
     }
 

@@ -74,6 +74,8 @@ QByteArray projectJson(const ProjectData& p)
     QJsonObject app;
     app[QStringLiteral("max_fit_rows")] = p.maxFitRows;
     app[QStringLiteral("compare_with")] = QString::fromStdString(p.compareWith);
+    app[QStringLiteral("optimizer_step")] = p.optimizerStep;
+    app[QStringLiteral("optimizer_iterations")] = p.optimizerIterations;
     root[QStringLiteral("app")] = app;
     if (!p.ratio.isEmpty()) {
         root[QStringLiteral("ratio")] = p.ratio;
@@ -101,6 +103,16 @@ ProjectData parseProject(const QByteArray& bytes, const QString& path)
         throw fieldError(path, "app.max_fit_rows", "must not be negative (0 = all rows)");
     }
     p.compareWith = app[QStringLiteral("compare_with")].toString().toStdString();
+    // Absent in projects saved before they were kept: the defaults.
+    p.optimizerStep = app[QStringLiteral("optimizer_step")].toDouble(p.optimizerStep);
+    if (!(p.optimizerStep >= 1e-4 && p.optimizerStep <= 100.0)) {
+        throw fieldError(path, "app.optimizer_step", "must be in [0.0001, 100]");
+    }
+    p.optimizerIterations =
+        app[QStringLiteral("optimizer_iterations")].toInt(p.optimizerIterations);
+    if (p.optimizerIterations < 1 || p.optimizerIterations > 100000) {
+        throw fieldError(path, "app.optimizer_iterations", "must be in [1, 100000]");
+    }
     const QJsonObject data = root[QStringLiteral("data")].toObject();
     if (data.contains(QStringLiteral("toy"))) {
         p.toy = toyFromJson(data[QStringLiteral("toy")].toObject(), path);

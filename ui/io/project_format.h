@@ -29,7 +29,10 @@ struct ProjectData
     FitSettings settings;
     int maxFitRows = 10000;
     std::string compareWith; // "" = automatic
-    QJsonObject ratio;       // the Ratio view's state (RatioController::toJson), may be empty
+    /// The Optimizer view's natural-vs-standard runs: step λ and iterations (the view's range).
+    double optimizerStep = 0.1;
+    int optimizerIterations = 500;
+    QJsonObject ratio; // the Ratio view's state (RatioController::toJson), may be empty
 };
 
 QByteArray projectJson(const ProjectData& project);
