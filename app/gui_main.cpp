@@ -32,18 +32,22 @@ int main(int argc, char* argv[])
     // Matches resources/sosrep-studio.desktop (the window's icon and name on Wayland docks).
     QGuiApplication::setDesktopFileName(QStringLiteral("sosrep-studio"));
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Explore SOSREP and KDE density estimates"));
+    parser.setApplicationDescription(QStringLiteral(
+        "Explore SOSREP and KDE density estimates.\n\nWith --screenshot or --export-plot the app "
+        "fits, writes and exits: 0 written, 2 bad option value, 3 data file unreadable, 4 fit "
+        "failed, 5 output not written."));
     parser.addHelpOption();
     parser.addOption(
         {QStringLiteral("demo"), QStringLiteral("open with a built-in toy dataset and fit it")});
     parser.addOption(
         {QStringLiteral("screenshot"),
-         QStringLiteral("after the demo fit, save a screenshot of the window and exit"),
+         QStringLiteral(
+             "after the fit (of FILE, else of the demo), save a screenshot of the window and exit"),
          QStringLiteral("FILE")});
-    parser.addOption(
-        {QStringLiteral("export-plot"),
-         QStringLiteral("after the demo fit, export the tab's plot (.png/.pdf/.svg) and exit"),
-         QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("export-plot"),
+                      QStringLiteral("after the fit (of FILE, else of the demo), export the tab's "
+                                     "plot (.png/.pdf/.svg) and exit"),
+                      QStringLiteral("FILE")});
     parser.addOption(
         {QStringLiteral("tab"),
          QStringLiteral(
