@@ -193,10 +193,10 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
         // Only for kernel-field models (SOSREP, KDE): a kernel-SoS model has no alpha to run them
         // on.
         const KernelOperator* kernel = out.model().kernelField() ? out.model().kernel() : nullptr;
-        if (in.solverComparison.enabled && kernel && kernel->uncoveredRows() == 0 &&
-            kernel->size() > in.solverComparison.eagerMaxCentres) {
-            out.solverRunsDeferred = true;
-        } else if (in.solverComparison.enabled && kernel && kernel->uncoveredRows() == 0) {
+        const bool runnable = in.solverComparison.enabled && kernel && kernel->uncoveredRows() == 0;
+        if (runnable && kernel->size() > in.solverComparison.eagerMaxCentres) {
+            out.solverRunsDeferred = true; // the Optimizer view starts them when shown
+        } else if (runnable) {
             out.solverRuns =
                 runSolverComparison(out.model(), in.solverComparison, seed, sink, cancel);
             if (out.solverRuns.empty()) {
