@@ -97,9 +97,9 @@ void OptimizerView::refresh()
     const bool deferred = m_controller->solverComparisonDeferred();
     if (deferred) {
         m_deferredNote->setText(
-            tr("This fit has %1 kernel centres, so the natural-vs-standard runs (2 × %2 kernel "
-               "products) were left out of the fit: they start when this view is shown (Esc "
-               "cancels; Run starts them again).")
+            tr("This fit has %1 kernel centres, so the natural-vs-standard runs (up to 2 × %2 "
+               "kernel products) were left out of the fit: they start when this view is shown "
+               "(Esc cancels; Run starts them again).")
                 .arg(r->model().kernel()->size())
                 .arg(s.iterations));
     }
