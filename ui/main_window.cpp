@@ -580,12 +580,26 @@ void MainWindow::showResult()
     const QString scale =
         r->lengthScale() > 0 ? tr(" (ℓ = %1)").arg(r->lengthScale(), 0, 'g', 4) : QString();
     statusBar()->showMessage(
-        tr("Fitted in %1 s%2%3%4")
-            .arg(r->seconds, 0, 'f', 2)
+        tr("Fitted in %1%2%3%4")
+            .arg(fitTimeText(*r))
             .arg(scale)
             .arg(rows)
             .arg(warnings.isEmpty() ? QString() : tr("; warnings: click ⚠ at the right")),
         15000);
+}
+
+QString MainWindow::fitTimeText(const FitJobResult& r)
+{
+    QString text = tr("%1 s").arg(r.seconds, 0, 'f', 2);
+    // A slow fit says where its time went (the app fits more than `sosrep fit` does).
+    if (r.seconds >= 1.0 && !r.stages.empty()) {
+        QStringList parts;
+        for (const FitJobResult::Stage& st : r.stages) {
+            parts << tr("%1 %2 s").arg(QString::fromStdString(st.name)).arg(st.seconds, 0, 'f', 1);
+        }
+        text += QStringLiteral(" (") + parts.join(QStringLiteral(", ")) + QLatin1Char(')');
+    }
+    return text;
 }
 
 } // namespace sosrep::ui

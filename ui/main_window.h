@@ -23,6 +23,7 @@ namespace sosrep::ui {
 class CompareView;
 class DensityHeatmap;
 class EstimationController;
+struct FitJobResult;
 class NegativityJob;
 class OptimizerView;
 class FdPlot;
@@ -55,6 +56,8 @@ public:
     QTabWidget* tabs() const { return m_tabs; }
     /// Last error shown to the user (for tests and the status bar).
     QString lastError() const { return m_lastError; }
+    /// "19.60 s", with the stages' seconds when the fit took a second or more.
+    static QString fitTimeText(const FitJobResult& r);
     /// The stale banner's text ("" while the results match the settings).
     QString staleText() const;
 

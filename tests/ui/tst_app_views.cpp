@@ -405,6 +405,35 @@ private slots:
         QVERIFY(note->isHidden());
     }
 
+    void fitTimeSaysWhereItWent()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
+        QVERIFY(fitAndWait(c));
+        const FitJobResult& r = *c->result();
+        QStringList names;
+        double sum = 0.0;
+        for (const FitJobResult::Stage& st : r.stages) {
+            names << QString::fromStdString(st.name);
+            QVERIFY(st.seconds >= 0.0);
+            sum += st.seconds;
+        }
+        QCOMPARE(names, (QStringList{QStringLiteral("model"), QStringLiteral("comparison"),
+                                     QStringLiteral("optimizer runs"), QStringLiteral("maps"),
+                                     QStringLiteral("row scores")}));
+        QVERIFY2(sum <= r.seconds + 1e-9 && sum > 0.5 * r.seconds,
+                 qPrintable(QStringLiteral("%1 of %2").arg(sum).arg(r.seconds)));
+        // Fast fits give the total alone; a slow one its stages too.
+        FitJobResult slow;
+        slow.seconds = 19.6;
+        slow.stages = {{"model", 13.04}, {"comparison", 6.5}, {"maps", 0.04}};
+        QCOMPARE(MainWindow::fitTimeText(slow),
+                 QStringLiteral("19.60 s (model 13.0 s, comparison 6.5 s, maps 0.0 s)"));
+        slow.seconds = 0.25;
+        QCOMPARE(MainWindow::fitTimeText(slow), QStringLiteral("0.25 s"));
+    }
+
     void axesInRawUnitsAndLinkedViews()
     {
         // Columns in their own units: heights 150-200 cm and weights 45-110 kg.

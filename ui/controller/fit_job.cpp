@@ -170,6 +170,14 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
             return out;
         }
         checkUsable(out.model());
+        auto lap = Clock::now();
+        // Where the time went, for the status bar: the app does more than `sosrep fit`.
+        const auto stage = [&out, &lap](const char* name) {
+            const auto now = Clock::now();
+            out.stages.push_back({name, std::chrono::duration<double>(now - lap).count()});
+            lap = now;
+        };
+        out.stages.push_back({"model", std::chrono::duration<double>(lap - start).count()});
         if (!in.compareWith.empty()) {
             out.comparison =
                 fitAtLengthScale(fitX, in.settings, in.compareWith, out.fit.lengthScale, observer);
@@ -188,6 +196,7 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
                 out.cancelled = true;
                 return out;
             }
+            stage("comparison");
         }
         // The optimizer view: natural vs standard gradient on the fitted kernel, observed live.
         // Only for kernel-field models (SOSREP, KDE): a kernel-SoS model has no alpha to run them
@@ -203,11 +212,13 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
                 out.cancelled = true;
                 return out;
             }
+            stage("optimizer runs");
         }
         if (!evaluateGrids(in, out, sink, cancel)) {
             out.cancelled = true;
             return out;
         }
+        stage("maps");
         out.rowLogDensity = out.model().logValues(in.x).values;
         if (out.comparison) {
             // A readable scatter needs no more rows, and evaluating a KDE at 50000 rows would
@@ -215,6 +226,7 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
             out.scatterRows = subsampleRows(in.x.rows(), FitJobResult::kScatterRows, seed);
             out.scatterComparison = out.comparison->logValues(rowsOf(in.x, out.scatterRows)).values;
         }
+        stage("row scores");
     } catch (const ParameterError& e) {
         out.error = describe(e);
     } catch (const std::exception& e) {

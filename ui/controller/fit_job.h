@@ -65,6 +65,15 @@ struct FitJobResult
     Vector scatterComparison;
     static constexpr int kScatterRows = 5000;
     double seconds = 0.0;
+    /// Seconds per stage, in order: "model" (the fit route, as `sosrep fit`), "comparison"
+    /// (the compare view's model and MMDs), "optimizer runs" (when run in the fit), "maps",
+    /// "row scores".
+    struct Stage
+    {
+        std::string name;
+        double seconds = 0.0;
+    };
+    std::vector<Stage> stages;
     int fitRows = 0; // rows the models were fitted on (a subsample of large data)
     /// The rows fitted, ascending (empty when every row was fitted): the views mark them.
     std::vector<Eigen::Index> fitRowIndices;
