@@ -2,6 +2,8 @@
 // sosrep-studio's batch modes (--screenshot, --export-plot) run as scripts run them: a separate
 // process that must end with an exit code that says what went wrong. A data file that could
 // not be read used to leave the window waiting for a fit that never came (it hung forever).
+#include "support/temp_files.h"
+
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -41,12 +43,7 @@ private:
 
     QString writeFile(const QString& name, const QByteArray& text)
     {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        if (f.open(QIODevice::WriteOnly)) {
-            f.write(text);
-        }
-        return path;
+        return writeTempFile(m_dir, name, text);
     }
 
 private slots:

@@ -2,6 +2,7 @@
 // The views as a statistician uses them (issue 12): no stale or leftover results, the FD sweep
 // kept through a clicked refit, plot columns redrawn without a fit, readable score histograms,
 // whole exports and an optimizer view that shows a diverging run beside a converging one.
+#include "support/temp_files.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/main_window.h"
 #include "ui/plots/compare_view.h"
@@ -33,12 +34,7 @@ private:
 
     QString writeFile(const QString& name, const QByteArray& text)
     {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        if (f.open(QIODevice::WriteOnly)) {
-            f.write(text);
-        }
-        return path;
+        return writeTempFile(m_dir, name, text);
     }
 
     /// Three feature columns and a 0/1 label (every 25th row an anomaly).

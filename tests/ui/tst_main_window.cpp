@@ -12,6 +12,7 @@
 #include "ui/project_file.h"
 
 #include "core/metrics/auc.h"
+#include "support/temp_files.h"
 
 #include <QComboBox>
 #include <QXmlStreamReader>
@@ -28,12 +29,7 @@ private:
 
     QString writeFile(const char* name, const QByteArray& text)
     {
-        const QString path = m_dir.filePath(QString::fromLatin1(name));
-        QFile f(path);
-        if (f.open(QIODevice::WriteOnly)) {
-            f.write(text);
-        }
-        return path;
+        return writeTempFile(m_dir, QString::fromLatin1(name), text);
     }
 
     static QByteArray clusterCsv(int n)
