@@ -369,6 +369,20 @@ private slots:
         QVERIFY2(note->text().contains(QStringLiteral("500 kernel centres")),
                  qPrintable(note->text()));
         QVERIFY(!w.tracePlot()->runs().contains(QStringLiteral("standard")));
+        // Nothing names curves that are not there yet: no legend entries, no standard-loss axis.
+        auto legendNames = [&w] {
+            QStringList names;
+            QCPLegend* legend = w.tracePlot()->legend;
+            for (int i = 0; i < legend->itemCount(); ++i) {
+                if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i))) {
+                    names << item->plottable()->name();
+                }
+            }
+            return names.join(QLatin1Char('|'));
+        };
+        QCPAxis* standardAxis = w.tracePlot()->lossAxisOf("standard");
+        QVERIFY2(!legendNames().contains(QStringLiteral("gradient")), qPrintable(legendNames()));
+        QVERIFY(!standardAxis->visible());
 
         QSignalSpy done(c, &EstimationController::solverComparisonFinished);
         w.tabs()->setCurrentWidget(w.optimizerView());
@@ -379,6 +393,9 @@ private slots:
         QVERIFY(note->isHidden());
         QVERIFY(w.tracePlot()->runs().contains(QStringLiteral("natural")));
         QVERIFY(w.tracePlot()->runs().contains(QStringLiteral("standard")));
+        QVERIFY(legendNames().contains(QStringLiteral("natural gradient")));
+        QVERIFY(legendNames().contains(QStringLiteral("standard gradient")));
+        QVERIFY(standardAxis->visible());
         // Shown again: nothing runs twice.
         w.tabs()->setCurrentIndex(0);
         w.tabs()->setCurrentWidget(w.optimizerView());

@@ -269,6 +269,12 @@ void TracePlot::setTraces(const std::vector<NamedTrace>& runs)
             fill(graphs[k], t.rows, k);
         }
     }
+    // The standard run's own loss axis only while there is a standard run to read on it.
+    const auto standard = m_graphs.find("standard");
+    m_panels[0]
+        ->axis(QCPAxis::atRight)
+        ->setVisible(!fista && standard != m_graphs.end() &&
+                     !standard->second.first()->data()->isEmpty());
     markDivergence(runs);
     rescalePanels();
     rebuildLegend();
@@ -278,7 +284,8 @@ void TracePlot::setTraces(const std::vector<NamedTrace>& runs)
 void TracePlot::rebuildLegend()
 {
     // A hidden legend item keeps its row: the legend is rebuilt with the runs it lists, the
-    // paper's two first (always, for SOSREP), then the fit's own, then the experiment's.
+    // paper's two first, then the fit's own, then the experiment's. Only runs with rows: a
+    // large fit's comparison waits for the view, and its entries would name empty curves.
     for (auto& [run, graphs] : m_graphs) {
         graphs.first()->removeFromLegend(legend);
     }
@@ -294,8 +301,7 @@ void TracePlot::rebuildLegend()
     }
     for (const std::string& run : order) {
         QCPGraph* g = m_graphs.at(run).first();
-        const bool paper = !m_fista && (run == "natural" || run == "standard");
-        if (!g->data()->isEmpty() || paper) {
+        if (!g->data()->isEmpty()) {
             g->addToLegend(legend);
         }
     }
