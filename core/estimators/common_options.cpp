@@ -94,19 +94,31 @@ OptionTable makeTuningOptions()
 {
     const SearchConfig d;
     OptionTable t;
+    t.push_back(choiceOption(
+        {"purpose", "Purpose", "Length scale", "P"}, {"auto", "density", "anomaly"}, "auto",
+        "what the tuned l is for: density (the density to look at: the Fisher-divergence "
+        "minimum), anomaly (ranking rows: the larger anomaly rank at that l and at the reach "
+        "of a row's nearest neighbours), or auto (the task's own: fit and the app's density "
+        "view tune for density, adbench and the app's scores for anomaly)"));
     t.push_back(integerOption({"grid", "Grid points", "Length scale", "N"}, d.gridSize, 1, 200,
                               "length scales tried by auto, log-spaced over two decades each "
                               "side of the median pairwise distance",
                               "each grid point is a whole fit"));
-    t.push_back(
-        choiceOption({"selection", "Selection rule", "Length scale", "RULE"},
-                     {"ranking", "ensemble", "paper", "above-spacing", "first-local", "likelihood"},
-                     toString(d.rule),
-                     "ranking (twice the paper's choice: the default, for anomaly "
-                     "scores), ensemble (rank average at 1, 2 and 4 times it), paper "
-                     "(largest stable local minimum), above-spacing (the paper's rule "
-                     "above the nearest-neighbour spacing), first-local, or likelihood "
-                     "(held-out log-likelihood; normalized densities only)"));
+    t.push_back(choiceOption(
+        {"selection", "Selection rule", "Length scale", "RULE"},
+        {"auto", "density", "anomaly", "paper", "ranking", "ensemble", "above-spacing",
+         "first-local", "likelihood"},
+        "auto",
+        "auto (the purpose's rule), density (the Fisher-divergence minimum, refined), anomaly "
+        "(two scales: that minimum and the neighbourhood reach), paper (largest stable local "
+        "minimum, as the paper), ranking (twice the paper's choice: the former default), "
+        "ensemble (rank average at 1, 2 and 4 times it), above-spacing, first-local, or "
+        "likelihood (held-out log-likelihood; normalized densities only)"));
+    t.push_back(integerOption({"reach_neighbours", "Neighbourhood k", "Length scale", "K"},
+                              d.reachNeighbours, 2, 100000,
+                              "the anomaly rule's second scale: the length scale at which the "
+                              "kernel weighs a row's k-th nearest neighbour 1/e of its nearest "
+                              "(a clump of fewer than k near-copies cannot look dense there)"));
     OptionSpec factor = realOption({"fd_factor", "FD factor", "Length scale", "X"}, "2", 0.0, true,
                                    "the ranking rule's l: the grid point nearest this multiple of "
                                    "the paper's FD choice (1: the paper's l)");
@@ -116,8 +128,14 @@ OptionTable makeTuningOptions()
                              "analytic (closed-form Laplacian) or finite-difference (the "
                              "paper's Hutchinson estimator)"));
     t.push_back(choiceOption({"fd_duplicates", "Repeated rows", "Length scale", "MODE"},
-                             {"keep", "exclude"}, d.excludeDuplicates ? "exclude" : "keep",
-                             "keep or exclude validation rows that repeat a training row"));
+                             {"auto", "keep", "exclude"}, "auto",
+                             "keep or exclude validation rows that repeat a training row (auto: "
+                             "exclude for the density and anomaly rules, keep for the others)"));
+    t.push_back(choiceOption({"validation", "Validation rows", "Length scale", "ROWS"},
+                             {"train", "test"}, "train",
+                             "rows the tuning is judged on: train (a seeded 80/20 split of the "
+                             "training rows) or test (the rows given to score, e.g. fit --test: "
+                             "unlabelled, but then the scored rows shape the model)"));
     for (OptionSpec& s : t) {
         s.applies = tuned;
         s.appliesText = "the length scale is not tuned";
@@ -126,6 +144,11 @@ OptionTable makeTuningOptions()
                 return tuned(v, rows) && v.text("selection") == "ranking";
             };
             s.appliesText = "only with --selection ranking";
+        } else if (s.name == "reach_neighbours") {
+            s.applies = [](const OptionValues& v, Eigen::Index rows) {
+                return tuned(v, rows) && resolvedRule(v) == SelectionRule::Anomaly;
+            };
+            s.appliesText = "only with the anomaly rule";
         }
     }
     return t;
@@ -204,14 +227,29 @@ KernelSpec kernelSpecFrom(const OptionValues& v)
     return k;
 }
 
+SelectionRule resolvedRule(const OptionValues& v)
+{
+    const std::string& rule = v.text("selection");
+    return rule == "auto" ? ruleFor(purposeOf(v)) : selectionRuleFromString(rule);
+}
+
+Purpose purposeOf(const OptionValues& v)
+{
+    const std::string& p = v.has("purpose") ? v.text("purpose") : std::string("auto");
+    return p == "auto" ? Purpose::Density : purposeFromString(p);
+}
+
 SearchConfig searchConfigFrom(const OptionValues& v)
 {
     SearchConfig s;
     s.gridSize = v.integer("grid");
-    s.rule = selectionRuleFromString(v.text("selection"));
+    s.purpose = purposeOf(v);
+    s.rule = resolvedRule(v);
     s.factor = v.real("fd_factor");
+    s.reachNeighbours = v.integer("reach_neighbours");
     s.estimator = fdEstimatorFromString(v.text("fd_estimator"));
-    s.excludeDuplicates = v.text("fd_duplicates") == "exclude";
+    const std::string& duplicates = v.text("fd_duplicates");
+    s.excludeDuplicates = duplicates == "auto" ? refinesSweep(s.rule) : duplicates == "exclude";
     s.hutchinson.seed = v.seed("seed");
     return s;
 }

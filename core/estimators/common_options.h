@@ -15,8 +15,8 @@ const OptionTable& dataOptions();
 /// kernel, length_scale (a number, auto, scott or silverman), sdo_order, sdo_method, features,
 /// backend, rank. Defaults come from KernelSpec.
 const OptionTable& kernelOptions();
-/// Fisher-divergence tuning of the length scale (Capabilities::fisherTuning): grid, selection,
-/// fd_estimator, fd_duplicates. Defaults come from SearchConfig.
+/// Fisher-divergence tuning of the length scale (Capabilities::fisherTuning): purpose, grid,
+/// selection, reach_neighbours, fd_factor, fd_estimator, fd_duplicates, validation.
 const OptionTable& tuningOptions();
 
 /// Every option of `estimator`, in the order front ends show them: data, kernel, tuning, then
@@ -26,7 +26,12 @@ OptionTable optionTableFor(const Estimator& estimator);
 /// The kernel the values describe; the length scale is the number given, or 1 when it is tuned
 /// or a rule of thumb (the caller sets it). `dim` checks the SDO order.
 KernelSpec kernelSpecFrom(const OptionValues& values);
-/// The tuning configuration the values describe.
+/// The tuning configuration the values describe: selection=auto becomes the purpose's rule.
 SearchConfig searchConfigFrom(const OptionValues& values);
+/// The purpose the values state; auto (a front end that has not said) counts as density, the
+/// library's default. Front ends resolve auto to their task first (FitSettings::setPurpose).
+Purpose purposeOf(const OptionValues& values);
+/// The rule the values select (selection=auto: the purpose's rule).
+SelectionRule resolvedRule(const OptionValues& values);
 
 } // namespace sosrep

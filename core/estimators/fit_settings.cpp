@@ -41,6 +41,13 @@ bool FitSettings::autoLengthScale() const
     return values.has("length_scale") && values.text("length_scale") == "auto";
 }
 
+void FitSettings::resolvePurpose(const std::string& taskPurpose)
+{
+    if (values.has("purpose") && values.text("purpose") == "auto") {
+        values.set("purpose", taskPurpose);
+    }
+}
+
 std::vector<std::string> ignoredOptions(const FitSettings& settings,
                                         const std::vector<std::string>& given, long long rows)
 {

@@ -26,6 +26,11 @@ struct FitSettings
     /// True when the length scale is tuned by Fisher divergence ("auto").
     bool autoLengthScale() const;
 
+    /// Resolves purpose=auto to the task's own purpose (fit: density; adbench: anomaly), so
+    /// that summaries, model and project files state it. Estimators without a tuned length
+    /// scale have no purpose: unchanged.
+    void resolvePurpose(const std::string& taskPurpose);
+
     bool operator==(const FitSettings& o) const
     {
         return estimator == o.estimator && values == o.values;

@@ -48,28 +48,9 @@ ProgressFn progressOf(const FitObserver& o, const std::string& stage)
     };
 }
 
-/// A finished sweep's choice under another rule (the curve does not depend on the rule).
-Selection reselect(const SearchResult& r, const SearchConfig& config)
-{
-    if (config.rule == SelectionRule::HeldOutLikelihood) {
-        throw ParameterError("selection", "a reused sweep cannot switch to likelihood");
-    }
-    std::vector<double> ls, values;
-    for (const FdPoint& p : r.curve) {
-        ls.push_back(p.lengthScale);
-        values.push_back(p.value);
-    }
-    Selection s =
-        selectLengthScale(ls, values, config.rule, r.spacing, config.neighbours, config.factor);
-    if (s.index < 0) {
-        s = r.selection;
-    }
-    return s;
-}
-
-/// The "ensemble" rule: its members are fitted on the rows the sweep fitted on (the same
-/// models it scored, refitted rather than kept: a dense kernel per grid point would not fit in
-/// memory) and ranked against the sweep's validation rows.
+/// The multi-scale rules ("ensemble", "anomaly"): the members are fitted on the rows the sweep
+/// fitted on (refitted rather than kept: a dense kernel per grid point would not fit in memory)
+/// and ranked against the sweep's validation rows, which none of them has seen.
 FitOutcome fitEnsemble(FitOutcome& out, const Matrix& fitPart, const Matrix& validation,
                        const Estimator& estimator, const FitSettings& settings,
                        const KernelSpec& kernel, const FitObserver& observer,
@@ -77,10 +58,10 @@ FitOutcome fitEnsemble(FitOutcome& out, const Matrix& fitPart, const Matrix& val
 {
     const SearchResult& r = *out.search;
     std::vector<std::pair<double, std::shared_ptr<const FittedModel>>> members;
-    const int total = static_cast<int>(r.selection.members.size());
-    for (int index : r.selection.members) {
+    const int total = static_cast<int>(r.selection.memberScales.size());
+    for (double scale : r.selection.memberScales) {
         KernelSpec k = kernel;
-        k.lengthScale = r.curve[static_cast<size_t>(index)].lengthScale;
+        k.lengthScale = scale;
         FitControl control;
         const int done = static_cast<int>(members.size());
         control.progress = [&observer, done, total](int, int) {
@@ -98,9 +79,11 @@ FitOutcome fitEnsemble(FitOutcome& out, const Matrix& fitPart, const Matrix& val
         checkUsable(*model);
         members.emplace_back(k.lengthScale, std::move(model));
     }
-    auto ensemble = RankEnsembleModel::build(members, validation);
+    auto ensemble = RankEnsembleModel::build(members, validation, r.selection.combination);
     FitReport report = members.front().second->report();
-    report.note = "rank ensemble of " + std::to_string(total) + " length scales";
+    report.note = r.selection.combination == Combination::MaxRank
+                      ? "the larger anomaly rank of " + std::to_string(total) + " length scales"
+                      : "rank ensemble of " + std::to_string(total) + " length scales";
     ensemble->setReport(report);
     out.lengthScale = r.curve[static_cast<size_t>(r.selection.fdIndex)].lengthScale;
     out.model = std::move(ensemble);
@@ -132,7 +115,12 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
     }
     if (tune) {
         Matrix fitPart = data.train;
-        Matrix validation = data.validation;
+        const bool onTest = settings.values.text("validation") == "test";
+        if (onTest && data.validation.rows() == 0) {
+            throw ParameterError("validation", "test needs rows to score (e.g. fit --test); "
+                                               "use train to tune on the training rows");
+        }
+        Matrix validation = onTest ? data.validation : Matrix(0, data.train.cols());
         out.validation = "test";
         if (validation.rows() == 0) {
             const SplitIndices s = trainTestSplit(data.train.rows(), 0.2, kernel.seed);
@@ -141,6 +129,8 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
             out.validation = "split-80-20";
         }
         const SearchConfig config = searchConfigFrom(settings.values);
+        out.purpose = toString(config.purpose);
+        out.rule = toString(config.rule);
         SearchResult r;
         if (data.sweep) {
             r = *data.sweep;
@@ -149,10 +139,9 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
             LengthScaleSearch search(fitPart, validation, estimator, settings.values, kernel,
                                      config);
             search.setObserver(observer.sweepPoint);
-            const int total = static_cast<int>(search.grid().size());
             r = search.run([&](int, int) {
                 if (observer.progress) {
-                    observer.progress("Fisher-divergence sweep", search.done(), total);
+                    observer.progress("Fisher-divergence sweep", search.done(), search.expected());
                 }
                 return !(observer.cancelled && observer.cancelled());
             });
@@ -168,7 +157,7 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
                                    "rule looks: the global minimum was taken; look at the curve "
                                    "before trusting this length scale");
         }
-        if (!r.selection.members.empty()) {
+        if (r.selection.memberScales.size() > 1) {
             return fitEnsemble(out, fitPart, validation, estimator, settings, kernel, observer,
                                start);
         }

@@ -17,8 +17,9 @@ namespace sosrep {
 struct FitData
 {
     Matrix train;
-    /// Rows that validate the length-scale tuning (the test data, when given); empty: a seeded
-    /// 80/20 split of `train` (design.md section 4). Labels are never used.
+    /// The rows the fit will be judged on (the test data, when given): they validate the
+    /// length-scale tuning only with the option validation=test; otherwise (and when empty) a
+    /// seeded 80/20 split of `train` does (design.md section 4). Labels are never used.
     Matrix validation;
     std::string source;                   // the training data's name, for messages
     const Matrix* second = nullptr;       // the second sample of estimators that need one
@@ -46,6 +47,8 @@ struct FitOutcome
     std::shared_ptr<const FittedModel> model; // null when cancelled
     std::optional<SearchResult> search;       // when the length scale was tuned
     std::string validation;                   // "test" or "split-80-20" when tuned
+    std::string purpose;                      // "density" or "anomaly" when tuned
+    std::string rule;                         // the rule applied ("density", "paper"...)
     std::string lengthScaleRule;              // "auto", "scott", "silverman", "" for a number
     double lengthScale = 0.0;                 // the fitted kernel's (0 without a kernel)
     std::vector<std::string> warnings;        // soft problems of the fit

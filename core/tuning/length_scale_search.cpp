@@ -3,6 +3,7 @@
 
 #include "core/errors.h"
 #include "core/tuning/length_scale_rules.h"
+#include "core/tuning/neighbour_reach.h"
 
 #include <algorithm>
 
@@ -75,17 +76,47 @@ LengthScaleSearch::LengthScaleSearch(const MatrixRef& train, const MatrixRef& va
     }
     m_result.centre = search.centre > 0.0 ? search.centre : medianPairwiseDistance(m_train);
     m_result.spacing = medianNearestNeighbourDistance(m_train);
+    if (refinesSweep(search.rule) && m_train.rows() >= 2) {
+        // Cheap beside the sweep (one exact kNN pass over at most 2000 validation rows), and
+        // kept with the sweep so either purpose's rule can be applied to it later.
+        m_result.reachNeighbours =
+            std::min<int>(search.reachNeighbours, static_cast<int>(m_train.rows()));
+        m_result.reach = neighbourReach(m_train, m_validation, m_result.reachNeighbours);
+    }
     m_grid = logSpacedGrid(m_result.centre, search.gridSize, search.decades);
+}
+
+PendingPoint LengthScaleSearch::next() const
+{
+    if (m_baseDone < m_grid.size()) {
+        return {m_grid[m_baseDone], false};
+    }
+    if (!refinesSweep(m_search.rule)) {
+        return {};
+    }
+    const double ratio = m_grid.size() > 1 ? m_grid[1] / m_grid[0] : 0.0;
+    return nextPendingPoint(m_result.view(), m_search.ruleParameters(), ratio,
+                            m_search.neighbours + 1 - m_result.extendedBelow);
+}
+
+int LengthScaleSearch::expected() const
+{
+    return static_cast<int>(m_grid.size()) + m_result.extendedBelow +
+           (refinesSweep(m_search.rule) ? 2 : 0);
 }
 
 bool LengthScaleSearch::step(const ProgressFn& solverProgress)
 {
-    const size_t i = m_result.curve.size();
-    if (i >= m_grid.size()) {
+    if (m_finished) {
+        return false;
+    }
+    const PendingPoint pending = next();
+    if (pending.lengthScale <= 0.0) {
+        finish();
         return false;
     }
     KernelSpec kernel = m_kernel;
-    kernel.lengthScale = m_grid[i];
+    kernel.lengthScale = pending.lengthScale;
     FitControl control;
     control.progress = solverProgress;
     control.sweep = true;
@@ -97,7 +128,8 @@ bool LengthScaleSearch::step(const ProgressFn& solverProgress)
         return false;
     }
     FdPoint p;
-    p.lengthScale = m_grid[i];
+    p.lengthScale = pending.lengthScale;
+    p.refinement = pending.refinement;
     p.status = fit.status;
     if (!fit.traces.empty() && !fit.traces.front().rows.empty()) {
         p.iterations = fit.traces.front().rows.back().iteration;
@@ -118,50 +150,81 @@ bool LengthScaleSearch::step(const ProgressFn& solverProgress)
     } else if (m_search.rule == SelectionRule::HeldOutLikelihood) {
         p.heldOutLogLikelihood = -std::numeric_limits<double>::infinity();
     }
-    m_result.curve.push_back(p);
+    if (m_baseDone < m_grid.size()) {
+        ++m_baseDone;
+    } else if (!p.refinement) {
+        ++m_result.extendedBelow;
+    }
+    m_result.curve.insert(std::upper_bound(m_result.curve.begin(), m_result.curve.end(), p,
+                                           [](const FdPoint& a, const FdPoint& b) {
+                                               return a.lengthScale < b.lengthScale;
+                                           }),
+                          p);
     if (m_observer) {
         m_observer(p, *model);
     }
-    if (m_result.curve.size() == m_grid.size()) {
+    if (next().lengthScale <= 0.0) {
         finish();
         return false;
     }
     return true;
 }
 
+CurveView SearchResult::view(bool likelihood) const
+{
+    CurveView v;
+    for (const FdPoint& p : curve) {
+        v.lengthScales.push_back(p.lengthScale);
+        v.values.push_back(likelihood ? -p.heldOutLogLikelihood : p.value);
+        v.refinement.push_back(p.refinement);
+    }
+    v.spacing = spacing;
+    v.reach = reach;
+    return v;
+}
+
+Selection reselect(const SearchResult& r, const SearchConfig& config)
+{
+    if (config.rule == SelectionRule::HeldOutLikelihood) {
+        throw ParameterError("selection", "a reused sweep cannot switch to likelihood");
+    }
+    if (config.rule == SelectionRule::Anomaly && r.reach <= 0.0) {
+        throw ParameterError("selection", "the anomaly rule needs a sweep run with its "
+                                          "neighbourhood reach");
+    }
+    Selection s = selectLengthScale(r.view(), config.rule, config.ruleParameters());
+    if (s.index < 0) {
+        s = r.selection;
+    }
+    return s;
+}
+
 void LengthScaleSearch::finish()
 {
-    std::vector<double> ls;
-    std::vector<double> vals;
-    for (const auto& p : m_result.curve) {
-        ls.push_back(p.lengthScale);
-        vals.push_back(m_search.rule == SelectionRule::HeldOutLikelihood ? -p.heldOutLogLikelihood
-                                                                         : p.value);
-    }
-    m_result.selection = selectLengthScale(ls, vals, m_search.rule, m_result.spacing,
-                                           m_search.neighbours, m_search.factor);
+    m_finished = true;
+    m_result.selection =
+        selectLengthScale(m_result.view(m_search.rule == SelectionRule::HeldOutLikelihood),
+                          m_search.rule, m_search.ruleParameters());
     if (m_result.selection.index < 0) {
         // Every grid point failed: fall back to the centre and say so.
-        m_result.selection.index = static_cast<int>(ls.size() / 2);
+        m_result.selection.index = static_cast<int>(m_result.curve.size() / 2);
         m_result.selection.fdIndex = m_result.selection.index;
         m_result.selection.reason = "no_finite_value_grid_centre";
-        if (m_search.rule == SelectionRule::RankEnsemble) {
-            m_result.selection.members = {m_result.selection.index};
-        }
+        m_result.selection.members.clear();
+        m_result.selection.memberScales.clear();
     }
 }
 
 const SearchResult& LengthScaleSearch::run(const ProgressFn& progress)
 {
-    const int total = static_cast<int>(m_grid.size());
-    // Between solver iterations, report the grid position (done, total) so a cancel answers
-    // at once; the callback sees the same arguments it sees between grid points.
+    // Between solver iterations, report the grid position (done, expected) so a cancel
+    // answers at once; the callback sees the same arguments it sees between grid points.
     ProgressFn inner;
     if (progress) {
-        inner = [&](int, int) { return progress(done(), total); };
+        inner = [&](int, int) { return progress(done(), expected()); };
     }
     while (step(inner)) {
-        if (progress && !progress(done(), total)) {
+        if (progress && !progress(done(), expected())) {
             m_result.cancelled = true;
             break;
         }

@@ -3,6 +3,7 @@
 
 #include "core/estimators/estimator.h"
 #include "core/tuning/fisher_divergence.h"
+#include "core/tuning/selection_rules.h"
 
 #include <functional>
 #include <vector>
@@ -16,14 +17,20 @@ struct SearchConfig
     double centre = 0.0;  // 0 = median pairwise distance of the training data
     FdEstimator estimator = FdEstimator::Analytic;
     HutchinsonConfig hutchinson;
-    SelectionRule rule = SelectionRule::DoubledStableMinimum;
+    Purpose purpose = Purpose::Density;
+    SelectionRule rule = SelectionRule::Density; // selection=auto: ruleFor(purpose)
     int neighbours = 3;
     double factor = 2.0; // the ranking rule's multiple of the FD choice
+    /// The anomaly rule's neighbourhood: its second scale is the reach of this many neighbours.
+    int reachNeighbours = 16;
     /// Leave validation rows that exactly repeat a fitting row out of the FD average. Score
     /// matching assumes a continuous density; a repeated value is an atom, at which the
     /// Hyvaerinen term of a kernel model tends to -inf as l -> 0 (2 lap f / f ~ -2d/l^2 at a
-    /// kernel centre), so a few duplicates decide the whole curve (skin, mammography).
-    bool excludeDuplicates = false;
+    /// kernel centre), so a few duplicates decide the whole curve (skin, mammography). The
+    /// density and anomaly rules leave them out by default (fd_duplicates=auto).
+    bool excludeDuplicates = true;
+
+    RuleParameters ruleParameters() const { return {neighbours, factor}; }
 };
 
 struct FdPoint
@@ -36,6 +43,8 @@ struct FdPoint
     double residual = 0.0;
     int kernelProducts = 0;
     double heldOutLogLikelihood = 0.0; // normalized densities: mean log density of validation rows
+    /// A refinement midpoint asked for by the density rule (off the log grid).
+    bool refinement = false;
 };
 
 struct SearchResult
@@ -44,14 +53,27 @@ struct SearchResult
     Selection selection;
     double centre = 0.0;
     double spacing = 0.0; // median nearest-neighbour distance (the above-spacing rule's floor)
+    /// The neighbourhood reach l_k of the validation rows against the fitting rows (the anomaly
+    /// rule's second scale; neighbour_reach.h), with its k; 0 when not computed.
+    double reach = 0.0;
+    int reachNeighbours = 0;
     int excludedDuplicates = 0; // validation rows left out (SearchConfig::excludeDuplicates)
+    int extendedBelow = 0;      // grid points added below the grid's lower edge
     bool cancelled = false;
 
     double selectedLengthScale() const
     {
         return curve[static_cast<size_t>(selection.index)].lengthScale;
     }
+    /// The curve as the selection rules see it (values: the FD, or for HeldOutLikelihood the
+    /// negative held-out log-likelihood).
+    CurveView view(bool likelihood = false) const;
 };
+
+/// A finished sweep's choice under another rule (the curve does not depend on the rule, but
+/// a refining rule needs the refinement points the sweep was run with). ParameterError when
+/// the rule cannot be applied to this sweep.
+Selection reselect(const SearchResult& result, const SearchConfig& config);
 
 /// Fisher-divergence tuning of the length scale (design.md section 4): fits `estimator` on
 /// `train` for each l of a log grid, evaluates the score-matching objective on `validation`,
@@ -69,7 +91,8 @@ public:
     using Observer = std::function<void(const FdPoint&, const FittedModel&)>;
     void setObserver(Observer observer) { m_observer = std::move(observer); }
 
-    /// Evaluates the next grid point; false when all are done or the run was cancelled.
+    /// Evaluates the next grid point (then the points a refining rule asks for, see
+    /// nextPendingPoint); false when all are done or the run was cancelled.
     /// `solverProgress` is passed to the fit at that point, so cancelling (returning false)
     /// answers within one solver iteration, not one grid point.
     bool step(const ProgressFn& solverProgress = {});
@@ -79,9 +102,14 @@ public:
     const SearchResult& result() const { return m_result; }
     const std::vector<double>& grid() const { return m_grid; }
     int done() const { return static_cast<int>(m_result.curve.size()); }
+    /// Points the run expects to evaluate: the grid, plus up to two refinement midpoints, plus
+    /// grid extensions once asked for.
+    int expected() const;
 
 private:
     void finish();
+    /// The next length scale to evaluate (0: done) and whether it refines.
+    PendingPoint next() const;
 
     Matrix m_train;
     Matrix m_validation;
@@ -90,6 +118,8 @@ private:
     KernelSpec m_kernel;
     SearchConfig m_search;
     std::vector<double> m_grid;
+    size_t m_baseDone = 0; // grid points evaluated
+    bool m_finished = false;
     SearchResult m_result;
     Observer m_observer;
 };

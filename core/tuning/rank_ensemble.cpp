@@ -16,6 +16,7 @@ namespace {
 constexpr double kTieTolerance = 1e-10;
 const std::string kScales = "ensemble.length_scales";
 const std::string kAgreement = "ensemble.agreement";
+const std::string kCombination = "ensemble.combination"; // 0 mean rank, 1 max anomaly rank
 
 std::string memberPrefix(size_t m)
 {
@@ -58,15 +59,38 @@ double spearman(const Vector& a, const Vector& b)
     return pearson(midRanks(a), midRanks(b));
 }
 
+double referenceRank(const Vector& ref, double x)
+{
+    const double* begin = ref.data();
+    const double* end = begin + ref.size();
+    const double n = double(ref.size());
+    // Values within round-off of a reference value tie with it: a row evaluated alone and in
+    // a batch can differ in the last bits (blocked sums), and a reference row scored again
+    // must find itself.
+    const double tol = kTieTolerance * std::max(1.0, std::abs(x));
+    if (x < ref(0) - tol || x > ref(ref.size() - 1) + tol) {
+        const Eigen::Index q1 = (ref.size() - 1) / 4;
+        const Eigen::Index q3 = (3 * (ref.size() - 1)) / 4;
+        const double spread = ref(q3) - ref(q1);
+        const double s = spread > 0.0 ? spread : std::max(1.0, std::abs(ref(0)));
+        return x < ref(0) ? 0.5 / n * std::exp(-(ref(0) - x) / s)
+                          : 1.0 - 0.5 / n * std::exp(-(x - ref(ref.size() - 1)) / s);
+    }
+    const double* lo = std::lower_bound(begin, end, x - tol);
+    const double* hi = std::upper_bound(lo, end, x + tol);
+    return (double(lo - begin) + 0.5 * double(hi - lo)) / n;
+}
+
 RankEnsembleModel::RankEnsembleModel(std::vector<Member> members, double minAgreement,
-                                     double meanAgreement)
-    : m_members(std::move(members)), m_minAgreement(minAgreement), m_meanAgreement(meanAgreement)
+                                     double meanAgreement, Combination combination)
+    : m_members(std::move(members)), m_combination(combination), m_minAgreement(minAgreement),
+      m_meanAgreement(meanAgreement)
 {
 }
 
 std::unique_ptr<RankEnsembleModel> RankEnsembleModel::build(
     const std::vector<std::pair<double, std::shared_ptr<const FittedModel>>>& members,
-    const MatrixRef& referenceRows)
+    const MatrixRef& referenceRows, Combination combination)
 {
     if (members.empty() || referenceRows.rows() < 1) {
         throw ParameterError("selection", "an ensemble needs members and reference rows");
@@ -94,30 +118,24 @@ std::unique_ptr<RankEnsembleModel> RankEnsembleModel::build(
         }
     }
     return std::unique_ptr<RankEnsembleModel>(
-        new RankEnsembleModel(std::move(out), lowest, pairs ? total / pairs : 1.0));
+        new RankEnsembleModel(std::move(out), lowest, pairs ? total / pairs : 1.0, combination));
 }
 
 LogDensity RankEnsembleModel::logValues(const MatrixRef& y) const
 {
-    LogDensity out{Vector::Zero(y.rows()), 0};
+    const bool max = m_combination == Combination::MaxRank;
+    LogDensity out{Vector::Constant(y.rows(), max ? 1.0 : 0.0), 0};
     for (const Member& m : m_members) {
         const LogDensity v = m.model->logValues(y);
         out.floored += v.floored;
-        const double* begin = m.reference.data();
-        const double* end = begin + m.reference.size();
-        const double n = double(m.reference.size());
         for (Eigen::Index i = 0; i < y.rows(); ++i) {
-            // Values within round-off of a reference value tie with it: a row evaluated alone
-            // and in a batch can differ in the last bits (blocked sums), and a reference row
-            // scored again must find itself.
-            const double x = v.values(i);
-            const double tol = kTieTolerance * std::max(1.0, std::abs(x));
-            const double* lo = std::lower_bound(begin, end, x - tol);
-            const double* hi = std::upper_bound(lo, end, x + tol);
-            out.values(i) += (double(lo - begin) + 0.5 * double(hi - lo)) / n;
+            const double r = referenceRank(m.reference, v.values(i));
+            out.values(i) = max ? std::min(out.values(i), r) : out.values(i) + r;
         }
     }
-    out.values /= double(m_members.size());
+    if (!max) {
+        out.values /= double(m_members.size());
+    }
     return out;
 }
 
@@ -135,6 +153,8 @@ void RankEnsembleModel::save(ParameterMap& out) const
     }
     out.set(kScales, scales);
     out.set(kAgreement, Vector((Vector(2) << m_minAgreement, m_meanAgreement).finished()));
+    out.set(kCombination,
+            Vector(Vector::Constant(1, m_combination == Combination::MaxRank ? 1.0 : 0.0)));
 }
 
 bool RankEnsembleModel::isEnsemble(const ParameterMap& parameters)
@@ -153,6 +173,14 @@ RankEnsembleModel::load(const Estimator& estimator, const ParameterMap& p, const
     }
     if (agreement.size() != 2) {
         throw ParameterError(kAgreement, "must hold 2 numbers");
+    }
+    Combination combination = Combination::MeanRank; // files before the anomaly rule
+    if (p.has(kCombination)) {
+        const Vector& c = p.vector(kCombination);
+        if (c.size() != 1 || (c(0) != 0.0 && c(0) != 1.0)) {
+            throw ParameterError(kCombination, "must be 0 (mean rank) or 1 (max anomaly rank)");
+        }
+        combination = c(0) == 1.0 ? Combination::MaxRank : Combination::MeanRank;
     }
     std::vector<Member> members;
     for (size_t m = 0; m < size_t(scales.size()); ++m) {
@@ -178,7 +206,7 @@ RankEnsembleModel::load(const Estimator& estimator, const ParameterMap& p, const
         members.push_back(std::move(member));
     }
     return std::unique_ptr<RankEnsembleModel>(
-        new RankEnsembleModel(std::move(members), agreement(0), agreement(1)));
+        new RankEnsembleModel(std::move(members), agreement(0), agreement(1), combination));
 }
 
 SummaryFields RankEnsembleModel::summary() const
@@ -189,10 +217,13 @@ SummaryFields RankEnsembleModel::summary() const
         std::snprintf(text, sizeof text, "%.6g", m.lengthScale);
         scales += (scales.empty() ? "" : " ") + std::string(text);
     }
-    SummaryFields f = {{"ensemble_length_scales", scales},
-                       {"ensemble_members", static_cast<long long>(m_members.size())},
-                       {"ensemble_min_spearman", m_minAgreement},
-                       {"ensemble_mean_spearman", m_meanAgreement}};
+    SummaryFields f = {
+        {"ensemble_length_scales", scales},
+        {"ensemble_members", static_cast<long long>(m_members.size())},
+        {"ensemble_combination",
+         std::string(m_combination == Combination::MaxRank ? "max anomaly rank" : "mean rank")},
+        {"ensemble_min_spearman", m_minAgreement},
+        {"ensemble_mean_spearman", m_meanAgreement}};
     return f;
 }
 
