@@ -2,6 +2,7 @@
 // sosrep adbench: the ADBench protocol over a folder of .npz files, several methods side by
 // side, with ranks, leave-one-dataset-out and a table that an interrupted run resumes from.
 #include "app/cli/adbench_external.h"
+#include "app/cli/adbench_protocol.h"
 #include "app/cli/adbench_table.h"
 #include "app/cli/cli_flags.h"
 #include "app/cli/cli_runner.h"
@@ -12,6 +13,7 @@
 #include "core/data/preparation.h"
 #include "core/data/split.h"
 #include "core/errors.h"
+#include "core/estimators/common_options.h"
 #include "core/estimators/registry.h"
 #include "core/metrics/auc.h"
 #include "core/pipeline/fit_route.h"
@@ -41,25 +43,52 @@ void addAdbenchOptions(QCommandLineParser& p)
                  QStringLiteral("curves-out"), QStringLiteral("hindsight"),
                  QStringLiteral("estimators"), QStringLiteral("duplicate-anomalies"),
                  QStringLiteral("table-out"), QStringLiteral("json-out"), QStringLiteral("resume"),
-                 QStringLiteral("lodo"), QStringLiteral("plot-out"),
+                 QStringLiteral("lodo"), QStringLiteral("reference"), QStringLiteral("plot-out"),
                  QStringLiteral("export-splits"), QStringLiteral("external-scores")});
 }
 
-/// The .npz files of --data-dir, kept to those matching --only.
-QStringList datasetFiles(const Options& o, const QDir& dir)
+/// One .npz file of the run and the family it belongs to (the name of its folder).
+struct DataFile
 {
-    const QStringList all = dir.entryList({QStringLiteral("*.npz")}, QDir::Files, QDir::Name);
+    QString path;
+    QString name; // the file name: the dataset's identity in tables
+    QString family;
+};
+
+/// The .npz files of the --data-dir folders (comma-separated; each folder is a family, e.g.
+/// classical sets and deep-feature embeddings), kept to those matching --only.
+std::vector<DataFile> datasetFiles(const Options& o)
+{
     const QStringList only =
         o.text(QStringLiteral("only")).split(QLatin1Char(','), Qt::SkipEmptyParts);
-    QStringList files;
-    for (const QString& f : all) {
-        if (only.isEmpty() || std::any_of(only.begin(), only.end(),
-                                          [&](const QString& s) { return f.contains(s); })) {
-            files << f;
+    std::vector<DataFile> files;
+    for (const QString& folder :
+         o.required(QStringLiteral("data-dir")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QDir dir(folder.trimmed());
+        if (!dir.exists()) {
+            throw ParameterError("--data-dir", folder.trimmed().toStdString() + ": no such folder");
+        }
+        const QString family = QDir::cleanPath(dir.absolutePath()).section(QLatin1Char('/'), -1);
+        for (const QString& f : dir.entryList({QStringLiteral("*.npz")}, QDir::Files, QDir::Name)) {
+            if (!only.isEmpty() && std::none_of(only.begin(), only.end(),
+                                                [&](const QString& s) { return f.contains(s); })) {
+                continue;
+            }
+            for (const DataFile& other : files) {
+                if (other.name == f) {
+                    throw ParameterError("--data-dir", f.toStdString() + " is in " +
+                                                           other.family.toStdString() + " and " +
+                                                           family.toStdString() +
+                                                           ": dataset names must be unique");
+                }
+            }
+            files.push_back({dir.filePath(f), f, family});
         }
     }
-    if (files.isEmpty()) {
-        throw ParameterError("--data-dir", "no .npz files in " + dir.path().toStdString());
+    if (files.empty()) {
+        throw ParameterError("--data-dir",
+                             "no .npz files in " +
+                                 o.required(QStringLiteral("data-dir")).toStdString());
     }
     return files;
 }
@@ -119,15 +148,43 @@ std::vector<Method> methodList(const Options& o, CommandContext& ctx)
     return methods;
 }
 
-/// Methods whose Fisher-divergence sweep is the same (only the rule differs) share it.
+/// adbench ranks rows: a method that tunes l and leaves its purpose to the task tunes for
+/// anomaly ranking, or for --purpose when given (a method's own purpose=... wins).
+void applyPurpose(std::vector<Method>& methods, const Options& o)
+{
+    const bool given = o.has(QStringLiteral("purpose"));
+    const std::string purpose =
+        given ? o.text(QStringLiteral("purpose")).toStdString() : std::string("anomaly");
+    bool any = false;
+    for (Method& m : methods) {
+        if (m.settings.values.has("purpose")) {
+            any = true;
+            if (given) {
+                m.settings.values.set("purpose", purpose); // checked: ParameterError("purpose")
+            } else {
+                m.settings.resolvePurpose(purpose);
+            }
+        }
+    }
+    if (given && !any) {
+        throw ParameterError("--purpose", "none of the methods has a length scale to tune");
+    }
+}
+
+/// Methods whose Fisher-divergence sweep is the same (only the rule differs) share it: the
+/// same options but the rule's own, the same validation rows, and the same refinement (the
+/// density and anomaly rules add points to the grid and leave repeated rows out).
 std::string sweepKey(const FitSettings& s)
 {
     if (!s.autoLengthScale() || s.values.text("selection") == "likelihood") {
         return {};
     }
-    std::string key = s.estimator;
+    const SearchConfig config = searchConfigFrom(s.values);
+    std::string key = s.estimator + ";refines=" + std::to_string(refinesSweep(config.rule)) +
+                      ";without_repeats=" + std::to_string(config.excludeDuplicates);
     for (const auto& [name, value] : s.values.all()) {
-        if (name != "selection" && name != "fd_factor") {
+        if (name != "selection" && name != "fd_factor" && name != "purpose" &&
+            name != "reach_neighbours" && name != "fd_duplicates") {
             key += ";" + name + "=" + value;
         }
     }
@@ -206,9 +263,10 @@ AdbenchRow runMethod(const Split& split, const QString& file, uint64_t seed, con
     std::vector<double> gridAuc;
     FitObserver observer;
     if (extras) {
-        // The sweep validates on the test rows and fits each grid model on the whole training
-        // part, so scoring it gives the grid AUC without refitting (labels are used only here,
-        // after the fact, never by the selection).
+        // Each grid model scored on the test rows (labels are used only here, after the fact,
+        // never by the selection): fitted on the sweep's fitting rows (80 % of the training
+        // part, or all of it with validation=test), so the hindsight AUC is a close stand-in
+        // for the final model's at that l.
         observer.sweepPoint = [&](const FdPoint&, const FittedModel& model) {
             gridAuc.push_back(aucRoc(-model.logValues(split.test).values, split.testLabels));
         };
@@ -317,10 +375,10 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
         throw ParameterError("--resume", "needs --table-out (the run resumes from its partial "
                                          "table)");
     }
-    const QDir dir(o.required(QStringLiteral("data-dir")));
-    const QStringList files = datasetFiles(o, dir);
+    const std::vector<DataFile> files = datasetFiles(o);
     const std::vector<uint64_t> seeds = seedList(o);
-    const std::vector<Method> methods = methodList(o, ctx);
+    std::vector<Method> methods = methodList(o, ctx);
+    applyPurpose(methods, o);
     QStringList labels;
     for (const Method& m : methods) {
         if (labels.contains(m.label)) {
@@ -329,9 +387,9 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
         labels << m.label;
     }
     if (!exportDir.isEmpty()) {
-        for (const QString& file : files) {
+        for (const DataFile& file : files) {
             for (uint64_t seed : seeds) {
-                const QString stem = QDir(exportDir).filePath(splitStem(file, seed));
+                const QString stem = QDir(exportDir).filePath(splitStem(file.name, seed));
                 ctx.outputs().plan(stem + QStringLiteral("_train.csv"), "--export-splits");
                 ctx.outputs().plan(stem + QStringLiteral("_test.csv"), "--export-splits");
             }
@@ -346,6 +404,14 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
                                                "' is not one of --estimators (separate the "
                                                "family's methods with ';')");
         }
+    }
+    QString reference = o.text(QStringLiteral("reference"));
+    if (!reference.isEmpty() && !labels.contains(reference) && externalDir.isEmpty()) {
+        throw ParameterError("--reference", "'" + reference.toStdString() +
+                                                "' is not one of the methods of the run");
+    }
+    if (reference.isEmpty() && labels.contains(QStringLiteral("iforest"))) {
+        reference = QStringLiteral("iforest");
     }
     const double duplicate = o.number(QStringLiteral("duplicate-anomalies"), 1.0, 1.0, 100.0);
     const bool hindsight = o.has(QStringLiteral("hindsight"));
@@ -364,25 +430,26 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
         << (hindsight ? "\tbest_grid_auc_roc" : "") << "\tseconds\n";
     const int total = int(files.size() * seeds.size() * methods.size());
     int done = 0;
-    QStringList datasets;
-    for (const QString& file : files) {
-        datasets << file;
-        const Dataset all = readNpzDataset(dir.filePath(file).toStdString());
+    DatasetFamilies data;
+    for (const DataFile& file : files) {
+        data.datasets << file.name;
+        data.families << file.family;
+        const Dataset all = readNpzDataset(file.path.toStdString());
         if (!all.hasLabels()) {
             throw DataError(all.source, 0, 0, "has no labels (array 'y'): adbench needs them");
         }
         for (uint64_t seed : seeds) {
             const Split split = adbenchSplit(all, seed, duplicate);
             if (!exportDir.isEmpty()) {
-                stageSplit(ctx, exportDir, splitStem(file, seed), split, all.columns);
+                stageSplit(ctx, exportDir, splitStem(file.name, seed), split, all.columns);
             }
             if (!externalDir.isEmpty()) {
                 for (const AdbenchRow& r :
-                     externalScoreRows(externalDir, file, seed, split.testLabels)) {
+                     externalScoreRows(externalDir, file.name, seed, split.testLabels)) {
                     if (builtIn.contains(r.method)) {
                         throw ParameterError("--external-scores",
                                              "the column '" + r.method.toStdString() + "' of " +
-                                                 splitStem(file, seed).toStdString() +
+                                                 splitStem(file.name, seed).toStdString() +
                                                  ".csv has the name of an --estimators method");
                     }
                     if (!labels.contains(r.method)) {
@@ -390,7 +457,7 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
                     }
                     const bool have =
                         std::any_of(rows.begin(), rows.end(), [&](const AdbenchRow& x) {
-                            return x.dataset == file && x.seed == seed && x.method == r.method;
+                            return x.dataset == file.name && x.seed == seed && x.method == r.method;
                         });
                     if (!have) {
                         rows.push_back(r);
@@ -402,37 +469,44 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
             for (size_t m = 0; m < methods.size(); ++m) {
                 ++done;
                 const bool have = std::any_of(rows.begin(), rows.end(), [&](const AdbenchRow& r) {
-                    return r.dataset == file && r.seed == seed && r.method == methods[m].label;
+                    return r.dataset == file.name && r.seed == seed && r.method == methods[m].label;
                 });
                 if (have) {
                     continue;
                 }
                 Extras extras;
                 const bool extra = m == 0 && (hindsight || curves);
-                const AdbenchRow row =
-                    runMethod(split, file, seed, methods[m], sweeps, extra ? &extras : nullptr);
+                const AdbenchRow row = runMethod(split, file.name, seed, methods[m], sweeps,
+                                                 extra ? &extras : nullptr);
                 rows.push_back(row);
                 for (const QString& line : extras.curveLines) {
                     curveText += line.toUtf8() + '\n';
                 }
                 printRow(out, row, split, hindsight && m == 0 ? &extras : nullptr);
-                ctx.err() << "sosrep adbench: [" << done << "/" << total << "] " << file << " seed "
-                          << seed << " " << row.method << " AUC-ROC " << fixed(row.aucRoc, 4)
-                          << " (" << fixed(row.seconds, 1) << " s)" << Qt::endl;
+                ctx.err() << "sosrep adbench: [" << done << "/" << total << "] " << file.name
+                          << " seed " << seed << " " << row.method << " AUC-ROC "
+                          << fixed(row.aucRoc, 4) << " (" << fixed(row.seconds, 1) << " s)"
+                          << Qt::endl;
                 if (!partialPath.isEmpty()) {
                     checkpoint(partialPath, rows);
                 }
             }
         }
     }
-    const std::vector<MethodSummary> summary = summarize(rows, labels, datasets);
+    if (!reference.isEmpty() && !labels.contains(reference)) {
+        throw ParameterError("--reference", "'" + reference.toStdString() +
+                                                "' is not one of the methods of the run");
+    }
+    const std::vector<MethodSummary> summary = summarize(rows, labels, data.datasets);
     printSummary(out, summary);
+    const std::vector<FamilySummary> families = summarizeFamilies(rows, labels, data, reference);
+    out << familySummaryText(families, reference);
+    QJsonObject json = adbenchJson(rows, summary);
+    json[QStringLiteral("families")] = familySummaryJson(families, reference);
     if (!lodo.isEmpty()) {
-        QStringList picks;
-        const double v = leaveOneDatasetOut(rows, lodo, datasets, &picks);
-        out << "\nleave-one-dataset-out over {" << lodo.join(QStringLiteral("; "))
-            << "}: mean AUC-ROC " << fixed(v, 4)
-            << "\nchosen per held-out dataset: " << picks.join(QStringLiteral(" | ")) << '\n';
+        const ProtocolReport report = selectionProtocol(rows, lodo, data, seeds);
+        out << protocolText(report);
+        json[QStringLiteral("selection_protocol")] = protocolJson(report);
     }
     if (curves) {
         ctx.outputs().stage(curvesPath, curveText);
@@ -441,11 +515,11 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
         ctx.outputs().stage(tablePath, adbenchCsv(rows));
     }
     if (!plotPath.isEmpty()) {
-        ctx.stagePlot(plotPath, adbenchChart(rows, labels, datasets, int(seeds.size()), duplicate));
+        ctx.stagePlot(plotPath,
+                      adbenchChart(rows, labels, data.datasets, int(seeds.size()), duplicate));
     }
     if (!jsonPath.isEmpty()) {
-        ctx.outputs().stage(
-            jsonPath, QJsonDocument(adbenchJson(rows, summary)).toJson(QJsonDocument::Indented));
+        ctx.outputs().stage(jsonPath, QJsonDocument(json).toJson(QJsonDocument::Indented));
     }
     ctx.commitOutputs();
     if (!partialPath.isEmpty()) {

@@ -191,34 +191,6 @@ std::vector<MethodSummary> summarize(const std::vector<AdbenchRow>& rows,
     return out;
 }
 
-double leaveOneDatasetOut(const std::vector<AdbenchRow>& rows, const QStringList& family,
-                          const QStringList& datasets, QStringList* picks)
-{
-    const auto roc = datasetMeans(rows, family, datasets);
-    const std::vector<int> complete = completeDatasets(roc);
-    double total = 0.0;
-    for (int held : complete) {
-        size_t best = 0;
-        double bestMean = -1.0;
-        for (size_t m = 0; m < roc.size(); ++m) {
-            double s = 0.0;
-            for (int d : complete) {
-                s += d == held ? 0.0 : roc[m][size_t(d)];
-            }
-            if (s > bestMean) {
-                bestMean = s;
-                best = m;
-            }
-        }
-        total += roc[best][size_t(held)];
-        if (picks) {
-            *picks << family[int(best)];
-        }
-    }
-    return complete.empty() ? std::numeric_limits<double>::quiet_NaN()
-                            : total / double(complete.size());
-}
-
 QJsonObject adbenchJson(const std::vector<AdbenchRow>& rows,
                         const std::vector<MethodSummary>& summary)
 {

@@ -56,13 +56,6 @@ std::vector<std::vector<double>> datasetRanks(const std::vector<std::vector<doub
 std::vector<MethodSummary> summarize(const std::vector<AdbenchRow>& rows,
                                      const QStringList& methods, const QStringList& datasets);
 
-/// Leave-one-dataset-out over a family of methods (e.g. one rule with different constants): for
-/// each dataset, the family member with the best mean AUC-ROC over the other datasets is chosen
-/// and scored on the held-out one. Returns the mean of those scores; `picks` gets the member
-/// chosen for each dataset.
-double leaveOneDatasetOut(const std::vector<AdbenchRow>& rows, const QStringList& family,
-                          const QStringList& datasets, QStringList* picks);
-
 QJsonObject adbenchJson(const std::vector<AdbenchRow>& rows,
                         const std::vector<MethodSummary>& summary);
 

@@ -35,7 +35,11 @@ const Flag kFlags[] = {
     {"subsample", "N", "first draw at most N rows (default 10000)"},
     {"train-out", "FILE", "training part (CSV/TSV)"},
     {"test-out", "FILE", "test part (CSV/TSV)"},
-    {"data-dir", "DIR", "folder of ADBench .npz files"},
+    {"data-dir", "DIRS",
+     "folders of ADBench .npz files, comma-separated; each folder is a family of datasets "
+     "(e.g. classical sets and deep-feature embeddings)"},
+    {"reference", "METHOD",
+     "the method per-family summaries count sets far below (default iforest when run)"},
     {"seeds", "LIST", "comma-separated split seeds (default 42)"},
     {"only", "LIST", "comma-separated substrings of file names to run"},
     {"curves-out", "FILE", "every FD curve with the AUC at each grid point (CSV)"},
@@ -50,7 +54,8 @@ const Flag kFlags[] = {
     {"json-out", "FILE", "every run and the per-method summary (JSON)"},
     {"resume", nullptr, "skip the runs already in --table-out's partial table"},
     {"lodo", "LIST",
-     "leave-one-dataset-out over a family of --estimators methods, separated by ';'"},
+     "candidate rules (--estimators methods, separated by ';'): each chosen on the datasets it "
+     "is not scored on, by leave-one-dataset-out, per seed, and leave-one-family-out"},
     {"initializations", "N", "non-negative initialisations per data set (default 50)"},
     {"iterations", "N", "gradient steps per run (default 1000)"},
     {"learning-rate", "X", "lambda of both updates (default 0.01)"},

@@ -85,8 +85,8 @@ void stageOutputs(CommandContext& ctx, const FitFiles& files, const FitOutcome& 
         prov[QStringLiteral("seed")] = QString::fromStdString(settings.values.text("seed"));
         prov[QStringLiteral("train_file")] = QString::fromStdString(d.train.source);
         if (f.search) {
-            prov[QStringLiteral("selection_rule")] =
-                QString::fromStdString(settings.values.text("selection"));
+            prov[QStringLiteral("purpose")] = QString::fromStdString(f.purpose);
+            prov[QStringLiteral("selection_rule")] = QString::fromStdString(f.rule);
             prov[QStringLiteral("selection_reason")] =
                 QString::fromStdString(f.search->selection.reason);
         }
@@ -119,7 +119,8 @@ int commandFit(const QStringList& args, CommandContext& ctx)
     std::vector<std::string> optionWarnings;
     const LoadedData d = loadFitData(o, settingsFromOptions(o, 0, &optionWarnings), ctx);
     optionWarnings.clear();
-    const FitSettings settings = settingsFromOptions(o, d.train.rows(), &optionWarnings);
+    FitSettings settings = settingsFromOptions(o, d.train.rows(), &optionWarnings);
+    settings.resolvePurpose("density"); // fit's own task: the density to look at
     ctx.warn(optionWarnings);
 
     FitData data;

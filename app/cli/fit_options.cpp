@@ -125,6 +125,12 @@ FitSettings settingsFromOptions(const Options& o, long long trainRows,
         if (!o.has(flag)) {
             continue;
         }
+        if (!s.values.has(f.spec.name) && f.spec.name == "purpose") {
+            // A purpose chooses how l is tuned: asking for one where there is no l to tune is a
+            // mistake to say, not a flag to ignore.
+            throw ParameterError("--purpose",
+                                 "the " + s.estimator + " estimator has no length scale to tune");
+        }
         if (!s.values.has(f.spec.name)) {
             warnings->push_back(f.spec.cliFlag() + " is ignored: the " + s.estimator +
                                 " estimator has no such option");

@@ -50,10 +50,27 @@ namespace {
 
 void addSearch(QJsonObject& s, const FitOutcome& f, const FitSettings& settings)
 {
+    s[QStringLiteral("purpose")] = QString::fromStdString(f.purpose);
     s[QStringLiteral("selection")] = QString::fromStdString(f.search->selection.reason);
-    s[QStringLiteral("selection_rule")] = QString::fromStdString(settings.values.text("selection"));
+    s[QStringLiteral("selection_rule")] = QString::fromStdString(f.rule);
+    s[QStringLiteral("selection_setting")] =
+        QString::fromStdString(settings.values.text("selection"));
     s[QStringLiteral("fd_validation")] = QString::fromStdString(f.validation);
     s[QStringLiteral("fd_excluded_duplicates")] = f.search->excludedDuplicates;
+    if (f.search->extendedBelow > 0) {
+        s[QStringLiteral("fd_grid_extended_below")] = f.search->extendedBelow;
+    }
+    if (f.search->reach > 0.0) {
+        s[QStringLiteral("neighbourhood_reach")] = f.search->reach;
+        s[QStringLiteral("neighbourhood_k")] = f.search->reachNeighbours;
+    }
+    if (!f.search->selection.memberScales.empty()) {
+        QJsonArray scales;
+        for (double l : f.search->selection.memberScales) {
+            scales.append(l);
+        }
+        s[QStringLiteral("member_length_scales")] = scales;
+    }
     int sweepProducts = 0;
     for (const FdPoint& pt : f.search->curve) {
         sweepProducts += pt.kernelProducts;
@@ -149,15 +166,26 @@ QByteArray traceText(const QString& path, const FitReport& report)
 
 QByteArray fdText(const QString& path, const SearchResult& s)
 {
+    // Which points the density rule added: the first `extendedBelow` grid points lie below the
+    // grid's lower edge, refinement midpoints are off the log grid.
+    std::vector<QString> kind;
+    int below = s.extendedBelow;
+    for (const FdPoint& p : s.curve) {
+        kind.push_back(p.refinement  ? QStringLiteral("refinement")
+                       : below-- > 0 ? QStringLiteral("below-grid")
+                                     : QStringLiteral("grid"));
+    }
     return io::tableText(
         path,
         {QStringLiteral("length_scale"), QStringLiteral("fisher_divergence"),
-         QStringLiteral("selected"), QStringLiteral("status"), QStringLiteral("invalid_points")},
+         QStringLiteral("selected"), QStringLiteral("status"), QStringLiteral("invalid_points"),
+         QStringLiteral("point")},
         [&](int i, QStringList& c) {
             const FdPoint& p = s.curve[size_t(i)];
             c << io::formatNumber(p.lengthScale) << finiteCell(p.value)
               << QString::number(i == s.selection.index ? 1 : 0)
-              << QString::fromStdString(toString(p.status)) << QString::number(p.invalidPoints);
+              << QString::fromStdString(toString(p.status)) << QString::number(p.invalidPoints)
+              << kind[size_t(i)];
         },
         static_cast<int>(s.curve.size()));
 }

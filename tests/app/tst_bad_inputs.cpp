@@ -191,6 +191,20 @@ private slots:
                                                 << QStringList{"--label-column", "'nope'"};
         QTest::newRow("--kernel unknown")
             << fit("TRAIN", {"--kernel", "cosine"}) << 2 << QStringList{"--kernel", "'cosine'"};
+        QTest::newRow("--purpose another word")
+            << fit("TRAIN", {"--purpose", "ranking"}) << 2
+            << QStringList{"--purpose", "'ranking'", "density or anomaly"};
+        QTest::newRow("--purpose with an estimator without l")
+            << fit("TRAIN", {"--estimator", "iforest", "--purpose", "anomaly"}) << 2
+            << QStringList{"--purpose", "iforest", "no length scale"};
+        QTest::newRow("adbench --purpose with no method that has l")
+            << QStringList{"adbench",      "--data-dir",  "ADBENCH",   "--only", "wine",
+                           "--estimators", "iforest,knn", "--purpose", "density"}
+            << 2 << QStringList{"--purpose", "none of the methods"};
+        QTest::newRow("--validation test without test rows")
+            << fit("TRAIN", {"--validation", "test"}) << 2 << QStringList{"--validation", "--test"};
+        QTest::newRow("--selection unknown")
+            << fit("TRAIN", {"--selection", "best"}) << 2 << QStringList{"--selection", "'best'"};
         QTest::newRow("--fd-out with a fixed l")
             << fit("TRAIN", {"--length-scale", "0.2", "--fd-out", "OUT/fd.csv"}) << 2
             << QStringList{"--fd-out", "--length-scale auto"};

@@ -59,17 +59,26 @@ private slots:
             QVERIFY2(s.contains(QLatin1String(key)), key);
         }
         QCOMPARE(s[QStringLiteral("n_train")].toInt(), 300);
-        // Uniform anomalies around a GMM. The default (ranking: twice the FD choice) trades a
-        // little on such 2-D toys for the ADBench sets (README); the paper's rule is checked too.
-        QVERIFY(s[QStringLiteral("auc_roc")].toDouble() > 0.85);
-        QCOMPARE(s[QStringLiteral("selection")].toString(),
-                 QStringLiteral("stable_local_minimum_doubled"));
+        // Uniform anomalies around a GMM. fit tunes for the density by default, on the
+        // training rows alone, and says so.
+        QVERIFY(s[QStringLiteral("auc_roc")].toDouble() > 0.9);
+        QCOMPARE(s[QStringLiteral("purpose")].toString(), QStringLiteral("density"));
+        QCOMPARE(s[QStringLiteral("selection_rule")].toString(), QStringLiteral("density"));
+        QCOMPARE(s[QStringLiteral("fd_validation")].toString(), QStringLiteral("split-80-20"));
+        QVERIFY(s[QStringLiteral("selection")].toString().startsWith(
+            QStringLiteral("stable_local_minimum")));
+        // The former default (ranking) takes the grid point nearest twice the paper's choice.
         const Run paper =
             runSosrep({"fit", "--train", path("train.csv"), "--test", path("test.csv"),
                        "--label-column", "label", "--selection", "paper"});
-        QVERIFY2(paper.code == 0, qPrintable(paper.err));
+        const Run ranking =
+            runSosrep({"fit", "--train", path("train.csv"), "--test", path("test.csv"),
+                       "--label-column", "label", "--selection", "ranking"});
+        QVERIFY2(paper.code == 0 && ranking.code == 0, qPrintable(paper.err + ranking.err));
         QVERIFY(paper.summary()[QStringLiteral("auc_roc")].toDouble() > 0.9);
-        QVERIFY(std::abs(s[QStringLiteral("length_scale")].toDouble() /
+        QCOMPARE(ranking.summary()[QStringLiteral("selection")].toString(),
+                 QStringLiteral("stable_local_minimum_doubled"));
+        QVERIFY(std::abs(ranking.summary()[QStringLiteral("length_scale")].toDouble() /
                              paper.summary()[QStringLiteral("length_scale")].toDouble() -
                          2.0) < 0.1); // the grid point nearest 2 l_FD (grid ratio 1.93)
         QVERIFY(std::abs(s[QStringLiteral("sq_norm")].toDouble() - 1.0) < 1e-4);
@@ -82,10 +91,15 @@ private slots:
         QVERIFY(trace.filter(QStringLiteral("standard,")).size() > 0);
         QVERIFY(trace.filter(QStringLiteral("natural,")).size() > 0);
         const QStringList fd = readLines(path("fd.csv"));
-        QCOMPARE(fd.first(),
-                 QStringLiteral("length_scale,fisher_divergence,selected,status,invalid_points"));
-        QCOMPARE(fd.size(), 16);
-        QCOMPARE(fd.filter(QRegularExpression(QStringLiteral(",1,[a-z_]+,\\d+$"))).size(), 1);
+        QCOMPARE(fd.first(), QStringLiteral("length_scale,fisher_divergence,selected,status,"
+                                            "invalid_points,point"));
+        // The 15 grid points, the two refinement midpoints of the density rule, and any grid
+        // points added below the lower edge.
+        QCOMPARE(fd.filter(QStringLiteral(",grid")).size(), 15);
+        QCOMPARE(fd.filter(QStringLiteral(",refinement")).size(), 2);
+        QCOMPARE(fd.size(), 1 + 17 + fd.filter(QStringLiteral(",below-grid")).size());
+        QCOMPARE(fd.filter(QRegularExpression(QStringLiteral(",1,[a-z_]+,\\d+,[a-z-]+$"))).size(),
+                 1);
 
         // The saved model scores the same rows to the same values.
         const Run sc =
@@ -99,10 +113,10 @@ private slots:
 
     void fit_rankEnsembleModelScoresTheSameFromItsFile()
     {
-        const Run r =
-            runSosrep({"fit", "--train", path("train.csv"), "--test", path("test.csv"),
-                       "--label-column", "label", "--selection", "ensemble", "--scores-out",
-                       path("ens_scores.csv"), "--model-out", path("ens_model.json")});
+        const Run r = runSosrep({"fit", "--train", path("train.csv"), "--test", path("test.csv"),
+                                 "--label-column", "label", "--selection", "ensemble",
+                                 "--validation", "test", "--scores-out", path("ens_scores.csv"),
+                                 "--model-out", path("ens_model.json")});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const QJsonObject s = r.summary();
         QCOMPARE(s[QStringLiteral("selection")].toString(),
@@ -468,7 +482,9 @@ private slots:
         const QStringList table = readLines(path("ab.csv"));
         QCOMPARE(table.size(), 1 + 2 * 2 * 4); // datasets x seeds x methods
         QVERIFY(!QFile::exists(path("ab.csv.partial")));
-        QVERIFY(full.out.contains(QStringLiteral("leave-one-dataset-out over")));
+        QVERIFY(full.out.contains(QStringLiteral("selection protocol over {")));
+        QVERIFY(full.out.contains(QStringLiteral("leave-one-dataset-out: mean AUC-ROC")));
+        QVERIFY(full.out.contains(QStringLiteral("per seed: 42 ")));
         QCOMPARE(full.err.count(QStringLiteral("sosrep adbench: [")), 16);
         // Average ranks over four methods sum to 1 + 2 + 3 + 4.
         const QJsonObject json = QJsonDocument::fromJson(bytesOf(path("ab.json"))).object();

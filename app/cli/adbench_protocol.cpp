@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: MIT
+#include "app/cli/adbench_protocol.h"
+
+#include "core/errors.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace sosrep::cli {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+double mean(const std::vector<double>& v)
+{
+    return v.empty() ? kNaN : std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty()) {
+        return kNaN;
+    }
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+QString fixed(double v, int decimals = 4)
+{
+    return std::isfinite(v) ? QString::number(v, 'f', decimals) : QStringLiteral("-");
+}
+
+/// Datasets (indices) where every candidate has a value.
+std::vector<int> complete(const std::vector<std::vector<double>>& means)
+{
+    std::vector<int> out;
+    for (size_t d = 0; !means.empty() && d < means.front().size(); ++d) {
+        if (std::all_of(means.begin(), means.end(),
+                        [&](const auto& m) { return std::isfinite(m[d]); })) {
+            out.push_back(int(d));
+        }
+    }
+    return out;
+}
+
+/// The candidate with the best mean over `over` (ties: the first, i.e. the order given).
+int bestOver(const std::vector<std::vector<double>>& means, const std::vector<int>& over)
+{
+    int best = 0;
+    double bestMean = -std::numeric_limits<double>::infinity();
+    for (size_t m = 0; m < means.size(); ++m) {
+        double s = 0.0;
+        for (int d : over) {
+            s += means[m][size_t(d)];
+        }
+        const double v = over.empty() ? 0.0 : s / double(over.size());
+        if (v > bestMean) {
+            bestMean = v;
+            best = int(m);
+        }
+    }
+    return best;
+}
+
+/// Leave-one-dataset-out on one table of means: the pick and held-out AUC per dataset of
+/// `usable`.
+void leaveOneOut(const std::vector<std::vector<double>>& means, const std::vector<int>& usable,
+                 std::vector<int>* picks, std::vector<double>* aucs)
+{
+    for (int held : usable) {
+        std::vector<int> rest;
+        std::copy_if(usable.begin(), usable.end(), std::back_inserter(rest),
+                     [held](int d) { return d != held; });
+        const int m = bestOver(means, rest);
+        picks->push_back(m);
+        aucs->push_back(means[size_t(m)][size_t(held)]);
+    }
+}
+
+} // namespace
+
+QStringList DatasetFamilies::familyNames() const
+{
+    QStringList out;
+    for (const QString& f : families) {
+        if (!out.contains(f)) {
+            out << f;
+        }
+    }
+    return out;
+}
+
+QStringList DatasetFamilies::datasetsOf(const QString& family) const
+{
+    QStringList out;
+    for (int i = 0; i < datasets.size(); ++i) {
+        if (families[i] == family) {
+            out << datasets[i];
+        }
+    }
+    return out;
+}
+
+std::vector<FamilySummary> summarizeFamilies(const std::vector<AdbenchRow>& rows,
+                                             const QStringList& methods,
+                                             const DatasetFamilies& data, const QString& reference,
+                                             double margin)
+{
+    std::vector<FamilySummary> out;
+    for (const QString& family : data.familyNames()) {
+        const QStringList sets = data.datasetsOf(family);
+        const auto roc = datasetMeans(rows, methods, sets);
+        const int ref = methods.indexOf(reference);
+        for (int m = 0; m < methods.size(); ++m) {
+            FamilySummary s;
+            s.family = family;
+            s.method = methods[m];
+            std::vector<double> v;
+            int below = 0;
+            for (int d = 0; d < sets.size(); ++d) {
+                const double a = roc[size_t(m)][size_t(d)];
+                if (!std::isfinite(a)) {
+                    continue;
+                }
+                v.push_back(a);
+                if (ref >= 0 && std::isfinite(roc[size_t(ref)][size_t(d)]) &&
+                    a < roc[size_t(ref)][size_t(d)] - margin) {
+                    ++below;
+                }
+            }
+            s.datasets = int(v.size());
+            s.meanAucRoc = mean(v);
+            s.medianAucRoc = median(v);
+            s.farBelowReference = ref >= 0 ? below : -1;
+            out.push_back(s);
+        }
+    }
+    return out;
+}
+
+ProtocolReport selectionProtocol(const std::vector<AdbenchRow>& rows, const QStringList& candidates,
+                                 const DatasetFamilies& data, const std::vector<uint64_t>& seeds)
+{
+    ProtocolReport r;
+    r.candidates = candidates;
+    const auto means = datasetMeans(rows, candidates, data.datasets);
+    const std::vector<int> usable = complete(means);
+    if (usable.size() < 2) {
+        throw ParameterError("--lodo", "needs at least two datasets where every method of the "
+                                       "family has a result");
+    }
+    std::vector<int> picks;
+    leaveOneOut(means, usable, &picks, &r.lodoAuc);
+    for (int p : picks) {
+        r.lodoPicks << candidates[p];
+    }
+    r.lodoMean = mean(r.lodoAuc);
+    for (const QString& family : data.familyNames()) {
+        std::vector<double> in;
+        for (size_t k = 0; k < usable.size(); ++k) {
+            if (data.families[usable[k]] == family) {
+                in.push_back(r.lodoAuc[k]);
+            }
+        }
+        if (!in.empty()) {
+            r.lodoByFamily.emplace_back(family, mean(in));
+        }
+    }
+    for (uint64_t seed : seeds) {
+        std::vector<AdbenchRow> one;
+        std::copy_if(rows.begin(), rows.end(), std::back_inserter(one),
+                     [seed](const AdbenchRow& x) { return x.seed == seed; });
+        const auto m = datasetMeans(one, candidates, data.datasets);
+        const std::vector<int> u = complete(m);
+        if (u.size() < 2) {
+            continue;
+        }
+        std::vector<int> p;
+        std::vector<double> a;
+        leaveOneOut(m, u, &p, &a);
+        r.seeds.push_back(seed);
+        r.lodoPerSeed.push_back(mean(a));
+    }
+    for (const QString& family : data.familyNames()) {
+        std::vector<int> inside, outside;
+        for (int d : usable) {
+            (data.families[d] == family ? inside : outside).push_back(d);
+        }
+        ProtocolReport::FamilyOut f;
+        f.family = family;
+        f.datasets = int(inside.size());
+        if (!outside.empty() && !inside.empty()) {
+            const int m = bestOver(means, outside);
+            f.pick = candidates[m];
+            std::vector<double> v;
+            for (int d : inside) {
+                v.push_back(means[size_t(m)][size_t(d)]);
+            }
+            f.mean = mean(v);
+            f.median = median(v);
+        }
+        r.lofo.push_back(f);
+    }
+    return r;
+}
+
+QString protocolText(const ProtocolReport& r)
+{
+    QString t;
+    t += QStringLiteral("\nselection protocol over {") + r.candidates.join(QStringLiteral("; ")) +
+         QStringLiteral("}: every number below comes from datasets the choice did not see\n");
+    t += QStringLiteral("leave-one-dataset-out: mean AUC-ROC ") + fixed(r.lodoMean) +
+         QStringLiteral(" over ") + QString::number(r.lodoAuc.size()) + QStringLiteral(" datasets");
+    if (r.lodoByFamily.size() > 1) {
+        QStringList parts;
+        for (const auto& [family, v] : r.lodoByFamily) {
+            parts << family + QLatin1Char(' ') + fixed(v);
+        }
+        t += QStringLiteral(" (") + parts.join(QStringLiteral(", ")) + QLatin1Char(')');
+    }
+    t += QLatin1Char('\n');
+    QStringList counts;
+    for (const QString& c : r.candidates) {
+        const int n = int(r.lodoPicks.count(c));
+        if (n > 0) {
+            counts << c + QStringLiteral(" ×") + QString::number(n);
+        }
+    }
+    t += QStringLiteral("  chosen: ") + counts.join(QStringLiteral(", ")) + QLatin1Char('\n');
+    if (!r.lodoPerSeed.empty()) {
+        QStringList parts;
+        for (size_t i = 0; i < r.seeds.size(); ++i) {
+            parts << QString::number(r.seeds[i]) + QLatin1Char(' ') + fixed(r.lodoPerSeed[i]);
+        }
+        const double m = mean(r.lodoPerSeed);
+        double ss = 0.0;
+        for (double v : r.lodoPerSeed) {
+            ss += (v - m) * (v - m);
+        }
+        const double sd =
+            r.lodoPerSeed.size() > 1 ? std::sqrt(ss / double(r.lodoPerSeed.size() - 1)) : 0.0;
+        t += QStringLiteral("  per seed: ") + parts.join(QStringLiteral(", ")) +
+             QStringLiteral(" (mean ") + fixed(m) + QStringLiteral(", sd ") + fixed(sd) +
+             QStringLiteral(")\n");
+    }
+    for (const ProtocolReport::FamilyOut& f : r.lofo) {
+        if (f.pick.isEmpty()) {
+            continue;
+        }
+        t += QStringLiteral("leave-one-family-out: ") + f.family +
+             QStringLiteral(" (chosen on the other families: ") + f.pick +
+             QStringLiteral("): mean AUC-ROC ") + fixed(f.mean) + QStringLiteral(", median ") +
+             fixed(f.median) + QStringLiteral(" over ") + QString::number(f.datasets) +
+             QStringLiteral(" datasets\n");
+    }
+    return t;
+}
+
+QJsonObject protocolJson(const ProtocolReport& r)
+{
+    QJsonArray lodo;
+    for (int i = 0; i < r.lodoPicks.size(); ++i) {
+        lodo.append(QJsonObject{{QStringLiteral("pick"), r.lodoPicks[i]},
+                                {QStringLiteral("auc_roc"), r.lodoAuc[size_t(i)]}});
+    }
+    QJsonArray perSeed;
+    for (size_t i = 0; i < r.seeds.size(); ++i) {
+        perSeed.append(QJsonObject{{QStringLiteral("seed"), QString::number(r.seeds[i])},
+                                   {QStringLiteral("auc_roc"), r.lodoPerSeed[i]}});
+    }
+    QJsonArray lofo;
+    for (const ProtocolReport::FamilyOut& f : r.lofo) {
+        lofo.append(
+            QJsonObject{{QStringLiteral("family"), f.family},
+                        {QStringLiteral("pick"), f.pick},
+                        {QStringLiteral("datasets"), f.datasets},
+                        {QStringLiteral("mean_auc_roc"), f.pick.isEmpty() ? 0.0 : f.mean},
+                        {QStringLiteral("median_auc_roc"), f.pick.isEmpty() ? 0.0 : f.median}});
+    }
+    QJsonObject byFamily;
+    for (const auto& [family, v] : r.lodoByFamily) {
+        byFamily[family] = v;
+    }
+    return QJsonObject{{QStringLiteral("candidates"), QJsonArray::fromStringList(r.candidates)},
+                       {QStringLiteral("leave_one_dataset_out"), lodo},
+                       {QStringLiteral("leave_one_dataset_out_mean"), r.lodoMean},
+                       {QStringLiteral("leave_one_dataset_out_by_family"), byFamily},
+                       {QStringLiteral("leave_one_dataset_out_per_seed"), perSeed},
+                       {QStringLiteral("leave_one_family_out"), lofo}};
+}
+
+QString familySummaryText(const std::vector<FamilySummary>& summary, const QString& reference,
+                          double margin)
+{
+    QString t = QStringLiteral("\nfamily\tmethod\tdatasets\tmean_auc_roc\tmedian_auc_roc");
+    if (!reference.isEmpty()) {
+        t += QStringLiteral("\tbelow_") + reference + QStringLiteral("_by_") +
+             QString::number(margin, 'g', 3);
+    }
+    t += QLatin1Char('\n');
+    for (const FamilySummary& s : summary) {
+        t += s.family + QLatin1Char('\t') + s.method + QLatin1Char('\t') +
+             QString::number(s.datasets) + QLatin1Char('\t') + fixed(s.meanAucRoc) +
+             QLatin1Char('\t') + fixed(s.medianAucRoc);
+        if (!reference.isEmpty()) {
+            t += QLatin1Char('\t') + QString::number(s.farBelowReference);
+        }
+        t += QLatin1Char('\n');
+    }
+    return t;
+}
+
+QJsonObject familySummaryJson(const std::vector<FamilySummary>& summary, const QString& reference)
+{
+    QJsonArray a;
+    for (const FamilySummary& s : summary) {
+        QJsonObject o{{QStringLiteral("family"), s.family},
+                      {QStringLiteral("method"), s.method},
+                      {QStringLiteral("datasets"), s.datasets},
+                      {QStringLiteral("mean_auc_roc"), s.meanAucRoc},
+                      {QStringLiteral("median_auc_roc"), s.medianAucRoc}};
+        if (s.farBelowReference >= 0) {
+            o[QStringLiteral("far_below_reference")] = s.farBelowReference;
+        }
+        a.append(o);
+    }
+    return QJsonObject{{QStringLiteral("reference"), reference}, {QStringLiteral("methods"), a}};
+}
+
+} // namespace sosrep::cli
