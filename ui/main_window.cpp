@@ -2,6 +2,7 @@
 #include "ui/main_window.h"
 
 #include "core/errors.h"
+#include "core/estimators/common_options.h"
 #include "core/kernels/kernel_operator.h"
 #include "core/metrics/auc.h"
 #include "core/tuning/rank_ensemble.h"
@@ -122,6 +123,8 @@ void MainWindow::buildViews()
     auto* scoresPage = new QWidget;
     auto* scoresLayout = new QVBoxLayout(scoresPage);
     m_aucLabel = new QLabel(tr("Fit a model to score the rows."));
+    m_scoresTuning = new QLabel;
+    m_scoresTuning->setWordWrap(true);
     m_scores = new ScoresModel(this);
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(m_scores);
@@ -141,6 +144,7 @@ void MainWindow::buildViews()
     m_scorePlots = new ScorePlots;
     m_scorePlots->setMinimumHeight(260);
     scoresLayout->addWidget(m_aucLabel);
+    scoresLayout->addWidget(m_scoresTuning);
     scoresLayout->addWidget(m_scorePlots, 1);
     scoresLayout->addWidget(m_scoresView, 1);
     m_tabs->addTab(m_density, tr("Density"));
@@ -264,6 +268,7 @@ void MainWindow::clearResultViews(const QString& message)
     m_scores->setScores(Vector(), std::nullopt, DensityKind::Normalized);
     m_scorePlots->clearScores();
     m_aucLabel->setText(tr("Fit a model to score the rows."));
+    m_scoresTuning->clear();
     m_compare->clear(message);
 }
 
@@ -312,8 +317,7 @@ FdChoice MainWindow::fdChoice() const
         c.shownLengthScale = r->lengthScale(); // a clicked point: the sweep is the earlier one
     }
     try {
-        const SelectionRule rule =
-            selectionRuleFromString(m_controller->sweepSettings().values.text("selection"));
+        const SelectionRule rule = resolvedRule(m_controller->sweepSettings().values);
         c.spacingFloor = rule == SelectionRule::StableAboveSpacing;
         c.words =
             QString::fromStdString(describeSelection(rule, s))
@@ -331,7 +335,54 @@ FdChoice MainWindow::fdChoice() const
                           .arg(e->minimumAgreement(), 0, 'f', 3)
                           .arg(e->meanAgreement(), 0, 'f', 3);
     }
+    c.reach = sweep->reach;
+    c.reachNeighbours = sweep->reachNeighbours;
+    c.purposeOf = QString::fromStdString(r->fit.purpose);
+    if (r->scoresFit && r->scoresFit->search) {
+        c.anomalyScales = r->scoresFit->search->selection.memberScales;
+        c.anomalyWords = scoresTuningText(*r);
+    }
     return c;
+}
+
+QString MainWindow::scoresTuningText(const FitJobResult& r) const
+{
+    const FitOutcome& f = r.scoresOutcome();
+    if (!f.search) {
+        return r.lengthScale() > 0
+                   ? tr("Scores: the model at ℓ = %1 (not tuned).").arg(r.lengthScale(), 0, 'g', 4)
+                   : QString();
+    }
+    const std::vector<double>& m = f.search->selection.memberScales;
+    const int k = f.search->reachNeighbours;
+    if (r.scoresFit && m.size() > 1) {
+        return tr("Scores, tuned for anomaly ranking: a row's larger anomaly rank at the "
+                  "density's ℓ = %1 and at the reach of its %2 nearest neighbours, ℓ₁₆ = %3 "
+                  "(a clump of fewer than %2 near-copies cannot look dense there); each model "
+                  "fitted on 80 % of the rows and ranked against the other 20 %.")
+            .arg(m.front(), 0, 'g', 4)
+            .arg(k)
+            .arg(m.back(), 0, 'g', 4)
+            .replace(QStringLiteral("ℓ₁₆"), QStringLiteral("ℓ_%1").arg(k));
+    }
+    const QString purpose = QString::fromStdString(f.purpose);
+    if (purpose == QLatin1String("density") && settingsPurposeIsAuto() && f.search->reach > 0.0) {
+        return tr("Scores: the density's model (ℓ = %1): the reach of %2 neighbours (%3) is no "
+                  "larger, so the anomaly rule keeps this one scale.")
+            .arg(r.lengthScale(), 0, 'g', 4)
+            .arg(k)
+            .arg(f.search->reach, 0, 'g', 4);
+    }
+    return tr("Scores: the model tuned for %1 by the %2 rule (ℓ = %3).")
+        .arg(purpose == QLatin1String("anomaly") ? tr("anomaly ranking") : tr("the density"))
+        .arg(QString::fromStdString(f.rule))
+        .arg(r.lengthScale(), 0, 'g', 4);
+}
+
+bool MainWindow::settingsPurposeIsAuto() const
+{
+    const OptionValues& v = m_controller->sweepSettings().values;
+    return v.has("purpose") && v.text("purpose") == "auto" && v.text("selection") == "auto";
 }
 
 void MainWindow::showProgress(const QString& stage, int done, int total)
@@ -504,8 +555,9 @@ void MainWindow::showMaps()
     info.raw = m_controller->featureData().x;
     info.names = names;
     info.anomalyScores = -r->rowLogDensity;
-    info.scoreName = r->model().kind() == DensityKind::Score ? tr("anomaly score (−normality)")
-                                                             : tr("anomaly score (−log p)");
+    info.scoreName = r->scoresModel().kind() == DensityKind::Score
+                         ? tr("anomaly score (−normality)")
+                         : tr("anomaly score (−log p)");
     info.scaler = m_controller->scaler();
     for (DensityHeatmap* map : {m_density, m_compare->firstView(), m_compare->secondView(),
                                 m_compare->differenceView()}) {
@@ -558,10 +610,11 @@ void MainWindow::showResult()
     showStaleness();
     refreshWarnings();
     showMaps();
-    m_scores->setScores(r->rowLogDensity, m_controller->labels(), r->model().kind(),
+    m_scores->setScores(r->rowLogDensity, m_controller->labels(), r->scoresModel().kind(),
                         r->fitRowIndices);
     m_scorePlots->setScores(-r->rowLogDensity, m_controller->labels(),
-                            r->model().kind() == DensityKind::Score, r->fitRowIndices);
+                            r->scoresModel().kind() == DensityKind::Score, r->fitRowIndices);
+    m_scoresTuning->setText(scoresTuningText(*r));
     const auto& labels = m_controller->labels();
     if (labels && labels->sum() > 0 && labels->sum() < labels->size()) {
         const Vector score = -r->rowLogDensity;

@@ -130,6 +130,11 @@ private:
     void showProgress(const QString& stage, int done, int total);
     /// The FD view's account of the last fit's choice (empty while fitting).
     FdChoice fdChoice() const;
+    /// Which model ranks the Scores view's rows and how its length scale was tuned.
+    QString scoresTuningText(const FitJobResult& r) const;
+    /// purpose=auto with selection=auto: the density view and the Scores view each get their
+    /// purpose's rule.
+    bool settingsPurposeIsAuto() const;
     void negativityInteractively();
 
     EstimationController* m_controller;
@@ -146,6 +151,7 @@ private:
     QSortFilterProxyModel* m_scoresProxy = nullptr;
     ScorePlots* m_scorePlots;
     QLabel* m_aucLabel;
+    QLabel* m_scoresTuning; // how the Scores view's model was tuned
     QLabel* m_staleBanner = nullptr;
     QProgressBar* m_progress;
     QLabel* m_stage;

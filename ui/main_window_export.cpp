@@ -89,11 +89,12 @@ QString MainWindow::exportScores(const QString& path)
         showError(e);
         return e;
     }
-    // The same table, byte for byte, as `sosrep fit --scores-out` writes.
+    // The same table, byte for byte, as `sosrep fit --scores-out` writes (with the purpose of
+    // the Scores view's model: `sosrep fit --purpose anomaly` when the app tuned it for that).
     try {
         io::OutputSet out;
         out.plan(path, "scores");
-        out.stage(path, io::scoresText(path, r->rowLogDensity, r->model().kind(),
+        out.stage(path, io::scoresText(path, r->rowLogDensity, r->scoresModel().kind(),
                                        m_controller->labels()));
         out.commit();
         return {};

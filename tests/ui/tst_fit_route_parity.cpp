@@ -16,6 +16,7 @@ class TstFitRouteParity : public QObject
 private:
     QTemporaryDir m_dir;
     QString m_data;
+    QString m_rings; // rings: the anomaly rule's neighbourhood reach lies above the density's l
 
 private slots:
     void initTestCase()
@@ -26,43 +27,59 @@ private slots:
         const CliRun g = runSosrep({"generate", "--kind", "moons", "--n", "400", "--seed", "3",
                                     "--anomalies", "0.05", "--out", m_data});
         QVERIFY2(g.code == 0, qPrintable(g.err));
+        m_rings = m_dir.filePath(QStringLiteral("rings.csv"));
+        const CliRun h = runSosrep({"generate", "--kind", "rings", "--n", "400", "--seed", "21",
+                                    "--anomalies", "0.05", "--out", m_rings});
+        QVERIFY2(h.code == 0, qPrintable(h.err));
     }
 
     void sameSettingsSameScores_data()
     {
         // Options as the command line spells them; the app sets the same options by name.
+        // The app's Scores view ranks rows with the model tuned for anomaly ranking (purpose
+        // auto): `sosrep fit --purpose anomaly` fits that model.
         QTest::addColumn<QStringList>("flags");
         QTest::addColumn<QStringList>("options"); // name=value pairs for the controller
-        QTest::newRow("defaults (sosrep, newton, automatic l)") << QStringList{} << QStringList{};
+        QTest::addColumn<bool>("rings");
+        QTest::newRow("defaults (sosrep, newton, automatic l)")
+            << QStringList{"--purpose", "anomaly"} << QStringList{} << false;
+        QTest::newRow("defaults on rings: two scales for the scores")
+            << QStringList{"--purpose", "anomaly"} << QStringList{} << true;
+        QTest::newRow("purpose density for both views")
+            << QStringList{} << QStringList{"purpose=density"} << true;
         QTest::newRow("kde, automatic l")
-            << QStringList{"--estimator", "kde"} << QStringList{"estimator=kde"};
+            << QStringList{"--estimator", "kde", "--purpose", "anomaly"}
+            << QStringList{"estimator=kde"} << false;
         QTest::newRow("laplace, fixed l")
             << QStringList{"--kernel", "laplace", "--length-scale", "0.07"}
-            << QStringList{"kernel=laplace", "length_scale=0.07"};
+            << QStringList{"kernel=laplace", "length_scale=0.07"} << false;
         QTest::newRow("sdo by random features, natural gradient")
-            << QStringList{"--kernel", "sdo",  "--features", "300",    "--solver",
-                           "natural",  "--lr", "0.2",        "--seed", "11"}
+            << QStringList{"--kernel", "sdo", "--features", "300", "--solver",  "natural",
+                           "--lr",     "0.2", "--seed",     "11",  "--purpose", "anomaly"}
             << QStringList{"kernel=sdo", "features=300", "solver=natural", "learning_rate=0.2",
-                           "seed=11"};
+                           "seed=11"}
+            << false;
         QTest::newRow("z-score, silverman rule of thumb")
             << QStringList{"--scale", "zscore", "--length-scale", "silverman"}
-            << QStringList{"scale=zscore", "length_scale=silverman"};
+            << QStringList{"scale=zscore", "length_scale=silverman"} << false;
     }
 
     void sameSettingsSameScores()
     {
         QFETCH(QStringList, flags);
         QFETCH(QStringList, options);
+        QFETCH(bool, rings);
+        const QString data = rings ? m_rings : m_data;
         const QString cliScores = m_dir.filePath(QStringLiteral("cli.csv"));
         const QString appScores = m_dir.filePath(QStringLiteral("app.csv"));
-        const CliRun r = runSosrep(QStringList{"fit", "--train", m_data, "--label-column", "label",
+        const CliRun r = runSosrep(QStringList{"fit", "--train", data, "--label-column", "label",
                                                "--scores-out", cliScores} +
                                    flags);
         QVERIFY2(r.code == 0, qPrintable(r.err));
 
         MainWindow w;
         EstimationController* c = w.controller();
-        w.openFile(m_data); // the 0/1 column named label gets the label role
+        w.openFile(data); // the 0/1 column named label gets the label role
         QVERIFY(c->labels().has_value());
         for (const QString& o : options) {
             const QString name = o.section(QLatin1Char('='), 0, 0);
@@ -80,9 +97,14 @@ private slots:
         const QByteArray app = bytesOf(appScores);
         QVERIFY(app.size() > 1000);
         QCOMPARE(app, bytesOf(cliScores));
-        // The summary and the app agree on the length scale, too.
-        QCOMPARE(c->result()->lengthScale(),
+        // The summary and the app agree on the length scale, too (a model of two scales
+        // reports the density's).
+        QCOMPARE(c->result()->scoresOutcome().lengthScale,
                  r.summary()[QStringLiteral("length_scale")].toDouble());
+        if (rings && flags.contains(QStringLiteral("anomaly"))) {
+            QVERIFY(c->result()->scoresFit.has_value()); // the case this row is for
+            QCOMPARE(r.summary()[QStringLiteral("ensemble_members")].toInt(), 2);
+        }
     }
 };
 

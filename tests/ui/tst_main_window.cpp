@@ -117,7 +117,14 @@ private slots:
         const FitJobResult* r = c->result();
         QVERIFY(r);
         QVERIFY(r->fit.search.has_value());
-        QCOMPARE(int(r->fit.search->curve.size()), 15);
+        // The 15 grid points (and any added below the grid's edge) and the density rule's two
+        // refinement midpoints.
+        int refinements = 0;
+        for (const sosrep::FdPoint& p : r->fit.search->curve) {
+            refinements += p.refinement;
+        }
+        QCOMPARE(refinements, 2);
+        QCOMPARE(int(r->fit.search->curve.size()), 15 + r->fit.search->extendedBelow + 2);
         QCOMPARE(r->grid.logDensity.rows(), 128);
         QVERIFY(r->grid.logDensity.allFinite());
         QVERIFY(r->rowLogDensity.allFinite());
@@ -584,10 +591,18 @@ private slots:
         auto* c = w.controller();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 2);
         QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit(); // the default: ranking
+        c->fit(); // the default: purpose auto, the density view's rule first
+        QVERIFY(finished.wait(60000));
+        QString title = w.fdPlot()->title();
+        QVERIFY2(title.contains(QStringLiteral("For the density: the largest stable local "
+                                               "minimum")),
+                 qPrintable(title));
+        QVERIFY2(title.contains(QStringLiteral("Scores")), qPrintable(title)); // and the scores'
+        QVERIFY(c->setOption("selection", "ranking"));                         // the former default
+        c->fit();
         QVERIFY(finished.wait(60000));
         const sosrep::Selection s = c->result()->fit.search->selection;
-        QString title = w.fdPlot()->title();
+        title = w.fdPlot()->title();
         QVERIFY2(title.contains(QStringLiteral("× ℓ_FD")), qPrintable(title));
         QVERIFY(title.contains(QStringLiteral("largest stable local minimum")));
         QVERIFY(!title.contains(QStringLiteral("_doubled"))); // no internal identifiers

@@ -3,6 +3,7 @@
 
 #include "core/data/split.h"
 #include "core/errors.h"
+#include "core/estimators/common_options.h"
 #include "core/estimators/sosrep/solver_comparison.h"
 #include "core/kernels/kernel_operator.h"
 #include "ui/controller/option_labels.h"
@@ -79,6 +80,39 @@ bool evaluateGrids(const FitJobInput& in, FitJobResult& out, const FitJobSink& s
             evaluateGrid(*out.comparison, g, stageProgress(sink, cancel, "comparison grid"));
     }
     return !out.grid.cancelled && !out.comparisonGrid.cancelled;
+}
+
+/// purpose=auto with a tuned l: the Scores view ranks rows with the anomaly rule's model,
+/// fitted from the density fit's sweep (what `sosrep fit --purpose anomaly` fits on the same
+/// rows). False when cancelled.
+bool fitScoresModel(const FitJobInput& in, const Matrix& fitX, const FitObserver& observer,
+                    FitJobResult& out)
+{
+    const OptionValues& v = in.settings.values;
+    if (!out.fit.search || !v.has("purpose") || v.text("purpose") != "auto" ||
+        v.text("selection") != "auto") {
+        return true;
+    }
+    FitSettings anomaly = in.settings;
+    anomaly.resolvePurpose("anomaly");
+    if (reselect(*out.fit.search, searchConfigFrom(anomaly.values)).memberScales.size() < 2) {
+        return true; // one scale: the density's model ranks the rows
+    }
+    FitObserver quiet;
+    quiet.cancelled = observer.cancelled;
+    quiet.progress = [&observer](const std::string&, int done, int total) {
+        if (observer.progress) {
+            observer.progress("fit for anomaly scores", done, total);
+        }
+    };
+    FitData data{fitX, Matrix(), "data", nullptr};
+    data.sweep = &*out.fit.search;
+    out.scoresFit = fitModel(data, anomaly, quiet);
+    if (out.scoresFit->cancelled) {
+        return false;
+    }
+    checkUsable(*out.scoresFit->model);
+    return true;
 }
 
 } // namespace
@@ -162,14 +196,21 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
         observer.trace = [&traces](const std::string& run, const TraceRow& row) {
             traces.add(run, row);
         };
-        // The one fit route: the same call `sosrep fit` makes with these settings.
-        out.fit = fitModel(FitData{fitX, Matrix(), "data", nullptr}, in.settings, observer);
+        // The one fit route: the same call `sosrep fit` makes with these settings (purpose=auto
+        // is the density here, as for `sosrep fit`).
+        FitSettings settings = in.settings;
+        settings.resolvePurpose("density");
+        out.fit = fitModel(FitData{fitX, Matrix(), "data", nullptr}, settings, observer);
         traces.flush();
         if (out.fit.cancelled) {
             out.cancelled = true;
             return out;
         }
         checkUsable(out.model());
+        if (!fitScoresModel(in, fitX, observer, out)) {
+            out.cancelled = true;
+            return out;
+        }
         auto lap = Clock::now();
         // Where the time went, for the status bar: the app does more than `sosrep fit`.
         const auto stage = [&out, &lap](const char* name) {
@@ -219,7 +260,7 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
             return out;
         }
         stage("maps");
-        out.rowLogDensity = out.model().logValues(in.x).values;
+        out.rowLogDensity = out.scoresModel().logValues(in.x).values;
         if (out.comparison) {
             // A readable scatter needs no more rows, and evaluating a KDE at 50000 rows would
             // cost seconds on every fit.

@@ -49,7 +49,13 @@ struct FitJobResult
 {
     bool cancelled = false;
     std::string error; // empty on success
-    FitOutcome fit;    // the model of the settings, through the one fit route (core)
+    /// The model of the settings, through the one fit route (core): the density view's, the
+    /// comparison's and the optimizer's. With purpose=auto it is tuned for the density.
+    FitOutcome fit;
+    /// With purpose=auto and a tuned l, the Scores view's model, tuned for anomaly ranking
+    /// from the same sweep (a final fit costs a few products; the sweep is the cost). Empty
+    /// when the anomaly rule comes to the density's one scale, or the purpose is explicit.
+    std::optional<FitOutcome> scoresFit;
     std::shared_ptr<const FittedModel> comparison; // `compareWith` at the same kernel
     std::vector<NamedTrace> solverRuns;            // the optimizer comparison, when run
     /// The comparison was left for later (a kernel above eagerMaxCentres): the Optimizer view
@@ -58,7 +64,7 @@ struct FitJobResult
     DensityGrid grid;           // log values of the model over the plot columns
     DensityGrid comparisonGrid; // the same for the comparison model
     MmdReadout mmd;             // both compared models against held-out and training rows
-    Vector rowLogDensity;       // the model at every row
+    Vector rowLogDensity;       // the scores model at every row (the Scores view's values)
     /// The compare view's per-row scatter: at most kScatterRows seeded rows, and the comparison
     /// model's log value (or normality score) at each of them.
     std::vector<Eigen::Index> scatterRows;
@@ -83,6 +89,9 @@ struct FitJobResult
     std::string compareWith;
 
     const FittedModel& model() const { return *fit.model; }
+    /// The model the Scores view ranks rows with (scoresFit's, else the model).
+    const FittedModel& scoresModel() const { return scoresFit ? *scoresFit->model : *fit.model; }
+    const FitOutcome& scoresOutcome() const { return scoresFit ? *scoresFit : fit; }
     double lengthScale() const { return fit.lengthScale; }
 };
 

@@ -66,6 +66,16 @@ FdPlot::FdPlot(QWidget* parent) : QCustomPlot(parent)
     m_spacingLabel->setColor(Qt::darkGray);
     m_spacingLabel->setPadding(QMargins(4, 2, 4, 2));
     m_spacingLabel->setVisible(false);
+    m_reach = new QCPItemStraightLine(this);
+    m_reach->setPen(QPen(colors::kde(), 1.5, Qt::DashDotLine));
+    m_reach->setVisible(false);
+    m_reachLabel = new QCPItemText(this);
+    m_reachLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    m_reachLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    m_reachLabel->setFont(QFont(font().family(), 8));
+    m_reachLabel->setColor(colors::kde());
+    m_reachLabel->setPadding(QMargins(4, 2, 4, 2));
+    m_reachLabel->setVisible(false);
     legend->setVisible(true);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(this, &QCustomPlot::mousePress, this, &FdPlot::onClick);
@@ -107,7 +117,25 @@ void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
     const bool done = choice.selected >= 0 && choice.selected < int(curve.size());
     mark(m_selected, {done ? choice.selected : -1});
     mark(m_fdChoice, {done && choice.fdIndex != choice.selected ? choice.fdIndex : -1});
-    mark(m_members, done ? choice.members : std::vector<int>{});
+    // The ensemble's members, or the Scores view's members that lie on the curve.
+    std::vector<int> members = done ? choice.members : std::vector<int>{};
+    if (done && choice.anomalyScales.size() > 1) {
+        for (size_t i = 0; i < curve.size(); ++i) {
+            for (double l : choice.anomalyScales) {
+                if (std::abs(std::log(curve[i].lengthScale / l)) < 1e-9 &&
+                    int(i) != choice.selected) {
+                    members.push_back(int(i));
+                }
+            }
+        }
+    }
+    m_members->setName(choice.anomalyScales.size() > 1 ? QStringLiteral("scores' other scale")
+                                                       : QStringLiteral("ensemble members"));
+    mark(m_members, members);
+    m_selected->setName(
+        choice.purposeOf == QLatin1String("density")   ? QStringLiteral("ℓ for the density view")
+        : choice.purposeOf == QLatin1String("anomaly") ? QStringLiteral("ℓ for anomaly ranking")
+                                                       : QStringLiteral("selected"));
     int clicked = -1;
     if (done && choice.shownLengthScale > 0.0) {
         for (size_t i = 0; i < curve.size(); ++i) {
@@ -134,7 +162,11 @@ void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
                        .arg(choice.shownLengthScale, 0, 'g', 4) +
                    head;
         }
-        m_title->setFullText(head + QLatin1Char('\n') + choice.words);
+        QString text = head + QLatin1Char('\n') + choice.words;
+        if (!choice.anomalyWords.isEmpty()) {
+            text += QLatin1Char('\n') + choice.anomalyWords;
+        }
+        m_title->setFullText(text);
     } else {
         m_title->setFullText(
             curve.empty()
@@ -164,6 +196,19 @@ void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
                 : QStringLiteral("nearest-neighbour spacing %1").arg(choice.spacing, 0, 'g', 3));
         m_excluded->topLeft->setCoords(xAxis->range().lower / 10.0, 0.0);
         m_excluded->bottomRight->setCoords(choice.spacing, 1.0);
+    }
+    // The anomaly rule's second scale: the reach of a row's k nearest neighbours.
+    const bool reach = done && choice.reach > 0.0 && choice.anomalyScales.size() > 1;
+    m_reach->setVisible(reach);
+    m_reachLabel->setVisible(reach);
+    if (reach) {
+        m_reach->point1->setCoords(choice.reach, 0.0);
+        m_reach->point2->setCoords(choice.reach, 1.0);
+        m_reachLabel->position->setCoords(choice.reach, 1.0);
+        m_reachLabel->setText(QStringLiteral("reach of %1 neighbours ℓ = %2:\nthe scores' second "
+                                             "scale")
+                                  .arg(choice.reachNeighbours)
+                                  .arg(choice.reach, 0, 'g', 3));
     }
     replot(QCustomPlot::rpQueuedReplot);
 }

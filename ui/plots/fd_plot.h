@@ -26,6 +26,16 @@ struct FdChoice
     /// looks only above it and the range below is shaded as excluded.
     double spacing = 0.0;
     bool spacingFloor = false;
+    /// The neighbourhood reach of the sweep (0: not computed) and its k: the anomaly rule's
+    /// second scale, drawn as a line.
+    double reach = 0.0;
+    int reachNeighbours = 0;
+    /// The purpose the selected point serves ("density", "anomaly", "" for the other rules).
+    QString purposeOf;
+    /// With purpose=auto: the Scores view's model's length scales when they differ from the
+    /// selected one, and how it was tuned, in words.
+    std::vector<double> anomalyScales;
+    QString anomalyWords;
 };
 
 /// Fisher divergence against the length scale (log axis), the selected point and the rule that
@@ -46,6 +56,8 @@ public:
     bool marksShown() const { return !m_shown->data()->isEmpty(); }
     /// Whether the range the rule may not choose from is shaded.
     bool shadesExcluded() const { return m_excluded->visible(); }
+    /// Whether the anomaly rule's second scale (the neighbourhood reach) is drawn.
+    bool marksReach() const { return m_reach->visible(); }
 
 signals:
     void lengthScaleClicked(double lengthScale);
@@ -64,6 +76,8 @@ private:
     QCPItemRect* m_excluded = nullptr; // below the spacing floor: not for the rule
     QCPItemStraightLine* m_spacing = nullptr; // the median nearest-neighbour distance
     QCPItemText* m_spacingLabel = nullptr;
+    QCPItemStraightLine* m_reach = nullptr; // the anomaly rule's neighbourhood reach
+    QCPItemText* m_reachLabel = nullptr;
     FittedTitle* m_title = nullptr;
     std::vector<FdPoint> m_points;
 };
