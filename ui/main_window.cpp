@@ -340,7 +340,9 @@ FdChoice MainWindow::fdChoice() const
     c.purposeOf = QString::fromStdString(r->fit.purpose);
     if (r->scoresFit && r->scoresFit->search) {
         c.anomalyScales = r->scoresFit->search->selection.memberScales;
-        c.anomalyWords = scoresTuningText(*r);
+    }
+    if (settingsPurposeIsAuto()) {
+        c.anomalyWords = scoresTuningText(*r); // which l serves the Scores view, and why
     }
     return c;
 }
@@ -377,6 +379,11 @@ QString MainWindow::scoresTuningText(const FitJobResult& r) const
         .arg(purpose == QLatin1String("anomaly") ? tr("anomaly ranking") : tr("the density"))
         .arg(QString::fromStdString(f.rule))
         .arg(r.lengthScale(), 0, 'g', 4);
+}
+
+QString MainWindow::scoresTuning() const
+{
+    return m_scoresTuning->text();
 }
 
 bool MainWindow::settingsPurposeIsAuto() const

@@ -51,6 +51,8 @@ public:
     /// result is drawn in the Optimizer view. Escape cancels it like a fit.
     void runNegativityExperiment(const NegativitySettings& settings);
     FdPlot* fdPlot() const { return m_fd; }
+    /// How the Scores view's model was tuned, as the Scores tab says it.
+    QString scoresTuning() const;
     CompareView* compareView() const { return m_compare; }
     RatioView* ratioView() const { return m_ratio; }
     QTabWidget* tabs() const { return m_tabs; }

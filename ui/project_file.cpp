@@ -10,6 +10,7 @@
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QJsonArray>
 #include <QSaveFile>
 
 namespace sosrep::ui {
@@ -40,6 +41,24 @@ ColumnRole roleOf(const QString& name)
                                              : ColumnRole::Feature;
 }
 
+/// One view's tuning: the purpose, the rule and the length scales of its model.
+QJsonObject tuningOf(const FitOutcome& f)
+{
+    QJsonObject o;
+    o[QStringLiteral("purpose")] = QString::fromStdString(f.purpose);
+    o[QStringLiteral("rule")] = QString::fromStdString(f.rule);
+    QJsonArray scales;
+    if (f.search && f.search->selection.memberScales.size() > 1) {
+        for (double l : f.search->selection.memberScales) {
+            scales.append(l);
+        }
+    } else {
+        scales.append(f.lengthScale);
+    }
+    o[QStringLiteral("length_scales")] = scales;
+    return o;
+}
+
 } // namespace
 
 QString saveProject(const QString& path, const EstimationController& c)
@@ -64,6 +83,10 @@ QString saveProject(const QString& path, const EstimationController& c)
     p.optimizerStep = c.solverComparison().learningRate;
     p.optimizerIterations = c.solverComparison().iterations;
     p.ratio = c.ratio()->toJson();
+    if (const FitJobResult* r = c.result(); r && r->fit.search) {
+        p.tuning[QStringLiteral("density_view")] = tuningOf(r->fit);
+        p.tuning[QStringLiteral("scores_view")] = tuningOf(r->scoresOutcome());
+    }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(io::projectJson(p)) < 0 || !file.commit()) {
         return QStringLiteral("%1: cannot write project (%2)").arg(path, file.errorString());

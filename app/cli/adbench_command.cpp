@@ -115,7 +115,7 @@ std::vector<Method> methodList(const Options& o, CommandContext& ctx)
     std::vector<Method> methods;
     if (!o.has(QStringLiteral("estimators"))) {
         std::vector<std::string> warnings;
-        methods.push_back({QString(), settingsFromOptions(o, 0, &warnings)});
+        methods.push_back({QString(), settingsFromOptions(o, 0, &warnings, false, "anomaly")});
         methods.back().label = QString::fromStdString(methods.back().settings.estimator);
         ctx.warn(warnings);
         return methods;

@@ -117,10 +117,12 @@ int commandFit(const QStringList& args, CommandContext& ctx)
     // Every flag is checked before any data is read (a typo costs nothing); whether an option
     // applies can depend on the number of rows, so the warnings come once the data is read.
     std::vector<std::string> optionWarnings;
-    const LoadedData d = loadFitData(o, settingsFromOptions(o, 0, &optionWarnings), ctx);
+    // fit's own task is the density to look at: purpose=auto is density here.
+    const LoadedData d =
+        loadFitData(o, settingsFromOptions(o, 0, &optionWarnings, false, "density"), ctx);
     optionWarnings.clear();
-    FitSettings settings = settingsFromOptions(o, d.train.rows(), &optionWarnings);
-    settings.resolvePurpose("density"); // fit's own task: the density to look at
+    const FitSettings settings =
+        settingsFromOptions(o, d.train.rows(), &optionWarnings, false, "density");
     ctx.warn(optionWarnings);
 
     FitData data;

@@ -112,7 +112,8 @@ void addEstimatorOptions(QCommandLineParser& p, bool ratios)
 }
 
 FitSettings settingsFromOptions(const Options& o, long long trainRows,
-                                std::vector<std::string>* warnings, bool ratios)
+                                std::vector<std::string>* warnings, bool ratios,
+                                const std::string& taskPurpose)
 {
     const std::string name = o.text(QStringLiteral("estimator"),
                                     ratios ? QStringLiteral("fire") : QStringLiteral("sosrep"))
@@ -138,6 +139,9 @@ FitSettings settingsFromOptions(const Options& o, long long trainRows,
         }
         s.values.set(f.spec.name, o.text(flag).toStdString());
         given.push_back(f.spec.name);
+    }
+    if (!taskPurpose.empty()) {
+        s.resolvePurpose(taskPurpose);
     }
     for (const std::string& name : ignoredOptions(s, given, trainRows)) {
         const OptionSpec* spec = s.values.spec(name);

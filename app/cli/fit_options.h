@@ -14,11 +14,14 @@ namespace sosrep::cli {
 /// name and default. Generated: an estimator registered at run time shows up here.
 void addEstimatorOptions(QCommandLineParser& p, bool ratios = false);
 
-/// The settings the command line asks for: the estimator's defaults, then every flag given.
-/// Bad values throw ParameterError naming the option. Flags the settings do not use (another
-/// estimator's option, or one that does not apply here) each give a warning in *warnings.
+/// The settings the command line asks for: the estimator's defaults, then every flag given,
+/// purpose=auto resolved to the command's task (`taskPurpose`, e.g. "density" for fit; empty:
+/// left as it is). Bad values throw ParameterError naming the option. Flags the settings do not
+/// use (another estimator's option, or one that does not apply here) each give a warning in
+/// *warnings.
 FitSettings settingsFromOptions(const Options& o, long long trainRows,
-                                std::vector<std::string>* warnings, bool ratios = false);
+                                std::vector<std::string>* warnings, bool ratios = false,
+                                const std::string& taskPurpose = {});
 
 /// The command-line spelling of a parameter named in a ParameterError ("learning_rate" is
 /// "--lr"); names that are already flags stay.

@@ -145,10 +145,14 @@ OptionTable makeTuningOptions()
             };
             s.appliesText = "only with --selection ranking";
         } else if (s.name == "reach_neighbours") {
+            // The anomaly rule may serve: chosen by name, or by a purpose that is anomaly or
+            // not yet decided (the app's auto: its Scores view tunes for anomaly ranking).
             s.applies = [](const OptionValues& v, Eigen::Index rows) {
-                return tuned(v, rows) && resolvedRule(v) == SelectionRule::Anomaly;
+                const std::string& rule = v.text("selection");
+                return tuned(v, rows) &&
+                       (rule == "anomaly" || (rule == "auto" && v.text("purpose") != "density"));
             };
-            s.appliesText = "only with the anomaly rule";
+            s.appliesText = "only with the anomaly rule (purpose anomaly)";
         }
     }
     return t;

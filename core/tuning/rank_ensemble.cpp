@@ -61,24 +61,37 @@ double spearman(const Vector& a, const Vector& b)
 
 double referenceRank(const Vector& ref, double x)
 {
+    const Eigen::Index n = ref.size();
     const double* begin = ref.data();
-    const double* end = begin + ref.size();
-    const double n = double(ref.size());
-    // Values within round-off of a reference value tie with it: a row evaluated alone and in
-    // a batch can differ in the last bits (blocked sums), and a reference row scored again
-    // must find itself.
+    const double* end = begin + n;
+    // The mid-rank of the tie group of ref(i) (all reference values equal to it).
+    auto midRank = [&](const double* at) {
+        const double* lo = std::lower_bound(begin, end, *at);
+        const double* hi = std::upper_bound(lo, end, *at);
+        return (double(lo - begin) + 0.5 * double(hi - lo)) / double(n);
+    };
+    // A value within round-off of a reference value is that value: a reference row scored
+    // again finds its own mid-rank exactly.
     const double tol = kTieTolerance * std::max(1.0, std::abs(x));
-    if (x < ref(0) - tol || x > ref(ref.size() - 1) + tol) {
-        const Eigen::Index q1 = (ref.size() - 1) / 4;
-        const Eigen::Index q3 = (3 * (ref.size() - 1)) / 4;
+    const double* near = std::lower_bound(begin, end, x - tol);
+    if (near != end && *near <= x + tol) {
+        return midRank(near);
+    }
+    const double first = midRank(begin);
+    const double last = midRank(end - 1);
+    if (x < ref(0) || x > ref(n - 1)) {
+        const Eigen::Index q1 = (n - 1) / 4;
+        const Eigen::Index q3 = (3 * (n - 1)) / 4;
         const double spread = ref(q3) - ref(q1);
         const double s = spread > 0.0 ? spread : std::max(1.0, std::abs(ref(0)));
-        return x < ref(0) ? 0.5 / n * std::exp(-(ref(0) - x) / s)
-                          : 1.0 - 0.5 / n * std::exp(-(x - ref(ref.size() - 1)) / s);
+        return x < ref(0) ? first * std::exp(-(ref(0) - x) / s)
+                          : 1.0 - (1.0 - last) * std::exp(-(x - ref(n - 1)) / s);
     }
-    const double* lo = std::lower_bound(begin, end, x - tol);
-    const double* hi = std::upper_bound(lo, end, x + tol);
-    return (double(lo - begin) + 0.5 * double(hi - lo)) / n;
+    // Between two distinct reference values: linear between their mid-ranks.
+    const double* above = std::upper_bound(begin, end, x);
+    const double* below = above - 1;
+    const double t = (x - *below) / (*above - *below);
+    return midRank(below) + t * (midRank(above) - midRank(below));
 }
 
 RankEnsembleModel::RankEnsembleModel(std::vector<Member> members, double minAgreement,

@@ -11,21 +11,21 @@
 namespace sosrep {
 
 /// A rank ensemble of models of one estimator at several length scales (the "ensemble" and
-/// "anomaly" selection rules). Each member's values are turned into a mid-rank among the values
-/// it gives the reference rows (the tuning's validation rows, stored with the model), so members
-/// with very different scales weigh the same:
-///   rank_m(x) = [#{r : v_m(r) < v_m(x)} + 1/2 #{r : v_m(r) = v_m(x)}] / R,
-/// values within 1e-10 (relative) of a reference value counting as equal to it. Beyond the
-/// reference range the rank goes on continuously instead of tying at 0 (or 1): below the
-/// lowest reference value v_(1), rank = 1/(2R) exp(-(v_(1) - v) / s) with s the reference
-/// values' interquartile range (and symmetrically above), so rows rarer than every reference
-/// row still rank among themselves; with few reference rows (71 on the smallest MVTec set)
-/// the anomalies of a set would otherwise tie.
+/// "anomaly" selection rules). Each member's values are turned into a rank among the values it
+/// gives the reference rows (the tuning's validation rows, stored with the model), so members
+/// with very different scales weigh the same. The rank is the reference values' empirical
+/// distribution function made continuous (referenceRank): a reference value's mid-rank
+///   [#{r : v_m(r) < v} + 1/2 #{r : v_m(r) = v}] / R
+/// at each reference value (within 1e-10 relative), linear between neighbouring ones, and
+/// beyond the range c_(1) exp(-(v_(1) - v) / s) below (c_(1) the lowest mid-rank, s the
+/// reference values' interquartile range) and symmetrically above. A step function would tie
+/// every row between two reference values: with few reference rows (71 on the smallest MVTec
+/// set) the anomalies of a set tied among themselves and with normal rows.
 /// The model's value, in [0, 1], larger = more typical (DensityKind::Score), is
 ///   MeanRank: (1/M) sum_m rank_m(x);   MaxRank: min_m rank_m(x)
 /// (the largest anomaly rank 1 - rank_m: a row is as anomalous as its most anomalous view).
-/// A row's value does not depend on the other rows scored with it, so `score` reproduces it
-/// exactly from the model file.
+/// Like every model's values, a row's value is the same alone or in a batch up to round-off
+/// (the kernel sums are blocked), and `score` reproduces the file's model exactly.
 class RankEnsembleModel final : public FittedModel
 {
 public:
@@ -73,8 +73,8 @@ private:
 /// Mid-ranks of `values` scaled to (0, 1): (rank - 1/2) / n with ties sharing their mean rank.
 Vector midRanks(const Vector& values);
 
-/// The rank of x among the sorted `reference` values as RankEnsembleModel defines it (mid-rank
-/// with the tie tolerance inside the range, the continuous tails outside).
+/// The rank of x among the sorted `reference` values as RankEnsembleModel defines it (mid-ranks
+/// at the reference values, linear between them, continuous tails outside).
 double referenceRank(const Vector& sortedReference, double x);
 
 /// Spearman's rank correlation: the Pearson correlation of the mid-ranks (1 when either side is

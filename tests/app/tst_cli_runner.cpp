@@ -447,6 +447,24 @@ private slots:
         QCOMPARE(r.err.count(QStringLiteral("sosrep fit: warning: ")), texts.size());
     }
 
+    // Issue 22: the anomaly rule's neighbourhood k applies only where that rule serves.
+    void fit_neighbourhoodKOnlyForTheAnomalyPurpose()
+    {
+        const Run density = runSosrep({"fit", "--train", path("train.csv"), "--label-column",
+                                       "label", "--reach-neighbours", "8"});
+        QVERIFY2(density.code == 0, qPrintable(density.err));
+        QVERIFY2(density.err.contains(QStringLiteral("--reach-neighbours is ignored: only with "
+                                                     "the anomaly rule")),
+                 qPrintable(density.err));
+        const Run anomaly = runSosrep({"fit", "--train", path("train.csv"), "--label-column",
+                                       "label", "--purpose", "anomaly", "--reach-neighbours", "8"});
+        QVERIFY2(anomaly.code == 0, qPrintable(anomaly.err));
+        QVERIFY(!anomaly.err.contains(QStringLiteral("ignored")));
+        QCOMPARE(anomaly.summary()[QStringLiteral("neighbourhood_k")].toInt(), 8);
+        QCOMPARE(anomaly.summary()[QStringLiteral("purpose")].toString(),
+                 QStringLiteral("anomaly"));
+    }
+
     void fit_onSharedNpzWithDefaults()
     {
         const QString npz = QString::fromStdString(adbenchPath("45_wine.npz"));

@@ -343,6 +343,8 @@ private slots:
         s.values.set("grid", "9");
         s.values.set("fd_estimator", "finite-difference");
         s.values.set("fd_duplicates", "exclude");
+        s.values.set("purpose", "anomaly");
+        s.values.set("reach_neighbours", "9");
         s.values.set("backend", "dense");
         s.values.set("rank", "321");
         if (estimator == QLatin1String("sosrep")) {
@@ -620,6 +622,55 @@ private slots:
         QVERIFY(finished.wait(60000));
         QCOMPARE(w.fdPlot()->graph(2)->dataCount(), 0); // nothing to tell apart
         QCOMPARE(w.fdPlot()->graph(3)->dataCount(), 0);
+    }
+
+    void twoPurposesFromOneSweep()
+    {
+        // Issue 22: with purpose auto the density view shows the density rule's model and the
+        // Scores view ranks with the anomaly rule's, fitted from the same sweep; the FD view
+        // and the Scores tab say which serves which, and a project records both.
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::Rings, 400, 21);
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        const FitJobResult* r = c->result();
+        QVERIFY(r->scoresFit.has_value()); // rings: the reach of 16 neighbours exceeds l
+        QVERIFY(r->model().kind() == sosrep::DensityKind::Normalized);
+        QVERIFY(r->scoresModel().kind() == sosrep::DensityKind::Score);
+        QCOMPARE(r->scoresFit->search->curve.size(), r->fit.search->curve.size()); // one sweep
+        const std::vector<double> scales = r->scoresFit->search->selection.memberScales;
+        QCOMPARE(scales.size(), size_t(2));
+        QCOMPARE(scales.front(), r->lengthScale());
+        QCOMPARE(scales.back(), r->fit.search->reach);
+        // Density view: the density's l; Scores: the larger anomaly rank of the two scales.
+        QVERIFY(w.densityView()->title().contains(
+            QStringLiteral("ℓ = %1").arg(r->lengthScale(), 0, 'g', 4)));
+        QVERIFY2(w.scoresTuning().contains(QStringLiteral("16 nearest neighbours")),
+                 qPrintable(w.scoresTuning()));
+        QVERIFY(w.fdPlot()->marksReach());
+        QVERIFY(w.fdPlot()->title().contains(QStringLiteral("For the density")));
+        QVERIFY(w.fdPlot()->title().contains(QStringLiteral("tuned for anomaly ranking")));
+        QVERIFY(r->rowLogDensity == r->scoresModel().logValues(c->features()).values);
+        // The project records what each view's tuning did.
+        const QString project = m_dir.filePath(QStringLiteral("purposes.sosrep.json"));
+        QCOMPARE(saveProject(project, *c), QString());
+        QFile f(project);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject tuning =
+            QJsonDocument::fromJson(f.readAll()).object()[QStringLiteral("tuning")].toObject();
+        const QJsonObject density = tuning[QStringLiteral("density_view")].toObject();
+        const QJsonObject scores = tuning[QStringLiteral("scores_view")].toObject();
+        QCOMPARE(density[QStringLiteral("rule")].toString(), QStringLiteral("density"));
+        QCOMPARE(scores[QStringLiteral("purpose")].toString(), QStringLiteral("anomaly"));
+        QCOMPARE(scores[QStringLiteral("length_scales")].toArray().size(), 2);
+        // An explicit purpose serves both views with one model.
+        QVERIFY(c->setOption("purpose", "density"));
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(!c->result()->scoresFit.has_value());
+        QVERIFY(!w.fdPlot()->marksReach());
     }
 
     void compareViewRanksANormalityScore()

@@ -80,6 +80,9 @@ QByteArray projectJson(const ProjectData& p)
     if (!p.ratio.isEmpty()) {
         root[QStringLiteral("ratio")] = p.ratio;
     }
+    if (!p.tuning.isEmpty()) {
+        root[QStringLiteral("tuning")] = p.tuning;
+    }
     return QJsonDocument(root).toJson();
 }
 
@@ -97,6 +100,10 @@ ProjectData parseProject(const QByteArray& bytes, const QString& path)
         throw fieldError(path, "ratio", "must be an object");
     }
     p.ratio = root[QStringLiteral("ratio")].toObject();
+    if (root.contains(QStringLiteral("tuning")) && !root[QStringLiteral("tuning")].isObject()) {
+        throw fieldError(path, "tuning", "must be an object");
+    }
+    p.tuning = root[QStringLiteral("tuning")].toObject();
     const QJsonObject app = root[QStringLiteral("app")].toObject();
     p.maxFitRows = app[QStringLiteral("max_fit_rows")].toInt(p.maxFitRows);
     if (p.maxFitRows < 0) {

@@ -33,6 +33,10 @@ struct ProjectData
     double optimizerStep = 0.1;
     int optimizerIterations = 500;
     QJsonObject ratio; // the Ratio view's state (RatioController::toJson), may be empty
+    /// What the last fit's length-scale tuning did for each view: the purpose, the rule and
+    /// the length scales (a record for readers; the settings alone decide a refit). May be
+    /// empty.
+    QJsonObject tuning;
 };
 
 QByteArray projectJson(const ProjectData& project);
