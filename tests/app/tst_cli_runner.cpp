@@ -465,6 +465,49 @@ private slots:
                  QStringLiteral("anomaly"));
     }
 
+    // Issue 22: adbench's numbers are what `sosrep fit --purpose anomaly` gives on the same
+    // split (the exported parts are the rows the methods saw, already min-max scaled).
+    void adbench_isFitWithPurposeAnomalyOnItsSplit()
+    {
+        const QString dir = QFileInfo(QString::fromStdString(adbenchPath("14_glass.npz"))).path();
+        QVERIFY(QDir().mkpath(path("glass_splits")));
+        const Run bench = runSosrep({"adbench", "--data-dir", dir, "--only", "glass", "--seeds",
+                                     "42", "--estimators", "sosrep,sosrep:purpose=density",
+                                     "--export-splits", path("glass_splits"), "--table-out",
+                                     path("glass.csv")});
+        QVERIFY2(bench.code == 0, qPrintable(bench.err));
+        const QStringList table = readLines(path("glass.csv"));
+        // The training part has no label column (unsupervised protocol): give it one of zeros so
+        // that --label-column names the test part's.
+        QStringList train = readLines(path("glass_splits/14_glass_seed42_train.csv"));
+        train[0] += QStringLiteral(",label");
+        for (int i = 1; i < train.size(); ++i) {
+            train[i] += QStringLiteral(",0");
+        }
+        QVERIFY(writeText(path("glass_train_labelled.csv"), train.join('\n') + '\n'));
+        for (const char* purpose : {"anomaly", "density"}) {
+            const QString method = QLatin1String(purpose) == QLatin1String("anomaly")
+                                       ? QStringLiteral("sosrep")
+                                       : QStringLiteral("sosrep:purpose=density");
+            const Run fit = runSosrep(
+                {"fit", "--train", path("glass_train_labelled.csv"), "--test",
+                 path("glass_splits/14_glass_seed42_test.csv"), "--label-column", "label",
+                 "--seed", "42", "--purpose", purpose});
+            QVERIFY2(fit.code == 0, qPrintable(fit.err));
+            const QStringList row =
+                table.filter(QStringLiteral("14_glass.npz,42,") + method + QLatin1Char(','))
+                    .first()
+                    .split(',');
+            QVERIFY2(std::abs(row[3].toDouble() -
+                              fit.summary()[QStringLiteral("auc_roc")].toDouble()) < 1e-9,
+                     qPrintable(row.join(',') + QStringLiteral(" vs ") +
+                                QString::number(
+                                    fit.summary()[QStringLiteral("auc_roc")].toDouble())));
+            QCOMPARE(fit.summary()[QStringLiteral("purpose")].toString(),
+                     QLatin1String(purpose));
+        }
+    }
+
     void fit_onSharedNpzWithDefaults()
     {
         const QString npz = QString::fromStdString(adbenchPath("45_wine.npz"));
