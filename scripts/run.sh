@@ -17,10 +17,14 @@ echo "== No display: headless demo (set DISPLAY to get the desktop app) =="
 echo "== Generating two-moons training data and a test set (seeds 1 and 2) =="
 "$sosrep" generate --kind moons --n 600 --seed 1 --out "$out/train.csv"
 "$sosrep" generate --kind moons --n 300 --seed 2 --anomalies 0.1 --out "$out/test.csv"
-echo "== Fitting SOSREP (l tuned by Fisher divergence; natural and standard gradient) =="
+echo "== Fitting SOSREP (l tuned for the density by Fisher divergence; natural and standard gradient) =="
 "$sosrep" fit --train "$out/train.csv" --test "$out/test.csv" --label-column label \
     --estimator sosrep --solver both --scores-out "$out/sosrep_scores.csv" \
     --fd-out "$out/sosrep_fd.csv" --trace-out "$out/sosrep_trace.csv" --model-out "$out/sosrep_model.json"
+echo "== Scoring the test rows as anomalies (l tuned for anomaly ranking: two scales) =="
+"$sosrep" fit --train "$out/train.csv" --test "$out/test.csv" --label-column label \
+    --estimator sosrep --purpose anomaly --scores-out "$out/sosrep_anomaly_scores.csv" \
+    --model-out "$out/sosrep_anomaly_model.json"
 echo "== Fitting KDE (same kernel, bandwidth tuned the same way) =="
 "$sosrep" fit --train "$out/train.csv" --test "$out/test.csv" --label-column label \
     --estimator kde --scores-out "$out/kde_scores.csv" --fd-out "$out/kde_fd.csv" \

@@ -56,6 +56,7 @@ void addSearch(QJsonObject& s, const FitOutcome& f, const FitSettings& settings)
     s[QStringLiteral("selection_setting")] =
         QString::fromStdString(settings.values.text("selection"));
     s[QStringLiteral("fd_validation")] = QString::fromStdString(f.validation);
+    s[QStringLiteral("fd_folds")] = f.search->folds;
     s[QStringLiteral("fd_excluded_duplicates")] = f.search->excludedDuplicates;
     if (f.search->extendedBelow > 0) {
         s[QStringLiteral("fd_grid_extended_below")] = f.search->extendedBelow;

@@ -39,6 +39,28 @@ SplitIndices trainTestSplit(Eigen::Index n, double testFraction, uint64_t seed,
     return out;
 }
 
+std::vector<SplitIndices> kFoldSplits(Eigen::Index n, int k, uint64_t seed)
+{
+    if (k < 2 || Eigen::Index(k) > n) {
+        throw ParameterError("fd_folds", "needs between 2 and " + std::to_string(n) +
+                                             " folds (one per row at most)");
+    }
+    std::vector<Eigen::Index> order(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), Eigen::Index(0));
+    Rng(seed).shuffle(order);
+    std::vector<SplitIndices> folds(static_cast<size_t>(k));
+    for (size_t i = 0; i < order.size(); ++i) {
+        for (size_t f = 0; f < folds.size(); ++f) {
+            (i % folds.size() == f ? folds[f].test : folds[f].train).push_back(order[i]);
+        }
+    }
+    for (SplitIndices& f : folds) {
+        std::sort(f.train.begin(), f.train.end());
+        std::sort(f.test.begin(), f.test.end());
+    }
+    return folds;
+}
+
 std::vector<Eigen::Index> subsampleRows(Eigen::Index n, Eigen::Index maxRows, uint64_t seed)
 {
     std::vector<Eigen::Index> idx(static_cast<size_t>(n));

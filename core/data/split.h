@@ -21,6 +21,10 @@ SplitIndices trainTestSplit(Eigen::Index n, double testFraction, uint64_t seed,
                             const std::optional<Eigen::VectorXi>& labels = std::nullopt,
                             bool stratify = false);
 
+/// A seeded k-fold partition of n rows: fold f is (the other rows, its own rows), every row in
+/// exactly one fold's second part; fold sizes differ by at most one. k in [2, n].
+std::vector<SplitIndices> kFoldSplits(Eigen::Index n, int k, uint64_t seed);
+
 /// Up to `maxRows` row indices drawn without replacement (all rows when n <= maxRows), sorted.
 std::vector<Eigen::Index> subsampleRows(Eigen::Index n, Eigen::Index maxRows, uint64_t seed);
 

@@ -131,6 +131,13 @@ OptionTable makeTuningOptions()
                              {"auto", "keep", "exclude"}, "auto",
                              "keep or exclude validation rows that repeat a training row (auto: "
                              "exclude for the density and anomaly rules, keep for the others)"));
+    t.push_back(integerOption({"fd_folds", "Validation folds", "Length scale", "K"}, d.folds, 0, 10,
+                              "folds of the training rows the tuning validates on: 0 = auto (" +
+                                  std::to_string(SearchConfig::kAutoFolds) + " below " +
+                                  std::to_string(SearchConfig::kAutoFoldsRows) +
+                                  " rows, one 80/20 split above), 1 = one 80/20 split, k = k "
+                                  "folds, every row validated once",
+                              "each fold is a whole sweep"));
     t.push_back(choiceOption({"validation", "Validation rows", "Length scale", "ROWS"},
                              {"train", "test"}, "train",
                              "rows the tuning is judged on: train (a seeded 80/20 split of the "
@@ -144,6 +151,11 @@ OptionTable makeTuningOptions()
                 return tuned(v, rows) && v.text("selection") == "ranking";
             };
             s.appliesText = "only with --selection ranking";
+        } else if (s.name == "fd_folds") {
+            s.applies = [](const OptionValues& v, Eigen::Index rows) {
+                return tuned(v, rows) && v.text("validation") == "train";
+            };
+            s.appliesText = "only when the tuning validates on the training rows";
         } else if (s.name == "reach_neighbours") {
             // The anomaly rule may serve: chosen by name, or by a purpose that is anomaly or
             // not yet decided (the app's auto: its Scores view tunes for anomaly ranking).
@@ -251,6 +263,7 @@ SearchConfig searchConfigFrom(const OptionValues& v)
     s.rule = resolvedRule(v);
     s.factor = v.real("fd_factor");
     s.reachNeighbours = v.integer("reach_neighbours");
+    s.folds = v.integer("fd_folds");
     s.estimator = fdEstimatorFromString(v.text("fd_estimator"));
     const std::string& duplicates = v.text("fd_duplicates");
     s.excludeDuplicates = duplicates == "auto" ? refinesSweep(s.rule) : duplicates == "exclude";

@@ -91,6 +91,35 @@ FitOutcome fitEnsemble(FitOutcome& out, const Matrix& fitPart, const Matrix& val
     return out;
 }
 
+/// The fitting/validation pairs of a sweep: the test rows (validation=test), one seeded 80/20
+/// split of the training rows, or k folds of them (fd_folds; automatic: folds for small data,
+/// where one split leaves too few validation rows).
+std::vector<SweepFold> sweepFolds(const FitData& data, const FitSettings& settings,
+                                  const SearchConfig& config, uint64_t seed)
+{
+    if (settings.values.text("validation") == "test") {
+        if (data.validation.rows() == 0) {
+            throw ParameterError("validation", "test needs rows to score (e.g. fit --test); "
+                                               "use train to tune on the training rows");
+        }
+        return {SweepFold{data.train, data.validation}};
+    }
+    const int k = config.foldsFor(data.train.rows());
+    if (k <= 1) {
+        const SplitIndices s = trainTestSplit(data.train.rows(), 0.2, seed);
+        return {SweepFold{rowsOf(data.train, s.train), rowsOf(data.train, s.test)}};
+    }
+    if (Eigen::Index(k) > data.train.rows()) {
+        throw ParameterError("fd_folds", std::to_string(k) + " folds need at least " +
+                                             std::to_string(k) + " training rows");
+    }
+    std::vector<SweepFold> folds;
+    for (const SplitIndices& f : kFoldSplits(data.train.rows(), k, seed)) {
+        folds.push_back({rowsOf(data.train, f.train), rowsOf(data.train, f.test)});
+    }
+    return folds;
+}
+
 } // namespace
 
 FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitObserver& observer)
@@ -100,7 +129,7 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
     const Capabilities caps = estimator.capabilities();
     FitOutcome out;
     const bool tune = caps.usesKernel && settings.autoLengthScale();
-    checkRows(data, tune && data.validation.rows() == 0);
+    checkRows(data, tune && settings.values.text("validation") != "test");
     KernelSpec kernel;
     if (caps.usesKernel) {
         kernel = kernelSpecFrom(settings.values);
@@ -114,30 +143,23 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
         }
     }
     if (tune) {
-        Matrix fitPart = data.train;
-        const bool onTest = settings.values.text("validation") == "test";
-        if (onTest && data.validation.rows() == 0) {
-            throw ParameterError("validation", "test needs rows to score (e.g. fit --test); "
-                                               "use train to tune on the training rows");
-        }
-        Matrix validation = onTest ? data.validation : Matrix(0, data.train.cols());
-        out.validation = "test";
-        if (validation.rows() == 0) {
-            const SplitIndices s = trainTestSplit(data.train.rows(), 0.2, kernel.seed);
-            fitPart = rowsOf(data.train, s.train);
-            validation = rowsOf(data.train, s.test);
-            out.validation = "split-80-20";
-        }
         const SearchConfig config = searchConfigFrom(settings.values);
         out.purpose = toString(config.purpose);
         out.rule = toString(config.rule);
+        const std::vector<SweepFold> folds = sweepFolds(data, settings, config, kernel.seed);
+        out.validation = folds.size() > 1 ? std::to_string(folds.size()) + "-fold"
+                         : settings.values.text("validation") == "test" ? "test"
+                                                                        : "split-80-20";
+        // The multi-scale rules fit their members on the first fold and rank against its
+        // validation rows.
+        const Matrix fitPart = folds.front().train;
+        const Matrix validation = folds.front().validation;
         SearchResult r;
         if (data.sweep) {
             r = *data.sweep;
             r.selection = reselect(r, config);
         } else {
-            LengthScaleSearch search(fitPart, validation, estimator, settings.values, kernel,
-                                     config);
+            LengthScaleSearch search(folds, estimator, settings.values, kernel, config);
             search.setObserver(observer.sweepPoint);
             r = search.run([&](int, int) {
                 if (observer.progress) {

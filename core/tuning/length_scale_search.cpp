@@ -49,8 +49,16 @@ Matrix withoutDuplicatesOf(const MatrixRef& validation, const MatrixRef& train, 
 LengthScaleSearch::LengthScaleSearch(const MatrixRef& train, const MatrixRef& validation,
                                      const Estimator& estimator, const OptionValues& options,
                                      const KernelSpec& kernel, const SearchConfig& search)
-    : m_train(train), m_validation(validation), m_estimator(estimator), m_options(options),
-      m_kernel(kernel), m_search(search)
+    : LengthScaleSearch(std::vector<SweepFold>{SweepFold{train, validation}}, estimator, options,
+                        kernel, search)
+{
+}
+
+LengthScaleSearch::LengthScaleSearch(std::vector<SweepFold> folds, const Estimator& estimator,
+                                     const OptionValues& options, const KernelSpec& kernel,
+                                     const SearchConfig& search)
+    : m_folds(std::move(folds)), m_estimator(estimator), m_options(options), m_kernel(kernel),
+      m_search(search)
 {
     const Capabilities caps = estimator.capabilities();
     if (!caps.fisherTuning) {
@@ -64,24 +72,34 @@ LengthScaleSearch::LengthScaleSearch(const MatrixRef& train, const MatrixRef& va
                                           "sosrep with the gaussian kernel); " +
                                               estimator.name() + " here gives a " + toString(kind));
     }
-    if (search.excludeDuplicates) {
-        m_validation = withoutDuplicatesOf(validation, train, &m_result.excludedDuplicates);
-        if (m_validation.rows() == 0) {
-            m_validation = validation; // every row repeats a training row: nothing to exclude by
-            m_result.excludedDuplicates = 0;
+    if (m_folds.empty()) {
+        throw ParameterError("validation", "needs at least one fold");
+    }
+    for (SweepFold& f : m_folds) {
+        if (search.excludeDuplicates) {
+            int excluded = 0;
+            Matrix kept = withoutDuplicatesOf(f.validation, f.train, &excluded);
+            // Every row repeats a training row: nothing to exclude by.
+            if (kept.rows() > 0) {
+                f.validation = std::move(kept);
+                m_result.excludedDuplicates += excluded;
+            }
+        }
+        if (f.validation.rows() < 1) {
+            throw ParameterError("validation", "needs at least one validation row");
         }
     }
-    if (m_validation.rows() < 1) {
-        throw ParameterError("validation", "needs at least one validation row");
-    }
-    m_result.centre = search.centre > 0.0 ? search.centre : medianPairwiseDistance(m_train);
-    m_result.spacing = medianNearestNeighbourDistance(m_train);
-    if (refinesSweep(search.rule) && m_train.rows() >= 2) {
+    m_result.folds = static_cast<int>(m_folds.size());
+    const Matrix& train = m_folds.front().train;
+    m_result.centre = search.centre > 0.0 ? search.centre : medianPairwiseDistance(train);
+    m_result.spacing = medianNearestNeighbourDistance(train);
+    if (refinesSweep(search.rule) && train.rows() >= 2) {
         // Cheap beside the sweep (one exact kNN pass over at most 2000 validation rows), and
         // kept with the sweep so either purpose's rule can be applied to it later.
         m_result.reachNeighbours =
-            std::min<int>(search.reachNeighbours, static_cast<int>(m_train.rows()));
-        m_result.reach = neighbourReach(m_train, m_validation, m_result.reachNeighbours);
+            std::min<int>(search.reachNeighbours, static_cast<int>(train.rows()));
+        m_result.reach =
+            neighbourReach(train, m_folds.front().validation, m_result.reachNeighbours);
     }
     m_grid = logSpacedGrid(m_result.centre, search.gridSize, search.decades);
 }
@@ -120,35 +138,56 @@ bool LengthScaleSearch::step(const ProgressFn& solverProgress)
     FitControl control;
     control.progress = solverProgress;
     control.sweep = true;
-    const std::unique_ptr<FittedModel> model =
-        m_estimator.fit(FitInput{m_train, nullptr, kernel, m_options}, control);
-    const FitReport& fit = model->report();
-    if (fit.status == SolverStatus::Cancelled) {
-        m_result.cancelled = true;
-        return false;
-    }
     FdPoint p;
     p.lengthScale = pending.lengthScale;
     p.refinement = pending.refinement;
-    p.status = fit.status;
-    if (!fit.traces.empty() && !fit.traces.front().rows.empty()) {
-        p.iterations = fit.traces.front().rows.back().iteration;
-        p.residual = fit.traces.front().rows.back().residual;
+    // The curve at l pools every fold's validation rows: the mean of all their terms.
+    double termSum = 0.0, logLikSum = 0.0;
+    Eigen::Index rows = 0;
+    bool diverged = false;
+    std::unique_ptr<FittedModel> first;
+    for (const SweepFold& fold : m_folds) {
+        std::unique_ptr<FittedModel> model =
+            m_estimator.fit(FitInput{fold.train, nullptr, kernel, m_options}, control);
+        const FitReport& fit = model->report();
+        if (fit.status == SolverStatus::Cancelled) {
+            m_result.cancelled = true;
+            return false;
+        }
+        p.kernelProducts += fit.kernelProducts;
+        if (!first) {
+            p.status = fit.status;
+            if (!fit.traces.empty() && !fit.traces.front().rows.empty()) {
+                p.iterations = fit.traces.front().rows.back().iteration;
+                p.residual = fit.traces.front().rows.back().residual;
+            }
+        }
+        if (fit.status == SolverStatus::Diverged) {
+            p.status = fit.status;
+            diverged = true;
+        } else {
+            int invalid = 0;
+            const Vector terms = m_search.estimator == FdEstimator::Analytic
+                                     ? model->fisherTerms(fold.validation, &invalid)
+                                     : model->fisherTermsFiniteDifference(
+                                           fold.validation, m_search.hutchinson, &invalid);
+            p.invalidPoints += invalid;
+            if (invalid == 0) {
+                termSum += terms.sum();
+            }
+            if (m_search.rule == SelectionRule::HeldOutLikelihood) {
+                logLikSum += model->logValues(fold.validation).values.sum();
+            }
+            rows += fold.validation.rows();
+        }
+        if (!first) {
+            first = std::move(model);
+        }
     }
-    if (fit.status != SolverStatus::Diverged) {
-        const Vector terms = m_search.estimator == FdEstimator::Analytic
-                                 ? model->fisherTerms(m_validation, &p.invalidPoints)
-                                 : model->fisherTermsFiniteDifference(
-                                       m_validation, m_search.hutchinson, &p.invalidPoints);
-        p.value = p.invalidPoints > 0 ? std::numeric_limits<double>::infinity() : terms.mean();
-    } else {
-        p.value = std::numeric_limits<double>::infinity();
-    }
-    p.kernelProducts = fit.kernelProducts;
-    if (m_search.rule == SelectionRule::HeldOutLikelihood && fit.status != SolverStatus::Diverged) {
-        p.heldOutLogLikelihood = model->logValues(m_validation).values.mean();
-    } else if (m_search.rule == SelectionRule::HeldOutLikelihood) {
-        p.heldOutLogLikelihood = -std::numeric_limits<double>::infinity();
+    const double inf = std::numeric_limits<double>::infinity();
+    p.value = diverged || p.invalidPoints > 0 ? inf : termSum / double(rows);
+    if (m_search.rule == SelectionRule::HeldOutLikelihood) {
+        p.heldOutLogLikelihood = diverged ? -inf : logLikSum / double(rows);
     }
     if (m_baseDone < m_grid.size()) {
         ++m_baseDone;
@@ -161,7 +200,7 @@ bool LengthScaleSearch::step(const ProgressFn& solverProgress)
                                            }),
                           p);
     if (m_observer) {
-        m_observer(p, *model);
+        m_observer(p, *first); // the first fold's model
     }
     if (next().lengthScale <= 0.0) {
         finish();

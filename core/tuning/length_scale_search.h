@@ -6,6 +6,7 @@
 #include "core/tuning/selection_rules.h"
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace sosrep {
@@ -23,6 +24,17 @@ struct SearchConfig
     double factor = 2.0; // the ranking rule's multiple of the FD choice
     /// The anomaly rule's neighbourhood: its second scale is the reach of this many neighbours.
     int reachNeighbours = 16;
+    /// Cross-validation folds of the training rows when no validation rows are given: 0 =
+    /// automatic (kAutoFolds below kAutoFoldsRows rows, else one 80/20 split), 1 = one 80/20
+    /// split, k >= 2 = k folds, every row validated once and the curve pooled over them.
+    int folds = 0;
+    static constexpr int kAutoFolds = 5;
+    static constexpr long long kAutoFoldsRows = 2000;
+    /// The folds to use with n training rows.
+    int foldsFor(long long rows) const
+    {
+        return folds > 0 ? folds : (rows < kAutoFoldsRows ? kAutoFolds : 1);
+    }
     /// Leave validation rows that exactly repeat a fitting row out of the FD average. Score
     /// matching assumes a continuous density; a repeated value is an atom, at which the
     /// Hyvaerinen term of a kernel model tends to -inf as l -> 0 (2 lap f / f ~ -2d/l^2 at a
@@ -58,6 +70,7 @@ struct SearchResult
     double reach = 0.0;
     int reachNeighbours = 0;
     int excludedDuplicates = 0; // validation rows left out (SearchConfig::excludeDuplicates)
+    int folds = 1;              // fitting/validation pairs the curve pools
     int extendedBelow = 0;      // grid points added below the grid's lower edge
     bool cancelled = false;
 
@@ -75,9 +88,19 @@ struct SearchResult
 /// the rule cannot be applied to this sweep.
 Selection reselect(const SearchResult& result, const SearchConfig& config);
 
+/// One fitting/validation pair of a sweep.
+struct SweepFold
+{
+    Matrix train;
+    Matrix validation;
+};
+
 /// Fisher-divergence tuning of the length scale (design.md section 4): fits `estimator` on
-/// `train` for each l of a log grid, evaluates the score-matching objective on `validation`,
-/// then applies the rule. Steppable: one grid point per step().
+/// each fold's fitting rows for each l of a log grid, evaluates the score-matching objective on
+/// the fold's validation rows (pooled over the folds: the mean over every validation row), then
+/// applies the rule. Steppable: one grid point (all its folds) per step(). With small samples
+/// one 80/20 split leaves a few dozen validation rows, and the curve's minimum moves by grid
+/// steps from one seed to the next; folds let every row validate once.
 class LengthScaleSearch
 {
 public:
@@ -85,9 +108,16 @@ public:
     LengthScaleSearch(const MatrixRef& train, const MatrixRef& validation,
                       const Estimator& estimator, const OptionValues& options,
                       const KernelSpec& kernel, const SearchConfig& search);
+    /// Several folds; the grid is centred on the first fold's fitting rows, and the
+    /// neighbourhood reach is that of the first fold (the anomaly rule's members are fitted
+    /// on it).
+    LengthScaleSearch(std::vector<SweepFold> folds, const Estimator& estimator,
+                      const OptionValues& options, const KernelSpec& kernel,
+                      const SearchConfig& search);
 
-    /// Called after each grid point with its FD value and the model fitted there (on `train`),
-    /// e.g. to stream the curve to a GUI or to score the model without refitting.
+    /// Called after each grid point with its FD value and the model fitted there (on the first
+    /// fold's fitting rows), e.g. to stream the curve to a GUI or to score the model without
+    /// refitting.
     using Observer = std::function<void(const FdPoint&, const FittedModel&)>;
     void setObserver(Observer observer) { m_observer = std::move(observer); }
 
@@ -111,8 +141,7 @@ private:
     /// The next length scale to evaluate (0: done) and whether it refines.
     PendingPoint next() const;
 
-    Matrix m_train;
-    Matrix m_validation;
+    std::vector<SweepFold> m_folds;
     const Estimator& m_estimator;
     OptionValues m_options;
     KernelSpec m_kernel;

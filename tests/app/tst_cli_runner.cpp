@@ -64,7 +64,9 @@ private slots:
         QVERIFY(s[QStringLiteral("auc_roc")].toDouble() > 0.9);
         QCOMPARE(s[QStringLiteral("purpose")].toString(), QStringLiteral("density"));
         QCOMPARE(s[QStringLiteral("selection_rule")].toString(), QStringLiteral("density"));
-        QCOMPARE(s[QStringLiteral("fd_validation")].toString(), QStringLiteral("split-80-20"));
+        // 300 training rows: below 2000 the tuning validates on 5 folds (every row once).
+        QCOMPARE(s[QStringLiteral("fd_validation")].toString(), QStringLiteral("5-fold"));
+        QCOMPARE(s[QStringLiteral("fd_folds")].toInt(), 5);
         QVERIFY(s[QStringLiteral("selection")].toString().startsWith(
             QStringLiteral("stable_local_minimum")));
         // The former default (ranking) takes the grid point nearest twice the paper's choice.

@@ -2,6 +2,7 @@
 // The length-scale selection rules: the purposes and their rules on synthetic curves, the
 // sweep's extension and refinement points, the neighbourhood reach, the rank ensembles, and
 // the fit route that applies them.
+#include "core/data/split.h"
 #include "core/data/toy_data.h"
 #include "core/errors.h"
 #include "core/numerics/nearest_neighbours.h"
@@ -427,6 +428,60 @@ private slots:
         QVERIFY(chosen.value <= r.curve[size_t(paper.index)].value);
         QVERIFY(std::abs(std::log(chosen.lengthScale / r.curve[size_t(paper.index)].lengthScale)) <
                 std::log(search.grid()[1] / search.grid()[0]));
+    }
+
+    void kFoldSplits_partitionEveryRowOnce()
+    {
+        const std::vector<SplitIndices> folds = kFoldSplits(23, 5, 7);
+        QCOMPARE(folds.size(), size_t(5));
+        std::vector<int> seen(23, 0);
+        for (const SplitIndices& f : folds) {
+            QVERIFY(f.test.size() == 4 || f.test.size() == 5);
+            QCOMPARE(f.train.size() + f.test.size(), size_t(23));
+            for (Eigen::Index i : f.test) {
+                ++seen[size_t(i)];
+                QVERIFY(std::find(f.train.begin(), f.train.end(), i) == f.train.end());
+            }
+        }
+        QCOMPARE(std::count(seen.begin(), seen.end(), 1), 23L);
+        QCOMPARE(kFoldSplits(23, 5, 7)[2].test, folds[2].test); // seeded
+        QVERIFY_THROWS_EXCEPTION(ParameterError, kFoldSplits(3, 5, 7));
+        SearchConfig c;
+        QCOMPARE(c.foldsFor(500), 5); // automatic: folds for small data
+        QCOMPARE(c.foldsFor(2000), 1);
+        c.folds = 3;
+        QCOMPARE(c.foldsFor(100000), 3);
+    }
+
+    void search_poolsTheFoldsValidationRows()
+    {
+        const Matrix x = toy(ToyKind::GaussianMixture, 120, 31);
+        std::vector<SweepFold> folds;
+        for (const SplitIndices& f : kFoldSplits(x.rows(), 3, 4)) {
+            Matrix a(Eigen::Index(f.train.size()), 2), b(Eigen::Index(f.test.size()), 2);
+            for (size_t i = 0; i < f.train.size(); ++i) {
+                a.row(Eigen::Index(i)) = x.row(f.train[i]);
+            }
+            for (size_t i = 0; i < f.test.size(); ++i) {
+                b.row(Eigen::Index(i)) = x.row(f.test[i]);
+            }
+            folds.push_back({a, b});
+        }
+        const EstimatorSetup kde = estimatorSetup("kde");
+        SearchConfig sc;
+        sc.rule = SelectionRule::StableLocalMinimum;
+        sc.excludeDuplicates = false;
+        sc.gridSize = 5;
+        LengthScaleSearch search(folds, *kde.estimator, kde.options, kde.kernel, sc);
+        const SearchResult& r = search.run();
+        QCOMPARE(r.folds, 3);
+        for (const FdPoint& p : r.curve) {
+            double sum = 0.0;
+            for (const SweepFold& f : folds) {
+                sum += fitAt("kde", f.train, p.lengthScale)->fisherTerms(f.validation, nullptr).sum();
+            }
+            QVERIFY(std::abs(p.value - sum / double(x.rows())) <= 1e-12 * (1.0 + std::abs(p.value)));
+        }
     }
 
     void fitRoute_anomalyPurposeFitsTwoScalesAndReusesADensitySweep()
