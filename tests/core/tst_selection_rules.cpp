@@ -478,9 +478,11 @@ private slots:
         for (const FdPoint& p : r.curve) {
             double sum = 0.0;
             for (const SweepFold& f : folds) {
-                sum += fitAt("kde", f.train, p.lengthScale)->fisherTerms(f.validation, nullptr).sum();
+                sum +=
+                    fitAt("kde", f.train, p.lengthScale)->fisherTerms(f.validation, nullptr).sum();
             }
-            QVERIFY(std::abs(p.value - sum / double(x.rows())) <= 1e-12 * (1.0 + std::abs(p.value)));
+            QVERIFY(std::abs(p.value - sum / double(x.rows())) <=
+                    1e-12 * (1.0 + std::abs(p.value)));
         }
     }
 

@@ -600,7 +600,12 @@ private slots:
                                                "minimum")),
                  qPrintable(title));
         QVERIFY2(title.contains(QStringLiteral("Scores")), qPrintable(title)); // and the scores'
-        QVERIFY(c->setOption("selection", "ranking"));                         // the former default
+        // One scale serves both views here (the reach of 16 neighbours is below l on the
+        // moons): the star says so.
+        QVERIFY(!c->result()->scoresFit.has_value());
+        QCOMPARE(w.fdPlot()->graph(1)->name(),
+                 QStringLiteral("ℓ for the density view and the scores"));
+        QVERIFY(c->setOption("selection", "ranking")); // the former default
         c->fit();
         QVERIFY(finished.wait(60000));
         const sosrep::Selection s = c->result()->fit.search->selection;
@@ -650,6 +655,7 @@ private slots:
         QVERIFY2(w.scoresTuning().contains(QStringLiteral("16 nearest neighbours")),
                  qPrintable(w.scoresTuning()));
         QVERIFY(w.fdPlot()->marksReach());
+        QCOMPARE(w.fdPlot()->graph(1)->name(), QStringLiteral("ℓ for the density view"));
         QVERIFY(w.fdPlot()->title().contains(QStringLiteral("For the density")));
         QVERIFY(w.fdPlot()->title().contains(QStringLiteral("tuned for anomaly ranking")));
         QVERIFY(r->rowLogDensity == r->scoresModel().logValues(c->features()).values);
@@ -671,6 +677,7 @@ private slots:
         QVERIFY(finished.wait(60000));
         QVERIFY(!c->result()->scoresFit.has_value());
         QVERIFY(!w.fdPlot()->marksReach());
+        QCOMPARE(w.fdPlot()->graph(1)->name(), QStringLiteral("ℓ for the density view"));
     }
 
     void compareViewRanksANormalityScore()

@@ -132,10 +132,16 @@ void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
     m_members->setName(choice.anomalyScales.size() > 1 ? QStringLiteral("scores' other scale")
                                                        : QStringLiteral("ensemble members"));
     mark(m_members, members);
-    m_selected->setName(
-        choice.purposeOf == QLatin1String("density")   ? QStringLiteral("ℓ for the density view")
-        : choice.purposeOf == QLatin1String("anomaly") ? QStringLiteral("ℓ for anomaly ranking")
-                                                       : QStringLiteral("selected"));
+    // Which purpose the star serves; with purpose auto and one scale for the scores, both.
+    const bool alsoScores = choice.anomalyScales.size() < 2 && !choice.anomalyWords.isEmpty();
+    QString selectedName = QStringLiteral("selected");
+    if (choice.purposeOf == QLatin1String("density")) {
+        selectedName = alsoScores ? QStringLiteral("ℓ for the density view and the scores")
+                                  : QStringLiteral("ℓ for the density view");
+    } else if (choice.purposeOf == QLatin1String("anomaly")) {
+        selectedName = QStringLiteral("ℓ for anomaly ranking");
+    }
+    m_selected->setName(selectedName);
     int clicked = -1;
     if (done && choice.shownLengthScale > 0.0) {
         for (size_t i = 0; i < curve.size(); ++i) {
