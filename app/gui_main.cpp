@@ -60,6 +60,11 @@ int main(int argc, char* argv[])
     parser.addOption({QStringLiteral("estimator"),
                       QStringLiteral("estimator to fit (sosrep, kde, sos-mmd, ...)"),
                       QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("purpose"),
+                      QStringLiteral("what the tuned length scale is for: density or anomaly "
+                                     "(default auto: the density view tunes for the density, the "
+                                     "Scores view for anomaly ranking)"),
+                      QStringLiteral("P")});
     parser.addOption({QStringLiteral("compare"),
                       QStringLiteral("second estimator of the compare view"),
                       QStringLiteral("NAME")});
@@ -97,6 +102,22 @@ int main(int argc, char* argv[])
     }
     if (parser.isSet(QStringLiteral("compare"))) {
         controller->setCompareEstimator(parser.value(QStringLiteral("compare")).toStdString());
+    }
+    if (parser.isSet(QStringLiteral("purpose"))) {
+        const QString purpose = parser.value(QStringLiteral("purpose"));
+        if (!controller->settings().values.has("purpose")) {
+            std::fprintf(stderr,
+                         "sosrep-studio: --purpose: the %s estimator has no length scale "
+                         "to tune\n",
+                         controller->settings().estimator.c_str());
+            return kExitUsage;
+        }
+        if (!controller->setOption("purpose", purpose.toStdString())) {
+            std::fprintf(stderr,
+                         "sosrep-studio: --purpose: '%s' is not one of auto, density, anomaly\n",
+                         qPrintable(purpose));
+            return kExitUsage;
+        }
     }
     const QString shot = parser.value(QStringLiteral("screenshot"));
     const QString plotFile = parser.value(QStringLiteral("export-plot"));

@@ -69,6 +69,27 @@ private slots:
         QVERIFY(!QFile::exists(plot));
     }
 
+    // Issue 22: --purpose with another word, or with an estimator without a length scale.
+    void badPurposeEndsWithTheUsageCode()
+    {
+        const QString shot = m_dir.filePath(QStringLiteral("purpose.png"));
+        Run r = studio({QStringLiteral("--demo"), QStringLiteral("--purpose"),
+                        QStringLiteral("ranking"), QStringLiteral("--screenshot"), shot},
+                       30000);
+        QVERIFY(r.finished);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--purpose: 'ranking'")), qPrintable(r.err));
+        r = studio({QStringLiteral("--demo"), QStringLiteral("--estimator"), QStringLiteral("knn"),
+                    QStringLiteral("--purpose"), QStringLiteral("anomaly"),
+                    QStringLiteral("--screenshot"), shot},
+                   30000);
+        QVERIFY(r.finished);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("knn estimator has no length scale")),
+                 qPrintable(r.err));
+        QVERIFY(!QFile::exists(shot));
+    }
+
     void unwritableScreenshotEndsWithTheOutputCode()
     {
         const QString shot = m_dir.filePath(QStringLiteral("no_dir/shot.png"));
