@@ -5,7 +5,9 @@ For each data set and seed: fit on the training rows with `sosrep fit` (its defa
 density, and the other rules named below), score fresh rows with `sosrep score`, and fit
 scikit-learn's KernelDensity with the bandwidth chosen by 5-fold likelihood cross-validation
 (GridSearchCV) on the same min-max-scaled rows. Prints the mean held-out log-likelihood per
-method (higher is better), in the min-max-scaled units both work in.
+method (higher is better), in the min-max-scaled units both work in, then each method's mean
+difference to CV-KDE over the same splits with its standard error (paired over seeds: the
+splits' own spread cancels).
 
   2-D toys: `sosrep generate` (500 training rows, 4000 fresh rows of the same distribution).
   Real sets: the normal rows of ADBench sets, a seeded 70/30 split.
@@ -104,8 +106,9 @@ def main():
     sets = [(t, 'toy') for t in TOYS] + [(r, 'real') for r in REAL]
     sets = [s for s in sets if not only or s[0] in only]
     names = [m[0] for m in METHODS] + ['scikit-learn KernelDensity, 5-fold CV']
+    print('mean held-out log-likelihood (higher is better)')
     print('data set\t' + '\t'.join(names))
-    wins = np.zeros(len(names))
+    diffs = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, kind in sets:
             seeds = range(1, 1 + (a.seeds if kind == 'toy' else a.real_seeds))
@@ -120,11 +123,22 @@ def main():
                 row = [sosrep_loglik(a.sosrep, tmp, est, flags, seed) for _, est, flags in METHODS]
                 row.append(cv_kde_loglik(train, test)[0])
                 values.append(row)
-            mean = np.mean(values, axis=0)
-            wins += np.array(mean) >= mean[-1]
+            values = np.array(values)
             label = f'{name} ({len(train)} rows, d = {train.shape[1]}, {len(seeds)} seeds)'
-            print(label + '\t' + '\t'.join(f'{v:.3f}' for v in mean), flush=True)
-    print('at least as good as CV-KDE on\t' + '\t'.join(f'{int(w)} of {len(sets)}' for w in wins))
+            print(label + '\t' + '\t'.join(f'{v:.3f}' for v in values.mean(axis=0)), flush=True)
+            d = values[:, :-1] - values[:, -1:]
+            se = d.std(axis=0, ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.zeros(d.shape[1])
+            diffs.append((label, d.mean(axis=0), se))
+    print('\nminus CV-KDE on the same splits: mean ± standard error')
+    print('data set\t' + '\t'.join(names[:-1]))
+    for label, m, se in diffs:
+        print(label + '\t' + '\t'.join(f'{x:+.3f} ± {e:.3f}' for x, e in zip(m, se)))
+    m = np.array([x[1] for x in diffs])
+    se = np.array([x[2] for x in diffs])
+    print('at least as good as CV-KDE on\t' +
+          '\t'.join(f'{int((m[:, j] >= 0).sum())} of {len(diffs)} '
+                     f'({int((m[:, j] >= -2 * se[:, j]).sum())} within 2 SE)'
+                     for j in range(m.shape[1])))
 
 
 if __name__ == '__main__':
