@@ -157,6 +157,14 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
         SearchResult r;
         if (data.sweep) {
             r = *data.sweep;
+            if (config.rule == SelectionRule::Anomaly &&
+                r.reachNeighbours !=
+                    std::min<int>(config.reachNeighbours, static_cast<int>(fitPart.rows()))) {
+                // The sweep's reach is that of another neighbourhood k: the curve holds, the
+                // reach is the first fold's again with this k.
+                r.reach = sweepReach(folds.front(), config.reachNeighbours,
+                                     config.excludeDuplicates, &r.reachNeighbours);
+            }
             r.selection = reselect(r, config);
         } else {
             LengthScaleSearch search(folds, estimator, settings.values, kernel, config);

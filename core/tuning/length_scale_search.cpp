@@ -46,6 +46,22 @@ Matrix withoutDuplicatesOf(const MatrixRef& validation, const MatrixRef& train, 
 
 } // namespace
 
+double sweepReach(const SweepFold& fold, int k, bool withoutRepeats, int* kUsed)
+{
+    *kUsed = std::min<int>(k, static_cast<int>(fold.train.rows()));
+    if (*kUsed < 2) {
+        return 0.0;
+    }
+    if (withoutRepeats) {
+        int excluded = 0;
+        const Matrix kept = withoutDuplicatesOf(fold.validation, fold.train, &excluded);
+        if (kept.rows() > 0) {
+            return neighbourReach(fold.train, kept, *kUsed);
+        }
+    }
+    return neighbourReach(fold.train, fold.validation, *kUsed);
+}
+
 LengthScaleSearch::LengthScaleSearch(const MatrixRef& train, const MatrixRef& validation,
                                      const Estimator& estimator, const OptionValues& options,
                                      const KernelSpec& kernel, const SearchConfig& search)
@@ -95,11 +111,10 @@ LengthScaleSearch::LengthScaleSearch(std::vector<SweepFold> folds, const Estimat
     m_result.spacing = medianNearestNeighbourDistance(train);
     if (refinesSweep(search.rule) && train.rows() >= 2) {
         // Cheap beside the sweep (one exact kNN pass over at most 2000 validation rows), and
-        // kept with the sweep so either purpose's rule can be applied to it later.
-        m_result.reachNeighbours =
-            std::min<int>(search.reachNeighbours, static_cast<int>(train.rows()));
+        // kept with the sweep so either purpose's rule can be applied to it later. The folds
+        // hold their validation rows without repeats by now.
         m_result.reach =
-            neighbourReach(train, m_folds.front().validation, m_result.reachNeighbours);
+            sweepReach(m_folds.front(), search.reachNeighbours, false, &m_result.reachNeighbours);
     }
     m_grid = logSpacedGrid(m_result.centre, search.gridSize, search.decades);
 }

@@ -95,6 +95,11 @@ struct SweepFold
     Matrix validation;
 };
 
+/// The neighbourhood reach of a fold as a sweep computes it: validation rows that repeat a
+/// fitting row left out when `withoutRepeats` (as the sweep leaves them out of its curve), k
+/// capped at the fitting rows (the k used goes to *kUsed).
+double sweepReach(const SweepFold& fold, int k, bool withoutRepeats, int* kUsed);
+
 /// Fisher-divergence tuning of the length scale (design.md section 4): fits `estimator` on
 /// each fold's fitting rows for each l of a log grid, evaluates the score-matching objective on
 /// the fold's validation rows (pooled over the folds: the mean over every validation row), then

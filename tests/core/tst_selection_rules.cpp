@@ -519,6 +519,16 @@ private slots:
         again.sweep = &*d.search;
         const FitOutcome reused = fitModel(again, anomaly);
         QVERIFY(reused.model->logValues(x).values == a.model->logValues(x).values);
+        // Another neighbourhood k on the same sweep: the reach is the first fold's again with
+        // that k (regression: adbench's k = 8 and 32 rows shared the k = 16 reach).
+        FitSettings eight = anomaly;
+        eight.values.set("reach_neighbours", "8");
+        const FitOutcome reused8 = fitModel(again, eight);
+        const FitOutcome fresh8 = fitModel(FitData{x, Matrix(), "toy", nullptr}, eight);
+        QCOMPARE(reused8.search->reachNeighbours, 8);
+        QCOMPARE(reused8.search->reach, fresh8.search->reach);
+        QVERIFY(reused8.search->reach < a.search->reach);
+        QVERIFY(reused8.model->logValues(x).values == fresh8.model->logValues(x).values);
         // validation=test without rows to score is refused, naming the option.
         anomaly.values.set("validation", "test");
         try {
