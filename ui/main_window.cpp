@@ -359,13 +359,12 @@ QString MainWindow::scoresTuningText(const FitJobResult& r) const
     const int k = f.search->reachNeighbours;
     if (r.scoresFit && m.size() > 1) {
         return tr("Scores, tuned for anomaly ranking: a row's larger anomaly rank at the "
-                  "density's ℓ = %1 and at the reach of its %2 nearest neighbours, ℓ₁₆ = %3 "
+                  "density's ℓ = %1 and at the reach of its %2 nearest neighbours, ℓ_%2 = %3 "
                   "(a clump of fewer than %2 near-copies cannot look dense there); each model "
                   "fitted on 80 % of the rows and ranked against the other 20 %.")
             .arg(m.front(), 0, 'g', 4)
             .arg(k)
-            .arg(m.back(), 0, 'g', 4)
-            .replace(QStringLiteral("ℓ₁₆"), QStringLiteral("ℓ_%1").arg(k));
+            .arg(m.back(), 0, 'g', 4);
     }
     const QString purpose = QString::fromStdString(f.purpose);
     if (purpose == QLatin1String("density") && settingsPurposeIsAuto() && f.search->reach > 0.0) {

@@ -420,8 +420,8 @@ private slots:
         QCOMPARE(refinements, 2);
         QCOMPARE(int(r.curve.size()), sc.gridSize + r.extendedBelow + 2);
         QCOMPARE(search.done(), search.expected());
-        QCOMPARE(r.reachNeighbours, 16);
-        QCOMPARE(r.reach, neighbourReach(train, val, 16));
+        QCOMPARE(r.reachNeighbours, 32);
+        QCOMPARE(r.reach, neighbourReach(train, val, 32));
         // The selection is the lowest value among the paper's choice and its two midpoints.
         const Selection paper = selectLengthScale(r.view(), SelectionRule::StableLocalMinimum);
         const FdPoint& chosen = r.curve[size_t(r.selection.index)];
@@ -520,7 +520,7 @@ private slots:
         const FitOutcome reused = fitModel(again, anomaly);
         QVERIFY(reused.model->logValues(x).values == a.model->logValues(x).values);
         // Another neighbourhood k on the same sweep: the reach is the first fold's again with
-        // that k (regression: adbench's k = 8 and 32 rows shared the k = 16 reach).
+        // that k (regression: adbench's k = 8 and 16 rows shared the default k's reach).
         FitSettings eight = anomaly;
         eight.values.set("reach_neighbours", "8");
         const FitOutcome reused8 = fitModel(again, eight);

@@ -600,11 +600,15 @@ private slots:
                                                "minimum")),
                  qPrintable(title));
         QVERIFY2(title.contains(QStringLiteral("Scores")), qPrintable(title)); // and the scores'
-        // One scale serves both views here (the reach of 16 neighbours is below l on the
-        // moons): the star says so.
+        // With a neighbourhood of 2 rows the reach lies below the density's l: one scale
+        // serves both views, and the star says so.
+        QVERIFY(c->setOption("reach_neighbours", "2"));
+        c->fit();
+        QVERIFY(finished.wait(60000));
         QVERIFY(!c->result()->scoresFit.has_value());
         QCOMPARE(w.fdPlot()->graph(1)->name(),
                  QStringLiteral("ℓ for the density view and the scores"));
+        QVERIFY(w.scoresTuning().contains(QStringLiteral("keeps this one scale")));
         QVERIFY(c->setOption("selection", "ranking")); // the former default
         c->fit();
         QVERIFY(finished.wait(60000));
@@ -641,7 +645,7 @@ private slots:
         c->fit();
         QVERIFY(finished.wait(60000));
         const FitJobResult* r = c->result();
-        QVERIFY(r->scoresFit.has_value()); // rings: the reach of 16 neighbours exceeds l
+        QVERIFY(r->scoresFit.has_value()); // rings: the reach of 32 neighbours exceeds l
         QVERIFY(r->model().kind() == sosrep::DensityKind::Normalized);
         QVERIFY(r->scoresModel().kind() == sosrep::DensityKind::Score);
         QCOMPARE(r->scoresFit->search->curve.size(), r->fit.search->curve.size()); // one sweep
@@ -652,7 +656,7 @@ private slots:
         // Density view: the density's l; Scores: the larger anomaly rank of the two scales.
         QVERIFY(w.densityView()->title().contains(
             QStringLiteral("ℓ = %1").arg(r->lengthScale(), 0, 'g', 4)));
-        QVERIFY2(w.scoresTuning().contains(QStringLiteral("16 nearest neighbours")),
+        QVERIFY2(w.scoresTuning().contains(QStringLiteral("32 nearest neighbours")),
                  qPrintable(w.scoresTuning()));
         QVERIFY(w.fdPlot()->marksReach());
         QCOMPARE(w.fdPlot()->graph(1)->name(), QStringLiteral("ℓ for the density view"));
