@@ -12,19 +12,6 @@
 
 using namespace sosrep;
 
-namespace {
-
-Matrix toy(ToyKind kind, int n, uint64_t seed)
-{
-    ToyConfig c;
-    c.kind = kind;
-    c.n = n;
-    c.seed = seed;
-    return generateToyData(c).x;
-}
-
-} // namespace
-
 class TstFisherDivergence : public QObject
 {
     Q_OBJECT

@@ -21,15 +21,6 @@ using namespace sosrep;
 
 namespace {
 
-Matrix toy(ToyKind kind, int n, uint64_t seed)
-{
-    ToyConfig c;
-    c.kind = kind;
-    c.n = n;
-    c.seed = seed;
-    return generateToyData(c).x;
-}
-
 /// A curve on the grid ratio^i (no refinement points).
 CurveView curveOf(const std::vector<double>& values, double ratio = 1.5, double spacing = 0.0)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/data/toy_data.h"
 #include "core/estimators/common_options.h"
 #include "core/estimators/fit_settings.h"
 #include "core/estimators/registry.h"
@@ -45,4 +46,14 @@ inline std::unique_ptr<sosrep::FittedModel> fitAt(const std::string& name, const
     EstimatorSetup e = estimatorSetup(name, overrides);
     e.kernel.lengthScale = lengthScale;
     return e.estimator->fit(sosrep::FitInput{x, nullptr, e.kernel, e.options}, control);
+}
+
+/// The feature rows of a seeded toy set (no injected anomalies).
+inline sosrep::Matrix toy(sosrep::ToyKind kind, int n, uint64_t seed)
+{
+    sosrep::ToyConfig c;
+    c.kind = kind;
+    c.n = n;
+    c.seed = seed;
+    return sosrep::generateToyData(c).x;
 }
