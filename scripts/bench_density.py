@@ -29,6 +29,7 @@ TOYS = ['moons', 'gmm', 'blocks', 'rings']
 REAL = ['14_glass', '45_wine', '43_WDBC', '40_vowels', '37_Stamps', '27_PageBlocks']
 METHODS = [
     ('SOSREP, density rule (default)', 'sosrep', []),
+    ('SOSREP, density rule on one 80/20 split', 'sosrep', ['--fd-folds', '1']),
     ("SOSREP, paper's rule", 'sosrep', ['--selection', 'paper']),
     ('SOSREP, former default (ranking)', 'sosrep', ['--selection', 'ranking']),
     ('KDE, density rule', 'kde', []),
