@@ -7,8 +7,10 @@
 #include "core/estimators/registry.h"
 #include "core/tuning/length_scale_rules.h"
 #include "core/tuning/rank_ensemble.h"
+#include "core/util/text.h"
 
 #include <chrono>
+#include <cmath>
 
 namespace sosrep {
 namespace {
@@ -120,6 +122,38 @@ std::vector<SweepFold> sweepFolds(const FitData& data, const FitSettings& settin
     return folds;
 }
 
+/// The tuned l was fitted on part of the rows; on all of them a low-rank kernel can leave rows
+/// beyond every landmark at that l, and the fit is refused (adbench with duplicated anomalies
+/// hit this on magic). Rather than fail after the sweep, take the next larger curve points
+/// that fit, and say so: the l changed, and --rank would keep it.
+std::unique_ptr<FittedModel> refitAboveRefused(std::unique_ptr<FittedModel> model,
+                                               const FitData& data, const Estimator& estimator,
+                                               const FitSettings& settings, KernelSpec& kernel,
+                                               const FitControl& control, const SearchResult& r,
+                                               std::vector<std::string>& warnings)
+{
+    const double chosen = kernel.lengthScale;
+    const std::string why = model->report().note;
+    for (const FdPoint& p : r.curve) {
+        if (p.lengthScale <= kernel.lengthScale || !std::isfinite(p.value)) {
+            continue;
+        }
+        kernel.lengthScale = p.lengthScale;
+        model = estimator.fit(
+            FitInput{data.train, data.second, kernel, settings.values, data.secondValues}, control);
+        if (!model->report().refused || model->report().status == SolverStatus::Cancelled) {
+            break;
+        }
+    }
+    if (!model->report().refused) {
+        warnings.push_back("the selected length scale " + numberText(chosen, 6) +
+                           " could not be fitted on all training rows (" + why + "): raised to " +
+                           numberText(kernel.lengthScale, 6) +
+                           ", the next point of the curve that fits");
+    }
+    return model;
+}
+
 } // namespace
 
 FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitObserver& observer)
@@ -197,6 +231,10 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
     control.trace = observer.trace;
     std::unique_ptr<FittedModel> model = estimator.fit(
         FitInput{data.train, data.second, kernel, settings.values, data.secondValues}, control);
+    if (tune && model->report().refused && out.search) {
+        model = refitAboveRefused(std::move(model), data, estimator, settings, kernel, control,
+                                  *out.search, out.warnings);
+    }
     if (model->report().status == SolverStatus::Cancelled) {
         out.cancelled = true;
         return out;

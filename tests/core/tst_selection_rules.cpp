@@ -529,6 +529,43 @@ private slots:
             QCOMPARE(QString::fromStdString(e.parameter()), QStringLiteral("validation"));
         }
     }
+
+    void aSelectedLengthScaleTheLandmarksCannotResolveIsRaised()
+    {
+        // Regression (adbench --duplicate-anomalies 5 on magic): the sweep chose an l on part of
+        // the rows that the low-rank kernel could not resolve on all of them, the final fit was
+        // refused and the whole run stopped. Now the next curve point that fits is taken, with
+        // a warning. The sweep here is made up: its minimum sits at an l far below what 20
+        // landmarks resolve.
+        ToyConfig tc;
+        tc.kind = ToyKind::GaussianMixture;
+        tc.n = 300;
+        tc.seed = 5;
+        const Matrix x = generateToyData(tc).x;
+        FitSettings s = FitSettings::defaults("sosrep");
+        s.values.set("selection", "paper");
+        s.values.set("backend", "lowrank");
+        s.values.set("rank", "20");
+        SearchResult sweep;
+        const double scales[] = {1e-4, 1e-3, 0.01, 0.05, 0.1, 0.3, 1.0};
+        for (int i = 0; i < 7; ++i) {
+            FdPoint p;
+            p.lengthScale = scales[i];
+            p.value = double(i); // rising: the global minimum at the smallest l is chosen
+            sweep.curve.push_back(p);
+        }
+        FitData data{x, Matrix(), "toy", nullptr};
+        data.sweep = &sweep;
+        const FitOutcome f = fitModel(data, s);
+        QVERIFY(f.model && !f.model->report().refused);
+        QVERIFY2(f.lengthScale > 1e-4, qPrintable(QString::number(f.lengthScale)));
+        QVERIFY(std::find(std::begin(scales), std::end(scales), f.lengthScale) != std::end(scales));
+        const bool warned = std::any_of(f.warnings.begin(), f.warnings.end(), [](const auto& w) {
+            return w.find("could not be fitted on all training rows") != std::string::npos &&
+                   w.find("raised to") != std::string::npos;
+        });
+        QVERIFY(warned);
+    }
 };
 
 QTEST_APPLESS_MAIN(TstSelectionRules)
