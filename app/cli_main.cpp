@@ -15,8 +15,26 @@
 #include <cstring>
 #endif
 
+namespace {
+
+QtMessageHandler qtDefaultHandler = nullptr;
+
+/// Qt's own chatter (a missing XDG_RUNTIME_DIR when a figure needs a QApplication off screen)
+/// would add lines to stderr, where each line is meant to be one of ours.
+void quietQtMessages(QtMsgType type, const QMessageLogContext& context, const QString& message)
+{
+    if (type != QtFatalMsg && type != QtCriticalMsg &&
+        message.startsWith(QLatin1String("QStandardPaths: "))) {
+        return;
+    }
+    qtDefaultHandler(type, context, message);
+}
+
+} // namespace
+
 int main(int argc, char* argv[])
 {
+    qtDefaultHandler = qInstallMessageHandler(quietQtMessages);
     sosrep::app::tuneAllocator();
     std::unique_ptr<QCoreApplication> app;
 #ifdef SOSREP_WITH_CHARTS

@@ -9,6 +9,7 @@
 #include <QCommandLineParser>
 #include <QTimer>
 
+#include <clocale>
 #include <cstdio>
 #include <functional>
 
@@ -21,70 +22,218 @@ constexpr int kExitData = 3;   // the data file could not be read
 constexpr int kExitFit = 4;    // the fit (or the ratio fit) failed
 constexpr int kExitOutput = 5; // the screenshot or plot could not be written
 
+using sosrep::ui::EstimationController;
+using sosrep::ui::MainWindow;
+using sosrep::ui::RatioController;
+using sosrep::ui::RatioSource;
+
+void addStudioOptions(QCommandLineParser& parser)
+{
+    parser.setApplicationDescription(QStringLiteral(
+        "Explore SOSREP and KDE density estimates.\n\nWith --screenshot or --export-plot the app "
+        "fits, writes and exits: 0 written, 2 bad option value, 3 data file unreadable, 4 fit "
+        "failed, 5 output not written."));
+    parser.addHelpOption();
+    const auto add = [&parser](const char* name, const char* help, const char* value = nullptr) {
+        parser.addOption({QString::fromLatin1(name), QString::fromUtf8(help),
+                          value ? QString::fromLatin1(value) : QString()});
+    };
+    add("demo", "open with a built-in toy dataset and fit it");
+    add("screenshot",
+        "after the fit (of FILE, else of the demo), save a screenshot of the window and exit",
+        "FILE");
+    add("export-plot",
+        "after the fit (of FILE, else of the demo), export the tab's plot (.png/.pdf/.svg) and "
+        "exit",
+        "FILE");
+    add("tab",
+        "tab shown or exported (0-5: density, optimizer, Fisher divergence, scores, compare, "
+        "ratio)",
+        "N");
+    add("size", "window size for --screenshot, e.g. 1280x720", "WxH");
+    add("estimator", "estimator to fit (sosrep, kde, sos-mmd, ...)", "NAME");
+    add("purpose",
+        "what the tuned length scale is for: density or anomaly (default auto: the density view "
+        "tunes for the density, the Scores view for anomaly ranking)",
+        "P");
+    add("compare", "second estimator of the compare view", "NAME");
+    add("ratio-split",
+        "Ratio view: q = the rows with COLUMN = VALUE, then fit the ratio (screenshots)",
+        "COLUMN=VALUE");
+    add("ratio-q", "Ratio view: q = the rows of FILE, then fit the ratio", "FILE");
+    add("ratio-estimator", "Ratio view: fire, ulsif, tikde or sosrep-ratio", "NAME");
+    add("negativity", "after the fit, run the negativity experiment (paper Fig. 3) with its "
+                      "defaults and show it in the Optimizer view");
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("data file to open"));
+}
+
+/// --estimator, --compare and --purpose; an exit code when a value is refused, else 0.
+int applyModelOptions(const QCommandLineParser& parser, EstimationController* controller)
+{
+    if (parser.isSet(QStringLiteral("estimator"))) {
+        controller->setEstimator(parser.value(QStringLiteral("estimator")).toStdString());
+    }
+    if (parser.isSet(QStringLiteral("compare"))) {
+        controller->setCompareEstimator(parser.value(QStringLiteral("compare")).toStdString());
+    }
+    if (!parser.isSet(QStringLiteral("purpose"))) {
+        return 0;
+    }
+    const QString purpose = parser.value(QStringLiteral("purpose"));
+    if (!controller->settings().values.has("purpose")) {
+        std::fprintf(stderr,
+                     "sosrep-studio: --purpose: the %s estimator has no length scale to "
+                     "tune\n",
+                     controller->settings().estimator.c_str());
+        return kExitUsage;
+    }
+    if (!controller->setOption("purpose", purpose.toStdString())) {
+        std::fprintf(stderr,
+                     "sosrep-studio: --purpose: '%s' is not one of auto, density, anomaly\n",
+                     qPrintable(purpose));
+        return kExitUsage;
+    }
+    return 0;
+}
+
+/// --ratio-split, --ratio-q and --ratio-estimator: the Ratio view's samples and fit, after the
+/// main fit (its data are loaded by then). True when a ratio fit was set up.
+bool setUpRatio(const QCommandLineParser& parser, EstimationController* controller)
+{
+    RatioController* ratio = controller->ratio();
+    RatioSource source;
+    const QString split = parser.value(QStringLiteral("ratio-split"));
+    if (split.contains(QLatin1Char('='))) {
+        source.kind = RatioSource::Column;
+        source.column = split.section(QLatin1Char('='), 0, 0);
+        source.value = split.section(QLatin1Char('='), 1).toDouble();
+    } else if (parser.isSet(QStringLiteral("ratio-q"))) {
+        source.kind = RatioSource::File;
+        source.path = parser.value(QStringLiteral("ratio-q"));
+    }
+    if (parser.isSet(QStringLiteral("ratio-estimator"))) {
+        ratio->setEstimator(parser.value(QStringLiteral("ratio-estimator")).toStdString());
+    }
+    if (source.kind == RatioSource::None) {
+        return false;
+    }
+    QObject::connect(controller, &EstimationController::fitFinished, ratio, [=] {
+        if (ratio->setSource(source)) {
+            ratio->fit();
+        }
+    });
+    return true;
+}
+
+/// The batch modes (--screenshot, --export-plot): when the work the options started has ended,
+/// write the files and leave the event loop with the exit code that says how it went.
+class BatchRun
+{
+public:
+    BatchRun(MainWindow& window, QSize asked, QString shot, QString plot)
+        : m_window(window), m_asked(asked), m_shot(std::move(shot)), m_plot(std::move(plot))
+    {
+    }
+
+    /// Calls finish() after the signal that marks the end of the last job.
+    void arm(const QCommandLineParser& parser, bool ratioRun)
+    {
+        EstimationController* controller = m_window.controller();
+        m_window.tabs()->setCurrentIndex(parser.value(QStringLiteral("tab")).toInt());
+        if (parser.isSet(QStringLiteral("negativity"))) {
+            QObject::connect(controller, &EstimationController::fitFinished, &m_window,
+                             [this] { m_window.runNegativityExperiment({}); });
+            QObject::connect(m_window.negativityJob(), &sosrep::ui::NegativityJob::finished,
+                             &m_window, [this] { finish(); });
+        } else if (ratioRun) {
+            RatioController* ratio = controller->ratio();
+            QObject::connect(ratio, &RatioController::resultChanged, &m_window, [this, ratio] {
+                if (ratio->result()) {
+                    finish();
+                }
+            });
+            QObject::connect(ratio, &RatioController::errorOccurred, &m_window, &failFit);
+        } else {
+            QObject::connect(controller, &EstimationController::fitFinished, &m_window,
+                             [this] { finish(); });
+        }
+        // Queued: an error raised before the event loop runs still ends it.
+        QObject::connect(controller, &EstimationController::errorOccurred, &m_window, &failFit,
+                         Qt::QueuedConnection);
+    }
+
+private:
+    static void failFit(const QString& message)
+    {
+        std::fprintf(stderr, "sosrep-studio: %s\n", qPrintable(message));
+        QApplication::exit(kExitFit);
+    }
+
+    void finish()
+    {
+        EstimationController* controller = m_window.controller();
+        // Work the shown view started (a large fit's optimizer runs) ends first.
+        if (controller->isBusy()) {
+            auto* once = new QObject(&m_window);
+            QObject::connect(controller, &EstimationController::busyChanged, once,
+                             [this, once](bool busy) {
+                                 if (!busy) {
+                                     once->deleteLater();
+                                     finish();
+                                 }
+                             });
+            return;
+        }
+        // Let the plots repaint before grabbing or exporting.
+        QTimer::singleShot(500, &m_window, [this] { QApplication::exit(write()); });
+    }
+
+    int write()
+    {
+        if (m_asked.isValid() && m_window.size() != m_asked) {
+            std::fprintf(stderr,
+                         "sosrep-studio: warning: --size %dx%d is below the window's minimum: "
+                         "the window is %dx%d\n",
+                         m_asked.width(), m_asked.height(), m_window.width(), m_window.height());
+        }
+        bool ok = true;
+        if (!m_shot.isEmpty()) {
+            ok = m_window.grab().save(m_shot);
+            std::fprintf(ok ? stdout : stderr,
+                         ok ? "screenshot saved to %s\n" : "cannot write %s\n", qPrintable(m_shot));
+        }
+        if (ok && !m_plot.isEmpty()) {
+            ok = m_window.exportCurrentPlot(m_plot, {}).isEmpty();
+            std::fprintf(ok ? stdout : stderr, ok ? "plot exported to %s\n" : "cannot export %s\n",
+                         qPrintable(m_plot));
+        }
+        return ok ? 0 : kExitOutput;
+    }
+
+    MainWindow& m_window;
+    QSize m_asked;
+    QString m_shot;
+    QString m_plot;
+};
+
 } // namespace
 
 int main(int argc, char* argv[])
 {
     sosrep::app::tuneAllocator();
     QApplication app(argc, argv);
+    // Qt set LC_NUMERIC from the session (a German desktop reads "0,5"); the core's messages
+    // and any C library parsing must stay in the C locale. Qt's own QLocale is unaffected.
+    std::setlocale(LC_NUMERIC, "C");
     QApplication::setApplicationName(QStringLiteral("SOSREP Studio"));
     QApplication::setOrganizationName(QStringLiteral("SOSREP"));
     // Matches resources/sosrep-studio.desktop (the window's icon and name on Wayland docks).
     QGuiApplication::setDesktopFileName(QStringLiteral("sosrep-studio"));
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Explore SOSREP and KDE density estimates.\n\nWith --screenshot or --export-plot the app "
-        "fits, writes and exits: 0 written, 2 bad option value, 3 data file unreadable, 4 fit "
-        "failed, 5 output not written."));
-    parser.addHelpOption();
-    parser.addOption(
-        {QStringLiteral("demo"), QStringLiteral("open with a built-in toy dataset and fit it")});
-    parser.addOption(
-        {QStringLiteral("screenshot"),
-         QStringLiteral(
-             "after the fit (of FILE, else of the demo), save a screenshot of the window and exit"),
-         QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("export-plot"),
-                      QStringLiteral("after the fit (of FILE, else of the demo), export the tab's "
-                                     "plot (.png/.pdf/.svg) and exit"),
-                      QStringLiteral("FILE")});
-    parser.addOption(
-        {QStringLiteral("tab"),
-         QStringLiteral(
-             "tab shown or exported (0-5: density, optimizer, Fisher divergence, scores, compare, "
-             "ratio)"),
-         QStringLiteral("N")});
-    parser.addOption({QStringLiteral("size"),
-                      QStringLiteral("window size for --screenshot, e.g. 1280x720"),
-                      QStringLiteral("WxH")});
-    parser.addOption({QStringLiteral("estimator"),
-                      QStringLiteral("estimator to fit (sosrep, kde, sos-mmd, ...)"),
-                      QStringLiteral("NAME")});
-    parser.addOption({QStringLiteral("purpose"),
-                      QStringLiteral("what the tuned length scale is for: density or anomaly "
-                                     "(default auto: the density view tunes for the density, the "
-                                     "Scores view for anomaly ranking)"),
-                      QStringLiteral("P")});
-    parser.addOption({QStringLiteral("compare"),
-                      QStringLiteral("second estimator of the compare view"),
-                      QStringLiteral("NAME")});
-    parser.addOption({QStringLiteral("ratio-split"),
-                      QStringLiteral("Ratio view: q = the rows with COLUMN = VALUE, then fit the "
-                                     "ratio (screenshots)"),
-                      QStringLiteral("COLUMN=VALUE")});
-    parser.addOption({QStringLiteral("ratio-q"),
-                      QStringLiteral("Ratio view: q = the rows of FILE, then fit the ratio"),
-                      QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("ratio-estimator"),
-                      QStringLiteral("Ratio view: fire, ulsif, tikde or sosrep-ratio"),
-                      QStringLiteral("NAME")});
-    parser.addOption({QStringLiteral("negativity"),
-                      QStringLiteral("after the fit, run the negativity experiment (paper Fig. 3) "
-                                     "with its defaults and show it in the Optimizer view")});
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("data file to open"));
+    addStudioOptions(parser);
     parser.process(app);
 
-    sosrep::ui::MainWindow window;
+    MainWindow window;
     const QStringList size = parser.value(QStringLiteral("size")).split(QLatin1Char('x'));
     const QSize asked = size.size() == 2 ? QSize(size[0].toInt(), size[1].toInt()) : QSize();
     if (parser.isSet(QStringLiteral("size")) && (asked.width() <= 0 || asked.height() <= 0)) {
@@ -96,28 +245,9 @@ int main(int argc, char* argv[])
         window.resize(asked);
     }
     window.show();
-    auto* controller = window.controller();
-    if (parser.isSet(QStringLiteral("estimator"))) {
-        controller->setEstimator(parser.value(QStringLiteral("estimator")).toStdString());
-    }
-    if (parser.isSet(QStringLiteral("compare"))) {
-        controller->setCompareEstimator(parser.value(QStringLiteral("compare")).toStdString());
-    }
-    if (parser.isSet(QStringLiteral("purpose"))) {
-        const QString purpose = parser.value(QStringLiteral("purpose"));
-        if (!controller->settings().values.has("purpose")) {
-            std::fprintf(stderr,
-                         "sosrep-studio: --purpose: the %s estimator has no length scale "
-                         "to tune\n",
-                         controller->settings().estimator.c_str());
-            return kExitUsage;
-        }
-        if (!controller->setOption("purpose", purpose.toStdString())) {
-            std::fprintf(stderr,
-                         "sosrep-studio: --purpose: '%s' is not one of auto, density, anomaly\n",
-                         qPrintable(purpose));
-            return kExitUsage;
-        }
+    EstimationController* controller = window.controller();
+    if (const int refused = applyModelOptions(parser, controller)) {
+        return refused;
     }
     const QString shot = parser.value(QStringLiteral("screenshot"));
     const QString plotFile = parser.value(QStringLiteral("export-plot"));
@@ -132,97 +262,10 @@ int main(int argc, char* argv[])
     } else if (fitNow) {
         controller->generateToy(sosrep::ToyKind::TwoMoons, 500, 0);
     }
-    // The Ratio view's samples and fit, after the main fit (its data are loaded by then).
-    sosrep::ui::RatioController* ratio = controller->ratio();
-    sosrep::ui::RatioSource ratioSource;
-    const QString split = parser.value(QStringLiteral("ratio-split"));
-    if (split.contains(QLatin1Char('='))) {
-        ratioSource.kind = sosrep::ui::RatioSource::Column;
-        ratioSource.column = split.section(QLatin1Char('='), 0, 0);
-        ratioSource.value = split.section(QLatin1Char('='), 1).toDouble();
-    } else if (parser.isSet(QStringLiteral("ratio-q"))) {
-        ratioSource.kind = sosrep::ui::RatioSource::File;
-        ratioSource.path = parser.value(QStringLiteral("ratio-q"));
-    }
-    if (parser.isSet(QStringLiteral("ratio-estimator"))) {
-        ratio->setEstimator(parser.value(QStringLiteral("ratio-estimator")).toStdString());
-    }
-    const bool ratioRun = ratioSource.kind != sosrep::ui::RatioSource::None;
-    if (ratioRun) {
-        QObject::connect(controller, &sosrep::ui::EstimationController::fitFinished, ratio, [=] {
-            if (ratio->setSource(ratioSource)) {
-                ratio->fit();
-            }
-        });
-    }
-    std::function<void()> finish; // lives as long as the event loop: its lambdas call it
+    const bool ratioRun = setUpRatio(parser, controller);
+    BatchRun run(window, asked, shot, plotFile); // lives as long as the event loop
     if (batch) {
-        window.tabs()->setCurrentIndex(parser.value(QStringLiteral("tab")).toInt());
-        finish = [&] {
-            // Work the shown view started (a large fit's optimizer runs) ends first.
-            if (controller->isBusy()) {
-                auto* once = new QObject(&window);
-                QObject::connect(controller, &sosrep::ui::EstimationController::busyChanged, once,
-                                 [once, &finish](bool busy) {
-                                     if (!busy) {
-                                         once->deleteLater();
-                                         finish();
-                                     }
-                                 });
-                return;
-            }
-            // Let the plots repaint before grabbing or exporting.
-            QTimer::singleShot(500, &window, [&] {
-                bool ok = true;
-                if (asked.isValid() && window.size() != asked) {
-                    std::fprintf(stderr,
-                                 "sosrep-studio: warning: --size %dx%d is below the window's "
-                                 "minimum: the window is %dx%d\n",
-                                 asked.width(), asked.height(), window.width(), window.height());
-                }
-                if (!shot.isEmpty()) {
-                    ok = window.grab().save(shot);
-                    std::fprintf(ok ? stdout : stderr,
-                                 ok ? "screenshot saved to %s\n" : "cannot write %s\n",
-                                 qPrintable(shot));
-                }
-                if (ok && !plotFile.isEmpty()) {
-                    ok = window.exportCurrentPlot(plotFile, {}).isEmpty();
-                    std::fprintf(ok ? stdout : stderr,
-                                 ok ? "plot exported to %s\n" : "cannot export %s\n",
-                                 qPrintable(plotFile));
-                }
-                QApplication::exit(ok ? 0 : kExitOutput);
-            });
-        };
-        if (parser.isSet(QStringLiteral("negativity"))) {
-            QObject::connect(controller, &sosrep::ui::EstimationController::fitFinished, &window,
-                             [&] { window.runNegativityExperiment({}); });
-            QObject::connect(window.negativityJob(), &sosrep::ui::NegativityJob::finished, &window,
-                             finish);
-        } else if (ratioRun) {
-            QObject::connect(ratio, &sosrep::ui::RatioController::resultChanged, &window, [=] {
-                if (ratio->result()) {
-                    finish();
-                }
-            });
-            QObject::connect(ratio, &sosrep::ui::RatioController::errorOccurred, &window,
-                             [](const QString& m) {
-                                 std::fprintf(stderr, "sosrep-studio: %s\n", qPrintable(m));
-                                 QApplication::exit(kExitFit);
-                             });
-        } else {
-            QObject::connect(controller, &sosrep::ui::EstimationController::fitFinished, &window,
-                             finish);
-        }
-        // Queued: an error raised before the event loop runs still ends it.
-        QObject::connect(
-            controller, &sosrep::ui::EstimationController::errorOccurred, &window,
-            [](const QString& m) {
-                std::fprintf(stderr, "sosrep-studio: %s\n", qPrintable(m));
-                QApplication::exit(kExitFit);
-            },
-            Qt::QueuedConnection);
+        run.arm(parser, ratioRun);
     }
     if (fitNow) {
         controller->fit();

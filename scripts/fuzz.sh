@@ -8,7 +8,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(csv_reader npz_reader model_file project_file)
+[ ${#targets[@]} -gt 0 ] || targets=(csv_reader npz_reader model_file project_file expression_parser)
 "$root/scripts/install-deps.sh" --sanitizers
 build="$root/build-fuzz"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -4,7 +4,7 @@
 #   install-deps.sh --sanitizers  also clang with its runtimes (ASan, UBSan, libFuzzer, OpenMP)
 set -euo pipefail
 packages=(build-essential cmake pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev
-          libqcustomplot2.1-qt6 libeigen3-dev zlib1g-dev libgl-dev xvfb xauth)
+          libqcustomplot2.1-qt6 libeigen3-dev zlib1g-dev libgl-dev xvfb xauth locales)
 if [ "${1:-}" = "--sanitizers" ]; then
     packages+=(clang libclang-rt-14-dev libomp-dev)
 fi

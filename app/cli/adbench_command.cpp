@@ -353,32 +353,44 @@ void checkpoint(const QString& path, const std::vector<AdbenchRow>& rows)
     }
 }
 
-} // namespace
-
-int commandAdbench(const QStringList& args, CommandContext& ctx)
+/// Everything the options decide, checked before any data is read.
+struct AdbenchPlan
 {
-    QTextStream& out = ctx.out();
-    QCommandLineParser p;
-    addAdbenchOptions(p);
-    if (!ctx.parse(p, args)) {
-        return ExitOk;
+    QString curvesPath, tablePath, jsonPath, plotPath, partialPath;
+    QString exportDir, externalDir;
+    std::vector<DataFile> files;
+    std::vector<uint64_t> seeds;
+    std::vector<Method> methods;
+    QStringList builtIn; // the --estimators labels
+    QStringList lodo;
+    QString reference;
+    double duplicate = 1.0;
+    bool hindsight = false;
+    bool resume = false;
+};
+
+/// The state of a run: its rows (resumed ones first), the methods met so far (external score
+/// files add theirs), the datasets with their families, and the FD curves' text.
+struct AdbenchRun
+{
+    std::vector<AdbenchRow> rows;
+    QStringList labels;
+    DatasetFamilies data;
+    QByteArray curveText = "dataset,seed,length_scale,fisher_divergence,invalid_points,"
+                           "iterations,residual,auc_roc,centre,spacing,selected\n";
+    int done = 0;
+    int total = 0;
+
+    bool has(const QString& dataset, uint64_t seed, const QString& method) const
+    {
+        return std::any_of(rows.begin(), rows.end(), [&](const AdbenchRow& r) {
+            return r.dataset == dataset && r.seed == seed && r.method == method;
+        });
     }
-    const Options o(p);
-    const QString curvesPath = ctx.plannedOutput(o, "--curves-out");
-    const QString tablePath = ctx.plannedOutput(o, "--table-out");
-    const QString jsonPath = ctx.plannedOutput(o, "--json-out");
-    const QString plotPath = ctx.plannedPlot(o, "--plot-out");
-    const QString exportDir = folderOption(o, "--export-splits");
-    const QString externalDir = folderOption(o, "--external-scores");
-    const bool resume = o.has(QStringLiteral("resume"));
-    if (resume && tablePath.isEmpty()) {
-        throw ParameterError("--resume", "needs --table-out (the run resumes from its partial "
-                                         "table)");
-    }
-    const std::vector<DataFile> files = datasetFiles(o);
-    const std::vector<uint64_t> seeds = seedList(o);
-    std::vector<Method> methods = methodList(o, ctx);
-    applyPurpose(methods, o);
+};
+
+QStringList methodLabels(const std::vector<Method>& methods)
+{
     QStringList labels;
     for (const Method& m : methods) {
         if (labels.contains(m.label)) {
@@ -386,145 +398,205 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
         }
         labels << m.label;
     }
-    if (!exportDir.isEmpty()) {
-        for (const DataFile& file : files) {
-            for (uint64_t seed : seeds) {
-                const QString stem = QDir(exportDir).filePath(splitStem(file.name, seed));
+    return labels;
+}
+
+AdbenchPlan planAdbench(const Options& o, CommandContext& ctx)
+{
+    AdbenchPlan plan;
+    plan.curvesPath = ctx.plannedOutput(o, "--curves-out");
+    plan.tablePath = ctx.plannedOutput(o, "--table-out");
+    plan.jsonPath = ctx.plannedOutput(o, "--json-out");
+    plan.plotPath = ctx.plannedPlot(o, "--plot-out");
+    plan.exportDir = folderOption(o, "--export-splits");
+    plan.externalDir = folderOption(o, "--external-scores");
+    plan.resume = o.has(QStringLiteral("resume"));
+    if (plan.resume && plan.tablePath.isEmpty()) {
+        throw ParameterError("--resume", "needs --table-out (the run resumes from its partial "
+                                         "table)");
+    }
+    plan.files = datasetFiles(o);
+    plan.seeds = seedList(o);
+    plan.methods = methodList(o, ctx);
+    applyPurpose(plan.methods, o);
+    plan.builtIn = methodLabels(plan.methods);
+    if (!plan.exportDir.isEmpty()) {
+        for (const DataFile& file : plan.files) {
+            for (uint64_t seed : plan.seeds) {
+                const QString stem = QDir(plan.exportDir).filePath(splitStem(file.name, seed));
                 ctx.outputs().plan(stem + QStringLiteral("_train.csv"), "--export-splits");
                 ctx.outputs().plan(stem + QStringLiteral("_test.csv"), "--export-splits");
             }
         }
     }
-    const QStringList builtIn = labels;
-    const QStringList lodo =
-        o.text(QStringLiteral("lodo")).split(QLatin1Char(';'), Qt::SkipEmptyParts);
-    for (const QString& m : lodo) {
-        if (!labels.contains(m)) {
+    plan.lodo = o.text(QStringLiteral("lodo")).split(QLatin1Char(';'), Qt::SkipEmptyParts);
+    for (const QString& m : plan.lodo) {
+        if (!plan.builtIn.contains(m)) {
             throw ParameterError("--lodo", "'" + m.toStdString() +
                                                "' is not one of --estimators (separate the "
                                                "family's methods with ';')");
         }
     }
-    QString reference = o.text(QStringLiteral("reference"));
-    if (!reference.isEmpty() && !labels.contains(reference) && externalDir.isEmpty()) {
-        throw ParameterError("--reference", "'" + reference.toStdString() +
+    plan.reference = o.text(QStringLiteral("reference"));
+    if (!plan.reference.isEmpty() && !plan.builtIn.contains(plan.reference) &&
+        plan.externalDir.isEmpty()) {
+        throw ParameterError("--reference", "'" + plan.reference.toStdString() +
                                                 "' is not one of the methods of the run");
     }
-    if (reference.isEmpty() && labels.contains(QStringLiteral("iforest"))) {
-        reference = QStringLiteral("iforest");
+    if (plan.reference.isEmpty() && plan.builtIn.contains(QStringLiteral("iforest"))) {
+        plan.reference = QStringLiteral("iforest");
     }
-    const double duplicate = o.number(QStringLiteral("duplicate-anomalies"), 1.0, 1.0, 100.0);
-    const bool hindsight = o.has(QStringLiteral("hindsight"));
-    const bool curves = !curvesPath.isEmpty();
-    const QString partialPath =
-        tablePath.isEmpty() ? QString() : tablePath + QStringLiteral(".partial");
-    std::vector<AdbenchRow> rows;
-    if (resume && QFile::exists(partialPath)) {
-        rows = readAdbenchCsv(partialPath);
-        ctx.err() << "sosrep adbench: resuming from " << partialPath << " (" << rows.size()
-                  << " runs done)" << Qt::endl;
+    plan.duplicate = o.number(QStringLiteral("duplicate-anomalies"), 1.0, 1.0, 100.0);
+    plan.hindsight = o.has(QStringLiteral("hindsight"));
+    plan.partialPath =
+        plan.tablePath.isEmpty() ? QString() : plan.tablePath + QStringLiteral(".partial");
+    return plan;
+}
+
+/// The rows an interrupted run left in its partial table, checked against this run.
+std::vector<AdbenchRow> resumedRows(const AdbenchPlan& plan, CommandContext& ctx)
+{
+    if (!plan.resume || !QFile::exists(plan.partialPath)) {
+        return {};
     }
-    QByteArray curveText = "dataset,seed,length_scale,fisher_divergence,invalid_points,"
-                           "iterations,residual,auc_roc,centre,spacing,selected\n";
-    out << "dataset\tseed\tmethod\tn_train\td\tlength_scale\tselection\tauc_roc\tauc_pr"
-        << (hindsight ? "\tbest_grid_auc_roc" : "") << "\tseconds\n";
-    const int total = int(files.size() * seeds.size() * methods.size());
-    int done = 0;
-    DatasetFamilies data;
-    for (const DataFile& file : files) {
-        data.datasets << file.name;
-        data.families << file.family;
+    AdbenchRunScope scope;
+    for (const DataFile& file : plan.files) {
+        scope.datasets << file.name;
+    }
+    scope.seeds = plan.seeds;
+    scope.methods = plan.builtIn;
+    scope.otherMethods = !plan.externalDir.isEmpty();
+    std::vector<AdbenchRow> rows = readResumedRows(plan.partialPath, scope);
+    ctx.err() << "sosrep adbench: resuming from " << plan.partialPath << " (" << rows.size()
+              << " runs done)" << Qt::endl;
+    return rows;
+}
+
+/// The external methods' rows for one split (--external-scores), each once.
+void addExternalRows(const AdbenchPlan& plan, const QString& file, uint64_t seed,
+                     const Split& split, AdbenchRun& run, QTextStream& out)
+{
+    for (const AdbenchRow& r : externalScoreRows(plan.externalDir, file, seed, split.testLabels)) {
+        if (plan.builtIn.contains(r.method)) {
+            throw ParameterError("--external-scores",
+                                 "the column '" + r.method.toStdString() + "' of " +
+                                     splitStem(file, seed).toStdString() +
+                                     ".csv has the name of an --estimators method");
+        }
+        if (!run.labels.contains(r.method)) {
+            run.labels << r.method;
+        }
+        if (!run.has(file, seed, r.method)) {
+            run.rows.push_back(r);
+            printRow(out, r, split, nullptr);
+        }
+    }
+}
+
+/// Every method of the run on one split, skipping those a resumed table holds; the partial
+/// table is rewritten after each.
+void runSplit(const AdbenchPlan& plan, const QString& file, uint64_t seed, const Split& split,
+              AdbenchRun& run, CommandContext& ctx)
+{
+    std::map<std::string, SearchResult> sweeps;
+    for (size_t m = 0; m < plan.methods.size(); ++m) {
+        ++run.done;
+        if (run.has(file, seed, plan.methods[m].label)) {
+            continue;
+        }
+        Extras extras;
+        const bool extra = m == 0 && (plan.hindsight || !plan.curvesPath.isEmpty());
+        const AdbenchRow row =
+            runMethod(split, file, seed, plan.methods[m], sweeps, extra ? &extras : nullptr);
+        run.rows.push_back(row);
+        for (const QString& line : extras.curveLines) {
+            run.curveText += line.toUtf8() + '\n';
+        }
+        printRow(ctx.out(), row, split, plan.hindsight && m == 0 ? &extras : nullptr);
+        ctx.err() << "sosrep adbench: [" << run.done << "/" << run.total << "] " << file << " seed "
+                  << seed << " " << row.method << " AUC-ROC " << fixed(row.aucRoc, 4) << " ("
+                  << fixed(row.seconds, 1) << " s)" << Qt::endl;
+        if (!plan.partialPath.isEmpty()) {
+            checkpoint(plan.partialPath, run.rows);
+        }
+    }
+}
+
+/// The summaries on stdout and every output file, committed together.
+void finishAdbench(const AdbenchPlan& plan, const AdbenchRun& run, CommandContext& ctx)
+{
+    QTextStream& out = ctx.out();
+    if (!plan.reference.isEmpty() && !run.labels.contains(plan.reference)) {
+        throw ParameterError("--reference", "'" + plan.reference.toStdString() +
+                                                "' is not one of the methods of the run");
+    }
+    const std::vector<MethodSummary> summary = summarize(run.rows, run.labels, run.data.datasets);
+    printSummary(out, summary);
+    const std::vector<FamilySummary> families =
+        summarizeFamilies(run.rows, run.labels, run.data, plan.reference);
+    out << familySummaryText(families, plan.reference);
+    QJsonObject json = adbenchJson(run.rows, summary);
+    json[QStringLiteral("families")] = familySummaryJson(families, plan.reference);
+    if (!plan.lodo.isEmpty()) {
+        const ProtocolReport report = selectionProtocol(run.rows, plan.lodo, run.data, plan.seeds);
+        out << protocolText(report);
+        json[QStringLiteral("selection_protocol")] = protocolJson(report);
+    }
+    if (!plan.curvesPath.isEmpty()) {
+        ctx.outputs().stage(plan.curvesPath, run.curveText);
+    }
+    if (!plan.tablePath.isEmpty()) {
+        ctx.outputs().stage(plan.tablePath, adbenchCsv(run.rows));
+    }
+    if (!plan.plotPath.isEmpty()) {
+        ctx.stagePlot(plan.plotPath, adbenchChart(run.rows, run.labels, run.data.datasets,
+                                                  int(plan.seeds.size()), plan.duplicate));
+    }
+    if (!plan.jsonPath.isEmpty()) {
+        ctx.outputs().stage(plan.jsonPath, QJsonDocument(json).toJson(QJsonDocument::Indented));
+    }
+    ctx.commitOutputs();
+    if (!plan.partialPath.isEmpty()) {
+        QFile::remove(plan.partialPath);
+    }
+}
+
+} // namespace
+
+int commandAdbench(const QStringList& args, CommandContext& ctx)
+{
+    QCommandLineParser p;
+    addAdbenchOptions(p);
+    if (!ctx.parse(p, args)) {
+        return ExitOk;
+    }
+    const Options o(p);
+    const AdbenchPlan plan = planAdbench(o, ctx);
+    AdbenchRun run;
+    run.rows = resumedRows(plan, ctx);
+    run.labels = plan.builtIn;
+    run.total = int(plan.files.size() * plan.seeds.size() * plan.methods.size());
+    ctx.out() << "dataset\tseed\tmethod\tn_train\td\tlength_scale\tselection\tauc_roc\tauc_pr"
+              << (plan.hindsight ? "\tbest_grid_auc_roc" : "") << "\tseconds\n";
+    for (const DataFile& file : plan.files) {
+        run.data.datasets << file.name;
+        run.data.families << file.family;
         const Dataset all = readNpzDataset(file.path.toStdString());
         if (!all.hasLabels()) {
             throw DataError(all.source, 0, 0, "has no labels (array 'y'): adbench needs them");
         }
-        for (uint64_t seed : seeds) {
-            const Split split = adbenchSplit(all, seed, duplicate);
-            if (!exportDir.isEmpty()) {
-                stageSplit(ctx, exportDir, splitStem(file.name, seed), split, all.columns);
+        for (uint64_t seed : plan.seeds) {
+            const Split split = adbenchSplit(all, seed, plan.duplicate);
+            if (!plan.exportDir.isEmpty()) {
+                stageSplit(ctx, plan.exportDir, splitStem(file.name, seed), split, all.columns);
             }
-            if (!externalDir.isEmpty()) {
-                for (const AdbenchRow& r :
-                     externalScoreRows(externalDir, file.name, seed, split.testLabels)) {
-                    if (builtIn.contains(r.method)) {
-                        throw ParameterError("--external-scores",
-                                             "the column '" + r.method.toStdString() + "' of " +
-                                                 splitStem(file.name, seed).toStdString() +
-                                                 ".csv has the name of an --estimators method");
-                    }
-                    if (!labels.contains(r.method)) {
-                        labels << r.method;
-                    }
-                    const bool have =
-                        std::any_of(rows.begin(), rows.end(), [&](const AdbenchRow& x) {
-                            return x.dataset == file.name && x.seed == seed && x.method == r.method;
-                        });
-                    if (!have) {
-                        rows.push_back(r);
-                        printRow(out, r, split, nullptr);
-                    }
-                }
+            if (!plan.externalDir.isEmpty()) {
+                addExternalRows(plan, file.name, seed, split, run, ctx.out());
             }
-            std::map<std::string, SearchResult> sweeps;
-            for (size_t m = 0; m < methods.size(); ++m) {
-                ++done;
-                const bool have = std::any_of(rows.begin(), rows.end(), [&](const AdbenchRow& r) {
-                    return r.dataset == file.name && r.seed == seed && r.method == methods[m].label;
-                });
-                if (have) {
-                    continue;
-                }
-                Extras extras;
-                const bool extra = m == 0 && (hindsight || curves);
-                const AdbenchRow row = runMethod(split, file.name, seed, methods[m], sweeps,
-                                                 extra ? &extras : nullptr);
-                rows.push_back(row);
-                for (const QString& line : extras.curveLines) {
-                    curveText += line.toUtf8() + '\n';
-                }
-                printRow(out, row, split, hindsight && m == 0 ? &extras : nullptr);
-                ctx.err() << "sosrep adbench: [" << done << "/" << total << "] " << file.name
-                          << " seed " << seed << " " << row.method << " AUC-ROC "
-                          << fixed(row.aucRoc, 4) << " (" << fixed(row.seconds, 1) << " s)"
-                          << Qt::endl;
-                if (!partialPath.isEmpty()) {
-                    checkpoint(partialPath, rows);
-                }
-            }
+            runSplit(plan, file.name, seed, split, run, ctx);
         }
     }
-    if (!reference.isEmpty() && !labels.contains(reference)) {
-        throw ParameterError("--reference", "'" + reference.toStdString() +
-                                                "' is not one of the methods of the run");
-    }
-    const std::vector<MethodSummary> summary = summarize(rows, labels, data.datasets);
-    printSummary(out, summary);
-    const std::vector<FamilySummary> families = summarizeFamilies(rows, labels, data, reference);
-    out << familySummaryText(families, reference);
-    QJsonObject json = adbenchJson(rows, summary);
-    json[QStringLiteral("families")] = familySummaryJson(families, reference);
-    if (!lodo.isEmpty()) {
-        const ProtocolReport report = selectionProtocol(rows, lodo, data, seeds);
-        out << protocolText(report);
-        json[QStringLiteral("selection_protocol")] = protocolJson(report);
-    }
-    if (curves) {
-        ctx.outputs().stage(curvesPath, curveText);
-    }
-    if (!tablePath.isEmpty()) {
-        ctx.outputs().stage(tablePath, adbenchCsv(rows));
-    }
-    if (!plotPath.isEmpty()) {
-        ctx.stagePlot(plotPath,
-                      adbenchChart(rows, labels, data.datasets, int(seeds.size()), duplicate));
-    }
-    if (!jsonPath.isEmpty()) {
-        ctx.outputs().stage(jsonPath, QJsonDocument(json).toJson(QJsonDocument::Indented));
-    }
-    ctx.commitOutputs();
-    if (!partialPath.isEmpty()) {
-        QFile::remove(partialPath);
-    }
+    finishAdbench(plan, run, ctx);
     return ExitOk;
 }
 

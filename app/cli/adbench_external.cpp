@@ -4,6 +4,7 @@
 #include "core/data/csv_reader.h"
 #include "core/errors.h"
 #include "core/metrics/auc.h"
+#include "core/util/text.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -35,6 +36,14 @@ std::vector<AdbenchRow> externalScoreRows(const QString& dir, const QString& npz
     std::vector<AdbenchRow> rows;
     for (Eigen::Index c = 0; c < scores.dim(); ++c) {
         const Vector s = scores.x.col(c);
+        // The exported _test.csv (its features and its "label") is not a score file: its label
+        // column would be ranked as a method with an AUC of 1.
+        if (scores.columns[size_t(c)] == "label") {
+            throw DataError(path.toStdString(), 1, int(c) + 1,
+                            "column 'label' holds the test labels: this looks like an exported "
+                            "split (_test.csv), not a score file (one column of scores per "
+                            "method, one row per test row)");
+        }
         for (Eigen::Index i = 0; i < s.size(); ++i) {
             if (!std::isfinite(s(i))) {
                 throw DataError(path.toStdString(), int(i) + 2, int(c) + 1,

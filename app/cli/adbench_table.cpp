@@ -2,6 +2,7 @@
 #include "app/cli/adbench_table.h"
 
 #include "core/errors.h"
+#include "core/util/text.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -10,6 +11,8 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <set>
+#include <tuple>
 
 namespace sosrep::cli {
 namespace {
@@ -113,7 +116,50 @@ std::vector<AdbenchRow> readAdbenchCsv(const QString& path)
                 throw DataError(path.toStdString(), i + 1, column[k], "is not a number");
             }
         }
+        // A NaN or an AUC of 7 would pass into the means: the README promises neither.
+        const auto inRange = [](double v, double lo, double hi) { return v >= lo && v <= hi; };
+        if (!inRange(r.aucRoc, 0.0, 1.0) || !inRange(r.aucPr, 0.0, 1.0)) {
+            throw DataError(path.toStdString(), i + 1, inRange(r.aucRoc, 0.0, 1.0) ? 5 : 4,
+                            "an AUC must lie in [0, 1]");
+        }
+        if (!inRange(r.lengthScale, 0.0, 1e300) || !inRange(r.seconds, 0.0, 1e300)) {
+            throw DataError(path.toStdString(), i + 1, inRange(r.lengthScale, 0.0, 1e300) ? 8 : 6,
+                            "must be a finite number >= 0");
+        }
+        if (r.dataset.isEmpty() || r.method.isEmpty()) {
+            throw DataError(path.toStdString(), i + 1, r.dataset.isEmpty() ? 1 : 3, "is empty");
+        }
+        r.line = i + 1;
         rows.push_back(r);
+    }
+    return rows;
+}
+
+std::vector<AdbenchRow> readResumedRows(const QString& path, const AdbenchRunScope& scope)
+{
+    std::vector<AdbenchRow> rows = readAdbenchCsv(path);
+    std::set<std::tuple<QString, uint64_t, QString>> seen;
+    for (const AdbenchRow& r : rows) {
+        const auto fail = [&](int column, const std::string& what) {
+            return DataError(path.toStdString(), r.line, column,
+                             what + " (the partial table of another run? delete it or run "
+                                    "without --resume)");
+        };
+        if (!scope.datasets.contains(r.dataset)) {
+            throw fail(1, "the dataset " + sosrep::quoted(r.dataset.toStdString()) +
+                              " is not among this run's");
+        }
+        if (std::find(scope.seeds.begin(), scope.seeds.end(), r.seed) == scope.seeds.end()) {
+            throw fail(2, "the seed " + std::to_string(r.seed) + " is not among this run's");
+        }
+        if (!scope.otherMethods && !scope.methods.contains(r.method)) {
+            throw fail(3, "the method " + sosrep::quoted(r.method.toStdString()) +
+                              " is not among this run's --estimators");
+        }
+        if (!seen.insert({r.dataset, r.seed, r.method}).second) {
+            throw fail(1, "repeats the run " + r.dataset.toStdString() + " seed " +
+                              std::to_string(r.seed) + " " + r.method.toStdString());
+        }
     }
     return rows;
 }

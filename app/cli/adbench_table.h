@@ -22,6 +22,7 @@ struct AdbenchRow
     double lengthScale = 0.0; // 0: the method has none
     QString selection;        // the rule's reason, "fixed", or "" without a length scale
     double seconds = 0.0;
+    int line = 0; // the line of a table read back (0: computed in this run)
 };
 
 /// A method over the datasets: per-dataset AUCs are means over seeds first.
@@ -40,6 +41,21 @@ struct MethodSummary
 /// DataError naming the file, line and column of a malformed cell.
 QByteArray adbenchCsv(const std::vector<AdbenchRow>& rows);
 std::vector<AdbenchRow> readAdbenchCsv(const QString& path);
+
+/// What a run covers, to check the partial table that --resume reads back against.
+struct AdbenchRunScope
+{
+    QStringList datasets;
+    std::vector<uint64_t> seeds;
+    QStringList methods;
+    bool otherMethods = false; // --external-scores adds methods known only as files are read
+};
+
+/// The rows of an interrupted run's partial table, each checked as readAdbenchCsv does and
+/// against the run: its dataset, seed and method must be this run's, and no run may appear
+/// twice. Throws DataError naming the line of the first row that fails: a row copied from
+/// another run, or edited by hand, must not reach the final table and its means.
+std::vector<AdbenchRow> readResumedRows(const QString& path, const AdbenchRunScope& scope);
 
 /// Per-dataset means over seeds, indexed [method][dataset] in the orders given; NaN where a
 /// method has no row for a dataset.

@@ -35,6 +35,16 @@ QString Options::required(const QString& name) const
     return m_parser.value(name);
 }
 
+namespace {
+
+/// The optional reason after a limit, with its separating space ("at most 2 (at most ...)").
+std::string spaced(const char* why)
+{
+    return why && *why ? std::string(" ") + why : std::string();
+}
+
+} // namespace
+
 double Options::number(const QString& name, double fallback) const
 {
     if (!m_parser.isSet(name)) {
@@ -57,8 +67,8 @@ double Options::number(const QString& name, double fallback, double minimum, dou
     if (v < minimum || v > maximum) {
         throw ParameterError(optionName(name),
                              "must lie in [" + QString::number(minimum).toStdString() + ", " +
-                                 QString::number(maximum).toStdString() + "]" + why + ", got " +
-                                 QString::number(v).toStdString());
+                                 QString::number(maximum).toStdString() + "]" + spaced(why) +
+                                 ", got " + QString::number(v).toStdString());
     }
     return v;
 }
@@ -79,7 +89,8 @@ int Options::integer(const QString& name, int fallback, int minimum, int maximum
         throw ParameterError(optionName(name), "must be at least " + std::to_string(minimum));
     }
     if (v > maximum) {
-        throw ParameterError(optionName(name), "must be at most " + std::to_string(maximum) + why);
+        throw ParameterError(optionName(name),
+                             "must be at most " + std::to_string(maximum) + spaced(why));
     }
     return static_cast<int>(v);
 }

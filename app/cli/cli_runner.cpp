@@ -7,6 +7,7 @@
 #include "core/util/text.h"
 #include "ui/io/output_set.h"
 
+#include <clocale>
 #include <new>
 
 namespace sosrep::cli {
@@ -61,6 +62,9 @@ Command commandNamed(const QString& name)
 
 int runCli(const QStringList& args, QTextStream& out, QTextStream& err)
 {
+    // QCoreApplication set every category from the environment (LANG=de_DE.UTF-8 and the
+    // like); numbers in files, flags and messages are C-locale whatever the user's session.
+    std::setlocale(LC_NUMERIC, "C");
     if (args.isEmpty() || args.first() == QLatin1String("--help") ||
         args.first() == QLatin1String("-h")) {
         (args.isEmpty() ? err : out) << kUsage << '\n';
@@ -82,7 +86,9 @@ int runCli(const QStringList& args, QTextStream& out, QTextStream& err)
         CommandContext ctx(name, out, err);
         return command(args.mid(1), ctx);
     } catch (const ParameterError& e) {
-        return fail(ExitUsage, cliSpelling(e.parameter()) + ": " + e.message());
+        return fail(ExitUsage, e.parameter().empty()
+                                   ? e.message()
+                                   : cliSpelling(e.parameter()) + ": " + e.message());
     } catch (const DataError& e) {
         return fail(ExitData, e.what());
     } catch (const NumericalError& e) {

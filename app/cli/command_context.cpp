@@ -62,14 +62,16 @@ bool CommandContext::parse(QCommandLineParser& parser, const QStringList& args)
     parser.addOption(QCommandLineOption(QStringLiteral("help"), QStringLiteral("show this help")));
     QStringList full = args;
     full.prepend(QStringLiteral("sosrep ") + m_command);
+    // No option to name here (naming "--fit" for an unknown flag of fit misled): the
+    // message itself says which word is wrong.
+    const std::string help = " (see 'sosrep " + m_command.toStdString() + " --help')";
     if (!parser.parse(full)) {
-        throw ParameterError(m_command.toStdString(), parser.errorText().toStdString());
+        throw ParameterError("", parser.errorText().toStdString() + help);
     }
     if (!parser.positionalArguments().isEmpty()) {
         throw ParameterError(
-            m_command.toStdString(),
-            "unexpected argument " +
-                sosrep::quoted(parser.positionalArguments().first().toStdString()));
+            "", "unexpected argument " +
+                    sosrep::quoted(parser.positionalArguments().first().toStdString()) + help);
     }
     if (parser.isSet(QStringLiteral("help"))) {
         m_out << parser.helpText();

@@ -53,7 +53,19 @@ NegativitySettings settingsFrom(const Options& o)
     NegativitySettings s;
     s.kernel =
         kernelTypeFromString(o.text(QStringLiteral("kernel"), QStringLiteral("sdo")).toStdString());
-    s.lengthScale = o.number(QStringLiteral("length-scale"), 0.0, 0.0, 1e300);
+    // ℓ given, or a factor of the median distance: never both, and a given ℓ is never 0 (0
+    // stood for "use the factor" and silently did so).
+    if (o.has(QStringLiteral("length-scale"))) {
+        if (o.has(QStringLiteral("length-scale-factor"))) {
+            throw ParameterError("--length-scale", "give --length-scale or "
+                                                   "--length-scale-factor, not both");
+        }
+        s.lengthScale = o.number(QStringLiteral("length-scale"), 0.0, 0.0, 1e300);
+        if (!(s.lengthScale > 0.0)) {
+            throw ParameterError("--length-scale", "must be positive (or leave it out: "
+                                                   "--length-scale-factor x the median distance)");
+        }
+    }
     s.lengthScaleFactor =
         o.number(QStringLiteral("length-scale-factor"), s.lengthScaleFactor, 1e-6, 1e6);
     s.features = o.integer(QStringLiteral("features"), s.features, 1, KernelSpec::kMaxFeatures);

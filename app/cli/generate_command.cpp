@@ -33,10 +33,10 @@ int commandGenerate(const QStringList& args, CommandContext& ctx)
     const Options o(p);
     ToyConfig c;
     c.kind = toyKindFromString(o.required(QStringLiteral("kind")).toStdString());
-    c.n = o.integer(QStringLiteral("n"), 500, 1, kMaxToyRows, " (about 400 MB of text)");
+    c.n = o.integer(QStringLiteral("n"), 500, 1, kMaxToyRows, "(about 400 MB of text)");
     c.seed = o.seed(QStringLiteral("seed"), 0);
     c.anomalyFraction =
-        o.number(QStringLiteral("anomalies"), 0.0, 0.0, 1.0, " (a share of the rows)");
+        o.number(QStringLiteral("anomalies"), 0.0, 0.0, 1.0, "(a share of the rows)");
     const QString path = o.required(QStringLiteral("out"));
     requireText(path, "--out");
     ctx.outputs().plan(path, "--out");

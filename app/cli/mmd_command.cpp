@@ -54,13 +54,13 @@ MmdOptions mmdOptions(const Options& o)
     MmdOptions m;
     if (o.has(QStringLiteral("bandwidth"))) {
         m.bandwidth = o.number(QStringLiteral("bandwidth"), 0.0, 1e-100, 1e100,
-                               " (the Gaussian kernel's h, in the model's scaled coordinates)");
+                               "(the Gaussian kernel's h, in the model's scaled coordinates)");
         if (!(m.bandwidth > 0.0)) {
             throw ParameterError("bandwidth", "must be positive");
         }
     }
     m.samples = o.integer(QStringLiteral("mc-samples"), m.samples, 100, 200000,
-                          " (each Monte Carlo self term costs samples^2 kernel values)");
+                          "(each Monte Carlo self term costs samples^2 kernel values)");
     m.seed = o.seed(QStringLiteral("seed"), 0);
     return m;
 }
@@ -129,7 +129,7 @@ int commandMmd(const QStringList& args, CommandContext& ctx)
         LoadedModel m;
         m.path = path;
         m.saved = io::loadModel(path);
-        m.model = io::toModel(m.saved, path);
+        m.model = io::toDensityModel(m.saved, path, "model");
         if (!models.empty() && (m.saved.columns != models.front().saved.columns ||
                                 !sameScaler(m.saved.scaler, models.front().saved.scaler))) {
             throw ParameterError("model", "'" + path.toStdString() +

@@ -14,6 +14,7 @@
 #include "core/pipeline/fit_route.h"
 #include "core/ratio/expression.h"
 #include "core/ratio/importance_weights.h"
+#include "core/util/text.h"
 #include "ui/io/model_file.h"
 #include "ui/io/table_text.h"
 
@@ -89,11 +90,7 @@ Vector typeTwoValues(const QSource& src, const Dataset& p, const Scaler& pScaler
         raw = e.evaluate(p.x);
     } else if (!src.model.isEmpty()) {
         const io::SavedModel saved = io::loadModel(src.model);
-        const auto model = io::toModel(saved, src.model);
-        if (model->kind() == DensityKind::Ratio) {
-            throw ParameterError("--q-model", "'" + src.model.toStdString() +
-                                                  "' holds a density ratio, not a density");
-        }
+        const auto model = io::toDensityModel(saved, src.model, "--q-model");
         if (saved.columns != p.columns) {
             throw ParameterError("--q-model", "'" + src.model.toStdString() +
                                                   "' was fitted on other columns than --p");
@@ -111,10 +108,15 @@ Vector typeTwoValues(const QSource& src, const Dataset& p, const Scaler& pScaler
     }
     for (Eigen::Index i = 0; i < raw.size(); ++i) {
         if (!std::isfinite(raw(i)) || raw(i) < 0.0) {
-            throw ParameterError(src.flag, "is " + std::to_string(raw(i)) + " at row " +
+            throw ParameterError(src.flag, "is " + numberText(raw(i)) + " at row " +
                                                std::to_string(i + 1) + " of '" + p.source +
                                                "': q must be finite and non-negative there");
         }
+    }
+    if ((raw.array() == 0.0).all()) {
+        // Not a tuning failure (the grid's non-finite J was all it said before): q/p is 0.
+        throw ParameterError(src.flag, "q is zero at every row of " + sosrep::quoted(p.source) +
+                                           ": the ratio q/p is 0 there and has nothing to fit");
     }
     return raw * std::exp(pScaler.logJacobian());
 }
@@ -212,6 +214,113 @@ void addRegression(QJsonObject& s, CommandContext& ctx, const std::string& respo
     }
 }
 
+/// --regress: takes the response column out of p's features into *y.
+Dataset withoutResponse(Dataset p, const std::string& response, Vector* y)
+{
+    if (response.empty()) {
+        return p;
+    }
+    int c = 0;
+    try {
+        c = p.columnIndex(response);
+    } catch (const ParameterError& e) {
+        throw ParameterError("--regress", e.message()); // not the generic "--column"
+    }
+    *y = p.x.col(c);
+    std::vector<std::string> keep;
+    for (const std::string& name : p.columns) {
+        if (name != response) {
+            keep.push_back(name);
+        }
+    }
+    if (keep.empty()) {
+        throw ParameterError("--regress", "'" + response + "' is the only column of --p");
+    }
+    return p.selectColumns(keep);
+}
+
+/// Type I's sample of q, its columns matched to p's, and its response when it has one.
+struct QSample
+{
+    Dataset rows;
+    std::optional<Vector> response;
+};
+
+QSample loadQSample(const QSource& src, const QString& label, const Dataset& p,
+                    const std::string& response, CommandContext& ctx)
+{
+    QSample q;
+    std::vector<std::string> w;
+    if (!response.empty()) {
+        // q's response, when it has one, measures the regression on q (not a feature).
+        const Dataset full = loadDataset(src.sample, label, {});
+        const auto it = std::find(full.columns.begin(), full.columns.end(), response);
+        if (it != full.columns.end()) {
+            q.response = full.x.col(it - full.columns.begin());
+        }
+        std::vector<std::string> unused;
+        q.rows = full.matchColumns(p.columns, &unused);
+    } else {
+        q.rows = loadMatching(src.sample, label, p.columns, &w);
+    }
+    ctx.warn(w);
+    if (q.rows.rows() == 0) {
+        throw DataError(q.rows.source, 0, 0, "has no data rows: a sample of q is needed");
+    }
+    return q;
+}
+
+/// The weights' summary, refused when not finite, with the fit's notes as warnings.
+WeightSummary checkedWeights(const RatioModel& model, const Vector& weights, CommandContext& ctx)
+{
+    const WeightSummary ws = summarizeWeights(weights);
+    if (ws.nonFinite > 0) {
+        throw NumericalError(std::to_string(ws.nonFinite) +
+                             " importance weights are not finite; try a larger --lambda");
+    }
+    if (!model.report().note.empty()) {
+        ctx.warn(model.report().note);
+    }
+    if (ws.negativeShare > 0.0) {
+        ctx.warn(QString::number(100.0 * ws.negativeShare, 'f', 1).toStdString() +
+                 " % of the weights are negative (FIRE imposes no sign): --weights-out also "
+                 "gives them clipped at 0 and renormalized to mean 1 (post-processing)");
+    }
+    return ws;
+}
+
+void stageRatioOutputs(const RatioFiles& files, const RatioModel& model, const Vector& weights,
+                       const FitSettings& settings, const PreparedTraining& prepared,
+                       const Dataset& p, const QSource& src, CommandContext& ctx)
+{
+    if (!files.weights.isEmpty()) {
+        ctx.outputs().stage(files.weights, weightsText(weights));
+    }
+    if (!files.j.isEmpty()) {
+        ctx.outputs().stage(files.j, surfaceText(*model.surface()));
+    }
+    if (!files.model.isEmpty()) {
+        QJsonObject prov;
+        prov[QStringLiteral("seed")] = QString::fromStdString(settings.values.text("seed"));
+        prov[QStringLiteral("p_file")] = QString::fromStdString(p.source);
+        prov[QStringLiteral("q")] = src.type == 1 ? src.sample : QString::fromLatin1(src.flag);
+        ctx.outputs().stage(files.model, io::modelJson(io::savedModelOf(
+                                             model, settings, prepared.scaler, p.columns, prov)));
+    }
+}
+
+void printWeights(QTextStream& out, const RatioModel& model, Eigen::Index rows,
+                  const WeightSummary& ws)
+{
+    out << QString::fromStdString(model.estimator()) << ": "
+        << QString::fromStdString(EstimatorRegistry::instance().get(model.estimator()).title())
+        << "\n  weights on " << rows << " rows of p: mean " << QString::number(ws.mean, 'g', 4)
+        << ", ESS " << QString::number(ws.ess, 'f', 1) << " ("
+        << QString::number(100.0 * ws.essFraction, 'f', 1) << " %), negative "
+        << QString::number(100.0 * ws.negativeShare, 'f', 1) << " %, chi2 plug-in "
+        << QString::number(ws.chi2, 'g', 4) << '\n';
+}
+
 } // namespace
 
 int commandRatio(const QStringList& args, CommandContext& ctx)
@@ -245,26 +354,13 @@ int commandRatio(const QStringList& args, CommandContext& ctx)
     settingsFromOptions(o, 0, &warnings, true); // every flag checked before any data is read
 
     const QString label = o.text(QStringLiteral("label-column"));
-    const QStringList columns =
-        o.text(QStringLiteral("columns")).split(QLatin1Char(','), Qt::SkipEmptyParts);
-    Dataset p = loadDataset(pPath, label, columns);
     // --regress: a response column of --p (and of --q, when it has one) that is not a feature.
     const std::string response = o.text(QStringLiteral("regress")).toStdString();
     Vector yP;
-    if (!response.empty()) {
-        const int c = p.columnIndex(response);
-        yP = p.x.col(c);
-        std::vector<std::string> keep;
-        for (const std::string& name : p.columns) {
-            if (name != response) {
-                keep.push_back(name);
-            }
-        }
-        if (keep.empty()) {
-            throw ParameterError("--regress", "'" + response + "' is the only column of --p");
-        }
-        p = p.selectColumns(keep);
-    }
+    const Dataset p = withoutResponse(
+        loadDataset(pPath, label,
+                    o.text(QStringLiteral("columns")).split(QLatin1Char(','), Qt::SkipEmptyParts)),
+        response, &yP);
     warnings.clear();
     const FitSettings settings = settingsFromOptions(o, p.rows(), &warnings, true);
     ctx.warn(warnings);
@@ -283,27 +379,10 @@ int commandRatio(const QStringList& args, CommandContext& ctx)
     data.source = p.source;
     Matrix qx;
     Vector qValues;
-    std::optional<Dataset> q;
-    std::optional<Vector> yQ;
+    std::optional<QSample> q;
     if (src.type == 1) {
-        std::vector<std::string> w;
-        if (!response.empty()) {
-            // q's response, when it has one, measures the regression on q (not a feature).
-            const Dataset full = loadDataset(src.sample, label, {});
-            const auto it = std::find(full.columns.begin(), full.columns.end(), response);
-            if (it != full.columns.end()) {
-                yQ = full.x.col(it - full.columns.begin());
-            }
-            std::vector<std::string> unused;
-            q = full.matchColumns(p.columns, &unused);
-        } else {
-            q = loadMatching(src.sample, label, p.columns, &w);
-        }
-        ctx.warn(w);
-        if (q->rows() == 0) {
-            throw DataError(q->source, 0, 0, "has no data rows: a sample of q is needed");
-        }
-        qx = applyToOther(prepared.scaler, *q);
+        q = loadQSample(src, label, p, response, ctx);
+        qx = applyToOther(prepared.scaler, q->rows);
         data.second = &qx;
     } else {
         qValues = typeTwoValues(src, p, prepared.scaler, ctx);
@@ -312,41 +391,9 @@ int commandRatio(const QStringList& args, CommandContext& ctx)
     const FitOutcome f = fitModel(data, settings);
     const auto& model = dynamic_cast<const RatioModel&>(*f.model);
     const Vector weights = model.ratio(prepared.x);
-    const WeightSummary ws = summarizeWeights(weights);
-    if (ws.nonFinite > 0) {
-        throw NumericalError(std::to_string(ws.nonFinite) +
-                             " importance weights are not finite; try a larger --lambda");
-    }
-    if (!model.report().note.empty()) {
-        ctx.warn(model.report().note);
-    }
-    if (ws.negativeShare > 0.0) {
-        ctx.warn(QString::number(100.0 * ws.negativeShare, 'f', 1).toStdString() +
-                 " % of the weights are negative (FIRE imposes no sign): --weights-out also "
-                 "gives them clipped at 0 and renormalized to mean 1 (post-processing)");
-    }
-    if (!files.weights.isEmpty()) {
-        ctx.outputs().stage(files.weights, weightsText(weights));
-    }
-    if (!files.j.isEmpty()) {
-        ctx.outputs().stage(files.j, surfaceText(*model.surface()));
-    }
-    if (!files.model.isEmpty()) {
-        QJsonObject prov;
-        prov[QStringLiteral("seed")] = QString::fromStdString(settings.values.text("seed"));
-        prov[QStringLiteral("p_file")] = QString::fromStdString(p.source);
-        prov[QStringLiteral("q")] = src.type == 1 ? src.sample : QString::fromLatin1(src.flag);
-        ctx.outputs().stage(files.model, io::modelJson(io::savedModelOf(
-                                             model, settings, prepared.scaler, p.columns, prov)));
-    }
-    ctx.out() << QString::fromStdString(model.estimator()) << ": "
-              << QString::fromStdString(
-                     EstimatorRegistry::instance().get(model.estimator()).title())
-              << "\n  weights on " << p.rows() << " rows of p: mean "
-              << QString::number(ws.mean, 'g', 4) << ", ESS " << QString::number(ws.ess, 'f', 1)
-              << " (" << QString::number(100.0 * ws.essFraction, 'f', 1) << " %), negative "
-              << QString::number(100.0 * ws.negativeShare, 'f', 1) << " %, chi2 plug-in "
-              << QString::number(ws.chi2, 'g', 4) << '\n';
+    const WeightSummary ws = checkedWeights(model, weights, ctx);
+    stageRatioOutputs(files, model, weights, settings, prepared, p, src, ctx);
+    printWeights(ctx.out(), model, p.rows(), ws);
     QJsonObject s;
     s[QStringLiteral("command")] = QStringLiteral("ratio");
     s[QStringLiteral("estimator")] = QString::fromStdString(model.estimator());
@@ -354,14 +401,15 @@ int commandRatio(const QStringList& args, CommandContext& ctx)
     s[QStringLiteral("q_source")] = QString::fromLatin1(src.flag);
     s[QStringLiteral("n_p")] = static_cast<qint64>(p.rows());
     if (q) {
-        s[QStringLiteral("n_q")] = static_cast<qint64>(q->rows());
+        s[QStringLiteral("n_q")] = static_cast<qint64>(q->rows.rows());
     }
     s[QStringLiteral("scale")] = QString::fromStdString(settings.values.text("scale"));
     s[QStringLiteral("seed")] = QString::fromStdString(settings.values.text("seed"));
     addModelFields(s, model);
     addWeights(s, ws);
     if (!response.empty()) {
-        addRegression(s, ctx, response, p.x, yP, weights, q ? &q->x : nullptr, yQ ? &*yQ : nullptr);
+        addRegression(s, ctx, response, p.x, yP, weights, q ? &q->rows.x : nullptr,
+                      q && q->response ? &*q->response : nullptr);
     }
     s[QStringLiteral("seconds")] = f.seconds;
     ctx.finish(s);

@@ -98,7 +98,7 @@ Dataset Dataset::withLabelColumn(const std::string& name) const
             // +2: one for the header row, one for 1-based numbering.
             throw DataError(source, static_cast<long>(i) + 2, li + 1,
                             "label column '" + name +
-                                "' must hold 0 (normal) or 1 (anomaly), got " + std::to_string(v));
+                                "' must hold 0 (normal) or 1 (anomaly), got " + numberText(v));
         }
         y(i) = static_cast<int>(v);
     }

@@ -248,9 +248,12 @@ NpyArray parseNpy(const ByteView& bytes)
     const uint64_t available = (bytes.size() - dataStart) / static_cast<uint64_t>(size);
     // The element count may not exceed the elements present: checked factor by factor, so a
     // crafted shape such as (2^61, 8) cannot wrap the product around.
-    uint64_t count = 1;
-    for (size_t dim : arr.shape) {
-        if (dim != 0 && count > available / dim) {
+    // A zero dimension holds no elements whatever the others say (the reader of X then says
+    // "empty"; counting the other factors first reported a (5, 0) array as truncated).
+    const bool empty = std::find(arr.shape.begin(), arr.shape.end(), size_t(0)) != arr.shape.end();
+    uint64_t count = empty ? 0 : 1;
+    for (size_t dim : empty ? std::vector<size_t>() : arr.shape) {
+        if (count > available / dim) {
             std::string s;
             for (size_t v : arr.shape) {
                 s += (s.empty() ? "" : ", ") + std::to_string(v);

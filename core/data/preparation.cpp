@@ -16,9 +16,7 @@ namespace {
 
 std::string num(double v)
 {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
+    return numberText(v, 6);
 }
 
 std::string columnName(const Dataset& d, Eigen::Index j)

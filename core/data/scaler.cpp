@@ -2,6 +2,7 @@
 #include "core/data/scaler.h"
 
 #include "core/errors.h"
+#include "core/util/text.h"
 
 #include <cmath>
 
@@ -31,7 +32,8 @@ ScalingKind scalingKindFromString(const std::string& text)
     if (text == "minmax") {
         return ScalingKind::MinMax;
     }
-    throw ParameterError("scale", "unknown scaling '" + text + "' (use none, zscore or minmax)");
+    throw ParameterError("scale",
+                         "unknown scaling " + quoted(text) + " (use none, zscore or minmax)");
 }
 
 Scaler Scaler::fit(ScalingKind kind, const MatrixRef& x)

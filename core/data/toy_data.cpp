@@ -3,6 +3,7 @@
 
 #include "core/errors.h"
 #include "core/random.h"
+#include "core/util/text.h"
 
 #include <array>
 #include <cmath>
@@ -90,7 +91,7 @@ ToyKind toyKindFromString(const std::string& text)
             return k.kind;
         }
     }
-    throw ParameterError("kind", "unknown toy data kind '" + text +
+    throw ParameterError("kind", "unknown toy data kind " + quoted(text) +
                                      "' (use gmm, moons, rings, square, cosine, blocks or shift)");
 }
 

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "core/estimators/ratio_options.h"
 
+#include "core/errors.h"
+#include "core/kernels/kernel.h"
+#include "core/util/text.h"
+
 #include <cmath>
 
 namespace sosrep {
@@ -52,6 +56,24 @@ RatioTuningConfig ratioTuningFrom(const OptionValues& v)
     return c;
 }
 
+void checkRatioT(double t, const MatrixRef& xp)
+{
+    // The kernel's length scale is sqrt(t): below 1e-8 x the rows' diameter every kernel
+    // value between distinct rows underflows and the "ratio" is a few tiny weights with an
+    // ESS of 0 (issue 23, --t 1e-300). fit refuses such a length scale; so does ratio.
+    const double diameter = boundingDiameter(xp);
+    const double floor = KernelSpec::kMinRelativeLengthScale * diameter;
+    if (!(std::sqrt(t) >= floor)) {
+        throw ParameterError("t", numberText(t, 6) +
+                                      " gives a kernel width sqrt(t) below 1e-8 x the p rows' "
+                                      "diameter (" +
+                                      numberText(diameter, 6) +
+                                      "): kernel values between distinct rows underflow to 0; "
+                                      "use at least " +
+                                      numberText(floor * floor, 3));
+    }
+}
+
 RatioGrid ratioGridFrom(const OptionValues& v, const MatrixRef& xp,
                         const std::vector<double>& lambdas, const std::string& lambdaName,
                         bool typeTwo)
@@ -60,8 +82,10 @@ RatioGrid ratioGridFrom(const OptionValues& v, const MatrixRef& xp,
     if (v.isChoice("t")) {
         g = defaultRatioGrid(xp, typeTwo);
     } else {
-        g.t = {v.real("t")};
-        g.t0 = v.real("t");
+        const double t = v.real("t");
+        checkRatioT(t, xp);
+        g.t = {t};
+        g.t0 = t;
     }
     if (v.isChoice(lambdaName)) {
         g.lambda = lambdas;

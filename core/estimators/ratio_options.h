@@ -17,6 +17,10 @@ OptionTable ratioTuningOptions(); // folds, test_functions, half_spaces
 
 RatioTuningConfig ratioTuningFrom(const OptionValues& v);
 
+/// Throws ParameterError("t") when sqrt(t), the kernel's width, is below 1e-8 x the diameter of
+/// the p rows `xp` (the floor fit puts on a length scale): kernel values would underflow.
+void checkRatioT(double t, const MatrixRef& xp);
+
 /// The grid to tune on: the default grid's t values unless t is given (then that one), and
 /// `lambdas` unless the option `lambdaName` is given.
 RatioGrid ratioGridFrom(const OptionValues& v, const MatrixRef& xp,

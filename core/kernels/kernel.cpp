@@ -3,6 +3,7 @@
 
 #include "core/errors.h"
 #include "core/kernels/sdo_profile.h"
+#include "core/util/text.h"
 
 #include <cmath>
 #include <cstdio>
@@ -33,7 +34,8 @@ KernelType kernelTypeFromString(const std::string& text)
     if (text == "sdo") {
         return KernelType::Sdo;
     }
-    throw ParameterError("kernel", "unknown kernel '" + text + "' (use gaussian, laplace or sdo)");
+    throw ParameterError("kernel",
+                         "unknown kernel " + quoted(text) + " (use gaussian, laplace or sdo)");
 }
 
 std::string toString(SdoMethod method)
@@ -49,7 +51,8 @@ SdoMethod sdoMethodFromString(const std::string& text)
     if (text == "exact") {
         return SdoMethod::Exact;
     }
-    throw ParameterError("sdo_method", "unknown SDO method '" + text + "' (use rff or exact)");
+    throw ParameterError("sdo_method",
+                         "unknown SDO method " + quoted(text) + " (use rff or exact)");
 }
 
 std::string toString(BackendChoice choice)
@@ -76,7 +79,8 @@ BackendChoice backendChoiceFromString(const std::string& text)
     if (text == "lowrank") {
         return BackendChoice::LowRank;
     }
-    throw ParameterError("backend", "unknown backend '" + text + "' (use auto, dense or lowrank)");
+    throw ParameterError("backend",
+                         "unknown backend " + quoted(text) + " (use auto, dense or lowrank)");
 }
 
 int KernelSpec::effectiveOrder(int dim) const
@@ -84,7 +88,7 @@ int KernelSpec::effectiveOrder(int dim) const
     const int m = sdoOrder > 0 ? sdoOrder : dim / 2 + 1;
     if (2 * m <= dim) {
         throw ParameterError("sdo_order", "SDO order m = " + std::to_string(m) +
-                                              " must exceed d/2 = " + std::to_string(dim / 2.0) +
+                                              " must exceed d/2 = " + numberText(dim / 2.0) +
                                               " (else the kernel is infinite)");
     }
     return m;
@@ -118,13 +122,12 @@ void KernelSpec::checkLengthScale(double diameter) const
 {
     const double floor = kMinRelativeLengthScale * diameter;
     if (lengthScale < floor) {
-        char buf[320];
-        std::snprintf(buf, sizeof buf,
-                      "%g is below 1e-8 x the data's diameter (%g): kernel values between "
-                      "distinct rows underflow to 0 and the Fisher divergence overflows; use at "
-                      "least %.3g",
-                      lengthScale, diameter, floor);
-        throw ParameterError("length_scale", buf);
+        throw ParameterError("length_scale",
+                             numberText(lengthScale, 6) + " is below 1e-8 x the data's diameter (" +
+                                 numberText(diameter, 6) +
+                                 "): kernel values between distinct rows underflow to 0 and the "
+                                 "Fisher divergence overflows; use at least " +
+                                 numberText(floor, 3));
     }
 }
 

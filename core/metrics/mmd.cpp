@@ -51,10 +51,9 @@ Vector logDensity(const FittedModel& model, const MatrixRef& y)
 
 void requireDensity(const FittedModel& model)
 {
-    if (model.kind() == DensityKind::Ratio) {
-        throw ParameterError("model", "'" + model.estimator() +
-                                          "' is a density ratio, not a density: MMD compares "
-                                          "probability measures");
+    if (model.kind() == DensityKind::Ratio || model.kind() == DensityKind::Score) {
+        throw ParameterError("model", "'" + model.estimator() + "' is a " + toString(model.kind()) +
+                                          ", not a density: MMD compares probability measures");
     }
 }
 

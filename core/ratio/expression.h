@@ -5,17 +5,26 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace sosrep {
 
 /// A function of a data row given as text, for Type II's known q: numbers, x1..xd (the
 /// columns, 1-based), pi, + - * / ^ (right-associative, above unary minus: -x1^2 = -(x1^2)),
-/// parentheses and exp, log, sqrt, sin, cos, abs. Parsed once, evaluated per row.
+/// parentheses and exp, log, sqrt, sin, cos, abs. Parsed once into a postfix program that is
+/// evaluated per row with an explicit stack, so neither evaluation nor destruction recurses;
+/// the parser's own recursion is bounded by `maxNesting`.
 class Expression
 {
 public:
+    /// Deepest nesting of parentheses, function calls, unary signs and powers the parser accepts
+    /// (a hand-written q needs a handful; the bound keeps a hostile text from overflowing the
+    /// stack, and it is the same in every front end).
+    static constexpr int maxNesting = 200;
+
     /// Throws ParameterError(parameter) naming the 1-based column of the text where it fails
-    /// ("column 7: expected ')'"), and columns beyond `dim`.
+    /// ("column 7: expected ')'"), and columns beyond `dim`. Numbers are read in the C locale
+    /// whatever the process's locale.
     static Expression parse(const std::string& text, int dim,
                             const std::string& parameter = "q_function");
 
@@ -23,10 +32,11 @@ public:
     Vector evaluate(const MatrixRef& x) const;
     const std::string& text() const { return m_text; }
 
-    struct Node;
+    struct Op;
 
 private:
-    std::shared_ptr<const Node> m_root;
+    std::shared_ptr<const std::vector<Op>> m_program;
+    size_t m_stackSize = 0;
     std::string m_text;
 };
 

@@ -4,6 +4,7 @@
 #include "core/errors.h"
 #include "core/random.h"
 #include "core/ratio/ratio_gaussian.h"
+#include "core/util/text.h"
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
@@ -42,7 +43,7 @@ FireLoss fireLossFromString(const std::string& text)
             return l;
         }
     }
-    throw ParameterError("loss", "'" + text + "' is not one of l2p, mixed, rkhs, cutoff");
+    throw ParameterError("loss", quoted(text) + " is not one of l2p, mixed, rkhs, cutoff");
 }
 
 FourierFeatures FourierFeatures::draw(int dim, int count, double t, uint64_t seed)

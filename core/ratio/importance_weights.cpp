@@ -2,6 +2,7 @@
 #include "core/ratio/importance_weights.h"
 
 #include "core/errors.h"
+#include "core/util/text.h"
 
 #include <Eigen/QR>
 
@@ -30,7 +31,7 @@ WeightForm weightFormFromString(const std::string& text)
             return f;
         }
     }
-    throw ParameterError("weights", "'" + text + "' is not one of raw, clipped, renormalized");
+    throw ParameterError("weights", quoted(text) + " is not one of raw, clipped, renormalized");
 }
 
 Vector postProcessWeights(const Vector& raw, WeightForm form)

@@ -3,6 +3,7 @@
 
 #include "core/errors.h"
 #include "core/random.h"
+#include "core/util/text.h"
 
 namespace sosrep {
 
@@ -26,7 +27,8 @@ TestFamily testFamilyFromString(const std::string& text)
             return f;
         }
     }
-    throw ParameterError("test_functions", "'" + text + "' is not one of both, linear, halfspaces");
+    throw ParameterError("test_functions",
+                         quoted(text) + " is not one of both, linear, halfspaces");
 }
 
 TestFunctions TestFunctions::draw(const MatrixRef& pooled, TestFamily family, int halfSpaces,

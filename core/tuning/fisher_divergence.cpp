@@ -2,6 +2,7 @@
 #include "core/tuning/fisher_divergence.h"
 
 #include "core/errors.h"
+#include "core/util/text.h"
 
 namespace sosrep {
 
@@ -18,8 +19,8 @@ FdEstimator fdEstimatorFromString(const std::string& text)
     if (text == "finite-difference" || text == "hutchinson") {
         return FdEstimator::FiniteDifference;
     }
-    throw ParameterError("fd_estimator",
-                         "unknown estimator '" + text + "' (use analytic or finite-difference)");
+    throw ParameterError("fd_estimator", "unknown estimator " + quoted(text) +
+                                             " (use analytic or finite-difference)");
 }
 
 } // namespace sosrep

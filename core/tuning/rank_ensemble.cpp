@@ -3,6 +3,7 @@
 
 #include "core/errors.h"
 #include "core/estimators/parameter_map.h"
+#include "core/util/text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -226,9 +227,7 @@ SummaryFields RankEnsembleModel::summary() const
 {
     std::string scales;
     for (const Member& m : m_members) {
-        char text[32];
-        std::snprintf(text, sizeof text, "%.6g", m.lengthScale);
-        scales += (scales.empty() ? "" : " ") + std::string(text);
+        scales += (scales.empty() ? "" : " ") + numberText(m.lengthScale, 6);
     }
     SummaryFields f = {
         {"ensemble_length_scales", scales},

@@ -2,6 +2,7 @@
 #include "core/tuning/selection_rules.h"
 
 #include "core/errors.h"
+#include "core/util/text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,7 +23,8 @@ Purpose purposeFromString(const std::string& text)
     if (text == "anomaly") {
         return Purpose::Anomaly;
     }
-    throw ParameterError("purpose", "unknown purpose '" + text + "' (use density or anomaly)");
+    throw ParameterError("purpose",
+                         "unknown purpose " + quoted(text) + " (use density or anomaly)");
 }
 
 std::string toString(SelectionRule r)
@@ -58,7 +60,7 @@ SelectionRule selectionRuleFromString(const std::string& text)
             return r;
         }
     }
-    throw ParameterError("selection", "unknown rule '" + text +
+    throw ParameterError("selection", "unknown rule " + quoted(text) +
                                           "' (use auto, density, anomaly, paper, ranking, "
                                           "ensemble, above-spacing, first-local or likelihood)");
 }

@@ -2,6 +2,7 @@
 #include "core/util/limits.h"
 
 #include "core/errors.h"
+#include "core/util/text.h"
 
 #include <cmath>
 #include <cstdio>
@@ -16,9 +17,7 @@ std::string formatBytes(double bytes)
         bytes /= 1000.0;
         ++u;
     }
-    char buf[48];
-    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.3g %s", bytes, units[u]);
-    return buf;
+    return numberText(u == 0 ? std::round(bytes) : bytes, 3) + " " + units[u];
 }
 
 void checkMatrixSize(double rows, double cols, const std::string& parameter,

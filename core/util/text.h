@@ -12,6 +12,16 @@ namespace sosrep {
 /// message).
 std::string quoted(std::string_view text, size_t maxChars = 40);
 
+/// Like quoted(), but a longer text is shown as the window of `maxChars` characters around
+/// byte `at` ("'...x1 + * 2...'"), so the message shows where the error is.
+std::string quotedNear(std::string_view text, size_t at, size_t maxChars = 40);
+
+/// A number as text in the C locale whatever the process's locale (std::to_string and printf
+/// follow LC_NUMERIC: "-2,000000" under a German locale): the shortest text that reads back
+/// to `v`, or `significant` digits in %g style.
+std::string numberText(double v);
+std::string numberText(double v, int significant);
+
 /// The same without the quotes, for whole messages: control bytes escaped, at most `maxChars`.
 std::string oneLine(std::string_view text, size_t maxChars = 600);
 

@@ -2,6 +2,7 @@
 // Issue 11: every bad input (file or parameter) ends in one clear line with its documented exit
 // code, and writes nothing: the output folder holds exactly what it held before.
 #include "support/cli_run.h"
+#include "support/german_locale.h"
 #include "support/shared_data.h"
 
 #include <QtTest>
@@ -113,6 +114,8 @@ private slots:
             << fit("BAD/npz_not_a_zip.npz") << 3 << QStringList{"not a .npz"};
         QTest::newRow("npz labels not 0/1") << fit("BAD/npz_labels_not_binary.npz") << 3
                                             << QStringList{"[y]:2:1", "labels must be"};
+        QTest::newRow("npz X with zero columns")
+            << fit("BAD/npz_zero_columns.npz") << 3 << QStringList{"'X' is empty", "0 columns"};
         QTest::newRow("npz without X")
             << fit("BAD/npz_no_X.npz") << 3 << QStringList{"no array named 'X'"};
         QTest::newRow("npz duplicate member")
@@ -166,6 +169,30 @@ private slots:
             << score("BAD/model_zero_scale.json") << 3 << QStringList{"scaler.scale", "positive"};
         QTest::newRow("model with 2e9 features") << score("BAD/model_huge_features.json") << 3
                                                  << QStringList{"kernel.features", "100000"};
+        // Issue 23: each of these was replaced by a default, and score disagreed with fit.
+        QTest::newRow("model feature_seed 'abc'") << score("BAD/model_seed_text.json") << 3
+                                                  << QStringList{"kernel.feature_seed", "'abc'"};
+        QTest::newRow("model feature_seed '-5'") << score("BAD/model_seed_negative.json") << 3
+                                                 << QStringList{"kernel.feature_seed", "'-5'"};
+        QTest::newRow("model features 1e12") << score("BAD/model_features_1e12.json") << 3
+                                             << QStringList{"kernel.features", "an integer"};
+        QTest::newRow("model features 2.5") << score("BAD/model_features_fraction.json") << 3
+                                            << QStringList{"kernel.features", "got 2.5"};
+        QTest::newRow("model features '500'") << score("BAD/model_features_text.json") << 3
+                                              << QStringList{"kernel.features", "the text '500'"};
+        QTest::newRow("model rank 1e12")
+            << score("BAD/model_rank_1e12.json") << 3 << QStringList{"kernel.rank", "an integer"};
+        QTest::newRow("model length_scale '0.5'")
+            << score("BAD/model_length_scale_text.json") << 3
+            << QStringList{"kernel.length_scale", "finite number"};
+        QTest::newRow("model iforest subsample_used disagrees")
+            << score("BAD/model_iforest_subsample.json") << 3
+            << QStringList{"parameters.nodes", "subsample_used is 1"};
+        QTest::newRow("model kernel type with a NUL")
+            << score("BAD/model_nul_in_kernel_type.json") << 3
+            << QStringList{"kernel.type", "'gaus\\x00sian'"};
+        QTest::newRow("model columns x, x") << score("BAD/model_duplicate_columns.json") << 3
+                                            << QStringList{"columns", "'x' twice"};
         QTest::newRow("model of an unknown estimator")
             << score("BAD/model_unknown_estimator.json") << 3 << QStringList{"magic"};
         // Parameters.
@@ -219,6 +246,9 @@ private slots:
         QTest::newRow("sos-mmd: --lambda 0")
             << fit("TRAIN", {"--estimator", "sos-mmd", "--lambda", "0"}) << 2
             << QStringList{"--lambda", "positive"};
+        QTest::newRow("sos-mmd: --lambda 1e10 (B fitted to zero)")
+            << fit("TRAIN", {"--estimator", "sos-mmd", "--support", "20", "--lambda", "1e10"}) << 4
+            << QStringList{"numerical failure", "fitted B is unusable", "--lambda"};
         QTest::newRow("sos-mmd: --length-scale 0 (sigma 0)")
             << fit("TRAIN", {"--estimator", "sos-mmd", "--length-scale", "0"}) << 2
             << QStringList{"--length-scale", "positive"};
@@ -308,7 +338,55 @@ private slots:
             << ratio({"--q-function", "exp(x1"}) << 2
             << QStringList{"--q-function", "column 7", "expected ')'"};
         QTest::newRow("ratio: q-function column beyond the data")
-            << ratio({"--q-function", "x3"}) << 2 << QStringList{"x3 is not a column", "2 columns"};
+            << ratio({"--q-function", "x3"}) << 2
+            << QStringList{"'x3' is not a column", "2 columns"};
+        // Issue 23: the parser recursed once per level (SIGSEGV at ~11000 '(') and read
+        // x4294967297 as x1.
+        QTest::newRow("ratio: q-function nested 11000 deep")
+            << ratio({"--q-function",
+                      QString(11000, QLatin1Char('(')) + "x1" + QString(11000, QLatin1Char(')'))})
+            << 2 << QStringList{"--q-function", "column 201", "nested more than 200 levels"};
+        QTest::newRow("ratio: q-function of 70000 minus signs")
+            << ratio({"--q-function", QString(70000, QLatin1Char('-')) + "x1"}) << 2
+            << QStringList{"--q-function", "nested more than 200 levels"};
+        QTest::newRow("ratio: q-function column 2^32 + 1")
+            << ratio({"--q-function", "x4294967297"}) << 2
+            << QStringList{"--q-function", "'x4294967297' is not a column"};
+        QTest::newRow("ratio: q-function non-ASCII")
+            << ratio({"--q-function", QStringLiteral("x1 * \u00e9")}) << 2
+            << QStringList{"column 6", QStringLiteral("unexpected '\u00e9'")};
+        QTest::newRow("ratio: --regress names a column that does not exist")
+            << ratio({"--q", "TEST", "--regress", "zzz"}) << 2
+            << QStringList{"sosrep ratio: --regress: no column named 'zzz'"};
+        QTest::newRow("ratio: q is zero everywhere")
+            << ratio({"--q-function", "0 * x1"}) << 2
+            << QStringList{"--q-function", "q is zero at every row"};
+        QTest::newRow("fit: an unknown flag")
+            << fit("TRAIN", {"--bogus"}) << 2
+            << QStringList{"sosrep fit: Unknown option 'bogus'", "see 'sosrep fit --help'"};
+        QTest::newRow("ratio: q-model is a normality score")
+            << ratio({"--q-model", "BAD/model_iforest_score.json"}) << 2
+            << QStringList{"--q-model", "normality score (iforest), not a density"};
+        QTest::newRow("mmd: model is a normality score")
+            << QStringList{"mmd",
+                           "--data",
+                           "TEST",
+                           "--label-column",
+                           "label",
+                           "--model",
+                           "BAD/model_iforest_score.json"}
+            << 2 << QStringList{"--model", "normality score (iforest), not a density"};
+        QTest::newRow("ratio: t 1e-300 (uLSIF)")
+            << ratio({"--q", "TEST", "--estimator", "ulsif", "--t", "1e-300"}) << 2
+            << QStringList{"--t", "below 1e-8", "underflow"};
+        QTest::newRow("ratio: t 1e-300 (TIKDE)")
+            << ratio({"--q", "TEST", "--estimator", "tikde", "--t", "1e-300"}) << 2
+            << QStringList{"--t", "below 1e-8", "underflow"};
+        QTest::newRow("ratio: t 1e-300 and lambda given (FIRE)")
+            << QStringList{"ratio", "--p",           "TRAIN",    "--label-column", "label",
+                           "--q",   "TEST",          "--t",      "1e-300",         "--lambda",
+                           "0.001", "--weights-out", "OUT/w.csv"}
+            << 2 << QStringList{"--t", "below 1e-8", "underflow"};
         QTest::newRow("ratio: t 0")
             << ratio({"--q", "TEST", "--t", "0"}) << 2 << QStringList{"--t"};
         QTest::newRow("ratio: lambda -1")
@@ -383,7 +461,13 @@ private slots:
             << QStringList{"experiment", "negativity"} << 2 << QStringList{"--data"};
         QTest::newRow("experiment: worst beyond the initialisations")
             << negativity({"--initializations", "4", "--worst", "5"}) << 2
-            << QStringList{"--worst", "--initializations"};
+            << QStringList{"--worst", "must be at most 4 (at most --initializations)"};
+        QTest::newRow("experiment: length scale 0")
+            << negativity({"--length-scale", "0"}) << 2
+            << QStringList{"--length-scale", "must be positive"};
+        QTest::newRow("experiment: length scale and factor")
+            << negativity({"--length-scale", "0.2", "--length-scale-factor", "0.5"}) << 2
+            << QStringList{"--length-scale", "not both"};
         QTest::newRow("experiment: learning rate 0")
             << negativity({"--learning-rate", "0"}) << 2 << QStringList{"--learning-rate"};
         QTest::newRow("experiment: unknown kernel")
@@ -418,6 +502,111 @@ private slots:
         QVERIFY2(message.size() < 700, "the message is one short line");
         QVERIFY(!message.contains(QChar(0)));
         QCOMPARE(snapshot(out.path()), before); // nothing written, nothing replaced, no temp file
+    }
+
+    // Issue 23: under a German session `0.5` in an expression was refused and `0,5` read as a
+    // half (strtod follows LC_NUMERIC), and messages printed "-2,000000".
+    void numbersAreCLocaleUnderAGermanSession()
+    {
+        GermanNumbers german;
+        QVERIFY2(german.error().empty(), german.error().c_str());
+        QTemporaryDir out;
+        const QString weights = out.filePath(QStringLiteral("w.csv"));
+        const QStringList ratio{"ratio", "--p",      m_train, "--label-column", "label", "--t",
+                                "0.05",  "--lambda", "0.001", "--weights-out",  weights};
+        const CliRun half = runSosrep(ratio + QStringList{"--q-function", "0.5 + x1"});
+        QVERIFY2(half.code == 0, qPrintable(half.err));
+        QVERIFY(german.activate());
+        const CliRun comma = runSosrep(ratio + QStringList{"--q-function", "0,5 + x1"});
+        QCOMPARE(comma.code, 2);
+        QVERIFY2(comma.err.contains(QStringLiteral("column 2: unexpected ','")),
+                 qPrintable(comma.err));
+        QVERIFY(german.activate());
+        const CliRun tiny = runSosrep(
+            {"fit", "--train", m_train, "--label-column", "label", "--length-scale", "1e-300"});
+        QCOMPARE(tiny.code, 2);
+        QVERIFY2(tiny.err.contains(QStringLiteral("use at least ")), qPrintable(tiny.err));
+        QVERIFY2(!tiny.err.contains(QRegularExpression(QStringLiteral("\\d,\\d"))),
+                 qPrintable(tiny.err));
+    }
+
+    // Issue 23: with --t given only lambda is tuned, yet the warning said "the tuned t is at
+    // the edge of its grid" (a one-point grid is all edge).
+    void aGivenTIsNotCalledTuned()
+    {
+        QTemporaryDir out;
+        const CliRun r =
+            runSosrep({"ratio", "--p", m_train, "--label-column", "label", "--q", m_test, "--t",
+                       "0.05", "--weights-out", out.filePath(QStringLiteral("w.csv"))});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(!r.err.contains(QStringLiteral("tuned t")), qPrintable(r.err));
+    }
+
+    // Issue 23: an exported _test.csv given as a score file had its label column ranked as a
+    // method (AUC 1).
+    void anExportedSplitIsNotAScoreFile()
+    {
+        QTemporaryDir out;
+        const QString splits = out.filePath(QStringLiteral("splits"));
+        const QString external = out.filePath(QStringLiteral("external"));
+        QVERIFY(QDir().mkpath(splits) && QDir().mkpath(external));
+        const QStringList run = expand({"adbench", "--data-dir", "ADBENCH", "--only", "wine",
+                                        "--seeds", "42", "--estimators", "knn"},
+                                       m_train, m_test, out.path());
+        const CliRun exported = runSosrep(run + QStringList{"--export-splits", splits});
+        QVERIFY2(exported.code == 0, qPrintable(exported.err));
+        QVERIFY(QFile::copy(splits + QStringLiteral("/45_wine_seed42_test.csv"),
+                            external + QStringLiteral("/45_wine_seed42.csv")));
+        const CliRun r = runSosrep(run + QStringList{"--external-scores", external});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains(QStringLiteral("holds the test labels")), qPrintable(r.err));
+    }
+
+    // Issue 23: --resume copied the partial table's rows unchecked (a NaN or an AUC of 7 into
+    // the means, rows twice, rows of datasets not in the run). Each is refused naming its line.
+    void resumedTablesAreChecked_data()
+    {
+        QTest::addColumn<QString>("rows");
+        QTest::addColumn<QStringList>("words");
+        const QString good = "45_wine.npz,42,knn,0.5,0.25,0,,0.001\n";
+        QTest::newRow("AUC nan") << "45_wine.npz,42,knn,nan,0.25,0,,0.001\n"
+                                 << QStringList{".partial:2:4:", "[0, 1]"};
+        QTest::newRow("AUC 7") << good + "45_wine.npz,43,knn,0.5,7,0,,0.001\n"
+                               << QStringList{".partial:3:5:", "[0, 1]"};
+        QTest::newRow("negative seconds") << "45_wine.npz,42,knn,0.5,0.25,0,,-1\n"
+                                          << QStringList{".partial:2:8:", ">= 0"};
+        QTest::newRow("a row twice")
+            << good + good
+            << QStringList{".partial:3:1:", "repeats the run 45_wine.npz seed 42 knn"};
+        QTest::newRow("a dataset not in the run")
+            << "32_shuttle.npz,42,knn,0.5,0.25,0,,0.001\n"
+            << QStringList{".partial:2:1:", "'32_shuttle.npz' is not among this run's"};
+        QTest::newRow("a seed not in the run") << "45_wine.npz,7,knn,0.5,0.25,0,,0.001\n"
+                                               << QStringList{".partial:2:2:", "seed 7"};
+        QTest::newRow("a method not in the run")
+            << "45_wine.npz,42,iforest,0.5,0.25,0,,0.001\n"
+            << QStringList{".partial:2:3:", "'iforest' is not among this run's --estimators"};
+    }
+
+    void resumedTablesAreChecked()
+    {
+        QFETCH(QString, rows);
+        QFETCH(QStringList, words);
+        QTemporaryDir out;
+        const QString table = out.filePath(QStringLiteral("t.csv"));
+        QVERIFY(writeText(table + QStringLiteral(".partial"),
+                          "dataset,seed,method,auc_roc,auc_pr,length_scale,selection,seconds\n" +
+                              rows));
+        const CliRun r =
+            runSosrep(expand({"adbench", "--data-dir", "ADBENCH", "--only", "wine", "--seeds",
+                              "42,43", "--estimators", "knn", "--table-out", table, "--resume"},
+                             m_train, m_test, out.path()));
+        QVERIFY2(r.code == 3, qPrintable(QStringLiteral("exit %1: %2").arg(r.code).arg(r.err)));
+        for (const QString& w : words) {
+            QVERIFY2(r.err.contains(w),
+                     qPrintable(QStringLiteral("'%1' not in: %2").arg(w, r.err)));
+        }
+        QVERIFY(!QFileInfo::exists(table));
     }
 
     // A failure after the computation (here: an output that cannot be created at commit time)

@@ -47,6 +47,34 @@ private:
     }
 
 private slots:
+    // Issue 23: `sosrep ... --plot-out` printed Qt's "QStandardPaths: XDG_RUNTIME_DIR not set"
+    // on stderr, where every line is meant to be ours (one per warning or error).
+    void plotOutputKeepsStderrToOurLines()
+    {
+        const QString data = writeFile(QStringLiteral("plot.csv"),
+                                       "a,b\n0.1,0.2\n0.4,0.1\n0.3,0.9\n0.8,0.5\n0.6,0.6\n");
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("XDG_RUNTIME_DIR"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(SOSREP_CLI),
+                {QStringLiteral("experiment"), QStringLiteral("negativity"),
+                 QStringLiteral("--data"), data, QStringLiteral("--iterations"),
+                 QStringLiteral("5"), QStringLiteral("--initializations"), QStringLiteral("2"),
+                 QStringLiteral("--worst"), QStringLiteral("1"), QStringLiteral("--plot-out"),
+                 m_dir.filePath(QStringLiteral("negativity.png"))});
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitCode() == 0, qPrintable(err));
+        QVERIFY2(!err.contains(QStringLiteral("QStandardPaths")), qPrintable(err));
+        for (const QString& line : err.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+            QVERIFY2(line.startsWith(QStringLiteral("sosrep experiment")), qPrintable(line));
+        }
+    }
+
     void missingFileEndsWithTheDataCode()
     {
         const QString missing = m_dir.filePath(QStringLiteral("no_such.csv"));

@@ -482,32 +482,6 @@ private slots:
         QVERIFY(fire < tikde);
     }
 
-    void expressionsParseAndNameTheColumnOfAnError()
-    {
-        const Expression e = Expression::parse("exp(-(x1 - 0.5)^2 / 0.72) / 0.6 + 2*x2^2", 2);
-        const Eigen::RowVector2d row(0.3, -1.0);
-        QCOMPARE(e(row), std::exp(-0.04 / 0.72) / 0.6 + 2.0);
-        QCOMPARE(Expression::parse("-x1^2", 1)(Eigen::RowVectorXd::Constant(1, 3.0)), -9.0);
-        QCOMPARE(Expression::parse("2^3^2", 1)(Eigen::RowVectorXd::Zero(1)), 512.0);
-        const struct
-        {
-            const char* text;
-            const char* words;
-        } bad[] = {
-            {"exp(x1", "column 7: expected ')'"},   {"x1 + * 2", "column 6: unexpected '*'"},
-            {"x3", "column 1: x3 is not a column"}, {"foo(x1)", "column 1: unknown name 'foo'"},
-            {"", "the expression is empty"},        {"x1 2", "column 4: unexpected '2'"}};
-        for (const auto& b : bad) {
-            try {
-                Expression::parse(b.text, 2);
-                QFAIL(b.text);
-            } catch (const ParameterError& err) {
-                QCOMPARE(err.parameter(), std::string("q_function"));
-                QVERIFY2(std::string(err.what()).find(b.words) != std::string::npos, err.what());
-            }
-        }
-    }
-
     void weightSummariesAndWeightedLeastSquares()
     {
         const Vector w = (Vector(4) << 2.0, -1.0, 1.0, 2.0).finished();

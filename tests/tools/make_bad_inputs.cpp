@@ -257,6 +257,15 @@ void seeds(std::map<std::string, Bytes>& f)
     z64.centralExtra = {0x01, 0x00, 0x08, 0x00};
     put(z64.centralExtra, z64.payload.size(), 8);
     f["fuzz/npz/zip64_sizes.npz"] = zip({z64});
+    // The expression parser's: the first byte is the number of columns less one.
+    f["fuzz/expression/gaussian"] =
+        text(std::string("\x01") + "exp(-(x1 - 0.5)^2 / 0.72) / 0.6 + 2*x2^2");
+    f["fuzz/expression/unary_power"] = text(std::string(1, '\0') + "-x1^2");
+    f["fuzz/expression/functions"] =
+        text(std::string("\x02") + "2^3^2 * sqrt(abs(x3)) - log(x1) + sin(pi*x2)/cos(x1)");
+    f["fuzz/expression/parens"] = text(std::string(1, '\0') + "((((((((((x1))))))))))");
+    f["fuzz/expression/numbers"] = text(std::string("\x03") + "1.5e-3*x4 + .25 - 3. + +x1 - -x2");
+    f["fuzz/expression/unclosed"] = text(std::string(1, '\0') + "exp(x1");
     modelSeeds(f);
     projectSeeds(f);
 }
@@ -294,6 +303,9 @@ void npzFiles(std::map<std::string, Bytes>& f)
     f["bad/npz_zip64_extra_truncated.npz"] = zip({z64});
     // 5. A member of zero bytes.
     f["bad/npz_zero_size_member.npz"] = zip({{"X.npy", {}, false}});
+    // X of shape (3, 0): no columns at all (it was reported as "array data truncated").
+    f["bad/npz_zero_columns.npz"] = zip(
+        {{"X.npy", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (3, 0), }", {}), false}});
     // 6. Declared sizes too large to allocate: a zip64 size of 2^60 bytes, and a shape of
     //    10^11 x 100 elements with 4 present.
     Member huge = goodX();
@@ -406,6 +418,55 @@ void modelFiles(std::map<std::string, Bytes>& f)
                   "[[-0.78,0.62],[-0.62,-0.78],[0.1,0.2]],\"support\":[[0.625,0],[0,0.14]]}}\n");
     f["bad/model_sos_mmd_kde_fields.json"] =
         text(sosHead + "\"parameters\":{\"train\":[[0.1,0.2],[0.3,0.4]],\"weights\":[0.5,0.5]}}\n");
+    // Issue 23: kernel fields that were replaced by defaults (score then disagreed with fit and
+    // exited 0). Each is a valid SDO model but for the one field its name gives.
+    const auto sosrepWith = [](const std::string& field, const std::string& value) {
+        std::map<std::string, std::string> k{{"type", "\"sdo\""},       {"length_scale", "0.5"},
+                                             {"sdo_order", "0"},        {"features", "300"},
+                                             {"sdo_method", "\"rff\""}, {"backend", "\"auto\""},
+                                             {"rank", "1000"},          {"feature_seed", "\"7\""}};
+        k[field] = value;
+        std::string kernel;
+        for (const auto& [key, v] : k) {
+            kernel += (kernel.empty() ? "" : ",") + ("\"" + key + "\":" + v);
+        }
+        return text("{\"format\":\"sosrep-model\",\"version\":1,\"estimator\":\"sosrep\","
+                    "\"kernel\":{" +
+                    kernel +
+                    "},\"scaler\":{\"kind\":\"minmax\",\"shift\":[0,0],"
+                    "\"scale\":[1,1]},\"columns\":[\"a\",\"b\"],\"train\":[[0.1,0.2],[0.3,0.4]],"
+                    "\"weights\":[0.5,0.5],\"provenance\":{}}\n");
+    };
+    f["bad/model_seed_text.json"] = sosrepWith("feature_seed", "\"abc\"");
+    f["bad/model_seed_negative.json"] = sosrepWith("feature_seed", "\"-5\"");
+    f["bad/model_features_1e12.json"] = sosrepWith("features", "1e12");
+    f["bad/model_features_fraction.json"] = sosrepWith("features", "2.5");
+    f["bad/model_features_text.json"] = sosrepWith("features", "\"500\"");
+    f["bad/model_rank_1e12.json"] = sosrepWith("rank", "1e12");
+    f["bad/model_nul_in_kernel_type.json"] = sosrepWith("type", "\"gaus\\u0000sian\"");
+    f["bad/model_length_scale_text.json"] = sosrepWith("length_scale", "\"0.5\"");
+    // An isolation forest whose subsample_used (1) disagrees with its tree (2 rows at the root):
+    // it scored every row -0.5.
+    f["bad/model_iforest_subsample.json"] =
+        text("{\"format\":\"sosrep-model\",\"version\":2,\"estimator\":\"iforest\",\"columns\":"
+             "[\"a\",\"b\"],\"scaler\":{\"kind\":\"minmax\",\"shift\":[0,0],\"scale\":[1,1]},"
+             "\"settings\":{\"estimator\":\"iforest\"},\"provenance\":{},\"parameters\":{\"dim\":2,"
+             "\"nodes\":[[0,0.5,1,2,2],[-1,0,0,0,1],[-1,0,0,0,1]],\"tree_offsets\":[0,3],"
+             "\"subsample_used\":1}}\n");
+    // A valid isolation forest: a normality score, which ratio --q-model and mmd --model must
+    // refuse (they took it for a density).
+    f["bad/model_iforest_score.json"] =
+        text("{\"format\":\"sosrep-model\",\"version\":2,\"estimator\":\"iforest\",\"columns\":"
+             "[\"a\",\"b\"],\"scaler\":{\"kind\":\"minmax\",\"shift\":[0,0],\"scale\":[1,1]},"
+             "\"settings\":{\"estimator\":\"iforest\"},\"provenance\":{},\"parameters\":{\"dim\":2,"
+             "\"nodes\":[[0,0.5,1,2,2],[-1,0,0,0,1],[-1,0,0,0,1]],\"tree_offsets\":[0,3],"
+             "\"subsample_used\":2}}\n");
+    // A model whose two columns have one name: scoring matched both to the same data column.
+    f["bad/model_duplicate_columns.json"] = text(
+        "{\"format\":\"sosrep-model\",\"version\":1,\"estimator\":\"kde\","
+        "\"kernel\":{\"type\":\"gaussian\",\"length_scale\":0.5},\"scaler\":{\"kind\":\"none\","
+        "\"shift\":[0,0],\"scale\":[1,1]},\"columns\":[\"x\",\"x\"],"
+        "\"train\":[[0.1,0.2],[0.3,0.4]],\"weights\":[0.5,0.5],\"provenance\":{}}\n");
 }
 
 /// Every crafted file, by path under tests/data.

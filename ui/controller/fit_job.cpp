@@ -115,6 +115,106 @@ bool fitScoresModel(const FitJobInput& in, const Matrix& fitX, const FitObserver
     return true;
 }
 
+/// The rows the model is fitted on: all of them, or a seeded subsample of large data (every
+/// row is still scored and plotted). Records which rows in `out`.
+Matrix rowsToFit(const FitJobInput& in, uint64_t seed, FitJobResult& out)
+{
+    const bool subsample = in.maxFitRows > 0 && in.x.rows() > in.maxFitRows;
+    const std::vector<Eigen::Index> fitRows =
+        subsample ? subsampleRows(in.x.rows(), in.maxFitRows, seed) : std::vector<Eigen::Index>{};
+    // Sorted for the views' look-ups; the fit keeps the subsample's own order (the same rows in
+    // the same order as `sosrep fit` on this subsample).
+    out.fitRowIndices = fitRows;
+    std::sort(out.fitRowIndices.begin(), out.fitRowIndices.end());
+    Matrix fitX = subsample ? rowsOf(in.x, fitRows) : in.x;
+    out.fitRows = static_cast<int>(fitX.rows());
+    return fitX;
+}
+
+FitObserver jobObserver(const FitJobSink& sink, const std::atomic<bool>& cancel,
+                        TraceStream& traces)
+{
+    FitObserver observer;
+    observer.progress = sink.progress;
+    observer.cancelled = [&cancel] { return cancel.load(); };
+    observer.sweepPoint = [&sink](const FdPoint& p, const FittedModel&) {
+        if (sink.fdPoint) {
+            sink.fdPoint(p);
+        }
+    };
+    observer.trace = [&traces](const std::string& run, const TraceRow& row) {
+        traces.add(run, row);
+    };
+    return observer;
+}
+
+/// The comparison estimator at the fitted l, and the MMD read-out of both. False when
+/// cancelled.
+bool fitComparison(const FitJobInput& in, const Matrix& fitX, const FitObserver& observer,
+                   FitJobResult& out)
+{
+    out.comparison =
+        fitAtLengthScale(fitX, in.settings, in.compareWith, out.fit.lengthScale, observer);
+    if (!out.comparison) {
+        return false;
+    }
+    const GridSpec view =
+        fitX.cols() >= 2 ? gridAroundData(fitX, in.plotX, in.plotY, in.gridResolution) : GridSpec{};
+    bool cancelled = false;
+    out.mmd = computeMmdReadout(fitX, in.settings, {&out.model(), out.comparison.get()},
+                                out.fit.lengthScale, fitX.cols() == 2 ? &view : nullptr, observer,
+                                &cancelled);
+    return !cancelled;
+}
+
+/// The optimizer view: natural vs standard gradient on the fitted kernel, observed live. Only
+/// for kernel-field models (SOSREP, KDE): a kernel-SoS model has no alpha to run them on; a
+/// large kernel defers them until the view is shown. False when cancelled.
+bool runOptimizer(const FitJobInput& in, uint64_t seed, const FitJobSink& sink,
+                  const std::atomic<bool>& cancel, FitJobResult& out, bool* ran)
+{
+    const KernelOperator* kernel = out.model().kernelField() ? out.model().kernel() : nullptr;
+    const bool runnable = in.solverComparison.enabled && kernel && kernel->uncoveredRows() == 0;
+    *ran = false;
+    if (runnable && kernel->size() > in.solverComparison.eagerMaxCentres) {
+        out.solverRunsDeferred = true;
+    } else if (runnable) {
+        out.solverRuns = runSolverComparison(out.model(), in.solverComparison, seed, sink, cancel);
+        *ran = true;
+        return !out.solverRuns.empty();
+    }
+    return true;
+}
+
+/// Every row's log density (the Scores view's model), and the comparison's on a subsample
+/// for the scatter: a readable scatter needs no more rows, and a KDE at 50000 rows would cost
+/// seconds on every fit.
+void scoreRows(const FitJobInput& in, uint64_t seed, FitJobResult& out)
+{
+    out.rowLogDensity = out.scoresModel().logValues(in.x).values;
+    if (out.comparison) {
+        out.scatterRows = subsampleRows(in.x.rows(), FitJobResult::kScatterRows, seed);
+        out.scatterComparison = out.comparison->logValues(rowsOf(in.x, out.scatterRows)).values;
+    }
+}
+
+/// Where the time went, for the status bar: the app does more than `sosrep fit`.
+class StageClock
+{
+public:
+    StageClock(FitJobResult& out, Clock::time_point start) : m_out(out), m_lap(start) {}
+    void lap(const char* name)
+    {
+        const auto now = Clock::now();
+        m_out.stages.push_back({name, std::chrono::duration<double>(now - m_lap).count()});
+        m_lap = now;
+    }
+
+private:
+    FitJobResult& m_out;
+    Clock::time_point m_lap;
+};
+
 } // namespace
 
 std::shared_ptr<const FittedModel> fitAtLengthScale(const Matrix& x, const FitSettings& settings,
@@ -171,31 +271,15 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
     out.settings = in.settings;
     out.maxFitRows = in.maxFitRows;
     out.compareWith = in.compareWith;
+    const auto cancelled = [&out] {
+        out.cancelled = true;
+        return out;
+    };
     try {
         const uint64_t seed = in.settings.values.seed("seed");
-        // Large data: fit on a seeded subsample (every row is still scored and plotted).
-        const bool subsample = in.maxFitRows > 0 && in.x.rows() > in.maxFitRows;
-        const std::vector<Eigen::Index> fitRows =
-            subsample ? subsampleRows(in.x.rows(), in.maxFitRows, seed)
-                      : std::vector<Eigen::Index>{};
-        const Matrix fitX = subsample ? rowsOf(in.x, fitRows) : in.x;
-        // Sorted for the views' look-ups; the fit keeps the subsample's own order (the same
-        // rows in the same order as `sosrep fit` on this subsample).
-        out.fitRowIndices = fitRows;
-        std::sort(out.fitRowIndices.begin(), out.fitRowIndices.end());
-        out.fitRows = static_cast<int>(fitX.rows());
+        const Matrix fitX = rowsToFit(in, seed, out);
         TraceStream traces(sink);
-        FitObserver observer;
-        observer.progress = sink.progress;
-        observer.cancelled = [&cancel] { return cancel.load(); };
-        observer.sweepPoint = [&sink](const FdPoint& p, const FittedModel&) {
-            if (sink.fdPoint) {
-                sink.fdPoint(p);
-            }
-        };
-        observer.trace = [&traces](const std::string& run, const TraceRow& row) {
-            traces.add(run, row);
-        };
+        const FitObserver observer = jobObserver(sink, cancel, traces);
         // The one fit route: the same call `sosrep fit` makes with these settings (purpose=auto
         // is the density here, as for `sosrep fit`).
         FitSettings settings = in.settings;
@@ -203,71 +287,33 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
         out.fit = fitModel(FitData{fitX, Matrix(), "data", nullptr}, settings, observer);
         traces.flush();
         if (out.fit.cancelled) {
-            out.cancelled = true;
-            return out;
+            return cancelled();
         }
         checkUsable(out.model());
         if (!fitScoresModel(in, fitX, observer, out)) {
-            out.cancelled = true;
-            return out;
+            return cancelled();
         }
-        auto lap = Clock::now();
-        // Where the time went, for the status bar: the app does more than `sosrep fit`.
-        const auto stage = [&out, &lap](const char* name) {
-            const auto now = Clock::now();
-            out.stages.push_back({name, std::chrono::duration<double>(now - lap).count()});
-            lap = now;
-        };
-        out.stages.push_back({"model", std::chrono::duration<double>(lap - start).count()});
+        StageClock clock(out, start);
+        clock.lap("model");
         if (!in.compareWith.empty()) {
-            out.comparison =
-                fitAtLengthScale(fitX, in.settings, in.compareWith, out.fit.lengthScale, observer);
-            if (!out.comparison) {
-                out.cancelled = true;
-                return out;
+            if (!fitComparison(in, fitX, observer, out)) {
+                return cancelled();
             }
-            const GridSpec view = fitX.cols() >= 2
-                                      ? gridAroundData(fitX, in.plotX, in.plotY, in.gridResolution)
-                                      : GridSpec{};
-            bool cancelled = false;
-            out.mmd = computeMmdReadout(fitX, in.settings, {&out.model(), out.comparison.get()},
-                                        out.fit.lengthScale, fitX.cols() == 2 ? &view : nullptr,
-                                        observer, &cancelled);
-            if (cancelled) {
-                out.cancelled = true;
-                return out;
-            }
-            stage("comparison");
+            clock.lap("comparison");
         }
-        // The optimizer view: natural vs standard gradient on the fitted kernel, observed live.
-        // Only for kernel-field models (SOSREP, KDE): a kernel-SoS model has no alpha to run them
-        // on.
-        const KernelOperator* kernel = out.model().kernelField() ? out.model().kernel() : nullptr;
-        const bool runnable = in.solverComparison.enabled && kernel && kernel->uncoveredRows() == 0;
-        if (runnable && kernel->size() > in.solverComparison.eagerMaxCentres) {
-            out.solverRunsDeferred = true; // the Optimizer view starts them when shown
-        } else if (runnable) {
-            out.solverRuns =
-                runSolverComparison(out.model(), in.solverComparison, seed, sink, cancel);
-            if (out.solverRuns.empty()) {
-                out.cancelled = true;
-                return out;
-            }
-            stage("optimizer runs");
+        bool ran = false;
+        if (!runOptimizer(in, seed, sink, cancel, out, &ran)) {
+            return cancelled();
+        }
+        if (ran) {
+            clock.lap("optimizer runs");
         }
         if (!evaluateGrids(in, out, sink, cancel)) {
-            out.cancelled = true;
-            return out;
+            return cancelled();
         }
-        stage("maps");
-        out.rowLogDensity = out.scoresModel().logValues(in.x).values;
-        if (out.comparison) {
-            // A readable scatter needs no more rows, and evaluating a KDE at 50000 rows would
-            // cost seconds on every fit.
-            out.scatterRows = subsampleRows(in.x.rows(), FitJobResult::kScatterRows, seed);
-            out.scatterComparison = out.comparison->logValues(rowsOf(in.x, out.scatterRows)).values;
-        }
-        stage("row scores");
+        clock.lap("maps");
+        scoreRows(in, seed, out);
+        clock.lap("row scores");
     } catch (const ParameterError& e) {
         out.error = describe(e);
     } catch (const std::exception& e) {

@@ -7,6 +7,7 @@
 #include "core/estimators/registry.h"
 #include "core/kernels/kernel_operator.h"
 #include "core/tuning/rank_ensemble.h"
+#include "core/util/text.h"
 #include "ui/io/json_text.h"
 #include "ui/io/settings_json.h"
 
@@ -14,7 +15,9 @@
 #include <QJsonDocument>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <optional>
 
 namespace sosrep::io {
 namespace {
@@ -90,23 +93,117 @@ QJsonObject kernelToJson(const KernelSpec& k)
     return o;
 }
 
+/// Strict readers of one object's fields. A wrong type, a fraction where an integer belongs or
+/// a value out of range refuses the file naming the field: reading "500" or 2.5 or 1e12 as some
+/// default would make `score` disagree with `fit` and still exit 0. A field that is absent
+/// takes `fallback` when there is one (files written before the field existed).
+class StrictFields
+{
+public:
+    StrictFields(const QJsonObject& o, const QString& path, std::string prefix)
+        : m_o(o), m_path(path), m_prefix(std::move(prefix))
+    {
+    }
+    double number(const char* key, std::optional<double> fallback = std::nullopt) const
+    {
+        const QJsonValue v = present(key, fallback.has_value());
+        if (v.isUndefined()) {
+            return *fallback;
+        }
+        if (!v.isDouble() || !std::isfinite(v.toDouble())) {
+            throw fieldError(m_path, m_prefix + key, "must be a finite number");
+        }
+        return v.toDouble();
+    }
+    int integer(const char* key, std::optional<int> fallback = std::nullopt) const
+    {
+        const QJsonValue v = present(key, fallback.has_value());
+        if (v.isUndefined()) {
+            return *fallback;
+        }
+        const double d = v.toDouble();
+        if (!v.isDouble() || d != std::floor(d) || std::fabs(d) > 2147483647.0) {
+            throw fieldError(m_path, m_prefix + key,
+                             "must be an integer of at most 2147483647, got " + shown(v));
+        }
+        return int(d);
+    }
+    std::string text(const char* key, std::optional<std::string> fallback = std::nullopt) const
+    {
+        const QJsonValue v = present(key, fallback.has_value());
+        if (v.isUndefined()) {
+            return *fallback;
+        }
+        if (!v.isString()) {
+            throw fieldError(m_path, m_prefix + key, "must be a text");
+        }
+        return v.toString().toStdString();
+    }
+    /// A 64-bit seed, written as a decimal text (JSON numbers lose digits above 2^53); a
+    /// hand-written whole number up to 2^53 is taken as well.
+    uint64_t seed(const char* key) const
+    {
+        const QJsonValue v = m_o.value(QLatin1String(key));
+        if (v.isDouble() && v.toDouble() >= 0.0 && v.toDouble() <= 9007199254740992.0 &&
+            v.toDouble() == std::floor(v.toDouble())) {
+            return uint64_t(v.toDouble());
+        }
+        const std::string t = v.isDouble() ? numberText(v.toDouble()) : text(key, std::string("0"));
+        uint64_t s = 0;
+        const auto r = std::from_chars(t.data(), t.data() + t.size(), s);
+        if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size()) {
+            throw fieldError(m_path, m_prefix + key,
+                             "must be a non-negative integer below 2^64 in decimal digits, got " +
+                                 quoted(t));
+        }
+        return s;
+    }
+
+private:
+    static std::string shown(const QJsonValue& v)
+    {
+        if (v.isDouble()) {
+            return numberText(v.toDouble());
+        }
+        if (v.isString()) {
+            return "the text " + quoted(v.toString().toStdString());
+        }
+        return v.isBool()    ? "a boolean"
+               : v.isNull()  ? "null"
+               : v.isArray() ? "an array"
+                             : "an object";
+    }
+    QJsonValue present(const char* key, bool optional) const
+    {
+        const QJsonValue v = m_o.value(QLatin1String(key));
+        if (v.isUndefined() && !optional) {
+            throw fieldError(m_path, m_prefix + key, "is missing");
+        }
+        return v;
+    }
+    const QJsonObject& m_o;
+    const QString& m_path;
+    std::string m_prefix;
+};
+
 KernelSpec kernelFromJson(const QJsonObject& k, const QString& path, int dim)
 {
     KernelSpec spec;
+    const StrictFields f(k, path, "kernel.");
     try {
-        spec.type = kernelTypeFromString(k[QStringLiteral("type")].toString().toStdString());
-        spec.lengthScale = k[QStringLiteral("length_scale")].toDouble();
-        spec.sdoOrder = k[QStringLiteral("sdo_order")].toInt();
-        spec.features = k[QStringLiteral("features")].toInt(spec.features);
-        spec.sdoMethod = sdoMethodFromString(
-            k[QStringLiteral("sdo_method")].toString(QStringLiteral("rff")).toStdString());
-        spec.backend = backendChoiceFromString(
-            k[QStringLiteral("backend")].toString(QStringLiteral("auto")).toStdString());
-        spec.rank = k[QStringLiteral("rank")].toInt(spec.rank);
-        spec.seed = k[QStringLiteral("feature_seed")].toString().toULongLong();
+        spec.type = kernelTypeFromString(f.text("type"));
+        spec.lengthScale = f.number("length_scale");
+        spec.sdoOrder = f.integer("sdo_order", 0);
+        spec.features = f.integer("features", spec.features);
+        spec.sdoMethod = sdoMethodFromString(f.text("sdo_method", std::string("rff")));
+        spec.backend = backendChoiceFromString(f.text("backend", std::string("auto")));
+        spec.rank = f.integer("rank", spec.rank);
+        spec.seed = f.seed("feature_seed");
         spec.validate(dim);
     } catch (const ParameterError& e) {
-        throw fieldError(path, "kernel." + e.parameter(), e.message());
+        // The kernel option "kernel" is the file's kernel.type.
+        throw fieldError(path, "kernel." + (e.parameter() == "kernel" ? "type" : e.parameter()),
+                         e.message());
     }
     return spec;
 }
@@ -242,7 +339,16 @@ SavedModel parseModel(const QByteArray& bytes, const QString& path)
     }
     SavedModel m;
     for (const QJsonValue& c : root[QStringLiteral("columns")].toArray()) {
-        m.columns.push_back(c.toString().toStdString());
+        // Scoring matches a file's columns by name: a nameless or repeated one would match
+        // the wrong data column.
+        const std::string name = c.toString().toStdString();
+        if (!c.isString() || name.empty()) {
+            throw fieldError(path, "columns", "must be non-empty texts");
+        }
+        if (std::find(m.columns.begin(), m.columns.end(), name) != m.columns.end()) {
+            throw fieldError(path, "columns", "names " + quoted(name) + " twice");
+        }
+        m.columns.push_back(name);
     }
     const auto d = static_cast<Eigen::Index>(m.columns.size());
     if (d < 1) {
@@ -296,6 +402,18 @@ std::unique_ptr<FittedModel> toModel(const SavedModel& m, const QString& source)
         const std::string field = e.parameter() == "kernel" ? std::string("type") : e.parameter();
         throw fieldError(source, (kernelField ? "kernel." : "parameters.") + field, e.message());
     }
+}
+
+std::unique_ptr<FittedModel> toDensityModel(const SavedModel& m, const QString& source,
+                                            const std::string& flag)
+{
+    std::unique_ptr<FittedModel> model = toModel(m, source);
+    const DensityKind kind = model->kind();
+    if (kind == DensityKind::Ratio || kind == DensityKind::Score) {
+        throw ParameterError(flag, quoted(source.toStdString()) + " holds a " + toString(kind) +
+                                       " (" + m.settings.estimator + "), not a density");
+    }
+    return model;
 }
 
 } // namespace sosrep::io

@@ -47,5 +47,10 @@ SavedModel parseModel(const QByteArray& bytes, const QString& source);
 SavedModel loadModel(const QString& path);
 /// The fitted model rebuilt by its estimator; problems throw DataError naming `source`.
 std::unique_ptr<FittedModel> toModel(const SavedModel& model, const QString& source);
+/// toModel() for a use that needs a density (a ratio's q, an MMD against data): a density
+/// ratio or a normality score (iforest, knn, the anomaly rule's rank ensemble) throws
+/// ParameterError(flag) saying what the file holds.
+std::unique_ptr<FittedModel> toDensityModel(const SavedModel& model, const QString& source,
+                                            const std::string& flag);
 
 } // namespace sosrep::io

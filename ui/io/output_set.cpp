@@ -176,47 +176,127 @@ void OutputSet::stage(const QString& path, const QByteArray& content)
     }
 }
 
-void OutputSet::commit()
+std::string OutputSet::sideName(const Entry& e, const char* kind, size_t index)
 {
-    // Phase 1: give every staged file a temporary name. A failure here changes no target.
-    std::vector<std::string> linked;
+    return s(QFileInfo(e.path).absolutePath()) + "/." + s(QFileInfo(e.path).fileName()) +
+           ".sosrep-" + kind + "-" + std::to_string(::getpid()) + "-" + std::to_string(index);
+}
+
+void OutputSet::linkStaged()
+{
+    // Give every staged file a temporary name. A failure here changes no target.
+    size_t index = 0;
     for (Entry& e : m_entries) {
-        if (e.input || e.fd < 0) {
+        if (e.input || e.fd < 0 || !e.tempName.empty()) {
             continue;
         }
-        if (e.tempName.empty()) {
-            const std::string dir = s(QFileInfo(e.path).absolutePath());
-            const std::string temp = dir + "/." + s(QFileInfo(e.path).fileName()) + ".sosrep-" +
-                                     std::to_string(::getpid()) + "-" +
-                                     std::to_string(linked.size());
-            const std::string proc = "/proc/self/fd/" + std::to_string(e.fd);
-            ::unlink(temp.c_str());
-            if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) != 0) {
-                const std::string why = errnoText();
-                for (const std::string& t : linked) {
-                    ::unlink(t.c_str());
-                }
-                throw OutputError(s(e.path) + ": cannot create it (" + why + ")");
-            }
-            e.tempName = temp;
+        const std::string temp = sideName(e, "new", index++);
+        const std::string proc = "/proc/self/fd/" + std::to_string(e.fd);
+        ::unlink(temp.c_str());
+        if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+            throw OutputError(s(e.path) + ": cannot create it (" + errnoText() + ")");
         }
-        linked.push_back(e.tempName);
+        e.tempName = temp;
     }
-    // Phase 2: rename over the targets (atomic per file, within one directory).
-    QStringList dirs;
+}
+
+void OutputSet::keepOldFiles()
+{
+    // A second name (a hard link: no copy, same directory) for every target that exists, so
+    // that a failed rename later can put every earlier target back. A target that cannot be
+    // linked (immutable, a folder put in its place) could not be replaced either: stop here,
+    // before anything changed.
+    size_t index = 0;
     for (Entry& e : m_entries) {
         if (e.input || e.fd < 0) {
             continue;
         }
-        if (::rename(e.tempName.c_str(), QFile::encodeName(e.path).constData()) != 0) {
+        const QByteArray target = QFile::encodeName(e.path);
+        struct stat st;
+        if (::lstat(target.constData(), &st) != 0) {
+            if (errno == ENOENT) {
+                continue; // nothing to keep: a rollback removes the new file
+            }
             throw OutputError(s(e.path) + ": cannot replace it (" + errnoText() + ")");
         }
+        if (S_ISDIR(st.st_mode)) {
+            throw OutputError(s(e.path) + ": cannot replace it (it is now a directory)");
+        }
+        const std::string backup = sideName(e, "old", index++);
+        ::unlink(backup.c_str());
+        if (::link(target.constData(), backup.c_str()) != 0) {
+            throw OutputError(s(e.path) + ": cannot replace it (" + errnoText() + ")");
+        }
+        e.backupName = backup;
+    }
+}
+
+void OutputSet::rollBack(size_t renamed)
+{
+    // Best effort by design: this runs on an error path and must not throw. Each rename is
+    // atomic, so every target ends either old or new, never torn.
+    size_t done = 0;
+    for (Entry& e : m_entries) {
+        if (e.input || e.fd < 0) {
+            continue;
+        }
+        if (done++ >= renamed) {
+            break;
+        }
+        const QByteArray target = QFile::encodeName(e.path);
+        if (!e.backupName.empty()) {
+            // Should even this fail, the old content stays under its second name (not
+            // deleted by discard()): better a stray hidden file than a lost one.
+            ::rename(e.backupName.c_str(), target.constData());
+            e.backupName.clear();
+        } else {
+            ::unlink(target.constData()); // it did not exist before this command
+        }
+    }
+}
+
+void OutputSet::commit()
+{
+    try {
+        linkStaged();
+        keepOldFiles();
+    } catch (...) {
+        discard();
+        throw;
+    }
+    // Rename over the targets (atomic per file, within one directory); on a failure put back
+    // the targets already replaced, so the outputs stay all old or all new.
+    QStringList dirs;
+    size_t renamed = 0;
+    for (Entry& e : m_entries) {
+        if (e.input || e.fd < 0) {
+            continue;
+        }
+        if (m_beforeRename) {
+            m_beforeRename(e.path);
+        }
+        if (::rename(e.tempName.c_str(), QFile::encodeName(e.path).constData()) != 0) {
+            const std::string why = errnoText();
+            rollBack(renamed);
+            discard();
+            throw OutputError(s(e.path) + ": cannot replace it (" + why +
+                              "); the other outputs were left as they were");
+        }
         e.tempName.clear();
-        ::close(e.fd);
-        e.fd = -1;
+        ++renamed;
         const QString dir = QFileInfo(e.path).absolutePath();
         if (!dirs.contains(dir)) {
             dirs << dir;
+        }
+    }
+    for (Entry& e : m_entries) {
+        if (!e.backupName.empty()) {
+            ::unlink(e.backupName.c_str());
+            e.backupName.clear();
+        }
+        if (!e.input && e.fd >= 0) {
+            ::close(e.fd);
+            e.fd = -1;
         }
     }
     for (const QString& dir : dirs) {
@@ -228,6 +308,10 @@ void OutputSet::commit()
 void OutputSet::discard()
 {
     for (Entry& e : m_entries) {
+        if (!e.backupName.empty()) {
+            ::unlink(e.backupName.c_str());
+            e.backupName.clear();
+        }
         if (!e.tempName.empty()) {
             ::unlink(e.tempName.c_str());
             e.tempName.clear();

@@ -4,6 +4,8 @@
 #include <QByteArray>
 #include <QString>
 
+#include <functional>
+
 #include <string>
 #include <vector>
 
@@ -16,9 +18,12 @@ namespace sosrep::io {
 /// so a typo costs nothing. stage() writes the content to an unnamed temporary file in the
 /// target's own directory (O_TMPFILE; a named hidden file where the file system lacks it) and
 /// flushes it to disk; nothing visible changes. commit() then links each staged file under a
-/// temporary name and renames it over its target, and flushes the directories. A failure before
-/// commit() (or an exception that skips it) leaves every old file as it was and no temporary
-/// file behind; a `kill -9` at any point leaves no torn file.
+/// temporary name, keeps a second name (a hard link) for every old target, renames each staged
+/// file over its target and flushes the directories. A failure before commit() (or an
+/// exception that skips it) leaves every old file as it was and no temporary file behind; a
+/// failure inside commit() (a target made immutable or turned into a folder since plan())
+/// renames the old files back, so the outputs are all old or all new; a `kill -9` at any
+/// point leaves no torn file.
 ///
 /// Errors: plan() throws ParameterError naming the option; stage() and commit() throw
 /// OutputError naming the file.
@@ -41,6 +46,13 @@ public:
 
     bool isPlanned(const QString& path) const;
 
+    /// For tests of the rollback: called with each target just before it is replaced (a test
+    /// swaps the target for a folder there, as a user or a race could).
+    void setBeforeRename(std::function<void(const QString&)> hook)
+    {
+        m_beforeRename = std::move(hook);
+    }
+
 private:
     struct Entry
     {
@@ -48,15 +60,21 @@ private:
         QString canonical; // directory resolved, for comparisons
         std::string option;
         bool input = false;
-        int fd = -1;          // staged content (unnamed file, or named temporary below)
-        std::string tempName; // non-empty for the named fallback
+        int fd = -1;            // staged content (unnamed file, or named temporary below)
+        std::string tempName;   // the staged file's temporary name (named fallback, commit)
+        std::string backupName; // the old target's second name during commit()
     };
     Entry* find(const QString& path);
     static QString canonicalOf(const QString& path);
     void discard();
+    static std::string sideName(const Entry& e, const char* kind, size_t index);
+    void linkStaged();
+    void keepOldFiles();
+    void rollBack(size_t renamed);
 
     std::vector<Entry> m_entries;
     bool m_committed = false;
+    std::function<void(const QString&)> m_beforeRename;
 };
 
 /// Writing an output failed (disk full, permission changed since plan()).

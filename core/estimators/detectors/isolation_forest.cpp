@@ -137,11 +137,24 @@ IsolationForest::IsolationForest(std::vector<Node> nodes, std::vector<int> offse
         if (size < 1) {
             throw std::invalid_argument("isolation forest: an empty tree");
         }
+        // Every tree grew from the same subsample: a file whose subsample_used disagrees with
+        // its trees would scale every path length by the wrong c(psi).
+        if (m_nodes[static_cast<size_t>(begin)].size != subsample) {
+            throw std::invalid_argument("isolation forest: tree " + std::to_string(t + 1) +
+                                        " holds " +
+                                        std::to_string(m_nodes[static_cast<size_t>(begin)].size) +
+                                        " rows but subsample_used is " + std::to_string(subsample));
+        }
         for (int k = begin; k < begin + size; ++k) {
             const Node& node = m_nodes[static_cast<size_t>(k)];
-            // Children come after their parent (depth-first order), so walks always end.
-            if (node.feature >= 0 && (node.left <= k - begin || node.right <= k - begin ||
-                                      node.left >= size || node.right >= size)) {
+            // Children come after their parent (depth-first order), so walks always end; a
+            // node holds the rows of its two children.
+            if (node.size < 1 ||
+                (node.feature >= 0 && (node.left <= k - begin || node.right <= k - begin ||
+                                       node.left >= size || node.right >= size ||
+                                       m_nodes[size_t(begin + node.left)].size +
+                                               m_nodes[size_t(begin + node.right)].size !=
+                                           node.size))) {
                 throw std::invalid_argument("isolation forest: malformed node " +
                                             std::to_string(k));
             }

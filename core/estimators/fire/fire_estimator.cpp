@@ -92,6 +92,9 @@ public:
         const bool tune = v.isChoice("t") || v.isChoice("lambda");
         double t = tune ? 0.0 : v.real("t");
         double lambda = tune ? 0.0 : v.real("lambda");
+        if (!tune) {
+            checkRatioT(t, xp);
+        }
         std::optional<JSurface> surface;
         if (tune) {
             std::vector<double> lambdas;
@@ -118,8 +121,24 @@ public:
         report.fields = model->summary();
         if (surface) {
             addTuningFields(*surface, &report.fields);
-            if (surface->bestT == 0 || surface->bestT + 1 == int(surface->t.size())) {
-                report.note = "the tuned t is at the edge of its grid; give --t to look beyond it";
+            // Name only what was tuned: with --t given its one-point "grid" has no edge to
+            // speak of, and a lambda at its edge deserves the same word as a t.
+            const auto atEdge = [](int best, size_t size) {
+                return size > 1 && (best == 0 || best + 1 == int(size));
+            };
+            std::vector<std::string> edges;
+            if (atEdge(surface->bestT, surface->t.size())) {
+                edges.push_back("t");
+            }
+            if (atEdge(surface->bestLambda, surface->lambda.size())) {
+                edges.push_back("lambda");
+            }
+            if (!edges.empty()) {
+                const bool both = edges.size() == 2;
+                report.note =
+                    "the tuned " + (both ? std::string("t and lambda are") : edges[0] + " is") +
+                    " at the edge of " + (both ? "their grids" : "its grid") + "; give --" +
+                    edges[0] + (both ? " or --lambda" : "") + " to look beyond it";
             }
             model->setSurface(std::move(*surface));
         }

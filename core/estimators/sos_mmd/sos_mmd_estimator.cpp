@@ -7,6 +7,7 @@
 #include "core/estimators/sos_mmd/sos_mmd_problem.h"
 #include "core/estimators/sos_mmd/sos_mmd_solver.h"
 #include "core/random.h"
+#include "core/util/text.h"
 
 #include <cmath>
 #include <numeric>
@@ -133,7 +134,16 @@ public:
             config.objective == SosObjective::Exact ? "mmd2_exact" : "mmd2_projected", last.mmd);
         report.fields.emplace_back("relative_change", last.residual);
         report.fields.emplace_back("step_lipschitz", solver.stepLipschitz());
-        auto model = std::make_unique<SosMmdModel>(support, solver.b(), in.kernel.lengthScale);
+        std::unique_ptr<SosMmdModel> model;
+        try {
+            model = std::make_unique<SosMmdModel>(support, solver.b(), in.kernel.lengthScale);
+        } catch (const ParameterError& e) {
+            // The model's checks name the file field "b" for a model file; here B is what the
+            // solver produced, so a zero or indefinite B is a failed fit, not a bad option.
+            throw NumericalError("kernel SoS: the fitted B is unusable (b " + e.message() +
+                                 "); lambda = " + numberText(config.lambda, 6) +
+                                 " may be too large for these data: try a smaller --lambda");
+        }
         model->setReport(std::move(report));
         return model;
     }

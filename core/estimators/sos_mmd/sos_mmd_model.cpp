@@ -4,6 +4,7 @@
 #include "core/errors.h"
 #include "core/estimators/score_terms.h"
 #include "core/numerics/distances.h"
+#include "core/util/text.h"
 
 #include <Eigen/Eigenvalues>
 
@@ -35,7 +36,7 @@ SosMmdModel::SosMmdModel(const Matrix& support, const Matrix& b, double lengthSc
     }
     if (eig.eigenvalues().minCoeff() < -1e-8 * top) {
         throw ParameterError("b", "is not positive semidefinite (an eigenvalue is " +
-                                      std::to_string(eig.eigenvalues().minCoeff() / top) +
+                                      numberText(eig.eigenvalues().minCoeff() / top, 6) +
                                       " of the largest)");
     }
     std::vector<Eigen::Index> kept;
@@ -53,8 +54,8 @@ SosMmdModel::SosMmdModel(const Matrix& support, const Matrix& b, double lengthSc
     m_b = m_v * m_lambda.asDiagonal() * m_v.transpose();
     const double mass = traceBW();
     if (!(mass > 0.0) || !std::isfinite(mass)) {
-        throw ParameterError("b", "gives a model of zero or non-finite mass (Tr(BW) = " +
-                                      std::to_string(mass) + ")");
+        throw ParameterError(
+            "b", "gives a model of zero or non-finite mass (Tr(BW) = " + numberText(mass, 6) + ")");
     }
     m_b /= mass;
     m_lambda /= mass;
@@ -89,7 +90,7 @@ std::unique_ptr<SosMmdModel> SosMmdModel::fromFactors(const Matrix& support, con
     const double mass = model->traceBW();
     if (!(std::abs(mass - 1.0) < 1e-6)) {
         throw ParameterError("b_eigenvalues",
-                             "give a model of mass Tr(BW) = " + std::to_string(mass) + ", not 1");
+                             "give a model of mass Tr(BW) = " + numberText(mass, 9) + ", not 1");
     }
     KernelSpec spec;
     spec.lengthScale = lengthScale;

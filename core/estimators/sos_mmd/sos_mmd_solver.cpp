@@ -3,6 +3,7 @@
 
 #include "core/estimators/sos_mmd/spectraplex.h"
 #include "core/util/single_thread_scope.h"
+#include "core/util/text.h"
 
 #include <cmath>
 #include <limits>
@@ -89,7 +90,7 @@ bool SosMmdSolver::step()
 std::string SosMmdSolver::summary() const
 {
     return "fista: " + std::to_string(m_iteration) +
-           " steps, step 1/L with L = " + std::to_string(m_lipschitz) + ", " +
+           " steps, step 1/L with L = " + numberText(m_lipschitz, 6) + ", " +
            std::to_string(m_restarts) + " restarts";
 }
 

@@ -3,6 +3,7 @@
 
 #include "core/errors.h"
 #include "core/random.h"
+#include "core/util/text.h"
 
 #include <cmath>
 
@@ -36,7 +37,7 @@ SolverKind solverKindFromString(const std::string& text)
         return SolverKind::Newton;
     }
     throw ParameterError("solver",
-                         "unknown solver '" + text + "' (use newton, natural or standard)");
+                         "unknown solver " + quoted(text) + " (use newton, natural or standard)");
 }
 
 void GradientConfig::validate() const
