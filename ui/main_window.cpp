@@ -13,6 +13,7 @@
 #include "ui/panels/data_panel.h"
 #include "ui/panels/model_panel.h"
 #include "ui/panels/negativity_dialog.h"
+#include "ui/panels/wheel_guard.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/fd_plot.h"
@@ -42,6 +43,10 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
 namespace sosrep::ui {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
@@ -57,6 +62,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connectNegativity();
     createActions();
     setAcceptDrops(true);
+    // Scrolling past a field must not edit it (one guard for every panel, dialogs included).
+    qApp->installEventFilter(new WheelGuard(this));
     updateTitle();
     // The modified mark: a change of settings or roles the project does not hold yet.
     connect(m_controller, &EstimationController::dataChanged, this, &MainWindow::updateTitle);
@@ -490,14 +497,21 @@ bool MainWindow::openFile(const QString& path)
         setWindowModified(false);
         updateTitle();
         const QString label = m_controller->labelColumn();
-        statusBar()->showMessage(
-            label.isEmpty() ? tr("Loaded %1: no 0/1 label column found (AUCs need one: set a "
-                                 "column's role to label)")
-                                  .arg(path)
-                            : tr("Loaded %1: column '%2' (0/1) taken as the label, used only "
-                                 "for AUCs; change its role in the table")
-                                  .arg(path, label),
-            10000);
+        QString message =
+            !label.isEmpty()
+                ? tr("Loaded %1: column '%2' (0/1) taken as the label, used only for AUCs; "
+                     "change its role in the table")
+                      .arg(path, label)
+            : m_controller->labels()
+                ? tr("Loaded %1: its array y (0/1) taken as the labels, used only for AUCs")
+                      .arg(path)
+                : tr("Loaded %1: no 0/1 label column found (AUCs need one: set a column's role "
+                     "to label)")
+                      .arg(path);
+        if (m_controller->lengthScaleWasReset()) {
+            message += tr("; ℓ reset to auto (the fixed ℓ was chosen for the previous data)");
+        }
+        statusBar()->showMessage(message, 15000);
     }
     return loaded;
 }
@@ -536,6 +550,31 @@ QString MainWindow::densityTitle() const
     return t;
 }
 
+namespace {
+
+/// The levels of a normality score that 50, 80 and 95 % of the rows reach (the score's own
+/// analogue of HDR contours: the region above a level holds that share of the rows).
+std::vector<double> rowScoreLevels(const Vector& scores)
+{
+    std::vector<double> v;
+    for (Eigen::Index i = 0; i < scores.size(); ++i) {
+        if (std::isfinite(scores(i))) {
+            v.push_back(scores(i));
+        }
+    }
+    if (v.empty()) {
+        return {};
+    }
+    std::sort(v.begin(), v.end(), std::greater<>());
+    std::vector<double> levels;
+    for (const double share : {0.5, 0.8, 0.95}) {
+        levels.push_back(v[std::min(v.size() - 1, size_t(share * double(v.size())))]);
+    }
+    return levels;
+}
+
+} // namespace
+
 void MainWindow::showMaps()
 {
     const FitJobResult* r = m_controller->result();
@@ -550,6 +589,12 @@ void MainWindow::showMaps()
         c.fitRows = r->fitRowIndices;
         const QString kind = QString::fromStdString(toString(r->model().kind()));
         c.valueLabel = r->model().kind() == DensityKind::Score ? kind : tr("log %1").arg(kind);
+        if (r->model().kind() == DensityKind::Score) {
+            // The rows' scores are at hand when the map's model is the one that scored them.
+            c.scoreLevels = rowScoreLevels(&r->scoresModel() == &r->model()
+                                               ? r->rowLogDensity
+                                               : r->model().logValues(c.points).values);
+        }
         c.xLabel = names.value(r->grid.spec.xColumn);
         c.yLabel = names.value(r->grid.spec.yColumn);
         m_density->showContent(c);

@@ -102,6 +102,16 @@ void MainWindow::createActions()
             m_compare->secondView()->setColormap(name);
         });
     }
+    QAction* resetZoom = view->addAction(tr("&Reset zoom"));
+    resetZoom->setShortcut(Qt::Key_Home);
+    connect(resetZoom, &QAction::triggered, this, [this] {
+        if (auto* map = qobject_cast<DensityHeatmap*>(m_tabs->currentWidget())) {
+            map->resetZoom();
+        } else if (auto* plot = qobject_cast<QCustomPlot*>(m_tabs->currentWidget())) {
+            plot->rescaleAxes();
+            plot->replot();
+        }
+    });
     QAction* pick = view->addAction(tr("&Pick cluster 2 (drag a rectangle on the density)"));
     pick->setShortcut(Qt::CTRL | Qt::Key_K);
     connect(pick, &QAction::triggered, this, [this] {
@@ -155,17 +165,24 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
 
 QString MainWindow::aboutText() const
 {
-    return tr("<h3>SOSREP Studio</h3>"
+    return tr("<h3>SOSREP Studio %8</h3>"
               "<p>Non-parametric density estimation: SOSREP (p = f², natural gradient, "
               "Fisher-divergence tuning), KDE, kernel sums of squares by MMD, FIRE density "
               "ratios, and anomaly scores from the density.</p>"
+              "<p><b>How to cite the method.</b> M. Kozdoba, B. Perets, S. Mannor. "
+              "<i>Sobolev Space Regularised Pre Density Models.</i> Proceedings of the 41st "
+              "International Conference on Machine Learning (ICML), PMLR 235, 2024 "
+              "(arXiv:2307.13763); "
+              "a later version is titled <i>Unnormalized Density Estimation with Root Sobolev "
+              "Norm Regularization</i>.</p>"
               "<p>Built with Qt %1 (running %2), QCustomPlot %3, Eigen %4.%5.%6, zlib %7.</p>")
         .arg(QStringLiteral(QT_VERSION_STR), QString::fromLatin1(qVersion()),
              QStringLiteral(QCUSTOMPLOT_VERSION_STR))
         .arg(EIGEN_WORLD_VERSION)
         .arg(EIGEN_MAJOR_VERSION)
         .arg(EIGEN_MINOR_VERSION)
-        .arg(QStringLiteral(ZLIB_VERSION));
+        .arg(QStringLiteral(ZLIB_VERSION))
+        .arg(QStringLiteral(SOSREP_VERSION));
 }
 
 QString MainWindow::quickGuide() const

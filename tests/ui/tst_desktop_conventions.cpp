@@ -211,6 +211,10 @@ private slots:
         QVERIFY(about.contains(QStringLiteral("Qt ") + QString::fromLatin1(qVersion())));
         QVERIFY(about.contains(QStringLiteral("QCustomPlot 2.")));
         QVERIFY(about.contains(QStringLiteral("Eigen 3.")));
+        // Issue 24: the app's own version and how to cite the method.
+        QVERIFY(about.contains(QStringLiteral("SOSREP Studio 0.")));
+        QVERIFY(about.contains(QStringLiteral("Sobolev Space Regularised Pre Density Models")));
+        QVERIFY(about.contains(QStringLiteral("arXiv:2307.13763")));
         QVERIFY(w.quickGuide().contains(QStringLiteral("F5")));
         // The guide covers every view; it and the icon come from resources/.
         for (int i = 0; i < w.tabs()->count(); ++i) {

@@ -12,9 +12,12 @@
 #include "ui/project_file.h"
 
 #include "core/metrics/auc.h"
+#include "support/shared_data.h"
 #include "support/temp_files.h"
 
 #include <QComboBox>
+#include <QSpinBox>
+#include <QStatusBar>
 #include <QXmlStreamReader>
 #include <QtTest>
 
@@ -754,6 +757,120 @@ private slots:
         QVERIFY(!c->settings().autoLengthScale());
         QCOMPARE(c->result()->lengthScale(), 0.2);
         QVERIFY(!c->result()->fit.search.has_value());
+    }
+
+    // Issue 24: an l clicked on the demo's FD curve was reused, without a sweep, on the next
+    // data set; and every .npz load said "no 0/1 label column found" though its y is used.
+    void newDataResetsAFixedLengthScaleAndNamesItsLabels()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::GaussianMixture, 200, 3);
+        c->setOption("length_scale", "0.2");
+        QVERIFY(!c->settings().autoLengthScale());
+        QVERIFY(w.openFile(QString::fromStdString(adbenchPath("45_wine.npz"))));
+        QVERIFY(c->settings().autoLengthScale());
+        QVERIFY(c->lengthScaleWasReset());
+        const QString status = w.statusBar()->currentMessage();
+        QVERIFY2(status.contains(QStringLiteral("ℓ reset to auto")), qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("array y")), qPrintable(status));
+        QVERIFY2(!status.contains(QStringLiteral("no 0/1 label")), qPrintable(status));
+        // An l set on these data stays until the data change again.
+        c->setOption("length_scale", "0.3");
+        QVERIFY(!c->settings().autoLengthScale());
+    }
+
+    // Issue 24: with IForest the density view drew "50/80/95 % HDR" contours of a normality
+    // score; a score's contours are the levels the rows' scores reach, and say so.
+    void aDetectorsMapHasScoreContoursNotHdr()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->setEstimator("iforest");
+        c->generateToy(sosrep::ToyKind::GaussianMixture, 300, 3);
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        auto* map = w.findChild<DensityHeatmap*>();
+        QVERIFY(map);
+        QStringList names;
+        for (int i = 0; i < map->plottableCount(); ++i) {
+            names << map->plottable(i)->name();
+        }
+        QVERIFY2(!names.join(QLatin1Char('|')).contains(QStringLiteral("HDR")),
+                 qPrintable(names.join(QLatin1Char('|'))));
+        QVERIFY2(names.contains(QStringLiteral("score above 50 % of rows")),
+                 qPrintable(names.join(QLatin1Char('|'))));
+        // Issue 24: no way back from a zoom. Double-click, or View > Reset zoom (Home).
+        map->resize(600, 500);
+        map->resetZoom();
+        const QCPRange whole = map->xAxis->range();
+        map->xAxis->setRange(whole.center(), whole.center() + whole.size() / 20);
+        QTest::mouseDClick(map, Qt::LeftButton, Qt::NoModifier, QPoint(300, 250));
+        QCOMPARE(map->xAxis->range().lower, whole.lower);
+        QCOMPARE(map->xAxis->range().upper, whole.upper);
+        map->xAxis->setRange(whole.center(), whole.center() + whole.size() / 20);
+        w.tabs()->setCurrentWidget(map);
+        QAction* reset = nullptr;
+        for (QAction* a : w.findChildren<QAction*>()) {
+            if (a->shortcut() == QKeySequence(Qt::Key_Home)) {
+                reset = a;
+            }
+        }
+        QVERIFY(reset);
+        reset->trigger();
+        QCOMPARE(map->xAxis->range().upper, whole.upper);
+    }
+
+    // Issue 24: scrolling over the panels changed the kernel and the ratio's half-spaces.
+    void theWheelPassesOverFieldsWithoutFocus()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QComboBox* combo = nullptr;
+        for (QComboBox* b : w.findChildren<QComboBox*>()) {
+            if (b->isVisible() && b->isEnabled() && b->count() > 2 && b->currentIndex() == 0) {
+                combo = b;
+                break;
+            }
+        }
+        QVERIFY(combo);
+        QSpinBox* spin = nullptr;
+        for (QSpinBox* s : w.findChildren<QSpinBox*>()) {
+            if (s->isVisible() && s->isEnabled() && s->value() < s->maximum()) {
+                spin = s;
+                break;
+            }
+        }
+        QVERIFY(spin);
+        const auto wheelDown = [](QWidget* target) {
+            const QPointF at(target->width() / 2.0, target->height() / 2.0);
+            QWheelEvent e(at, target->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+            QCoreApplication::sendEvent(target, &e);
+        };
+        const auto wheelUp = [](QWidget* target) {
+            const QPointF at(target->width() / 2.0, target->height() / 2.0);
+            QWheelEvent e(at, target->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+            QCoreApplication::sendEvent(target, &e);
+        };
+        w.setFocus();
+        QVERIFY(!combo->hasFocus() && !spin->hasFocus());
+        const int index = combo->currentIndex();
+        const int value = spin->value();
+        wheelDown(combo);
+        wheelUp(spin);
+        QCOMPARE(combo->currentIndex(), index);
+        QCOMPARE(spin->value(), value);
+        // A field the user clicked into takes the wheel as before.
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        spin->setFocus();
+        QTRY_VERIFY(spin->hasFocus());
+        wheelUp(spin);
+        QVERIFY(spin->value() != value);
     }
 };
 

@@ -144,6 +144,14 @@ void EstimationController::setDataset(Dataset raw, const QString& source)
     }
     m_source = source;
     clearResults();
+    // An l fixed for the old data (typed, or a click on its FD curve) says nothing about these
+    // rows: the next fit tunes again instead of reusing it silently.
+    m_lengthScaleReset =
+        m_settings.values.has("length_scale") && !m_settings.values.isChoice("length_scale");
+    if (m_lengthScaleReset) {
+        m_settings.values.set("length_scale", "auto");
+        emit settingsChanged();
+    }
     const auto [px, py] = defaultPlotColumns(m_features);
     m_plotX = px;
     m_plotY = py;

@@ -60,6 +60,8 @@ public:
     QVector<ColumnRole> columnRoles() const { return m_roles; }
     /// The column with the label role ("" = none; an .npz's y is not a column).
     QString labelColumn() const;
+    /// Whether loading the current data reset a fixed l to auto (it was chosen for other data).
+    bool lengthScaleWasReset() const { return m_lengthScaleReset; }
     /// Returns false (and emits errorOccurred) if the roles are invalid (e.g. non-0/1 labels).
     bool setColumnRoles(const QVector<ColumnRole>& roles);
     /// Feature columns (names) in order, after roles.
@@ -172,6 +174,7 @@ private:
     bool sweepFits(const FitSettings& s) const;
 
     RatioController* m_ratio = nullptr;
+    bool m_lengthScaleReset = false;
     Dataset m_raw;
     QString m_source;
     std::optional<ToyConfig> m_toy;

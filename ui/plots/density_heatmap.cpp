@@ -326,7 +326,9 @@ void DensityHeatmap::showContent(const Content& c)
     for (int j = 0; j < s.ny; ++j) {
         ys[size_t(j)] = s.y(j);
     }
-    const std::vector<double> levels = highestDensityLevels(g.logDensity, {0.5, 0.8, 0.95});
+    const bool score = c.scoreLevels.size() == 3;
+    const std::vector<double> levels =
+        score ? c.scoreLevels : highestDensityLevels(g.logDensity, {0.5, 0.8, 0.95});
     for (int k = 0; k < 3; ++k) {
         QVector<double> t, x, y;
         if (c.contours) {
@@ -342,7 +344,9 @@ void DensityHeatmap::showContent(const Content& c)
         }
         m_contours[k]->setData(t, x, y, true);
         m_contours[k]->setVisible(c.contours);
-        const QString hdr = QStringLiteral("%1 % HDR").arg(k == 0 ? 50 : k == 1 ? 80 : 95);
+        const int share = k == 0 ? 50 : k == 1 ? 80 : 95;
+        const QString hdr = score ? QStringLiteral("score above %1 % of rows").arg(share)
+                                  : QStringLiteral("%1 % HDR").arg(share);
         m_contours[k]->setName(c.slice ? hdr + QStringLiteral(" of the 2-D slice") : hdr);
     }
     showAxes(true);
@@ -399,6 +403,26 @@ QPointF DensityHeatmap::unitsPerPixel() const
     const QRect r = axisRect()->rect();
     return {xAxis->range().size() / std::max(1, r.width()),
             yAxis->range().size() / std::max(1, r.height())};
+}
+
+void DensityHeatmap::resetZoom()
+{
+    if (m_box.isEmpty()) {
+        return;
+    }
+    if (m_equalAspect) {
+        applyAspect();
+    } else {
+        xAxis->setRange(m_box.left(), m_box.right());
+        yAxis->setRange(m_box.top(), m_box.bottom());
+    }
+    replot();
+}
+
+void DensityHeatmap::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    resetZoom();
+    event->accept();
 }
 
 void DensityHeatmap::resizeEvent(QResizeEvent* event)

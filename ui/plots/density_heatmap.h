@@ -37,6 +37,10 @@ public:
         /// as small grey dots, scored but not fitted.
         std::vector<Eigen::Index> fitRows;
         bool legend = true;
+        /// A normality score is not a density: no highest-density region exists. When set,
+        /// the three contours are these score levels (the quantiles of the rows' scores that
+        /// hold 50/80/95 % of the rows above them), named so, instead of HDR levels.
+        std::vector<double> scoreLevels;
     };
     void showContent(const Content& content);
 
@@ -70,6 +74,8 @@ public:
     void setEqualAspect(bool on);
     /// Tick count of both axes (narrow maps use fewer).
     void setTickCount(int count);
+    /// Back to the whole map after a zoom or a drag (View ▸ Reset zoom, Home, double-click).
+    void resetZoom();
     /// Data units per pixel on x and on y (equal with the equal aspect).
     QPointF unitsPerPixel() const;
     /// Without its own colour scale (a neighbour shows the shared one): the map gets the width.
@@ -78,6 +84,7 @@ public:
 protected:
     void resizeEvent(QResizeEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
 
 signals:
     void rectanglePicked(double x0, double x1, double y0, double y1);
