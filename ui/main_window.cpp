@@ -246,6 +246,12 @@ void MainWindow::connectController()
             [this] { m_fd->setCurve(m_controller->fdCurve(), fdChoice()); });
     connect(m_controller, &EstimationController::fitFinished, this, &MainWindow::showResult);
     connect(m_controller, &EstimationController::gridsUpdated, this, &MainWindow::showMaps);
+    connect(m_controller, &EstimationController::solverComparisonCancelled, this, [this] {
+        statusBar()->showMessage(
+            tr("Optimizer runs cancelled; the fit and its views are kept (Run starts them "
+               "again)."),
+            8000);
+    });
     connect(m_controller, &EstimationController::fitCancelled, this, [this] {
         statusBar()->showMessage(tr("Fit cancelled; previous results kept."), 5000);
     });

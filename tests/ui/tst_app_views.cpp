@@ -20,6 +20,7 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QStatusBar>
 #include <QTableView>
 #include <QtTest>
 
@@ -409,9 +410,15 @@ private slots:
         c->setSolverComparison(s);
         QVERIFY(fitAndWait(c));
         QVERIFY(c->isBusy());
+        QSignalSpy fitCancelled(c, &EstimationController::fitCancelled);
         c->cancel();
         QVERIFY(done.wait(60000));
         QVERIFY(c->result()->solverRuns.empty());
+        // Issue 24: Esc on these runs said "Fit cancelled"; the fit was not.
+        QCOMPARE(fitCancelled.count(), 0);
+        QVERIFY2(
+            w.statusBar()->currentMessage().contains(QStringLiteral("Optimizer runs cancelled")),
+            qPrintable(w.statusBar()->currentMessage()));
         w.tabs()->setCurrentIndex(0);
         w.tabs()->setCurrentWidget(w.optimizerView());
         QVERIFY(!c->isBusy());

@@ -16,6 +16,7 @@
 #include "support/temp_files.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QXmlStreamReader>
@@ -820,6 +821,32 @@ private slots:
         QVERIFY(reset);
         reset->trigger();
         QCOMPARE(map->xAxis->range().upper, whole.upper);
+    }
+
+    // Issue 24: the Optimizer view showed empty SOSREP axes for IForest and kNN, SOSREP's runs
+    // for KDE without a word, and its controls stayed enabled where they do not apply.
+    void optimizerViewSaysWhatItShowsForEachEstimator()
+    {
+        MainWindow w;
+        w.show();
+        auto* c = w.controller();
+        auto* view = w.findChild<OptimizerView*>();
+        QVERIFY(view);
+        auto* note = view->findChild<QLabel*>(QStringLiteral("kindNote"));
+        QVERIFY(note);
+        c->setEstimator("iforest");
+        QVERIFY(!note->isHidden());
+        QVERIFY2(note->text().contains(QStringLiteral("not fitted by an optimizer")),
+                 qPrintable(note->text()));
+        QVERIFY(view->plot()->isHidden());
+        for (QSpinBox* s : view->findChildren<QSpinBox*>()) {
+            QVERIFY(!s->isEnabled());
+        }
+        c->setEstimator("kde");
+        QVERIFY2(note->text().contains(QStringLiteral("closed form")), qPrintable(note->text()));
+        QVERIFY(!view->plot()->isHidden());
+        c->setEstimator("sosrep");
+        QVERIFY(note->isHidden());
     }
 
     // Issue 24: scrolling over the panels changed the kernel and the ratio's half-spaces.

@@ -555,7 +555,7 @@ bool EstimationController::rerunSolverComparison()
                     return;
                 }
                 if (runs.empty()) {
-                    emit fitCancelled();
+                    emit solverComparisonCancelled(); // the fit itself stands
                 } else {
                     m_result->solverRuns = std::move(runs);
                 }

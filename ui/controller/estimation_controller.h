@@ -155,6 +155,8 @@ signals:
     /// A natural-vs-standard run started by rerunSolverComparison() ended (done or cancelled).
     void solverComparisonFinished();
     void fitCancelled();
+    /// The natural-vs-standard runs were cancelled; the fit and its views stay.
+    void solverComparisonCancelled();
     void errorOccurred(const QString& message);
     void clusterComparisonReady();
     void plotColumnsChanged();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/plots/optimizer_view.h"
 
+#include "core/estimators/registry.h"
 #include "core/experiments/negativity.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/plots/trace_plot.h"
@@ -59,6 +60,11 @@ OptimizerView::OptimizerView(EstimationController* controller, QWidget* parent)
     m_deferredNote->setWordWrap(true);
     m_deferredNote->setVisible(false);
     layout->addWidget(m_deferredNote);
+    m_kindNote = new QLabel;
+    m_kindNote->setObjectName(QStringLiteral("kindNote"));
+    m_kindNote->setWordWrap(true);
+    m_kindNote->setVisible(false);
+    layout->addWidget(m_kindNote);
     layout->addWidget(m_plot, 1);
 
     connect(m_rate, &QDoubleSpinBox::editingFinished, this, &OptimizerView::apply);
@@ -94,6 +100,28 @@ void OptimizerView::refresh()
     const bool runnable = r && r->model().kernelField() && !m_controller->isBusy();
     m_run->setEnabled(runnable);
     m_paper->setEnabled(runnable);
+    m_rate->setEnabled(runnable);
+    m_iterations->setEnabled(runnable);
+    // Say what this view shows for the estimator at hand (it showed empty SOSREP axes for the
+    // detectors, and SOSREP's runs for KDE without a word).
+    const std::string& name = m_controller->settings().estimator;
+    const Capabilities caps = EstimatorRegistry::instance().get(name).capabilities();
+    const QString estimator = QString::fromStdString(name);
+    QString why;
+    if (!caps.usesKernel) {
+        why = tr("%1 is not fitted by an optimizer (no kernel, no solver): this view has "
+                 "nothing to show for it. Choose SOSREP to watch its solver.")
+                  .arg(estimator);
+    } else if (!caps.liveTrace) {
+        why = tr("%1 is a closed form (no solver). The runs below, when shown, are SOSREP's "
+                 "natural and standard gradients on the same kernel, started from %1's "
+                 "weights: they show how SOSREP's optimizers behave there, not how %1 was "
+                 "fitted.")
+                  .arg(estimator);
+    }
+    m_kindNote->setText(why);
+    m_kindNote->setVisible(!why.isEmpty());
+    m_plot->setVisible(caps.usesKernel);
     const bool deferred = m_controller->solverComparisonDeferred();
     if (deferred) {
         m_deferredNote->setText(

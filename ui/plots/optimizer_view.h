@@ -49,6 +49,7 @@ private:
     QPushButton* m_paper;
     QCheckBox* m_newton;
     QLabel* m_deferredNote;
+    QLabel* m_kindNote;
 };
 
 } // namespace sosrep::ui
