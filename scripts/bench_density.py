@@ -97,7 +97,7 @@ def main():
     p.add_argument('--sosrep', default=os.path.join(os.path.dirname(__file__), '..', 'build',
                                                     'app', 'sosrep'))
     p.add_argument('--seeds', type=int, default=20, help='seeds per toy (default 20)')
-    p.add_argument('--real-seeds', type=int, default=5, help='seeds per real set (default 5)')
+    p.add_argument('--real-seeds', type=int, default=20, help='seeds per real set (default 20)')
     p.add_argument('--n', type=int, default=500, help='training rows of a toy (default 500)')
     p.add_argument('--data-dir', default=os.path.join(os.path.dirname(__file__), '..', '..',
                                                       'shared', 'datasets', 'adbench'))
