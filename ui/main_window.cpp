@@ -294,6 +294,7 @@ void MainWindow::showStaleness()
                               "exports are refused until then.")
                                .arg(reason));
     m_staleBanner->setVisible(!reason.isEmpty());
+    updateExportActions();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

@@ -163,6 +163,11 @@ private:
     SettingsHistory* m_history = nullptr;
     QString m_projectPath; // the project saved or opened last ("" = none)
     QList<QKeySequence> m_globalShortcuts;
+    QAction* m_exportPlotAction = nullptr;
+    QAction* m_exportScoresAction = nullptr;
+    /// Export is offered only when there is something current to export (a stale view's
+    /// export was refused only after its file and size dialogs).
+    void updateExportActions();
     bool m_loading = false; // opening data or a project: not a user's change
 };
 

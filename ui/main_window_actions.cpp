@@ -9,6 +9,7 @@
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/plot_style.h"
+#include "ui/plots/ratio_view.h"
 #include "ui/project_file.h"
 
 #include <qcustomplot.h>
@@ -62,10 +63,10 @@ void MainWindow::createActions()
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
     file->addSeparator();
-    QAction* exportPlotAction = file->addAction(tr("&Export plot…"));
+    QAction* exportPlotAction = m_exportPlotAction = file->addAction(tr("&Export plot…"));
     exportPlotAction->setShortcut(Qt::CTRL | Qt::Key_E);
     connect(exportPlotAction, &QAction::triggered, this, &MainWindow::exportPlotInteractively);
-    QAction* exportScoresAction = file->addAction(tr("Export &scores…"));
+    QAction* exportScoresAction = m_exportScoresAction = file->addAction(tr("Export &scores…"));
     exportScoresAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_E);
     connect(exportScoresAction, &QAction::triggered, this, &MainWindow::exportScoresInteractively);
     file->addSeparator();
@@ -148,6 +149,31 @@ void MainWindow::createActions()
         m_globalShortcuts << a->shortcut();
     }
     qApp->installEventFilter(this);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateExportActions);
+    for (auto signal : {&EstimationController::fitFinished, &EstimationController::dataChanged,
+                        &EstimationController::settingsChanged}) {
+        connect(m_controller, signal, this, &MainWindow::updateExportActions);
+    }
+    updateExportActions();
+}
+
+void MainWindow::updateExportActions()
+{
+    if (!m_exportPlotAction) {
+        return; // called while the window is still being built
+    }
+    const bool ratio = m_tabs->currentWidget() == m_ratio;
+    const QString stale = m_controller->staleReason();
+    const bool fitted = m_controller->result() != nullptr;
+    const QString why = !fitted ? tr("nothing fitted yet (F5 fits)")
+                        : !stale.isEmpty()
+                            ? tr("the results are stale (%1): press F5 to refit").arg(stale)
+                            : QString();
+    m_exportPlotAction->setEnabled(ratio || why.isEmpty());
+    m_exportScoresAction->setEnabled(why.isEmpty());
+    for (QAction* a : {m_exportPlotAction, m_exportScoresAction}) {
+        a->setStatusTip(a->isEnabled() ? QString() : tr("Not available: %1").arg(why));
+    }
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)

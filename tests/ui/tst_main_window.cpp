@@ -3,6 +3,7 @@
 #include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
 #include "ui/main_window.h"
+#include "ui/panels/option_editor.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/optimizer_view.h"
@@ -17,6 +18,7 @@
 
 #include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QXmlStreamReader>
@@ -847,6 +849,65 @@ private slots:
         QVERIFY(!view->plot()->isHidden());
         c->setEstimator("sosrep");
         QVERIFY(note->isHidden());
+    }
+
+    // Issue 24: the l box showed the tail of a 16-digit number (a clicked FD point).
+    void theLengthScaleBoxShowsSixDigitsAndKeepsTheValue()
+    {
+        MainWindow w;
+        w.show();
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 200, 1);
+        QVERIFY(c->setOption("length_scale", "0.05209123456789012"));
+        QLineEdit* box = nullptr;
+        for (OptionEditor* e : w.findChildren<OptionEditor*>()) {
+            if (e->spec().name == "length_scale") {
+                box = e->findChild<QLineEdit*>();
+            }
+        }
+        QVERIFY(box);
+        QCOMPARE(box->text(), QStringLiteral("0.0520912"));
+        QCOMPARE(box->cursorPosition(), 0);
+        QVERIFY(box->toolTip().contains(QStringLiteral("0.05209123456789")));
+        // Leaving the box untouched is no edit: the value keeps its digits.
+        emit box->editingFinished();
+        QCOMPARE(c->settings().values.real("length_scale"), 0.05209123456789012);
+        // A typed value is committed.
+        box->setText(QStringLiteral("0.07"));
+        box->setModified(true);
+        emit box->editingFinished();
+        QCOMPARE(c->settings().values.real("length_scale"), 0.07);
+    }
+
+    // Issue 24: a stale view's export was refused only after the file and size dialogs; the
+    // actions are now disabled while there is nothing current to export, and say why.
+    void exportActionsAreDisabledWhileResultsAreStale()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        QAction* plot = nullptr;
+        QAction* scores = nullptr;
+        for (QAction* a : w.findChildren<QAction*>()) {
+            if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_E)) {
+                plot = a;
+            } else if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E)) {
+                scores = a;
+            }
+        }
+        QVERIFY(plot && scores);
+        c->generateToy(sosrep::ToyKind::TwoMoons, 200, 1);
+        QVERIFY(!plot->isEnabled() && !scores->isEnabled());
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(plot->isEnabled() && scores->isEnabled());
+        QVERIFY(c->setOption("grid", "12")); // results now stale
+        QVERIFY(!plot->isEnabled() && !scores->isEnabled());
+        QVERIFY2(plot->statusTip().contains(QStringLiteral("stale")),
+                 qPrintable(plot->statusTip()));
+        // The Ratio view has its own samples and fit: its plot stays exportable.
+        w.tabs()->setCurrentIndex(w.tabs()->count() - 1);
+        QVERIFY(plot->isEnabled());
     }
 
     // Issue 24: scrolling over the panels changed the kernel and the ratio's half-spaces.

@@ -129,6 +129,8 @@ void OptionEditor::commitNumber()
     if (m_edit->text().trimmed().isEmpty()) {
         const double v = m_suggestion ? m_suggestion() : std::max(m_spec.minimum, 1.0);
         m_edit->setText(QString::number(v, 'g', 6));
+    } else if (!m_edit->isModified()) {
+        return; // focus left an untouched field: its shown (rounded) text is not an edit
     }
     commit(m_edit->text().trimmed());
 }
@@ -162,7 +164,14 @@ void OptionEditor::refresh()
     }
     if (m_edit) {
         if (!choice) {
-            m_edit->setText(QString::fromStdString(value));
+            // Six significant digits, from the start: a clicked FD point's 16 digits showed only
+            // their tail in the narrow box. The full value is in the tooltip.
+            const bool real =
+                m_spec.type == OptionType::Real || m_spec.type == OptionType::RealOrChoice;
+            m_edit->setText(real ? QString::number(values.real(m_spec.name), 'g', 6)
+                                 : QString::fromStdString(value));
+            m_edit->setToolTip(QString::fromStdString(value));
+            m_edit->setCursorPosition(0);
         }
         m_edit->setEnabled(!choice);
     }
