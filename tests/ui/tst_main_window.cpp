@@ -699,10 +699,20 @@ private slots:
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 2);
         c->setCompareEstimator("iforest");
         QSignalSpy finished(c, &EstimationController::fitFinished);
+        QSignalSpy clusters(c, &EstimationController::clusterComparisonReady);
         c->fit();
         QVERIFY(finished.wait(60000));
         QCOMPARE(QString::fromStdString(c->result()->comparison->estimator()),
                  QStringLiteral("iforest"));
+        // Issue 24: no log-density panel for a score (it plotted IForest's score as a "log
+        // density - mean on cluster 1" and printed a "mean log-density gap").
+        QVERIFY(clusters.count() > 0 || clusters.wait(30000));
+        QVERIFY(!w.compareView()->clusterPlot()->axisRect(0)->visible());
+        QVERIFY(!w.compareView()->clusterPlot()->axisRect(1)->visible());
+        QCOMPARE(w.compareView()->clusterPlot()->graph(0)->dataCount(), 0);
+        QVERIFY2(w.compareView()->clusterText().contains(QStringLiteral("not drawn")),
+                 qPrintable(w.compareView()->clusterText()));
+        QVERIFY(!w.compareView()->clusterText().contains(QStringLiteral("gap (cluster")));
         const QCPRange r = w.compareView()->secondView()->dataRange();
         QCOMPARE(r.lower, 0.0);
         QCOMPARE(r.upper, 100.0);

@@ -199,6 +199,26 @@ QString CompareView::mmdText() const
     return m_mmdInfo->text();
 }
 
+void CompareView::showClusterPanels(bool on)
+{
+    // The two cluster panels (graphs 0-6) give way to the score scatter beside them.
+    for (int k = 0; k < 2; ++k) {
+        QCPAxisRect* rect = m_clusters->axisRect(k);
+        rect->setVisible(on);
+        // Hidden, a rect still kept its margins and a share of the width: none of either.
+        rect->setAutoMargins(on ? QCP::msAll : QCP::msNone);
+        rect->setMargins(QMargins());
+        rect->setMaximumSize(on ? QWIDGETSIZE_MAX : 0, QWIDGETSIZE_MAX);
+        rect->setMinimumSize(0, 0);
+        m_clusters->plotLayout()->setColumnStretchFactor(k, on ? 1.0 : 0.001);
+    }
+}
+
+QString CompareView::clusterText() const
+{
+    return m_clusterInfo->text();
+}
+
 QString CompareView::scoreText() const
 {
     return m_scoreInfo->text();
@@ -247,6 +267,8 @@ void CompareView::showResult(const FitJobResult& r, const Matrix& features,
     // model's percentile over the grid, which only the ranking (what a detector is) decides.
     const bool scores =
         r.model().kind() == DensityKind::Score || r.comparison->kind() == DensityKind::Score;
+    m_scoreModel = !scores ? QString() : r.model().kind() == DensityKind::Score ? first : second;
+    showClusterPanels(!scores);
     const bool normalized = r.model().kind() == DensityKind::Normalized &&
                             r.comparison->kind() == DensityKind::Normalized;
     const double area = r.grid.spec.cellArea();
@@ -393,6 +415,20 @@ void CompareView::showPercentiles(const FitJobResult& r, const Matrix& features,
 
 void CompareView::showClusters(const ClusterComparison& c, const QString& description)
 {
+    const bool drawn = m_scoreModel.isEmpty();
+    showClusterPanels(drawn);
+    if (!drawn) {
+        for (int i = 0; i < 7; ++i) {
+            m_clusters->graph(i)->data()->clear();
+        }
+        m_clusters->replot();
+        m_clusterInfo->setText(
+            tr("Cluster comparison, %1: not drawn. %2 gives a normality score, not a density: "
+               "a log-density gap between clusters means nothing for it (the maps above compare "
+               "the two by rank).")
+                .arg(description, m_scoreModel));
+        return;
+    }
     QVector<double> x(int(c.first.size()));
     std::iota(x.begin(), x.end(), 0.0);
     auto vec = [](const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); };

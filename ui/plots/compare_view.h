@@ -37,6 +37,7 @@ public:
     QString mmdText() const;
     /// The per-row score comparison's read-out (Spearman correlation, AUCs on the rows shown).
     QString scoreText() const;
+    QString clusterText() const;
     /// Rows drawn in the per-row score scatter (normal and anomalous).
     int scatterPoints() const;
 
@@ -54,6 +55,10 @@ private:
     DensityHeatmap* m_diff;
     QCustomPlot* m_clusters;
     QLabel* m_clusterInfo;
+    /// A normality score (IForest, kNN, the anomaly rule) is one of the pair: no log-density
+    /// gap between clusters exists, so the cluster panel is not drawn.
+    QString m_scoreModel;
+    void showClusterPanels(bool on);
     QLabel* m_mmdInfo;
     QLabel* m_scoreInfo;
     QCPAxisRect* m_scatterRect = nullptr;
