@@ -2,6 +2,7 @@
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
+#include "ui/controller/settings_history.h"
 #include "ui/main_window.h"
 #include "ui/panels/option_editor.h"
 #include "ui/plots/compare_view.h"
@@ -21,6 +22,7 @@
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QUndoStack>
 #include <QXmlStreamReader>
 #include <QtTest>
 
@@ -322,6 +324,29 @@ private slots:
         QVERIFY(c->setColumnRoles(
             {ColumnRole::Feature, ColumnRole::Ignore, ColumnRole::Ignore, ColumnRole::Label}));
         QCOMPARE(c->featureNames(), QStringList{QStringLiteral("a")});
+    }
+
+    // Issue 24: undoing a role change could leave Plot x = Plot y (a map of a against a).
+    void plotColumnsNeverCoincide()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        w.openFile(writeFile("plotxy.csv", clusterCsv(40)));
+        QVERIFY(c->setColumnRoles(
+            {ColumnRole::Feature, ColumnRole::Feature, ColumnRole::Feature, ColumnRole::Label}));
+        c->setPlotColumns(1, 2);
+        // Dropping the third feature clamps y onto x's column: y moves to another one.
+        QVERIFY(c->setColumnRoles(
+            {ColumnRole::Feature, ColumnRole::Feature, ColumnRole::Ignore, ColumnRole::Label}));
+        QVERIFY(c->plotX() != c->plotY());
+        QVERIFY(w.history()->stack()->canUndo());
+        w.history()->stack()->undo();
+        QVERIFY(c->plotX() != c->plotY());
+        // Setting x to y's column swaps the two.
+        c->setPlotColumns(0, 1);
+        c->setPlotColumns(1, 1);
+        QCOMPARE(c->plotX(), 1);
+        QCOMPARE(c->plotY(), 0);
     }
 
     void projectRoundTripsEveryParameter_data()

@@ -176,6 +176,11 @@ bool EstimationController::setColumnRoles(const QVector<ColumnRole>& roles)
     }
     m_plotX = std::min<int>(m_plotX, int(m_features.cols()) - 1);
     m_plotY = std::min<int>(m_plotY, int(m_features.cols()) - 1);
+    if (m_plotX == m_plotY && m_features.cols() >= 2) {
+        // Clamped onto one column (a role change, or its undo): a map of a against a says
+        // nothing, so y moves to the next column.
+        m_plotY = (m_plotX + 1) % int(m_features.cols());
+    }
     clearResults();
     emit dataChanged();
     emit plotColumnsChanged();
@@ -226,6 +231,14 @@ void EstimationController::setPlotColumns(int x, int y)
 {
     if (x == m_plotX && y == m_plotY) {
         return;
+    }
+    if (x == y && m_features.cols() >= 2) {
+        // One axis set to the other's column: the two swap (a map of a against a says nothing).
+        if (x != m_plotX) {
+            y = m_plotX;
+        } else {
+            x = m_plotY;
+        }
     }
     m_plotX = x;
     m_plotY = y;
