@@ -253,6 +253,7 @@ int main(int argc, char* argv[])
     const QString plotFile = parser.value(QStringLiteral("export-plot"));
     const bool batch = !shot.isEmpty() || !plotFile.isEmpty();
     const bool fitNow = batch || parser.isSet(QStringLiteral("demo"));
+    window.setBatch(batch);
     if (!parser.positionalArguments().isEmpty()) {
         if (!window.openFile(parser.positionalArguments().first()) && batch) {
             // Nothing to wait for: say why and stop (the command line's data exit code).

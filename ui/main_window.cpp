@@ -62,6 +62,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connectNegativity();
     createActions();
     setAcceptDrops(true);
+    // Rows with NA: the command line refuses the file; here the user may leave them out.
+    m_controller->askDropIncompleteRows = [this](const QString& message) {
+        if (m_batch) {
+            return false;
+        }
+        return QMessageBox::question(
+                   this, tr("Missing values"),
+                   tr("%1\n\nLoad the file without the rows that have a missing value?")
+                       .arg(message),
+                   QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+    };
     // Scrolling past a field must not edit it (one guard for every panel, dialogs included).
     qApp->installEventFilter(new WheelGuard(this));
     updateTitle();
@@ -515,6 +526,9 @@ bool MainWindow::openFile(const QString& path)
                 : tr("Loaded %1: no 0/1 label column found (AUCs need one: set a column's role "
                      "to label)")
                       .arg(path);
+        for (const QString& note : m_controller->loadNotes()) {
+            message += QStringLiteral("; ") + note;
+        }
         if (m_controller->lengthScaleWasReset()) {
             message += tr("; ℓ reset to auto (the fixed ℓ was chosen for the previous data)");
         }

@@ -163,6 +163,13 @@ private:
     SettingsHistory* m_history = nullptr;
     QString m_projectPath; // the project saved or opened last ("" = none)
     QList<QKeySequence> m_globalShortcuts;
+    bool m_batch = false; // --screenshot / --export-plot: no questions asked
+
+public:
+    /// Batch modes answer no question (a missing value refuses the file, as on the command line).
+    void setBatch(bool on) { m_batch = on; }
+
+private:
     QAction* m_exportPlotAction = nullptr;
     QAction* m_exportScoresAction = nullptr;
     /// Export is offered only when there is something current to export (a stale view's

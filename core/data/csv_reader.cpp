@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <vector>
 
 namespace sosrep {
@@ -153,7 +154,7 @@ char detectDelimiter(const std::string& headerLine)
 
 } // namespace
 
-Dataset readCsv(std::istream& in, const CsvReadOptions& options)
+Dataset readCsv(std::istream& in, const CsvReadOptions& options, CsvReadReport* report)
 {
     const std::string& src = options.source;
     // Skip a UTF-8 byte-order mark.
@@ -199,7 +200,20 @@ Dataset readCsv(std::istream& in, const CsvReadOptions& options)
     }
     const size_t ncol = ds.columns.size();
 
+    // Each cell is classified first (number, missing, text); an interactive read then leaves
+    // out text columns and incomplete rows, a strict one refuses the first bad cell.
     std::vector<double> values;
+    std::vector<signed char> kinds; // 0 number, 1 missing, 2 text
+    struct BadCell
+    {
+        long line = 0;
+        long col = 0;
+        std::string what;
+    };
+    std::vector<std::optional<BadCell>> firstText(ncol);
+    std::vector<signed char> firstKind(ncol, -1); // of the column's first non-missing cell
+    std::optional<BadCell> firstMissing;
+    const bool lenient = options.dropTextColumns || options.dropIncompleteRows;
     long nrows = 0;
     while (tok.next(record)) {
         if (record.size() != ncol) {
@@ -212,35 +226,96 @@ Dataset readCsv(std::istream& in, const CsvReadOptions& options)
             const std::string t = trim(record[j].text);
             const long col = static_cast<long>(j) + 1;
             const std::string where = " in column " + quoted(ds.columns[j]);
-            if (isMissingToken(t)) {
-                throw DataError(src, record[j].line, col,
-                                "missing value " + quoted(t) + where +
-                                    " (remove or impute incomplete rows first)");
-            }
             double v = 0.0;
-            const char* b = t.data();
-            const char* e = t.data() + t.size();
-            if (*b == '+') {
-                ++b; // from_chars rejects a leading '+', which is common in exported data
+            signed char kind = 0;
+            if (isMissingToken(t)) {
+                kind = 1;
+                if (!firstMissing) {
+                    firstMissing = BadCell{record[j].line, col,
+                                           "missing value " + quoted(t) + where +
+                                               " (remove or impute incomplete rows first)"};
+                }
+            } else {
+                const char* b = t.data();
+                const char* e = t.data() + t.size();
+                if (*b == '+') {
+                    ++b; // from_chars rejects a leading '+', common in exported data
+                }
+                const auto res = std::from_chars(b, e, v);
+                if (res.ec != std::errc() || res.ptr != e) {
+                    kind = 2;
+                    if (!firstText[j]) {
+                        firstText[j] =
+                            BadCell{record[j].line, col, "not a number: " + quoted(t) + where};
+                    }
+                } else if (!std::isfinite(v)) {
+                    throw DataError(src, record[j].line, col,
+                                    "non-finite value " + quoted(t) + where);
+                }
             }
-            const auto res = std::from_chars(b, e, v);
-            if (res.ec != std::errc() || res.ptr != e) {
-                throw DataError(src, record[j].line, col, "not a number: " + quoted(t) + where);
+            if (kind != 1 && firstKind[j] < 0) {
+                firstKind[j] = kind;
             }
-            if (!std::isfinite(v)) {
-                throw DataError(src, record[j].line, col, "non-finite value " + quoted(t) + where);
+            if (!lenient && kind != 0) {
+                const BadCell& bad = kind == 1 ? *firstMissing : *firstText[j];
+                throw DataError(src, bad.line, bad.col, bad.what);
             }
             values.push_back(v);
+            kinds.push_back(kind);
         }
         ++nrows;
     }
     if (nrows == 0) {
         throw DataError(src, 0, 0, "no data rows after the header");
     }
-    ds.x.resize(nrows, static_cast<Eigen::Index>(ncol));
+    // Columns: a text column (its first value is text: names, ids, categories) is refused, or
+    // left out when allowed; a stray word in a numeric column is a data error either way.
+    std::vector<size_t> keep;
+    for (size_t j = 0; j < ncol; ++j) {
+        if (!firstText[j]) {
+            keep.push_back(j);
+        } else if (!options.dropTextColumns || firstKind[j] != 2) {
+            throw DataError(src, firstText[j]->line, firstText[j]->col, firstText[j]->what);
+        } else if (report) {
+            report->textColumns.push_back(ds.columns[j]);
+        }
+    }
+    if (keep.empty()) {
+        throw DataError(src, 1, 1, "no numeric column: every column holds text");
+    }
+    // Rows: one with a missing value in a kept column is refused, or left out when allowed.
+    std::vector<long> rows;
+    long incomplete = 0;
     for (long i = 0; i < nrows; ++i) {
-        for (size_t j = 0; j < ncol; ++j) {
-            ds.x(i, static_cast<Eigen::Index>(j)) = values[static_cast<size_t>(i) * ncol + j];
+        bool missing = false;
+        for (size_t j : keep) {
+            missing = missing || kinds[static_cast<size_t>(i) * ncol + j] == 1;
+        }
+        incomplete += missing ? 1 : 0;
+        if (missing && !options.dropIncompleteRows) {
+            throw DataError(src, firstMissing->line, firstMissing->col, firstMissing->what);
+        }
+        if (!missing) {
+            rows.push_back(i);
+        }
+    }
+    if (report) {
+        report->incompleteRows = incomplete;
+        report->droppedRows = nrows - static_cast<long>(rows.size());
+    }
+    if (rows.empty()) {
+        throw DataError(src, 0, 0, "no complete data row: every row has a missing value");
+    }
+    std::vector<std::string> names;
+    for (size_t j : keep) {
+        names.push_back(ds.columns[j]);
+    }
+    ds.columns = names;
+    ds.x.resize(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(keep.size()));
+    for (size_t r = 0; r < rows.size(); ++r) {
+        for (size_t k = 0; k < keep.size(); ++k) {
+            ds.x(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(k)) =
+                values[static_cast<size_t>(rows[r]) * ncol + keep[k]];
         }
     }
     return ds;
@@ -248,15 +323,20 @@ Dataset readCsv(std::istream& in, const CsvReadOptions& options)
 
 Dataset readCsvFile(const std::string& path, char delimiter)
 {
+    CsvReadOptions opt;
+    opt.delimiter = delimiter;
+    return readCsvFile(path, opt, nullptr);
+}
+
+Dataset readCsvFile(const std::string& path, CsvReadOptions options, CsvReadReport* report)
+{
     checkInputFile(path);
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         throw DataError(path, 0, 0, "cannot open file for reading");
     }
-    CsvReadOptions opt;
-    opt.delimiter = delimiter;
-    opt.source = path;
-    return readCsv(in, opt);
+    options.source = path;
+    return readCsv(in, options, report);
 }
 
 } // namespace sosrep

@@ -12,6 +12,20 @@ struct CsvReadOptions
 {
     char delimiter = 0; // 0 = detect from the header among ',', ';' and tab
     std::string source; // file name used in error messages
+    /// For an interactive load (the app): a text column (its first value is not a number) is
+    /// left out instead of refusing the file (a stray word in a numeric column still refuses it),
+    /// and rows with a missing value are left out instead of refusing it. What was left out is
+    /// reported in CsvReadReport; the command line keeps both off.
+    bool dropTextColumns = false;
+    bool dropIncompleteRows = false;
+};
+
+/// What a lenient read left out.
+struct CsvReadReport
+{
+    std::vector<std::string> textColumns; // each with its first text value: "name ('abc')"
+    long incompleteRows = 0;              // rows with a missing value (dropped or not)
+    long droppedRows = 0;
 };
 
 /// Reads a delimited text table with a header row into a Dataset (all columns numeric).
@@ -20,9 +34,12 @@ struct CsvReadOptions
 /// a UTF-8 byte-order mark. Numbers are parsed locale-independently (std::from_chars).
 /// Missing values ('', NA, NaN, ?) and non-numeric text are never turned into numbers: they throw
 /// DataError naming the line and column, as do ragged rows and files without data rows.
-Dataset readCsv(std::istream& in, const CsvReadOptions& options = {});
+Dataset readCsv(std::istream& in, const CsvReadOptions& options = {},
+                CsvReadReport* report = nullptr);
 
 /// Opens and reads a file; the delimiter is detected unless given.
 Dataset readCsvFile(const std::string& path, char delimiter = 0);
+/// The same with options (the source is set to the path).
+Dataset readCsvFile(const std::string& path, CsvReadOptions options, CsvReadReport* report);
 
 } // namespace sosrep

@@ -326,6 +326,37 @@ private slots:
         QCOMPARE(c->featureNames(), QStringList{QStringLiteral("a")});
     }
 
+    // Issue 24: one text column made a CSV unloadable; rows with NA can be left out on request.
+    void aTextColumnIsLeftOutAndIncompleteRowsOnRequest()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        QString csv = QStringLiteral("name,a,b\n");
+        for (int i = 0; i < 30; ++i) {
+            csv += QStringLiteral("r%1,%2,%3\n").arg(i).arg(i * 0.1).arg((i % 7) * 0.3);
+        }
+        QVERIFY(w.openFile(writeFile("text_column.csv", csv.toUtf8())));
+        QCOMPARE(c->featureNames(), (QStringList{"a", "b"}));
+        QVERIFY2(w.statusBar()->currentMessage().contains(
+                     QStringLiteral("column 'name' holds text: left out")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        const QString na = writeFile("na.csv", "a,b\n1,2\nNA,3\n4,5\n6,7\n");
+        QString asked;
+        c->askDropIncompleteRows = [&asked](const QString& m) {
+            asked = m;
+            return false;
+        };
+        QVERIFY(!w.openFile(na)); // refused as on the command line, after asking
+        QVERIFY(asked.contains(QStringLiteral("missing value 'NA'")));
+        QCOMPARE(c->features().rows(), 30); // the data loaded before stay
+        c->askDropIncompleteRows = [](const QString&) { return true; };
+        QVERIFY(w.openFile(na));
+        QCOMPARE(c->features().rows(), 3);
+        QVERIFY2(w.statusBar()->currentMessage().contains(
+                     QStringLiteral("1 rows with a missing value left out")),
+                 qPrintable(w.statusBar()->currentMessage()));
+    }
+
     // Issue 24: undoing a role change could leave Plot x = Plot y (a map of a against a).
     void plotColumnsNeverCoincide()
     {

@@ -79,10 +79,35 @@ EstimationController::~EstimationController()
 bool EstimationController::loadFile(const QString& path)
 {
     try {
-        Dataset ds = path.endsWith(QLatin1String(".npz"), Qt::CaseInsensitive)
-                         ? readNpzDataset(path.toStdString())
-                         : readCsvFile(path.toStdString());
+        CsvReadOptions options;
+        options.dropTextColumns = true;
+        CsvReadReport report;
+        Dataset ds;
+        if (path.endsWith(QLatin1String(".npz"), Qt::CaseInsensitive)) {
+            ds = readNpzDataset(path.toStdString());
+        } else {
+            try {
+                ds = readCsvFile(path.toStdString(), options, &report);
+            } catch (const DataError& e) {
+                const QString message = QString::fromStdString(e.what());
+                if (!message.contains(QLatin1String("missing value")) || !askDropIncompleteRows ||
+                    !askDropIncompleteRows(message)) {
+                    throw;
+                }
+                options.dropIncompleteRows = true;
+                report = CsvReadReport();
+                ds = readCsvFile(path.toStdString(), options, &report);
+            }
+        }
+        QStringList notes;
+        for (const std::string& c : report.textColumns) {
+            notes << tr("column '%1' holds text: left out").arg(QString::fromStdString(c));
+        }
+        if (report.droppedRows > 0) {
+            notes << tr("%1 rows with a missing value left out").arg(report.droppedRows);
+        }
         setDataset(std::move(ds), QFileInfo(path).absoluteFilePath());
+        m_loadNotes = notes;
         m_toy.reset();
         return true;
     } catch (const std::exception& e) {

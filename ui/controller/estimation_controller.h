@@ -14,7 +14,10 @@
 #include <QString>
 #include <QVector>
 
+#include <QStringList>
+
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -49,7 +52,14 @@ public:
     // --- data -----------------------------------------------------------------------------
     /// Loads CSV/TSV or .npz. On failure emits errorOccurred with the reader's one-line message
     /// (file, line, column) and keeps the current dataset. Returns success.
+    /// Loads CSV/TSV/NPZ. A text column is left out (the command line refuses the file); rows
+    /// with a missing value are left out only when `askDropIncompleteRows` says yes (it is
+    /// asked with the reader's message), else the file is refused as on the command line.
     bool loadFile(const QString& path);
+    std::function<bool(const QString& message)> askDropIncompleteRows;
+    /// What the last load left out ("column 'name' holds text", "3 rows with a missing
+    /// value"), for the status line; empty when nothing was.
+    const QStringList& loadNotes() const { return m_loadNotes; }
     void generateToy(ToyKind kind, int n, uint64_t seed);
     const Dataset& rawData() const { return m_raw; }
     QString dataSource() const { return m_source; }
@@ -177,6 +187,7 @@ private:
 
     RatioController* m_ratio = nullptr;
     bool m_lengthScaleReset = false;
+    QStringList m_loadNotes;
     Dataset m_raw;
     QString m_source;
     std::optional<ToyConfig> m_toy;
