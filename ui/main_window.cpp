@@ -203,6 +203,12 @@ void MainWindow::buildStatusBar()
     m_warnings->setAutoRaise(true);
     m_warnings->setVisible(false);
     connect(m_warnings, &QToolButton::clicked, this, &MainWindow::showWarnings);
+    m_fitReport = new QToolButton;
+    m_fitReport->setObjectName(QStringLiteral("fitReportButton"));
+    m_fitReport->setAutoRaise(true);
+    m_fitReport->setVisible(false);
+    connect(m_fitReport, &QToolButton::clicked, this, &MainWindow::showWarnings);
+    statusBar()->addPermanentWidget(m_fitReport);
     statusBar()->addPermanentWidget(m_warnings);
     statusBar()->addPermanentWidget(m_stage);
     statusBar()->addPermanentWidget(m_progress);
@@ -226,8 +232,13 @@ void MainWindow::showWarnings()
     }
     html += QStringLiteral("</ul>");
     // Not modal: the user may want to look at the data panel while reading.
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Warnings"),
-                                tr("About the data and the last fit:"), QMessageBox::Close, this);
+    auto* box = new QMessageBox(
+        warnings.isEmpty() ? QMessageBox::Information : QMessageBox::Warning,
+        warnings.isEmpty() ? tr("Last fit") : tr("Warnings"),
+        m_lastFitText.isEmpty()
+            ? tr("About the data and the last fit:")
+            : m_lastFitText + (warnings.isEmpty() ? QString() : tr("\n\nWarnings:")),
+        QMessageBox::Close, this);
     box->setObjectName(QStringLiteral("warningsBox"));
     box->setInformativeText(html);
     box->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -272,6 +283,8 @@ void MainWindow::connectController()
         // New data or column roles drop the results (the controller clears them): every view
         // is emptied, none keeps the previous data's curves, scores or maps.
         if (!m_controller->result()) {
+            m_lastFitText.clear(); // the report was of other data
+            m_fitReport->setVisible(false);
             clearResultViews(
                 tr("%1 rows loaded: press Fit (F5)").arg(m_controller->features().rows()));
         }
@@ -704,12 +717,12 @@ void MainWindow::showResult()
     const QStringList warnings = m_controller->warnings();
     const QString scale =
         r->lengthScale() > 0 ? tr(" (ℓ = %1)").arg(r->lengthScale(), 0, 'g', 4) : QString();
+    m_lastFitText = tr("Fitted in %1%2%3").arg(fitTimeText(*r)).arg(scale).arg(rows);
+    m_fitReport->setText(tr("last fit: %1 s").arg(r->seconds, 0, 'f', 2));
+    m_fitReport->setToolTip(m_lastFitText + tr("\n(click for the report and any warnings)"));
+    m_fitReport->setVisible(true);
     statusBar()->showMessage(
-        tr("Fitted in %1%2%3%4")
-            .arg(fitTimeText(*r))
-            .arg(scale)
-            .arg(rows)
-            .arg(warnings.isEmpty() ? QString() : tr("; warnings: click ⚠ at the right")),
+        m_lastFitText + (warnings.isEmpty() ? QString() : tr("; warnings: click ⚠ at the right")),
         15000);
 }
 

@@ -158,6 +158,10 @@ private:
     QProgressBar* m_progress;
     QLabel* m_stage;
     QToolButton* m_warnings;
+    /// The last fit's report ("Fitted in ... (model ..., comparison ...)"), reachable after the
+    /// status message fades or another message replaces it; gone with new data.
+    QToolButton* m_fitReport = nullptr;
+    QString m_lastFitText;
     QString m_lastError;
     QMenu* m_recentMenu = nullptr;
     SettingsHistory* m_history = nullptr;

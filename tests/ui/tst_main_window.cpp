@@ -22,6 +22,7 @@
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QToolButton>
 #include <QUndoStack>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -355,6 +356,27 @@ private slots:
         QVERIFY2(w.statusBar()->currentMessage().contains(
                      QStringLiteral("1 rows with a missing value left out")),
                  qPrintable(w.statusBar()->currentMessage()));
+    }
+
+    // Issue 24: "Fitted in ... (model, comparison, maps, scores)" vanished after 15 s or under
+    // the next message, and the old timing stayed after new data.
+    void theLastFitReportStaysReachable()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        auto* report = w.findChild<QToolButton*>(QStringLiteral("fitReportButton"));
+        QVERIFY(report && report->isHidden());
+        c->generateToy(sosrep::ToyKind::TwoMoons, 200, 1);
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(!report->isHidden());
+        QVERIFY2(report->toolTip().startsWith(QStringLiteral("Fitted in ")),
+                 qPrintable(report->toolTip()));
+        w.statusBar()->showMessage(QStringLiteral("something else"));
+        QVERIFY(report->toolTip().contains(QStringLiteral("ℓ = ")));
+        c->generateToy(sosrep::ToyKind::Rings, 200, 2);
+        QVERIFY(report->isHidden());
     }
 
     // Issue 24: undoing a role change could leave Plot x = Plot y (a map of a against a).
