@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target: the CSV/TSV reader on arbitrary bytes. Bad input must end in DataError;
-// anything else (a crash, a sanitizer report, another exception) is a finding.
+// libFuzzer target: the CSV/TSV reader on arbitrary bytes, strict and lenient. Bad input must end
+// in DataError; anything else (a crash, a sanitizer report, another exception) is a finding.
 #include "core/data/csv_reader.h"
 #include "core/errors.h"
 
@@ -8,15 +8,24 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
-    sosrep::CsvReadOptions options;
-    options.source = "fuzz.csv";
-    try {
-        const sosrep::Dataset ds = sosrep::readCsv(in, options);
-        if (ds.rows() < 1 || static_cast<size_t>(ds.dim()) != ds.columns.size()) {
-            __builtin_trap(); // a dataset the reader accepted must be well formed
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    // The strict read (the command line's) and the app's lenient one (text columns and, when
+    // asked, incomplete rows left out) on the same bytes.
+    for (const bool lenient : {false, true}) {
+        std::istringstream in(text);
+        sosrep::CsvReadOptions options;
+        options.source = "fuzz.csv";
+        options.dropTextColumns = lenient;
+        options.dropIncompleteRows = lenient;
+        sosrep::CsvReadReport report;
+        try {
+            const sosrep::Dataset ds = sosrep::readCsv(in, options, &report);
+            if (ds.rows() < 1 || static_cast<size_t>(ds.dim()) != ds.columns.size() ||
+                !ds.x.allFinite() || report.droppedRows > report.incompleteRows) {
+                __builtin_trap(); // a dataset the reader accepted must be well formed
+            }
+        } catch (const sosrep::DataError&) {
         }
-    } catch (const sosrep::DataError&) {
     }
     return 0;
 }
