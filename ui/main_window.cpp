@@ -100,6 +100,8 @@ void MainWindow::buildControls()
     (new QVBoxLayout(dataBox))->addWidget(new DataPanel(m_controller, dataBox));
     auto* modelBox = new QGroupBox(tr("Model"));
     auto* modelPanel = new ModelPanel(m_controller, modelBox);
+    connect(m_negativity, &NegativityJob::busyChanged, modelPanel, &ModelPanel::setOtherJobBusy);
+    connect(modelPanel, &ModelPanel::cancelRequested, m_negativity, &NegativityJob::cancel);
     (new QVBoxLayout(modelBox))->addWidget(modelPanel);
     sideLayout->addWidget(dataBox);
     sideLayout->addWidget(modelBox);

@@ -20,6 +20,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QToolButton>
@@ -255,14 +256,21 @@ private slots:
         QSignalSpy cancelled(job, &NegativityJob::cancelled);
         w.runNegativityExperiment(s);
         QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0 || !job->isBusy(), 60000);
+        // Issue 24: the panel's Cancel button stayed disabled during the run; it cancels it.
+        QPushButton* cancelButton = nullptr;
+        for (QPushButton* b : w.findChildren<QPushButton*>()) {
+            cancelButton = b->text() == QStringLiteral("Cancel (Esc)") ? b : cancelButton;
+        }
+        QVERIFY(cancelButton && cancelButton->isEnabled());
         QElapsedTimer t;
         t.start();
-        job->cancel();
+        cancelButton->click();
         QTRY_VERIFY_WITH_TIMEOUT(!job->isBusy(), 5000);
         qInfo("negativity cancel answered in %lld ms", static_cast<long long>(t.elapsed()));
         QVERIFY(t.elapsed() < 1000);
         QCOMPARE(cancelled.count(), 1);
         QVERIFY(!job->result());
+        QVERIFY(!cancelButton->isEnabled());
         // Invalid settings are refused with a message, nothing starts.
         s.worst = 80;
         w.runNegativityExperiment(s);
@@ -356,6 +364,26 @@ private slots:
         QVERIFY2(w.statusBar()->currentMessage().contains(
                      QStringLiteral("1 rows with a missing value left out")),
                  qPrintable(w.statusBar()->currentMessage()));
+    }
+
+    // Issue 24: after a kernel-SoS fit the share axis kept the log axis's format and read
+    // "0·10⁰, 2·10⁻¹".
+    void theShareAxisReadsPlainNumbersAfterAKernelSosFit()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 200, 1);
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->setEstimator("sos-mmd");
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        c->setEstimator("sosrep");
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        QCPAxis* share = w.tracePlot()->axisRect(1)->axis(QCPAxis::atLeft);
+        QCOMPARE(share->label(), QStringLiteral("share f(xᵢ) < 0"));
+        QCOMPARE(share->numberFormat(), QStringLiteral("g"));
+        QVERIFY(share->ticker().dynamicCast<QCPAxisTickerLog>().isNull());
     }
 
     // Issue 24: "Fitted in ... (model, comparison, maps, scores)" vanished after 15 s or under

@@ -49,6 +49,7 @@ ModelPanel::ModelPanel(EstimationController* controller, QWidget* parent)
     layout->addWidget(m_actions);
     connect(m_fit, &QPushButton::clicked, m_controller, &EstimationController::fit);
     connect(m_cancel, &QPushButton::clicked, m_controller, &EstimationController::cancel);
+    connect(m_cancel, &QPushButton::clicked, this, &ModelPanel::cancelRequested);
 
     connect(m_estimator, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_refreshing) {
@@ -63,12 +64,24 @@ ModelPanel::ModelPanel(EstimationController* controller, QWidget* parent)
     connect(m_controller, &EstimationController::settingsChanged, this, &ModelPanel::refresh);
     connect(m_controller, &EstimationController::dataChanged, this, &ModelPanel::refresh);
     connect(m_controller, &EstimationController::busyChanged, this, [this](bool busy) {
-        m_fit->setEnabled(!busy);
-        m_cancel->setEnabled(busy);
+        m_fitBusy = busy;
+        updateButtons();
     });
     connect(m_controller, &EstimationController::fitFinished, this, &ModelPanel::refresh);
     m_cancel->setEnabled(false);
     refresh();
+}
+
+void ModelPanel::setOtherJobBusy(bool busy)
+{
+    m_otherBusy = busy;
+    updateButtons();
+}
+
+void ModelPanel::updateButtons()
+{
+    m_fit->setEnabled(!m_fitBusy);
+    m_cancel->setEnabled(m_fitBusy || m_otherBusy);
 }
 
 QStringList ModelPanel::estimatorNames() const

@@ -31,8 +31,16 @@ public:
     QWidget* actionBar() const { return m_actions; }
     /// The estimators offered (registry names, in order).
     QStringList estimatorNames() const;
+    /// Another long job is running (the negativity experiment): Cancel answers for it too
+    /// (it stayed disabled through the whole run).
+    void setOtherJobBusy(bool busy);
+
+signals:
+    /// Cancel was pressed (the controller's own work is cancelled directly).
+    void cancelRequested();
 
 private:
+    void updateButtons();
     void rebuild();
     void refresh();
     QString ruleOfThumb(const std::string& choice) const;
@@ -49,6 +57,8 @@ private:
     QPushButton* m_fit;
     QPushButton* m_cancel;
     bool m_refreshing = false;
+    bool m_fitBusy = false;
+    bool m_otherBusy = false;
 };
 
 } // namespace sosrep::ui

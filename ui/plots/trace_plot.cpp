@@ -232,6 +232,10 @@ void TracePlot::setMode(bool fista)
     middle->setScaleType(fista ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     middle->setTicker(fista ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
                             : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    // The format goes with the ticker: the log one's "eb" left on a linear share axis read
+    // "0·10⁰, 2·10⁻¹" (issue 24).
+    middle->setNumberFormat(fista ? QStringLiteral("eb") : QStringLiteral("g"));
+    middle->setNumberPrecision(fista ? 0 : 4);
     m_panels[2]
         ->axis(QCPAxis::atLeft)
         ->setLabel(fista ? QStringLiteral("relative change |ΔJ|/J")
