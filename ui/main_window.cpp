@@ -250,6 +250,11 @@ void MainWindow::showWarnings()
 
 void MainWindow::connectController()
 {
+    connect(m_controller, &EstimationController::clusterComparisonStarted, this,
+            [this](const QString& description) {
+                m_compare->showClustersPending(description);
+                statusBar()->showMessage(tr("Comparing the clusters (%1)…").arg(description), 5000);
+            });
     connect(m_controller, &EstimationController::clusterComparisonReady, this, [this] {
         m_compare->showClusters(*m_controller->clusterComparison(),
                                 m_controller->clusterDescription());

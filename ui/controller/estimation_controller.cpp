@@ -705,6 +705,7 @@ void EstimationController::compareClusters(const Eigen::VectorXi& clusters,
     watcher->setFuture(QtConcurrent::run([first, second, x, clusters, window] {
         return sosrep::compareClusters(*first, *second, x, clusters, window);
     }));
+    emit clusterComparisonStarted(description);
 }
 
 void EstimationController::compareClustersInRect(double x0, double x1, double y0, double y1)

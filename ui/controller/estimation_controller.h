@@ -169,6 +169,8 @@ signals:
     void solverComparisonCancelled();
     void errorOccurred(const QString& message);
     void clusterComparisonReady();
+    /// A cluster comparison started on a worker (it fills the Compare view when ready).
+    void clusterComparisonStarted(const QString& description);
     void plotColumnsChanged();
     /// The result's grids now show the current plot columns.
     void gridsUpdated();

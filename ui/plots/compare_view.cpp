@@ -214,6 +214,11 @@ void CompareView::showClusterPanels(bool on)
     }
 }
 
+void CompareView::showClustersPending(const QString& description)
+{
+    m_clusterInfo->setText(tr("Cluster comparison, %1: computing…").arg(description));
+}
+
 QString CompareView::clusterText() const
 {
     return m_clusterInfo->text();

@@ -38,6 +38,8 @@ public:
     /// The per-row score comparison's read-out (Spearman correlation, AUCs on the rows shown).
     QString scoreText() const;
     QString clusterText() const;
+    /// Says that the cluster comparison is being computed (it arrives after the fit).
+    void showClustersPending(const QString& description);
     /// Rows drawn in the per-row score scatter (normal and anomalous).
     int scatterPoints() const;
 
