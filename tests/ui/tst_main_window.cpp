@@ -949,6 +949,39 @@ private slots:
         QCOMPARE(map->xAxis->range().upper, whole.upper);
     }
 
+    // Issue 24: the score scatter's legend said "label 1 (anomaly)" on unlabelled data.
+    void theScoreScatterLegendNamesOnlyWhatIsDrawn()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        QString csv = QStringLiteral("a,b\n");
+        for (int i = 0; i < 80; ++i) {
+            csv += QStringLiteral("%1,%2\n").arg((i % 9) * 0.1).arg((i % 13) * 0.07);
+        }
+        QVERIFY(w.openFile(writeFile("unlabelled.csv", csv.toUtf8())));
+        QVERIFY(!c->labels());
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        // Every legend of the panels (each axis rectangle has its own).
+        QStringList names;
+        for (QCPAxisRect* rect : w.compareView()->clusterPlot()->axisRects()) {
+            QCPLayoutInset* inset = rect->insetLayout();
+            for (int e = 0; e < inset->elementCount(); ++e) {
+                if (auto* legend = qobject_cast<QCPLegend*>(inset->elementAt(e))) {
+                    for (int i = 0; i < legend->itemCount(); ++i) {
+                        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i))) {
+                            names << item->plottable()->name();
+                        }
+                    }
+                }
+            }
+        }
+        QVERIFY2(names.contains(QStringLiteral("rows")), qPrintable(names.join(QLatin1Char('|'))));
+        QVERIFY2(!names.join(QLatin1Char('|')).contains(QStringLiteral("anomaly")),
+                 qPrintable(names.join(QLatin1Char('|'))));
+    }
+
     // Issue 24: the Optimizer view showed empty SOSREP axes for IForest and kNN, SOSREP's runs
     // for KDE without a word, and its controls stayed enabled where they do not apply.
     void optimizerViewSaysWhatItShowsForEachEstimator()

@@ -128,6 +128,9 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
         r->insetLayout()->addElement(legend, r == m_scatterRect ? Qt::AlignBottom | Qt::AlignRight
                                                                 : Qt::AlignTop | Qt::AlignRight);
         legend->setLayer(QStringLiteral("legend"));
+        if (r == m_scatterRect) {
+            m_scatterLegend = legend;
+        }
         for (int i = 0; i < m_clusters->graphCount(); ++i) {
             QCPGraph* g = m_clusters->graph(i);
             if (g->keyAxis()->axisRect() == r && !(r == left && i < 2) && g != m_scatterDiagonal) {
@@ -353,6 +356,11 @@ void CompareView::showScoreScatter(const FitJobResult& r,
     }
     m_scatterNormal->setData(nx, ny);
     m_scatterAnomaly->setData(ax, ay);
+    // A legend names only what is drawn: no "label 1 (anomaly)" on unlabelled data.
+    m_scatterAnomaly->removeFromLegend(m_scatterLegend);
+    if (!ax.isEmpty()) {
+        m_scatterAnomaly->addToLegend(m_scatterLegend);
+    }
     m_scatterDiagonal->setData({0.0, 100.0}, {0.0, 100.0});
     const QString a = estimatorTitle(r.model());
     const QString b = estimatorTitle(*r.comparison);

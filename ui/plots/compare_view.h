@@ -8,6 +8,7 @@
 
 class QCPAxisRect;
 class QCPGraph;
+class QCPLegend;
 class QCustomPlot;
 class QLabel;
 
@@ -60,6 +61,7 @@ private:
     /// A normality score (IForest, kNN, the anomaly rule) is one of the pair: no log-density
     /// gap between clusters exists, so the cluster panel is not drawn.
     QString m_scoreModel;
+    QCPLegend* m_scatterLegend = nullptr;
     void showClusterPanels(bool on);
     QLabel* m_mmdInfo;
     QLabel* m_scoreInfo;
