@@ -50,13 +50,30 @@ ProgressFn progressOf(const FitObserver& o, const std::string& stage)
     };
 }
 
+/// Progress of the fits that follow a sweep, on one scale with it: the sweep reports its points
+/// out of points + 1, the final fit (or the members of a multi-scale fit) the last step, so a
+/// progress bar never runs to 100 % and back to 2 % (issue 24). `first` of `count` fits.
+ProgressFn finalFitProgress(const FitObserver& o, int sweepPoints, int first, int count)
+{
+    return [&o, sweepPoints, first, count](int done, int total) {
+        if (o.progress) {
+            const double part = total > 0 ? std::min(1.0, double(done) / total) : 0.0;
+            const int scale = 1000;
+            o.progress(sweepPoints > 0 ? "fit at the selected length scale" : "fit",
+                       sweepPoints * scale + int(scale * (first + part) / count),
+                       (sweepPoints + 1) * scale);
+        }
+        return !(o.cancelled && o.cancelled());
+    };
+}
+
 /// The multi-scale rules ("ensemble", "anomaly"): the members are fitted on the rows the sweep
 /// fitted on (refitted rather than kept: a dense kernel per grid point would not fit in memory)
 /// and ranked against the sweep's validation rows, which none of them has seen.
 FitOutcome fitEnsemble(FitOutcome& out, const Matrix& fitPart, const Matrix& validation,
                        const Estimator& estimator, const FitSettings& settings,
                        const KernelSpec& kernel, const FitObserver& observer,
-                       std::chrono::steady_clock::time_point start)
+                       std::chrono::steady_clock::time_point start, int sweepPoints)
 {
     const SearchResult& r = *out.search;
     std::vector<std::pair<double, std::shared_ptr<const FittedModel>>> members;
@@ -66,12 +83,7 @@ FitOutcome fitEnsemble(FitOutcome& out, const Matrix& fitPart, const Matrix& val
         k.lengthScale = scale;
         FitControl control;
         const int done = static_cast<int>(members.size());
-        control.progress = [&observer, done, total](int, int) {
-            if (observer.progress) {
-                observer.progress("fit", done, total);
-            }
-            return !(observer.cancelled && observer.cancelled());
-        };
+        control.progress = finalFitProgress(observer, sweepPoints, done, total);
         std::shared_ptr<const FittedModel> model =
             estimator.fit(FitInput{fitPart, nullptr, k, settings.values, nullptr}, control);
         if (model->report().status == SolverStatus::Cancelled) {
@@ -176,6 +188,7 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
             kernel.lengthScale = silvermanBandwidth(data.train);
         }
     }
+    int sweepPoints = 0; // grid points swept here (0: no sweep, or a sweep reused)
     if (tune) {
         const SearchConfig config = searchConfigFrom(settings.values);
         out.purpose = toString(config.purpose);
@@ -205,10 +218,13 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
             search.setObserver(observer.sweepPoint);
             r = search.run([&](int, int) {
                 if (observer.progress) {
-                    observer.progress("Fisher-divergence sweep", search.done(), search.expected());
+                    // One step more than the sweep's points: the final fit's.
+                    observer.progress("Fisher-divergence sweep", search.done(),
+                                      search.expected() + 1);
                 }
                 return !(observer.cancelled && observer.cancelled());
             });
+            sweepPoints = search.done();
         }
         if (r.cancelled) {
             out.cancelled = true;
@@ -223,11 +239,12 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
         }
         if (r.selection.memberScales.size() > 1) {
             return fitEnsemble(out, fitPart, validation, estimator, settings, kernel, observer,
-                               start);
+                               start, sweepPoints);
         }
     }
     FitControl control;
-    control.progress = progressOf(observer, "fit");
+    control.progress = sweepPoints > 0 ? finalFitProgress(observer, sweepPoints, 0, 1)
+                                       : progressOf(observer, "fit");
     control.trace = observer.trace;
     std::unique_ptr<FittedModel> model = estimator.fit(
         FitInput{data.train, data.second, kernel, settings.values, data.secondValues}, control);

@@ -530,6 +530,42 @@ private slots:
         }
     }
 
+    void progressDoesNotRunBackAfterTheSweep()
+    {
+        // Issue 24: the app's bar went from "fitting... 100 %" (the sweep) back to "fit 2 %".
+        // The sweep now keeps one step for the fit that follows it, which reports on the same
+        // scale: the bar only moves on at the stage boundary and ends at 100 %.
+        ToyConfig tc;
+        tc.kind = ToyKind::TwoMoons;
+        tc.n = 300;
+        tc.seed = 3;
+        const Matrix x = generateToyData(tc).x;
+        for (const char* purpose : {"density", "anomaly"}) {
+            FitSettings s = FitSettings::defaults("sosrep");
+            s.values.set("purpose", purpose);
+            std::vector<std::pair<std::string, double>> reports;
+            FitObserver observer;
+            observer.progress = [&reports](const std::string& stage, int done, int total) {
+                reports.emplace_back(stage, total > 0 ? double(done) / total : 0.0);
+            };
+            const FitOutcome f = fitModel(FitData{x, Matrix(), "toy", nullptr}, s, observer);
+            QVERIFY(f.model);
+            size_t lastSweep = 0;
+            for (size_t i = 0; i < reports.size(); ++i) {
+                if (reports[i].first == "Fisher-divergence sweep") {
+                    lastSweep = i;
+                }
+            }
+            QVERIFY2(lastSweep + 1 < reports.size(), purpose);
+            QVERIFY2(reports[lastSweep].second < 1.0, purpose); // a step is left for the fit
+            for (size_t i = lastSweep + 1; i < reports.size(); ++i) {
+                QCOMPARE(QString::fromStdString(reports[i].first),
+                         QStringLiteral("fit at the selected length scale"));
+                QVERIFY2(reports[i].second >= reports[i - 1].second, purpose);
+            }
+        }
+    }
+
     void aSelectedLengthScaleTheLandmarksCannotResolveIsRaised()
     {
         // Regression (adbench --duplicate-anomalies 5 on magic): the sweep chose an l on part of
