@@ -121,18 +121,6 @@ Vector typeTwoValues(const QSource& src, const Dataset& p, const Scaler& pScaler
     return raw * std::exp(pScaler.logJacobian());
 }
 
-QByteArray weightsText(const Vector& raw)
-{
-    QString s = QStringLiteral("row,weight_raw,weight_clipped,weight_renormalized\n");
-    const Vector c = postProcessWeights(raw, WeightForm::Clipped);
-    const Vector r = postProcessWeights(raw, WeightForm::Renormalized);
-    for (Eigen::Index i = 0; i < raw.size(); ++i) {
-        s += QString::number(i + 1) + QLatin1Char(',') + finiteCell(raw(i)) + QLatin1Char(',') +
-             finiteCell(c(i)) + QLatin1Char(',') + finiteCell(r(i)) + QLatin1Char('\n');
-    }
-    return s.toUtf8();
-}
-
 QByteArray surfaceText(const JSurface& j)
 {
     QString s = QStringLiteral("t,lambda,criterion,value,selected\n");
@@ -294,7 +282,7 @@ void stageRatioOutputs(const RatioFiles& files, const RatioModel& model, const V
                        const Dataset& p, const QSource& src, CommandContext& ctx)
 {
     if (!files.weights.isEmpty()) {
-        ctx.outputs().stage(files.weights, weightsText(weights));
+        ctx.outputs().stage(files.weights, io::weightsText(weights));
     }
     if (!files.j.isEmpty()) {
         ctx.outputs().stage(files.j, surfaceText(*model.surface()));

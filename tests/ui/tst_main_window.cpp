@@ -544,6 +544,21 @@ private slots:
         // Reweighting p moves its mean of x toward q's.
         QVERIFY(std::abs(res.reweightedMean(0) - res.qMean(0)) <
                 std::abs(res.pMean(0) - res.qMean(0)));
+        // Issue 24: the read-out's table has column headers, and the weights can be saved as
+        // `sosrep ratio --weights-out` writes them.
+        auto* view = w.findChild<RatioView*>();
+        const QString readout = view->readoutText();
+        QVERIFY2(readout.contains(QStringLiteral("<th>p reweighted</th>")), qPrintable(readout));
+        const QString weights = m_dir.filePath(QStringLiteral("weights.csv"));
+        QCOMPARE(view->saveWeights(weights), QString());
+        QFile file(weights);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines =
+            QString::fromUtf8(file.readAll()).trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 201);
+        QCOMPARE(lines.first(),
+                 QStringLiteral("row,weight_raw,weight_clipped,weight_renormalized"));
+        QCOMPARE(lines[1].split(QLatin1Char(','))[1].toDouble(), res.weights(0));
         // The slider: another lambda, the same fit.
         const sosrep::RatioModel* fitted = res.model.get();
         QVERIFY(r->setLambda(1e-3));

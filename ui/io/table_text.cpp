@@ -2,8 +2,11 @@
 #include "ui/io/table_text.h"
 
 #include "core/errors.h"
+#include "core/ratio/importance_weights.h"
 
 #include <QLocale>
+
+#include <cmath>
 
 namespace sosrep::io {
 
@@ -95,6 +98,19 @@ QByteArray scoresText(const QString& path, const Vector& logDensity, DensityKind
             }
         },
         static_cast<int>(logDensity.size()));
+}
+
+QByteArray weightsText(const Vector& raw)
+{
+    const auto cell = [](double v) { return std::isfinite(v) ? formatNumber(v) : QString(); };
+    QString s = QStringLiteral("row,weight_raw,weight_clipped,weight_renormalized\n");
+    const Vector c = postProcessWeights(raw, WeightForm::Clipped);
+    const Vector r = postProcessWeights(raw, WeightForm::Renormalized);
+    for (Eigen::Index i = 0; i < raw.size(); ++i) {
+        s += QString::number(i + 1) + QLatin1Char(',') + cell(raw(i)) + QLatin1Char(',') +
+             cell(c(i)) + QLatin1Char(',') + cell(r(i)) + QLatin1Char('\n');
+    }
+    return s.toUtf8();
 }
 
 } // namespace sosrep::io

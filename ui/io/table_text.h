@@ -32,6 +32,11 @@ QByteArray datasetText(const QString& path, const Dataset& data);
 QByteArray scoresText(const QString& path, const Vector& logValues, DensityKind kind,
                       const std::optional<Eigen::VectorXi>& labels);
 
+/// Importance weights as `sosrep ratio --weights-out` and the app's Ratio view write them:
+/// row,weight_raw,weight_clipped,weight_renormalized (clipping at 0 and renormalizing to mean 1
+/// are post-processing); a non-finite weight is an empty cell.
+QByteArray weightsText(const Vector& raw);
+
 /// The name of the log-value column for a kind of model.
 QString logValueColumn(DensityKind kind);
 

@@ -5,6 +5,8 @@
 #include "core/estimators/registry.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/ratio_controller.h"
+#include "ui/io/output_set.h"
+#include "ui/io/table_text.h"
 #include "ui/panels/option_editor.h"
 #include "ui/plots/ratio_plot.h"
 
@@ -16,6 +18,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -251,6 +254,21 @@ void RatioView::buildControls(QWidget* column)
     m_readout->setWordWrap(true);
     m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
     rl->addWidget(m_readout);
+    m_saveWeights = new QPushButton(tr("Save weights…"), reweight);
+    m_saveWeights->setToolTip(tr("row, raw, clipped and renormalized weights, as sosrep ratio "
+                                 "--weights-out writes them"));
+    m_saveWeights->setEnabled(false);
+    connect(m_saveWeights, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save weights"), QString(),
+                                                          tr("CSV (*.csv);;TSV (*.tsv)"));
+        if (path.isEmpty()) {
+            return;
+        }
+        if (const QString error = saveWeights(path); !error.isEmpty()) {
+            QMessageBox::warning(this, tr("Save weights"), error);
+        }
+    });
+    rl->addWidget(m_saveWeights, 0, Qt::AlignLeft);
     layout->addWidget(reweight);
     layout->addStretch(1);
 }
@@ -373,9 +391,32 @@ void RatioView::redraw()
                                          : tr("Density ratio q/p: choose a q sample first"));
 }
 
+QString RatioView::saveWeights(const QString& path)
+{
+    const RatioResult* r = m_ratio->result();
+    if (!r) {
+        return tr("%1: no ratio fitted yet").arg(path);
+    }
+    try {
+        io::OutputSet out;
+        out.plan(path, "weights");
+        out.stage(path, io::weightsText(r->weights));
+        out.commit();
+        return {};
+    } catch (const std::exception& e) {
+        return tr("%1: cannot write the weights (%2)").arg(path, QString::fromStdString(e.what()));
+    }
+}
+
+QString RatioView::readoutText() const
+{
+    return m_readout->text();
+}
+
 void RatioView::updateReadout()
 {
     const RatioResult* r = m_ratio->result();
+    m_saveWeights->setEnabled(r != nullptr);
     if (!r) {
         m_readout->setText(tr("Fit a ratio to see the importance weights."));
         return;
@@ -392,8 +433,9 @@ void RatioView::updateReadout()
                        .arg(QString::number(s.chi2, 'g', 4))
                        .arg(QString::number(s.minimum, 'g', 3))
                        .arg(QString::number(s.maximum, 'g', 3));
-    html += tr("<br><br><b>Column means</b>: p, q, p reweighted by (1/n) Σ wᵢ xᵢ"
-               "<table cellspacing='4'>");
+    html += tr("<br><br><b>Column means</b> (p reweighted: (1/n) Σ wᵢ xᵢ)"
+               "<table cellspacing='4'><tr><th align='left'>column</th><th>p</th><th>q</th>"
+               "<th>p reweighted</th></tr>");
     for (Eigen::Index j = 0; j < r->pMean.size() && j < 12; ++j) {
         html += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td><b>%4</b></td></tr>")
                     .arg(columnName(m_data, int(j)).toHtmlEscaped(),

@@ -33,6 +33,11 @@ class RatioView : public QWidget
     Q_OBJECT
 
 public:
+    /// The reweighting read-out as shown (HTML), for tests.
+    QString readoutText() const;
+    /// Writes the fitted ratio's weights as `sosrep ratio --weights-out` does (all or nothing);
+    /// the error message, or empty when written.
+    QString saveWeights(const QString& path);
     RatioView(RatioController* ratio, EstimationController* data, QWidget* parent = nullptr);
 
     RatioPlot* plot() const { return m_plot; }
@@ -68,6 +73,7 @@ private:
     QSlider* m_lambda;
     QLabel* m_lambdaLabel;
     QLabel* m_readout;
+    QPushButton* m_saveWeights = nullptr;
 
     RatioPlot* m_plot;
     bool m_syncing = false;
