@@ -121,7 +121,12 @@ private slots:
         QVERIFY(fitAndWait(c));
         QVERIFY(w.staleText().isEmpty());
         QVERIFY(c->setOption("seed", "7"));
-        QVERIFY(w.staleText().contains(QStringLiteral("seed")));
+        // Issue 24: the banner names options as the panel does, at the panel's precision.
+        QVERIFY2(w.staleText().contains(QStringLiteral("Seed 0 → 7")), qPrintable(w.staleText()));
+        QVERIFY(c->setOption("length_scale", "0.05209123456789012"));
+        QVERIFY2(w.staleText().contains(QStringLiteral("→ 0.0520912")), qPrintable(w.staleText()));
+        QVERIFY2(!w.staleText().contains(QStringLiteral("length_scale")),
+                 qPrintable(w.staleText()));
         QVERIFY(w.findChild<QLabel*>(QStringLiteral("staleBanner"))->isVisibleTo(&w));
         const QString scores = m_dir.filePath(QStringLiteral("stale.csv"));
         QVERIFY(w.exportScores(scores).contains(QStringLiteral("stale")));
@@ -129,7 +134,8 @@ private slots:
         const QString plot = m_dir.filePath(QStringLiteral("stale.png"));
         QVERIFY(w.exportCurrentPlot(plot, {}).contains(QStringLiteral("stale")));
         QVERIFY(!QFile::exists(plot));
-        // Back to the fitted value: fresh again, no refit needed.
+        // Back to the fitted values: fresh again, no refit needed.
+        QVERIFY(c->setOption("length_scale", "auto"));
         QVERIFY(c->setOption("seed", "0"));
         QVERIFY(w.staleText().isEmpty());
         QVERIFY(c->setOption("seed", "7"));

@@ -116,7 +116,9 @@ private slots:
         const std::string before = c->settings().values.text("kernel");
         QVERIFY(c->setOption("kernel", "laplace"));
         QCOMPARE(stack->count(), 1);
-        QVERIFY(stack->undoText().contains(QStringLiteral("kernel")));
+        // Named as the panel names it (issue 24: the texts used the internal names).
+        QVERIFY2(stack->undoText().contains(QStringLiteral("Kernel gaussian → laplace")),
+                 qPrintable(stack->undoText()));
         stack->undo();
         QCOMPARE(c->settings().values.text("kernel"), before);
         stack->redo();
