@@ -250,11 +250,9 @@ void MainWindow::showWarnings()
 
 void MainWindow::connectController()
 {
-    connect(m_controller, &EstimationController::clusterComparisonStarted, this,
-            [this](const QString& description) {
-                m_compare->showClustersPending(description);
-                statusBar()->showMessage(tr("Comparing the clusters (%1)…").arg(description), 5000);
-            });
+    // The Compare view says it is computing; the status line keeps the fit's report.
+    connect(m_controller, &EstimationController::clusterComparisonStarted, m_compare,
+            &CompareView::showClustersPending);
     connect(m_controller, &EstimationController::clusterComparisonReady, this, [this] {
         m_compare->showClusters(*m_controller->clusterComparison(),
                                 m_controller->clusterDescription());

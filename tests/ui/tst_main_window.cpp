@@ -700,6 +700,9 @@ private slots:
         // Issue 24: until the comparison arrives the view says it is computing (it said it
         // needed labels).
         QCOMPARE(started.count(), 1);
+        // ... and the status line keeps the fit's report.
+        QVERIFY2(w.statusBar()->currentMessage().startsWith(QStringLiteral("Fitted in")),
+                 qPrintable(w.statusBar()->currentMessage()));
         if (clusters.isEmpty()) {
             QVERIFY2(w.compareView()->clusterText().contains(QStringLiteral("computing")),
                      qPrintable(w.compareView()->clusterText()));
