@@ -193,61 +193,6 @@ void MainWindow::buildViews()
     clearResultViews(tr("Open or generate data, then Fit (F5)"));
 }
 
-void MainWindow::buildStatusBar()
-{
-    m_progress = new QProgressBar;
-    m_progress->setMaximumWidth(220);
-    m_progress->setVisible(false);
-    m_stage = new QLabel;
-    // Warnings stay reachable after the status message fades (mnist gives 22 constant columns).
-    m_warnings = new QToolButton;
-    m_warnings->setObjectName(QStringLiteral("warningsButton"));
-    m_warnings->setAutoRaise(true);
-    m_warnings->setVisible(false);
-    connect(m_warnings, &QToolButton::clicked, this, &MainWindow::showWarnings);
-    m_fitReport = new QToolButton;
-    m_fitReport->setObjectName(QStringLiteral("fitReportButton"));
-    m_fitReport->setAutoRaise(true);
-    m_fitReport->setVisible(false);
-    connect(m_fitReport, &QToolButton::clicked, this, &MainWindow::showWarnings);
-    statusBar()->addPermanentWidget(m_fitReport);
-    statusBar()->addPermanentWidget(m_warnings);
-    statusBar()->addPermanentWidget(m_stage);
-    statusBar()->addPermanentWidget(m_progress);
-}
-
-void MainWindow::refreshWarnings()
-{
-    const QStringList warnings = m_controller->warnings();
-    m_warnings->setVisible(!warnings.isEmpty());
-    m_warnings->setText(warnings.size() == 1 ? tr("⚠ 1 warning")
-                                             : tr("⚠ %1 warnings").arg(warnings.size()));
-    m_warnings->setToolTip(warnings.join(QLatin1Char('\n')) + tr("\n(click for the list)"));
-}
-
-void MainWindow::showWarnings()
-{
-    const QStringList warnings = m_controller->warnings();
-    QString html = QStringLiteral("<ul>");
-    for (const QString& w : warnings) {
-        html += QStringLiteral("<li>%1</li>").arg(w.toHtmlEscaped());
-    }
-    html += QStringLiteral("</ul>");
-    // Not modal: the user may want to look at the data panel while reading.
-    auto* box = new QMessageBox(
-        warnings.isEmpty() ? QMessageBox::Information : QMessageBox::Warning,
-        warnings.isEmpty() ? tr("Last fit") : tr("Warnings"),
-        m_lastFitText.isEmpty()
-            ? tr("About the data and the last fit:")
-            : m_lastFitText + (warnings.isEmpty() ? QString() : tr("\n\nWarnings:")),
-        QMessageBox::Close, this);
-    box->setObjectName(QStringLiteral("warningsBox"));
-    box->setInformativeText(html);
-    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
-}
-
 void MainWindow::connectController()
 {
     // The Compare view says it is computing; the status line keeps the fit's report.
@@ -312,18 +257,6 @@ void MainWindow::clearResultViews(const QString& message)
     m_aucLabel->setText(tr("Fit a model to score the rows."));
     m_scoresTuning->clear();
     m_compare->clear(message);
-}
-
-void MainWindow::showStaleness()
-{
-    const QString reason = m_controller->staleReason();
-    m_staleBanner->setText(
-        reason.isEmpty() ? QString()
-                         : tr("Stale: the views show the last fit, but %1. Press F5 to refit; "
-                              "exports are refused until then.")
-                               .arg(reason));
-    m_staleBanner->setVisible(!reason.isEmpty());
-    updateExportActions();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
@@ -432,13 +365,6 @@ bool MainWindow::settingsPurposeIsAuto() const
 {
     const OptionValues& v = m_controller->sweepSettings().values;
     return v.has("purpose") && v.text("purpose") == "auto" && v.text("selection") == "auto";
-}
-
-void MainWindow::showProgress(const QString& stage, int done, int total)
-{
-    m_stage->setText(stage);
-    m_progress->setRange(0, std::max(1, total));
-    m_progress->setValue(done);
 }
 
 void MainWindow::connectNegativity()
@@ -729,20 +655,6 @@ void MainWindow::showResult()
     statusBar()->showMessage(
         m_lastFitText + (warnings.isEmpty() ? QString() : tr("; warnings: click ⚠ at the right")),
         15000);
-}
-
-QString MainWindow::fitTimeText(const FitJobResult& r)
-{
-    QString text = tr("%1 s").arg(r.seconds, 0, 'f', 2);
-    // A slow fit says where its time went (the app fits more than `sosrep fit` does).
-    if (r.seconds >= 1.0 && !r.stages.empty()) {
-        QStringList parts;
-        for (const FitJobResult::Stage& st : r.stages) {
-            parts << tr("%1 %2 s").arg(QString::fromStdString(st.name)).arg(st.seconds, 0, 'f', 1);
-        }
-        text += QStringLiteral(" (") + parts.join(QStringLiteral(", ")) + QLatin1Char(')');
-    }
-    return text;
 }
 
 } // namespace sosrep::ui

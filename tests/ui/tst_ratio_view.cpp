@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+// The Ratio view: Type I and II fits, lambda moves, exports, saved weights, projects and
+// cancel.
+#include "ui/controller/estimation_controller.h"
+#include "ui/controller/negativity_job.h"
+#include "ui/controller/ratio_controller.h"
+#include "ui/controller/settings_history.h"
+#include "ui/main_window.h"
+#include "ui/panels/option_editor.h"
+#include "ui/plots/compare_view.h"
+#include "ui/plots/density_heatmap.h"
+#include "ui/plots/optimizer_view.h"
+#include "ui/plots/ratio_plot.h"
+#include "ui/plots/ratio_view.h"
+#include "ui/plots/trace_plot.h"
+#include "ui/project_file.h"
+
+#include "core/metrics/auc.h"
+#include "support/shared_data.h"
+#include "support/temp_files.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QToolButton>
+#include <QUndoStack>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+using namespace sosrep::ui;
+
+class TstRatioView : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    QString writeFile(const char* name, const QByteArray& text)
+    {
+        return writeTempFile(m_dir, QString::fromLatin1(name), text);
+    }
+
+    static QByteArray clusterCsv(int n)
+    {
+        QByteArray csv("a,b,c,label\n");
+        for (int i = 0; i < n; ++i) {
+            const double t = i * 0.7;
+            csv += QByteArray::number(std::cos(t) * (1 + (i % 3)), 'g', 10) + ',' +
+                   QByteArray::number(std::sin(t) * (1 + (i % 3)), 'g', 10) + ',' +
+                   QByteArray::number((i * 37) % 11, 'g', 10) + ',' + (i % 25 == 0 ? "1" : "0") +
+                   '\n';
+        }
+        return csv;
+    }
+
+private slots:
+    // Issue 10: the Ratio view splits the data, fits through the one route, moves along the
+    // lambda path without refitting, exports its three panels as one plot, saves its state in
+    // projects, and drops results that no longer belong to the data.
+    void ratioViewFitsMovesLambdaExportsAndRoundTrips()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        auto* c = w.controller();
+        RatioController* r = c->ratio();
+        c->generateToy(sosrep::ToyKind::Shift, 400, 4);
+        QVERIFY(!r->ready());
+        RatioSource split;
+        split.kind = RatioSource::Column;
+        split.column = QStringLiteral("label");
+        split.value = 1.0;
+        QVERIFY(r->setSource(split));
+        QCOMPARE(int(r->pRaw().rows()), 200);
+        QCOMPARE(int(r->qRaw().rows()), 200);
+        QSignalSpy changed(r, &RatioController::resultChanged);
+        r->fit();
+        QTRY_VERIFY_WITH_TIMEOUT(r->result() != nullptr, 60000);
+        const RatioResult& res = *r->result();
+        QVERIFY(res.grid.allFinite());
+        QVERIFY(std::abs(res.summary.mean - 1.0) < 0.3);
+        QVERIFY(res.model->surface().has_value());
+        QCOMPARE(res.model->surface()->j.rows(), Eigen::Index(10));
+        // Reweighting p moves its mean of x toward q's.
+        QVERIFY(std::abs(res.reweightedMean(0) - res.qMean(0)) <
+                std::abs(res.pMean(0) - res.qMean(0)));
+        // Issue 24: the read-out's table has column headers, and the weights can be saved as
+        // `sosrep ratio --weights-out` writes them.
+        auto* view = w.findChild<RatioView*>();
+        const QString readout = view->readoutText();
+        QVERIFY2(readout.contains(QStringLiteral("<th>p reweighted</th>")), qPrintable(readout));
+        const QString weights = m_dir.filePath(QStringLiteral("weights.csv"));
+        QCOMPARE(view->saveWeights(weights), QString());
+        QFile file(weights);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines =
+            QString::fromUtf8(file.readAll()).trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 201);
+        QCOMPARE(lines.first(),
+                 QStringLiteral("row,weight_raw,weight_clipped,weight_renormalized"));
+        QCOMPARE(lines[1].split(QLatin1Char(','))[1].toDouble(), res.weights(0));
+        // The slider: another lambda, the same fit.
+        const sosrep::RatioModel* fitted = res.model.get();
+        QVERIFY(r->setLambda(1e-3));
+        QCOMPARE(r->result()->model.get(), fitted);
+        QCOMPARE(r->shownLambda(), 1e-3);
+        // One plot holds the map, the tuning surface and the histogram.
+        w.tabs()->setCurrentWidget(w.ratioView());
+        const QString png = m_dir.filePath(QStringLiteral("ratio.png"));
+        QCOMPARE(w.exportCurrentPlot(png, {900, 500, 96}), QString());
+        QFile f(png);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+        QCOMPARE(w.ratioView()->plot()->axisRectCount(), 3);
+
+        // An option edited in the view's own combo box (its editor once deleted itself while
+        // it was the sender of the change).
+        QComboBox* loss = nullptr;
+        for (QComboBox* box : w.ratioView()->findChildren<QComboBox*>()) {
+            loss = box->findText(QStringLiteral("rkhs")) >= 0 ? box : loss;
+        }
+        QVERIFY(loss);
+        loss->setCurrentText(QStringLiteral("cutoff"));
+        QCOMPARE(r->settings().values.text("loss"), std::string("cutoff"));
+        QVERIFY(r->result() == nullptr); // the settings changed: the old result is gone
+        const QString project = m_dir.filePath(QStringLiteral("ratio.sosrep.json"));
+        QVERIFY(r->setOption("loss", "rkhs"));
+        QCOMPARE(saveProject(project, *c), QString());
+        MainWindow w2;
+        QCOMPARE(w2.openProjectFile(project), QString());
+        RatioController* r2 = w2.controller()->ratio();
+        QCOMPARE(r2->source().kind, RatioSource::Column);
+        QCOMPARE(r2->source().column, QStringLiteral("label"));
+        QVERIFY(r2->settings() == r->settings());
+        QCOMPARE(int(r2->qRaw().rows()), 200);
+
+        // New data: the split and the result belonged to the old data.
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 1);
+        QVERIFY(r->result() == nullptr);
+        QCOMPARE(r->source().kind, RatioSource::None);
+    }
+
+    // Type II in the Ratio view: q as an expression (no q rows needed), as a density fitted to
+    // the q rows, or 1; a syntax error names its column and keeps the mode.
+    void ratioViewTypeTwo()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        RatioController* r = c->ratio();
+        c->generateToy(sosrep::ToyKind::Shift, 400, 6);
+        QSignalSpy errors(r, &RatioController::errorOccurred);
+        RatioQMode bad;
+        bad.kind = RatioQMode::Expression;
+        bad.expression = QStringLiteral("exp(x1");
+        QVERIFY(!r->setQMode(bad));
+        QVERIFY(errors.last().first().toString().contains(QStringLiteral("column 7")));
+        QCOMPARE(r->qMode().kind, RatioQMode::Sample);
+        RatioQMode expr;
+        expr.kind = RatioQMode::Expression;
+        expr.expression = QStringLiteral("exp(-((x1-0.5)^2 + x2^2)/0.72) / (2*pi*0.36)");
+        QVERIFY(r->setQMode(expr));
+        QVERIFY(r->ready()); // no q rows needed
+        r->fit();
+        QTRY_VERIFY_WITH_TIMEOUT(!r->isBusy(), 60000);
+        QVERIFY(r->result());
+        QCOMPARE(r->result()->model->surface()->criterion, std::string("residual"));
+        QVERIFY(r->result()->grid.allFinite());
+        QVERIFY(std::isnan(r->result()->qMean(0)));
+
+        RatioSource split;
+        split.kind = RatioSource::Column;
+        split.column = QStringLiteral("label");
+        QVERIFY(r->setSource(split));
+        RatioQMode density;
+        density.kind = RatioQMode::Density;
+        density.densityEstimator = "kde";
+        QVERIFY(r->setQMode(density));
+        r->fit();
+        QTRY_VERIFY_WITH_TIMEOUT(!r->isBusy(), 60000);
+        QVERIFY(r->result());
+        QVERIFY(std::abs(r->result()->summary.mean - 1.0) < 0.5);
+
+        const QString project = m_dir.filePath(QStringLiteral("ratio2.sosrep.json"));
+        QCOMPARE(saveProject(project, *c), QString());
+        MainWindow w2;
+        QCOMPARE(w2.openProjectFile(project), QString());
+        QCOMPARE(w2.controller()->ratio()->qMode().kind, RatioQMode::Density);
+        QCOMPARE(w2.controller()->ratio()->qMode().densityEstimator, std::string("kde"));
+    }
+
+    void ratioFitCancelsPromptly()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        RatioController* r = c->ratio();
+        c->generateToy(sosrep::ToyKind::Shift, 2400, 5);
+        RatioSource split;
+        split.kind = RatioSource::Column;
+        split.column = QStringLiteral("label");
+        QVERIFY(r->setSource(split));
+        QSignalSpy busy(r, &RatioController::busyChanged);
+        r->fit();
+        QTest::qWait(300);
+        QElapsedTimer timer;
+        timer.start();
+        r->cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!r->isBusy(), 10000);
+        qInfo("ratio fit cancelled in %lld ms", static_cast<long long>(timer.elapsed()));
+        QVERIFY(timer.elapsed() < 2000);
+        QVERIFY(r->result() == nullptr);
+        QVERIFY(r->setSource(split)); // usable afterwards
+    }
+};
+
+QTEST_MAIN(TstRatioView)
+#include "tst_ratio_view.moc"

@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: MIT
+// Issue 24 (app round 3): how the views behave around the data and the fit: the wheel, a
+// fixed l on new data, contours of scores, zoom, the Optimizer view's notes, export actions,
+// text columns and NA rows, plot columns, the last fit's report, legends and axis formats.
+#include "ui/controller/estimation_controller.h"
+#include "ui/controller/negativity_job.h"
+#include "ui/controller/ratio_controller.h"
+#include "ui/controller/settings_history.h"
+#include "ui/main_window.h"
+#include "ui/panels/option_editor.h"
+#include "ui/plots/compare_view.h"
+#include "ui/plots/density_heatmap.h"
+#include "ui/plots/optimizer_view.h"
+#include "ui/plots/ratio_plot.h"
+#include "ui/plots/ratio_view.h"
+#include "ui/plots/trace_plot.h"
+#include "ui/project_file.h"
+
+#include "core/metrics/auc.h"
+#include "support/shared_data.h"
+#include "support/temp_files.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QToolButton>
+#include <QUndoStack>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+using namespace sosrep::ui;
+
+class TstViewBehaviour : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    QString writeFile(const char* name, const QByteArray& text)
+    {
+        return writeTempFile(m_dir, QString::fromLatin1(name), text);
+    }
+
+    static QByteArray clusterCsv(int n)
+    {
+        QByteArray csv("a,b,c,label\n");
+        for (int i = 0; i < n; ++i) {
+            const double t = i * 0.7;
+            csv += QByteArray::number(std::cos(t) * (1 + (i % 3)), 'g', 10) + ',' +
+                   QByteArray::number(std::sin(t) * (1 + (i % 3)), 'g', 10) + ',' +
+                   QByteArray::number((i * 37) % 11, 'g', 10) + ',' + (i % 25 == 0 ? "1" : "0") +
+                   '\n';
+        }
+        return csv;
+    }
+
+private slots:
+    // Issue 24: an l clicked on the demo's FD curve was reused, without a sweep, on the next
+    // data set; and every .npz load said "no 0/1 label column found" though its y is used.
+    void newDataResetsAFixedLengthScaleAndNamesItsLabels()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::GaussianMixture, 200, 3);
+        c->setOption("length_scale", "0.2");
+        QVERIFY(!c->settings().autoLengthScale());
+        QVERIFY(w.openFile(QString::fromStdString(adbenchPath("45_wine.npz"))));
+        QVERIFY(c->settings().autoLengthScale());
+        QVERIFY(c->lengthScaleWasReset());
+        const QString status = w.statusBar()->currentMessage();
+        QVERIFY2(status.contains(QStringLiteral("ℓ reset to auto")), qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("array y")), qPrintable(status));
+        QVERIFY2(!status.contains(QStringLiteral("no 0/1 label")), qPrintable(status));
+        // An l set on these data stays until the data change again.
+        c->setOption("length_scale", "0.3");
+        QVERIFY(!c->settings().autoLengthScale());
+    }
+
+    // Issue 24: scrolling over the panels changed the kernel and the ratio's half-spaces.
+    void theWheelPassesOverFieldsWithoutFocus()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QComboBox* combo = nullptr;
+        for (QComboBox* b : w.findChildren<QComboBox*>()) {
+            if (b->isVisible() && b->isEnabled() && b->count() > 2 && b->currentIndex() == 0) {
+                combo = b;
+                break;
+            }
+        }
+        QVERIFY(combo);
+        QSpinBox* spin = nullptr;
+        for (QSpinBox* s : w.findChildren<QSpinBox*>()) {
+            if (s->isVisible() && s->isEnabled() && s->value() < s->maximum()) {
+                spin = s;
+                break;
+            }
+        }
+        QVERIFY(spin);
+        const auto wheelDown = [](QWidget* target) {
+            const QPointF at(target->width() / 2.0, target->height() / 2.0);
+            QWheelEvent e(at, target->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+            QCoreApplication::sendEvent(target, &e);
+        };
+        const auto wheelUp = [](QWidget* target) {
+            const QPointF at(target->width() / 2.0, target->height() / 2.0);
+            QWheelEvent e(at, target->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+            QCoreApplication::sendEvent(target, &e);
+        };
+        w.setFocus();
+        QVERIFY(!combo->hasFocus() && !spin->hasFocus());
+        const int index = combo->currentIndex();
+        const int value = spin->value();
+        wheelDown(combo);
+        wheelUp(spin);
+        QCOMPARE(combo->currentIndex(), index);
+        QCOMPARE(spin->value(), value);
+        // A field the user clicked into takes the wheel as before.
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        spin->setFocus();
+        QTRY_VERIFY(spin->hasFocus());
+        wheelUp(spin);
+        QVERIFY(spin->value() != value);
+    }
+
+    // Issue 24: with IForest the density view drew "50/80/95 % HDR" contours of a normality
+    // score; a score's contours are the levels the rows' scores reach, and say so.
+    void aDetectorsMapHasScoreContoursNotHdr()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->setEstimator("iforest");
+        c->generateToy(sosrep::ToyKind::GaussianMixture, 300, 3);
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        auto* map = w.findChild<DensityHeatmap*>();
+        QVERIFY(map);
+        QStringList names;
+        for (int i = 0; i < map->plottableCount(); ++i) {
+            names << map->plottable(i)->name();
+        }
+        QVERIFY2(!names.join(QLatin1Char('|')).contains(QStringLiteral("HDR")),
+                 qPrintable(names.join(QLatin1Char('|'))));
+        QVERIFY2(names.contains(QStringLiteral("score above 50 % of rows")),
+                 qPrintable(names.join(QLatin1Char('|'))));
+        // Issue 24: no way back from a zoom. Double-click, or View > Reset zoom (Home).
+        map->resize(600, 500);
+        map->resetZoom();
+        const QCPRange whole = map->xAxis->range();
+        map->xAxis->setRange(whole.center(), whole.center() + whole.size() / 20);
+        QTest::mouseDClick(map, Qt::LeftButton, Qt::NoModifier, QPoint(300, 250));
+        QCOMPARE(map->xAxis->range().lower, whole.lower);
+        QCOMPARE(map->xAxis->range().upper, whole.upper);
+        map->xAxis->setRange(whole.center(), whole.center() + whole.size() / 20);
+        w.tabs()->setCurrentWidget(map);
+        QAction* reset = nullptr;
+        for (QAction* a : w.findChildren<QAction*>()) {
+            if (a->shortcut() == QKeySequence(Qt::Key_Home)) {
+                reset = a;
+            }
+        }
+        QVERIFY(reset);
+        reset->trigger();
+        QCOMPARE(map->xAxis->range().upper, whole.upper);
+    }
+
+    // Issue 24: the Optimizer view showed empty SOSREP axes for IForest and kNN, SOSREP's runs
+    // for KDE without a word, and its controls stayed enabled where they do not apply.
+    void optimizerViewSaysWhatItShowsForEachEstimator()
+    {
+        MainWindow w;
+        w.show();
+        auto* c = w.controller();
+        auto* view = w.findChild<OptimizerView*>();
+        QVERIFY(view);
+        auto* note = view->findChild<QLabel*>(QStringLiteral("kindNote"));
+        QVERIFY(note);
+        c->setEstimator("iforest");
+        QVERIFY(!note->isHidden());
+        QVERIFY2(note->text().contains(QStringLiteral("not fitted by an optimizer")),
+                 qPrintable(note->text()));
+        QVERIFY(view->plot()->isHidden());
+        for (QSpinBox* s : view->findChildren<QSpinBox*>()) {
+            QVERIFY(!s->isEnabled());
+        }
+        c->setEstimator("kde");
+        QVERIFY2(note->text().contains(QStringLiteral("closed form")), qPrintable(note->text()));
+        QVERIFY(!view->plot()->isHidden());
+        c->setEstimator("sosrep");
+        QVERIFY(note->isHidden());
+    }
+
+    // Issue 24: the l box showed the tail of a 16-digit number (a clicked FD point).
+    void theLengthScaleBoxShowsSixDigitsAndKeepsTheValue()
+    {
+        MainWindow w;
+        w.show();
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 200, 1);
+        QVERIFY(c->setOption("length_scale", "0.05209123456789012"));
+        QLineEdit* box = nullptr;
+        for (OptionEditor* e : w.findChildren<OptionEditor*>()) {
+            if (e->spec().name == "length_scale") {
+                box = e->findChild<QLineEdit*>();
+            }
+        }
+        QVERIFY(box);
+        QCOMPARE(box->text(), QStringLiteral("0.0520912"));
+        QCOMPARE(box->cursorPosition(), 0);
+        QVERIFY(box->toolTip().contains(QStringLiteral("0.05209123456789")));
+        // Leaving the box untouched is no edit: the value keeps its digits.
+        emit box->editingFinished();
+        QCOMPARE(c->settings().values.real("length_scale"), 0.05209123456789012);
+        // A typed value is committed.
+        box->setText(QStringLiteral("0.07"));
+        box->setModified(true);
+        emit box->editingFinished();
+        QCOMPARE(c->settings().values.real("length_scale"), 0.07);
+    }
+
+    // Issue 24: a stale view's export was refused only after the file and size dialogs; the
+    // actions are now disabled while there is nothing current to export, and say why.
+    void exportActionsAreDisabledWhileResultsAreStale()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        QAction* plot = nullptr;
+        QAction* scores = nullptr;
+        for (QAction* a : w.findChildren<QAction*>()) {
+            if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_E)) {
+                plot = a;
+            } else if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E)) {
+                scores = a;
+            }
+        }
+        QVERIFY(plot && scores);
+        c->generateToy(sosrep::ToyKind::TwoMoons, 200, 1);
+        QVERIFY(!plot->isEnabled() && !scores->isEnabled());
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(plot->isEnabled() && scores->isEnabled());
+        QVERIFY(c->setOption("grid", "12")); // results now stale
+        QVERIFY(!plot->isEnabled() && !scores->isEnabled());
+        QVERIFY2(plot->statusTip().contains(QStringLiteral("stale")),
+                 qPrintable(plot->statusTip()));
+        // The Ratio view has its own samples and fit: its plot stays exportable.
+        w.tabs()->setCurrentIndex(w.tabs()->count() - 1);
+        QVERIFY(plot->isEnabled());
+    }
+
+    // Issue 24: one text column made a CSV unloadable; rows with NA can be left out on request.
+    void aTextColumnIsLeftOutAndIncompleteRowsOnRequest()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        QString csv = QStringLiteral("name,a,b\n");
+        for (int i = 0; i < 30; ++i) {
+            csv += QStringLiteral("r%1,%2,%3\n").arg(i).arg(i * 0.1).arg((i % 7) * 0.3);
+        }
+        QVERIFY(w.openFile(writeFile("text_column.csv", csv.toUtf8())));
+        QCOMPARE(c->featureNames(), (QStringList{"a", "b"}));
+        QVERIFY2(w.statusBar()->currentMessage().contains(
+                     QStringLiteral("column 'name' holds text: left out")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        const QString na = writeFile("na.csv", "a,b\n1,2\nNA,3\n4,5\n6,7\n");
+        QString asked;
+        c->askDropIncompleteRows = [&asked](const QString& m) {
+            asked = m;
+            return false;
+        };
+        QVERIFY(!w.openFile(na)); // refused as on the command line, after asking
+        QVERIFY(asked.contains(QStringLiteral("missing value 'NA'")));
+        QCOMPARE(c->features().rows(), 30); // the data loaded before stay
+        c->askDropIncompleteRows = [](const QString&) { return true; };
+        QVERIFY(w.openFile(na));
+        QCOMPARE(c->features().rows(), 3);
+        QVERIFY2(w.statusBar()->currentMessage().contains(
+                     QStringLiteral("1 rows with a missing value left out")),
+                 qPrintable(w.statusBar()->currentMessage()));
+    }
+
+    // Issue 24: undoing a role change could leave Plot x = Plot y (a map of a against a).
+    void plotColumnsNeverCoincide()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        w.openFile(writeFile("plotxy.csv", clusterCsv(40)));
+        QVERIFY(c->setColumnRoles(
+            {ColumnRole::Feature, ColumnRole::Feature, ColumnRole::Feature, ColumnRole::Label}));
+        c->setPlotColumns(1, 2);
+        // Dropping the third feature clamps y onto x's column: y moves to another one.
+        QVERIFY(c->setColumnRoles(
+            {ColumnRole::Feature, ColumnRole::Feature, ColumnRole::Ignore, ColumnRole::Label}));
+        QVERIFY(c->plotX() != c->plotY());
+        QVERIFY(w.history()->stack()->canUndo());
+        w.history()->stack()->undo();
+        QVERIFY(c->plotX() != c->plotY());
+        // Setting x to y's column swaps the two.
+        c->setPlotColumns(0, 1);
+        c->setPlotColumns(1, 1);
+        QCOMPARE(c->plotX(), 1);
+        QCOMPARE(c->plotY(), 0);
+    }
+
+    // Issue 24: "Fitted in ... (model, comparison, maps, scores)" vanished after 15 s or under
+    // the next message, and the old timing stayed after new data.
+    void theLastFitReportStaysReachable()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        auto* report = w.findChild<QToolButton*>(QStringLiteral("fitReportButton"));
+        QVERIFY(report && report->isHidden());
+        c->generateToy(sosrep::ToyKind::TwoMoons, 200, 1);
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(!report->isHidden());
+        QVERIFY2(report->toolTip().startsWith(QStringLiteral("Fitted in ")),
+                 qPrintable(report->toolTip()));
+        w.statusBar()->showMessage(QStringLiteral("something else"));
+        QVERIFY(report->toolTip().contains(QStringLiteral("ℓ = ")));
+        c->generateToy(sosrep::ToyKind::Rings, 200, 2);
+        QVERIFY(report->isHidden());
+    }
+
+    // Issue 24: after a kernel-SoS fit the share axis kept the log axis's format and read
+    // "0·10⁰, 2·10⁻¹".
+    void theShareAxisReadsPlainNumbersAfterAKernelSosFit()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 200, 1);
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->setEstimator("sos-mmd");
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        c->setEstimator("sosrep");
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        QCPAxis* share = w.tracePlot()->axisRect(1)->axis(QCPAxis::atLeft);
+        QCOMPARE(share->label(), QStringLiteral("share f(xᵢ) < 0"));
+        QCOMPARE(share->numberFormat(), QStringLiteral("g"));
+        QVERIFY(share->ticker().dynamicCast<QCPAxisTickerLog>().isNull());
+    }
+
+    // Issue 24: the score scatter's legend said "label 1 (anomaly)" on unlabelled data.
+    void theScoreScatterLegendNamesOnlyWhatIsDrawn()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        QString csv = QStringLiteral("a,b\n");
+        for (int i = 0; i < 80; ++i) {
+            csv += QStringLiteral("%1,%2\n").arg((i % 9) * 0.1).arg((i % 13) * 0.07);
+        }
+        QVERIFY(w.openFile(writeFile("unlabelled.csv", csv.toUtf8())));
+        QVERIFY(!c->labels());
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        // Every legend of the panels (each axis rectangle has its own).
+        QStringList names;
+        for (QCPAxisRect* rect : w.compareView()->clusterPlot()->axisRects()) {
+            QCPLayoutInset* inset = rect->insetLayout();
+            for (int e = 0; e < inset->elementCount(); ++e) {
+                if (auto* legend = qobject_cast<QCPLegend*>(inset->elementAt(e))) {
+                    for (int i = 0; i < legend->itemCount(); ++i) {
+                        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i))) {
+                            names << item->plottable()->name();
+                        }
+                    }
+                }
+            }
+        }
+        QVERIFY2(names.contains(QStringLiteral("rows")), qPrintable(names.join(QLatin1Char('|'))));
+        QVERIFY2(!names.join(QLatin1Char('|')).contains(QStringLiteral("anomaly")),
+                 qPrintable(names.join(QLatin1Char('|'))));
+    }
+};
+
+QTEST_MAIN(TstViewBehaviour)
+#include "tst_view_behaviour.moc"
