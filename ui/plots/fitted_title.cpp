@@ -42,7 +42,8 @@ bool FittedTitle::rewrap()
         outerRect().width() > 0
             ? outerRect().width()
             : (parentPlot() ? int(parentPlot()->viewport().width() * m_share) : 0);
-    const int width = available - 16;
+    // 5 % slack: SVG viewers that ignore textLength lay unhinted text out wider than Qt.
+    const int width = available - 16 - available / 20;
     if (width < 80) {
         const bool changed = text() != m_full;
         setText(m_full);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/plots/plot_export.h"
 
+#include "ui/plots/svg_device.h"
+
 #include <qcustomplot.h>
 
 #include <QBuffer>
@@ -10,7 +12,6 @@
 #include <QLabel>
 #include <QPdfWriter>
 #include <QSaveFile>
-#include <QSvgGenerator>
 #include <QTextDocument>
 
 namespace sosrep::ui {
@@ -104,15 +105,12 @@ QString exportPlot(QWidget* source, const QString& path, const ExportOptions& o)
         return writeAtomically(path, buffer.data(), "PNG");
     }
     if (ext == QLatin1String("svg")) {
-        QSvgGenerator gen;
-        gen.setOutputDevice(&buffer);
-        gen.setSize(QSize(w, h));
-        gen.setViewBox(QRect(0, 0, w, h));
-        gen.setTitle(source->window()->windowTitle());
-        gen.setResolution(source->logicalDpiX()); // point-sized fonts as on screen
-        painter.begin(&gen);
+        SvgDevice svg(w, h, source->logicalDpiX(), source->window()->windowTitle());
+        painter.begin(&svg);
+        painter.setMode(QCPPainter::pmVectorized);
         paintSource(painter, source, w, h);
         painter.end();
+        buffer.write(svg.document());
         return writeAtomically(path, buffer.data(), "SVG");
     }
     if (ext == QLatin1String("pdf")) {
