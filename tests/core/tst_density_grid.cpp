@@ -5,6 +5,7 @@
 #include "core/estimators/sosrep/sosrep_estimator.h"
 #include "core/grid/binned_grid.h"
 #include "core/grid/contour.h"
+#include "core/grid/density_curve.h"
 #include "core/grid/density_grid.h"
 #include "core/tuning/length_scale_search.h"
 #include "support/fit_helpers.h"
@@ -30,6 +31,35 @@ double relativeErrorWhereDense(const DensityGrid& fast, const DensityGrid& exact
         }
     }
     return worst;
+}
+
+/// The marginal of `column` at t by brute force: the model integrated over the other columns
+/// (one or two) with the midpoint rule on a box reaching 8 length scales past the data.
+double bruteForceMarginal(const FittedModel& model, const Matrix& x, int column, double t, double l)
+{
+    std::vector<int> others;
+    for (int c = 0; c < x.cols(); ++c) {
+        if (c != column) {
+            others.push_back(c);
+        }
+    }
+    const int n = others.size() == 1 ? 600 : 120;
+    std::vector<double> lo, step;
+    for (int c : others) {
+        lo.push_back(x.col(c).minCoeff() - 8 * l);
+        step.push_back((x.col(c).maxCoeff() + 8 * l - lo.back()) / n);
+    }
+    const int cells = others.size() == 1 ? n : n * n;
+    Matrix pts(cells, x.cols());
+    for (int k = 0; k < cells; ++k) {
+        pts(k, column) = t;
+        pts(k, others[0]) = lo[0] + (k % n + 0.5) * step[0];
+        if (others.size() == 2) {
+            pts(k, others[1]) = lo[1] + (k / n + 0.5) * step[1];
+        }
+    }
+    double area = step[0] * (others.size() == 2 ? step[1] : 1.0);
+    return model.logValues(pts).values.array().exp().sum() * area;
 }
 
 } // namespace
@@ -209,6 +239,88 @@ private slots:
         DensityGrid unused;
         QVERIFY(
             !evaluateBinnedRadial(*three->kernelField(), gridAroundData(x3, 0, 1, 64), &unused));
+    }
+
+    // Issue 24: the 1-D marginal in closed form (KDE, SOSREP dense and Nystroem, kernel SoS)
+    // equals the model integrated over the other columns by brute force.
+    void marginalCurve_equalsBruteForceIntegral_data()
+    {
+        QTest::addColumn<QString>("estimator");
+        QTest::addColumn<QString>("backend");
+        QTest::addColumn<int>("columns");
+        QTest::newRow("kde 2-D") << "kde"
+                                 << "dense" << 2;
+        QTest::newRow("sosrep 2-D") << "sosrep"
+                                    << "dense" << 2;
+        QTest::newRow("sosrep 3-D") << "sosrep"
+                                    << "dense" << 3;
+        QTest::newRow("sosrep nystroem") << "sosrep"
+                                         << "lowrank" << 2;
+        QTest::newRow("kernel sos") << "sos-mmd"
+                                    << "dense" << 2;
+    }
+
+    void marginalCurve_equalsBruteForceIntegral()
+    {
+        QFETCH(QString, estimator);
+        QFETCH(QString, backend);
+        QFETCH(int, columns);
+        Matrix x2 = toy(ToyKind::TwoMoons, 120, 3);
+        Matrix x(x2.rows(), columns);
+        x.leftCols(2) = x2;
+        if (columns == 3) {
+            x.col(2) = 0.5 * x2.col(0) - x2.col(1); // a correlated third column
+        }
+        const double l = 0.35;
+        OptionOverrides o{{"backend", backend.toStdString()}};
+        if (backend == QLatin1String("lowrank")) {
+            o.push_back({"rank", "40"});
+        }
+        if (estimator == QLatin1String("sos-mmd")) {
+            o = {{"support", "25"}};
+        }
+        const auto model = fitAt(estimator.toStdString(), x, l, o);
+        QCOMPARE(marginalUnavailableReason(*model), std::string());
+        for (int column : {0, columns - 1}) {
+            CurveSpec spec = curveAroundData(x, column, 41, 0.6);
+            const DensityCurve curve = marginalCurve(*model, spec);
+            QVERIFY(curve.marginal);
+            QCOMPARE(curve.floored, 0);
+            const double top = curve.logValues.maxCoeff();
+            double mass = 0.0;
+            for (int i = 0; i < spec.n; ++i) {
+                const double exact = bruteForceMarginal(*model, x, column, spec.t(i), l);
+                const double got = std::exp(curve.logValues(i));
+                if (curve.logValues(i) > top + std::log(1e-3)) {
+                    QVERIFY2(std::abs(got / exact - 1.0) < 1e-3,
+                             qPrintable(QStringLiteral("t=%1 closed form %2, brute force %3")
+                                            .arg(spec.t(i))
+                                            .arg(got)
+                                            .arg(exact)));
+                }
+                mass += got * (spec.max - spec.min) / (spec.n - 1);
+            }
+            QVERIFY2(std::abs(mass - 1.0) < 0.01, qPrintable(QString::number(mass)));
+        }
+    }
+
+    // Where no closed form exists the reason is given; the slice along a column is the model.
+    void marginalCurve_refusesWithAReasonAndTheSliceIsTheModel()
+    {
+        const Matrix x = toy(ToyKind::TwoMoons, 80, 4);
+        const auto laplace = fitAt("sosrep", x, 0.3, {{"kernel", "laplace"}});
+        QVERIFY(QString::fromStdString(marginalUnavailableReason(*laplace)).contains("laplace"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 marginalCurve(*laplace, curveAroundData(x, 0)));
+        const auto forest = fitAt("iforest", x, 0.3);
+        QVERIFY(
+            QString::fromStdString(marginalUnavailableReason(*forest)).contains("not a density"));
+        const CurveSpec spec = curveAroundData(x, 1, 9);
+        const DensityCurve slice = evaluateCurve(*laplace, spec);
+        QVERIFY(!slice.marginal);
+        Matrix p(1, 2);
+        p << spec.fixedValues(0), spec.t(4);
+        QCOMPARE(slice.logValues(4), laplace->logValues(p).values(0));
     }
 
     void evaluateGrid_matchesDirectEvaluationAndHoldsMedians()
