@@ -15,7 +15,9 @@
 #include "ui/panels/negativity_dialog.h"
 #include "ui/panels/wheel_guard.h"
 #include "ui/plots/compare_view.h"
+#include "ui/plots/density_curve_plot.h"
 #include "ui/plots/density_heatmap.h"
+#include "ui/plots/density_page.h"
 #include "ui/plots/fd_plot.h"
 #include "ui/plots/optimizer_view.h"
 #include "ui/plots/ratio_view.h"
@@ -134,7 +136,8 @@ void MainWindow::buildControls()
 void MainWindow::buildViews()
 {
     m_tabs = new QTabWidget(this);
-    m_density = new DensityHeatmap;
+    m_densityPage = new DensityPage;
+    m_density = m_densityPage->map();
     m_optimizer = new OptimizerView(m_controller);
     m_trace = m_optimizer->plot();
     connect(m_optimizer, &OptimizerView::negativityRequested, this,
@@ -167,7 +170,7 @@ void MainWindow::buildViews()
     scoresLayout->addWidget(m_scoresTuning);
     scoresLayout->addWidget(m_scorePlots, 1);
     scoresLayout->addWidget(m_scoresView, 1);
-    m_tabs->addTab(m_density, tr("Density"));
+    m_tabs->addTab(m_densityPage, tr("Density"));
     m_tabs->addTab(m_optimizer, tr("Optimizer"));
     m_tabs->addTab(m_fd, tr("Fisher divergence"));
     m_tabs->addTab(scoresPage, tr("Scores"));
@@ -245,11 +248,13 @@ void MainWindow::connectController()
     connect(m_fd, &FdPlot::lengthScaleClicked, m_controller,
             &EstimationController::fitAtLengthScale);
     connect(m_density, &DensityHeatmap::rowsPicked, this, &MainWindow::selectRows);
+    connectDensityPage();
 }
 
 void MainWindow::clearResultViews(const QString& message)
 {
     m_density->clearContent(message);
+    m_densityPage->curve()->clearContent(message);
     m_trace->setTraces({});
     m_fd->setCurve({});
     m_scores->setScores(Vector(), std::nullopt, DensityKind::Normalized);
@@ -515,31 +520,6 @@ QString MainWindow::densityTitle() const
     return t;
 }
 
-namespace {
-
-/// The levels of a normality score that 50, 80 and 95 % of the rows reach (the score's own
-/// analogue of HDR contours: the region above a level holds that share of the rows).
-std::vector<double> rowScoreLevels(const Vector& scores)
-{
-    std::vector<double> v;
-    for (Eigen::Index i = 0; i < scores.size(); ++i) {
-        if (std::isfinite(scores(i))) {
-            v.push_back(scores(i));
-        }
-    }
-    if (v.empty()) {
-        return {};
-    }
-    std::sort(v.begin(), v.end(), std::greater<>());
-    std::vector<double> levels;
-    for (const double share : {0.5, 0.8, 0.95}) {
-        levels.push_back(v[std::min(v.size() - 1, size_t(share * double(v.size())))]);
-    }
-    return levels;
-}
-
-} // namespace
-
 void MainWindow::showMaps()
 {
     const FitJobResult* r = m_controller->result();
@@ -564,8 +544,9 @@ void MainWindow::showMaps()
         c.yLabel = names.value(r->grid.spec.yColumn);
         m_density->showContent(c);
     } else {
-        m_density->clearContent(tr("One feature column: no 2-D density view"));
+        m_density->clearContent(tr("One feature column: its 1-D density is shown"));
     }
+    showDensityCurve();
     m_compare->showResult(*r, m_controller->features(), m_controller->labels(), names);
     DensityHeatmap::RowInfo info;
     info.raw = m_controller->featureData().x;

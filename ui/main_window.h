@@ -22,6 +22,7 @@ namespace sosrep::ui {
 
 class CompareView;
 class DensityHeatmap;
+class DensityPage;
 class EstimationController;
 struct FitJobResult;
 class NegativityJob;
@@ -44,6 +45,8 @@ public:
 
     EstimationController* controller() const { return m_controller; }
     DensityHeatmap* densityView() const { return m_density; }
+    /// The Density tab: the map, or a 1-D density (one column) or marginal (chosen).
+    DensityPage* densityPage() const { return m_densityPage; }
     TracePlot* tracePlot() const { return m_trace; }
     OptimizerView* optimizerView() const { return m_optimizer; }
     NegativityJob* negativityJob() const { return m_negativity; }
@@ -118,6 +121,10 @@ private:
     void highlightRows(const QList<qint64>& rows);
     void showError(const QString& message);
     QString densityTitle() const;
+    /// The Density tab's 1-D view (one column, or the chosen marginal), asking the
+    /// controller for a marginal it has not computed yet.
+    void showDensityCurve();
+    void connectDensityPage();
     /// Empties every result view (new data: nothing of the previous data set stays shown).
     void clearResultViews(const QString& message);
     /// Shows or hides the stale banner from the controller's staleReason().
@@ -143,6 +150,7 @@ private:
     NegativityJob* m_negativity;
     QTabWidget* m_tabs;
     DensityHeatmap* m_density;
+    DensityPage* m_densityPage = nullptr;
     CompareView* m_compare;
     RatioView* m_ratio;
     OptimizerView* m_optimizer;

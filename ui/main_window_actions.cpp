@@ -2,6 +2,8 @@
 // The menus and the desktop conventions around them: title with the file and a modified mark,
 // undo and redo of settings, recent data and projects, asking to save on quit, Help.
 #include "ui/main_window.h"
+#include "ui/plots/density_curve_plot.h"
+#include "ui/plots/density_page.h"
 
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/negativity_job.h"
@@ -106,9 +108,13 @@ void MainWindow::createActions()
     QAction* resetZoom = view->addAction(tr("&Reset zoom"));
     resetZoom->setShortcut(Qt::Key_Home);
     connect(resetZoom, &QAction::triggered, this, [this] {
-        if (auto* map = qobject_cast<DensityHeatmap*>(m_tabs->currentWidget())) {
+        QWidget* page = m_tabs->currentWidget() == m_densityPage ? m_densityPage->currentPlot()
+                                                                 : m_tabs->currentWidget();
+        if (auto* map = qobject_cast<DensityHeatmap*>(page)) {
             map->resetZoom();
-        } else if (auto* plot = qobject_cast<QCustomPlot*>(m_tabs->currentWidget())) {
+        } else if (auto* curve = qobject_cast<DensityCurvePlot*>(page)) {
+            curve->resetZoom();
+        } else if (auto* plot = qobject_cast<QCustomPlot*>(page)) {
             plot->rescaleAxes();
             plot->replot();
         }
@@ -116,7 +122,8 @@ void MainWindow::createActions()
     QAction* pick = view->addAction(tr("&Pick cluster 2 (drag a rectangle on the density)"));
     pick->setShortcut(Qt::CTRL | Qt::Key_K);
     connect(pick, &QAction::triggered, this, [this] {
-        m_tabs->setCurrentWidget(m_density);
+        m_tabs->setCurrentWidget(m_densityPage);
+        m_densityPage->showView(-1);
         m_density->setPickMode(true);
         statusBar()->showMessage(
             tr("Drag a rectangle around cluster 2; the other rows form cluster 1"), 8000);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/main_window.h"
+#include "ui/plots/density_page.h"
 
 #include "ui/controller/estimation_controller.h"
 #include "ui/io/output_set.h"
@@ -35,6 +36,9 @@ QWidget* MainWindow::currentPlot() const
     }
     if (page == m_optimizer) {
         return m_trace;
+    }
+    if (page == m_densityPage) {
+        return m_densityPage->currentPlot();
     }
     if (page == m_ratio) {
         return m_ratio->plot(); // map, tuning surface and weights: one plot, exported whole

@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+
 class TstStudioBatch : public QObject
 {
     Q_OBJECT
@@ -73,6 +75,29 @@ private slots:
         for (const QString& line : err.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
             QVERIFY2(line.startsWith(QStringLiteral("sosrep experiment")), qPrintable(line));
         }
+    }
+
+    // Issue 24: with one feature column, tab 0 is the 1-D density (it said "no 2-D density
+    // view" and exported an empty plot).
+    void oneColumnExportsItsDensityCurve()
+    {
+        QByteArray csv = "x\n";
+        for (int i = 0; i < 200; ++i) {
+            csv += QByteArray::number(std::sin(i * 1.7) * (i % 3 == 0 ? 1.0 : 3.0)) + '\n';
+        }
+        const QString data = writeFile(QStringLiteral("one_column.csv"), csv);
+        const QString svg = m_dir.filePath(QStringLiteral("x.svg"));
+        const Run r = studio({data, QStringLiteral("--export-plot"), svg, QStringLiteral("--tab"),
+                              QStringLiteral("0")});
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        QVERIFY(text.contains(QStringLiteral("SOSREP density of x")));
+        QVERIFY(text.contains(QStringLiteral("95 % HDR")));
+        QVERIFY(text.contains(QStringLiteral("density (per unit of x)")));
+        QVERIFY(text.contains(QStringLiteral("<clipPath")));
+        QVERIFY(!text.contains(QStringLiteral("no 2-D density")));
     }
 
     void missingFileEndsWithTheDataCode()

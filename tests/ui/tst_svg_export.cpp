@@ -4,6 +4,7 @@
 #include "ui/controller/estimation_controller.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_heatmap.h"
+#include "ui/plots/density_page.h"
 #include "ui/plots/plot_export.h"
 
 #include <qcustomplot.h>
@@ -220,9 +221,9 @@ private slots:
         QSignalSpy finished(c, &EstimationController::fitFinished);
         c->fit();
         QVERIFY(finished.wait(60000));
-        auto* map = w.findChild<DensityHeatmap*>();
+        auto* map = w.densityView();
         QVERIFY(map);
-        w.tabs()->setCurrentWidget(map);
+        w.tabs()->setCurrentWidget(w.densityPage());
         const QCPRange x = map->xAxis->range();
         const QCPRange y = map->yAxis->range();
         map->xAxis->setRange(x.center(), x.center() + x.size() / 5);

@@ -10,6 +10,7 @@
 #include "ui/panels/option_editor.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
+#include "ui/plots/density_page.h"
 #include "ui/plots/optimizer_view.h"
 #include "ui/plots/ratio_plot.h"
 #include "ui/plots/ratio_view.h"
@@ -142,7 +143,7 @@ private slots:
         QSignalSpy finished(c, &EstimationController::fitFinished);
         c->fit();
         QVERIFY(finished.wait(60000));
-        auto* map = w.findChild<DensityHeatmap*>();
+        auto* map = w.densityView();
         QVERIFY(map);
         QStringList names;
         for (int i = 0; i < map->plottableCount(); ++i) {
@@ -161,7 +162,7 @@ private slots:
         QCOMPARE(map->xAxis->range().lower, whole.lower);
         QCOMPARE(map->xAxis->range().upper, whole.upper);
         map->xAxis->setRange(whole.center(), whole.center() + whole.size() / 20);
-        w.tabs()->setCurrentWidget(map);
+        w.tabs()->setCurrentWidget(w.densityPage());
         QAction* reset = nullptr;
         for (QAction* a : w.findChildren<QAction*>()) {
             if (a->shortcut() == QKeySequence(Qt::Key_Home)) {

@@ -488,6 +488,8 @@ void EstimationController::clearResults()
     m_sweep.reset();
     m_result.reset();
     m_clusters.reset();
+    m_marginals.clear();
+    m_marginalsRunning.clear();
     m_traces.clear();
     m_fdPoints.clear();
 }
@@ -667,6 +669,8 @@ void EstimationController::onJobFinished()
     m_result = std::make_unique<FitJobResult>(std::move(r));
     ++m_resultGeneration;
     m_clusters.reset();
+    m_marginals.clear();
+    m_marginalsRunning.clear();
     emit fdCurveUpdated();
     emit traceUpdated();
     emit fitFinished();

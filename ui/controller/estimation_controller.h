@@ -18,8 +18,10 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 namespace sosrep::ui {
 
@@ -142,6 +144,15 @@ public:
     /// The settings the sweep ran with (its rule).
     const FitSettings& sweepSettings() const { return m_sweepSettings; }
     const FitJobResult* result() const { return m_result.get(); }
+    /// The 1-D view of `column` for the current result: with one feature column the density
+    /// itself (computed in the fit), else the closed-form marginal once requestMarginal()
+    /// has finished. Null until then.
+    const DensityCurve* curve(int column) const;
+    /// Starts the closed-form marginal of `column` on a worker (curveReady when done);
+    /// nothing when it is known or under way.
+    void requestMarginal(int column);
+    /// Why the current model has no closed-form marginal (empty: it has one).
+    QString marginalUnavailable() const;
     /// Why the result no longer matches the settings ("" while it does): the estimator or the
     /// options that changed since the fit, old and new values. Data changes clear the result.
     QString staleReason() const;
@@ -169,6 +180,9 @@ signals:
     void solverComparisonCancelled();
     void errorOccurred(const QString& message);
     void clusterComparisonReady();
+    /// A 1-D marginal started on a worker, and when it is ready.
+    void curveStarted(int column);
+    void curveReady(int column);
     /// A cluster comparison started on a worker (it fills the Compare view when ready).
     void clusterComparisonStarted(const QString& description);
     void plotColumnsChanged();
@@ -226,6 +240,8 @@ private:
     quint64 m_resultGeneration = 0; // a finished grid job applies only to its own result
     std::unique_ptr<ClusterComparison> m_clusters;
     QString m_clusterDescription;
+    std::map<int, DensityCurve> m_marginals; // of the current result, by column
+    std::set<int> m_marginalsRunning;
 };
 
 } // namespace sosrep::ui

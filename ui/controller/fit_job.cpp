@@ -71,6 +71,7 @@ bool evaluateGrids(const FitJobInput& in, FitJobResult& out, const FitJobSink& s
                    const std::atomic<bool>& cancel)
 {
     if (in.x.cols() < 2) {
+        out.curve = evaluateCurve(out.model(), curveAroundData(in.x, 0));
         return true;
     }
     const GridSpec g = gridAroundData(in.x, in.plotX, in.plotY, in.gridResolution);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/estimators/fit_settings.h"
+#include "core/grid/density_curve.h"
 #include "core/grid/density_grid.h"
 #include "core/pipeline/fit_route.h"
 #include "ui/controller/mmd_panel.h"
@@ -63,6 +64,7 @@ struct FitJobResult
     bool solverRunsDeferred = false;
     DensityGrid grid;           // log values of the model over the plot columns
     DensityGrid comparisonGrid; // the same for the comparison model
+    DensityCurve curve;         // one feature column: the model along it (the 1-D view)
     MmdReadout mmd;             // both compared models against held-out and training rows
     Vector rowLogDensity;       // the scores model at every row (the Scores view's values)
     /// The compare view's per-row scatter: at most kScatterRows seeded rows, and the comparison

@@ -131,6 +131,14 @@ void DataPanel::refresh()
     }
     m_plotX->setCurrentIndex(m_controller->plotX());
     m_plotY->setCurrentIndex(m_controller->plotY());
+    // One feature column has no second axis: the Density tab draws its 1-D density.
+    const bool twoD = names.size() >= 2;
+    m_plotY->setEnabled(twoD);
+    m_plotY->setToolTip(twoD ? QString()
+                             : tr("One feature column: the Density tab shows its 1-D density"));
+    if (!twoD) {
+        m_plotY->setCurrentIndex(-1);
+    }
     m_refreshing = false;
 }
 

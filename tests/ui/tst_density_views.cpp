@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+// The Density tab's 1-D views (issue 24): the density of a single column as kdeplot draws it,
+// a detector's score along it, and the closed-form marginal of a plotted column for d > 2.
+#include "ui/controller/estimation_controller.h"
+#include "ui/main_window.h"
+#include "ui/plots/density_curve_plot.h"
+#include "ui/plots/density_heatmap.h"
+#include "ui/plots/density_page.h"
+
+#include "support/temp_files.h"
+
+#include <QComboBox>
+#include <QImage>
+#include <QStandardItemModel>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace sosrep::ui;
+
+namespace {
+
+/// Two Gaussian bumps in one column (seeded), two far rows labelled anomalies.
+QByteArray oneColumnCsv(bool labelled)
+{
+    QByteArray csv = labelled ? "x,y\n" : "x\n";
+    std::mt19937 rng(5);
+    std::normal_distribution<double> z;
+    for (int i = 0; i < 400; ++i) {
+        const double v = i < 300 ? z(rng) : 4.0 + 0.5 * z(rng);
+        csv += QByteArray::number(v, 'g', 10) + (labelled ? ",0\n" : "\n");
+    }
+    for (const double far : {9.0, -5.5}) {
+        csv += QByteArray::number(far) + (labelled ? ",1\n" : "\n");
+    }
+    return csv;
+}
+
+/// The curve's area in the column's units (the trapezoid rule over the plotted range).
+double areaUnder(const QCPGraph* g)
+{
+    double area = 0.0;
+    for (auto it = g->data()->constBegin(); it + 1 != g->data()->constEnd(); ++it) {
+        area += 0.5 * (it->value + (it + 1)->value) * ((it + 1)->key - it->key);
+    }
+    return area;
+}
+
+} // namespace
+
+class TstDensityViews : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    static bool fitAndWait(EstimationController* c)
+    {
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        return finished.wait(60000);
+    }
+
+private slots:
+    // One column: the density, its HDR intervals, a rug of every row with the labelled
+    // anomalies marked; the curve is a density in the column's units (area 1).
+    void oneColumnShowsItsDensity()
+    {
+        MainWindow w;
+        w.resize(1000, 700);
+        w.openFile(writeTempFile(m_dir, QStringLiteral("one.csv"), oneColumnCsv(true)));
+        auto* c = w.controller();
+        QCOMPARE(int(c->features().cols()), 1);
+        // No second axis to pick: Plot y is off (it read "x", a map of x against x).
+        QComboBox* plotY = nullptr;
+        for (QComboBox* box : w.findChildren<QComboBox*>()) {
+            if (box->currentText().isEmpty() && !box->isEnabled() &&
+                box->toolTip().contains(QStringLiteral("One feature column"))) {
+                plotY = box;
+            }
+        }
+        QVERIFY(plotY);
+        QVERIFY(fitAndWait(c));
+        DensityPage* page = w.densityPage();
+        auto* plot = qobject_cast<DensityCurvePlot*>(page->currentPlot());
+        QVERIFY2(plot, "the Density tab shows the curve");
+        QVERIFY(plot->title().contains(QStringLiteral("SOSREP density of x")));
+        QCOMPARE(plot->intervalNames(),
+                 QStringList({QStringLiteral("50 % HDR"), QStringLiteral("80 % HDR"),
+                              QStringLiteral("95 % HDR")}));
+        QCOMPARE(plot->rugCount(), 402);
+        QCOMPARE(plot->anomalyRugCount(), 2);
+        const auto* curve = plot->findChild<QCPGraph*>();
+        QVERIFY(curve);
+        double area = 0.0;
+        for (int i = 0; i < plot->graphCount(); ++i) {
+            if (plot->graph(i)->name() == QLatin1String("density")) {
+                area = areaUnder(plot->graph(i));
+            }
+        }
+        QVERIFY2(std::abs(area - 1.0) < 0.01, qPrintable(QString::number(area)));
+        // The two bumps are two 80 % intervals; the 50 % one is inside the taller bump.
+        QCOMPARE(plot->intervals(1).size(), 2);
+        const QVector<QCPRange> half = plot->intervals(0);
+        QCOMPARE(half.size(), 1);
+        QVERIFY(half[0].lower < 0.0 && half[0].upper > 0.0 && half[0].upper < 2.5);
+        // Exported as shown (the tab's plot is the curve).
+        const QString png = m_dir.filePath(QStringLiteral("one.png"));
+        QCOMPARE(w.exportCurrentPlot(png, {800, 500, 96}), QString());
+        QCOMPARE(QImage(png).size(), QSize(800, 500));
+    }
+
+    // A detector's values are scores: the shaded intervals are the score levels the rows
+    // reach, named so; no HDR.
+    void aDetectorOnOneColumnIsDrawnAsAScore()
+    {
+        MainWindow w;
+        w.openFile(writeTempFile(m_dir, QStringLiteral("one_iforest.csv"), oneColumnCsv(false)));
+        auto* c = w.controller();
+        c->setEstimator("iforest");
+        QVERIFY(fitAndWait(c));
+        auto* plot = qobject_cast<DensityCurvePlot*>(w.densityPage()->currentPlot());
+        QVERIFY(plot);
+        QCOMPARE(plot->intervalNames().first(), QStringLiteral("score above 50 % of rows"));
+        QVERIFY(!plot->intervalNames().join(QLatin1Char(' ')).contains(QStringLiteral("HDR")));
+        QVERIFY(plot->valueLabel().contains(QStringLiteral("score")));
+        QCOMPARE(plot->anomalyRugCount(), 0);
+    }
+
+    // Three columns: the map is a slice and says so; "1-D marginal of a" computes the
+    // closed-form marginal on a worker and shows it (area 1); a kernel without a closed form
+    // lists the marginals disabled, with the reason.
+    void threeColumnsOfferTheMarginalBesideTheSlice()
+    {
+        QByteArray csv = "a,b,c\n";
+        std::mt19937 rng(9);
+        std::normal_distribution<double> z;
+        for (int i = 0; i < 300; ++i) {
+            const double a = (i % 2 ? -2.0 : 2.0) + 0.6 * z(rng);
+            csv += QByteArray::number(a) + ',' + QByteArray::number(0.5 * a + z(rng)) + ',' +
+                   QByteArray::number(z(rng)) + '\n';
+        }
+        MainWindow w;
+        w.resize(1100, 800);
+        w.openFile(writeTempFile(m_dir, QStringLiteral("three.csv"), csv));
+        auto* c = w.controller();
+        QVERIFY(fitAndWait(c));
+        DensityPage* page = w.densityPage();
+        QComboBox* show = page->chooser();
+        QVERIFY(show->isVisibleTo(&w));
+        QCOMPARE(show->count(), 3);
+        QVERIFY(show->itemText(0).contains(QStringLiteral("slice")));
+        QCOMPARE(show->itemText(1), QStringLiteral("1-D marginal of a"));
+        QVERIFY(qobject_cast<DensityHeatmap*>(page->currentPlot()));
+        QSignalSpy ready(c, &EstimationController::curveReady);
+        show->setCurrentIndex(1);
+        emit show->activated(1);
+        QVERIFY(ready.wait(30000) || c->curve(0));
+        auto* plot = qobject_cast<DensityCurvePlot*>(page->currentPlot());
+        QVERIFY(plot);
+        QVERIFY2(plot->title().contains(QStringLiteral("marginal density of a")),
+                 qPrintable(plot->title()));
+        QVERIFY(plot->title().contains(QStringLiteral("integrated out")));
+        for (int i = 0; i < plot->graphCount(); ++i) {
+            if (plot->graph(i)->name() == QLatin1String("marginal density")) {
+                QVERIFY(std::abs(areaUnder(plot->graph(i)) - 1.0) < 0.01);
+            }
+        }
+        // Two well-separated bumps in a: two 50 % intervals.
+        QCOMPARE(plot->intervals(0).size(), 2);
+        // Back to the slice.
+        show->setCurrentIndex(0);
+        emit show->activated(0);
+        QVERIFY(qobject_cast<DensityHeatmap*>(page->currentPlot()));
+
+        // The Laplace kernel: no closed form; the choices say why and stay on the slice.
+        sosrep::FitSettings s = c->settings();
+        s.values.set("kernel", "laplace");
+        c->setSettings(s);
+        QVERIFY(fitAndWait(c));
+        auto* items = qobject_cast<QStandardItemModel*>(show->model());
+        QVERIFY(!items->item(1)->isEnabled());
+        QVERIFY(items->item(1)->toolTip().contains(QStringLiteral("laplace")));
+        QCOMPARE(show->currentIndex(), 0);
+        QVERIFY(qobject_cast<DensityHeatmap*>(page->currentPlot()));
+    }
+};
+
+QTEST_MAIN(TstDensityViews)
+#include "tst_density_views.moc"

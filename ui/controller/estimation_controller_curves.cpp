@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// The Density tab's 1-D views: the density along the only column (from the fit) and the
+// closed-form marginals of a plotted column, computed on a worker when asked for.
+#include "ui/controller/estimation_controller.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <stdexcept>
+
+namespace sosrep::ui {
+
+const DensityCurve* EstimationController::curve(int column) const
+{
+    if (!m_result) {
+        return nullptr;
+    }
+    if (m_result->curve.logValues.size() > 0 && m_result->curve.spec.column == column) {
+        return &m_result->curve;
+    }
+    const auto it = m_marginals.find(column);
+    return it == m_marginals.end() ? nullptr : &it->second;
+}
+
+QString EstimationController::marginalUnavailable() const
+{
+    return m_result ? QString::fromStdString(marginalUnavailableReason(m_result->model()))
+                    : tr("nothing is fitted yet");
+}
+
+void EstimationController::requestMarginal(int column)
+{
+    if (!m_result || column < 0 || column >= m_features.cols() || curve(column) ||
+        m_marginalsRunning.count(column) || !marginalUnavailable().isEmpty()) {
+        return;
+    }
+    // The model is shared (immutable) with the worker; the spec is made here from the rows.
+    const std::shared_ptr<const FittedModel> model = m_result->fit.model;
+    const CurveSpec spec = curveAroundData(m_features, column);
+    const quint64 generation = m_resultGeneration;
+    m_marginalsRunning.insert(column);
+    auto* watcher = new QFutureWatcher<DensityCurve>(this);
+    connect(watcher, &QFutureWatcher<DensityCurve>::finished, this,
+            [this, watcher, column, generation] {
+                watcher->deleteLater();
+                if (generation != m_resultGeneration) {
+                    return; // a new fit (or new data) since: its own marginals are asked anew
+                }
+                m_marginalsRunning.erase(column);
+                DensityCurve c = watcher->result();
+                if (c.logValues.size() == 0) {
+                    emit errorOccurred(
+                        tr("No marginal of this column: %1").arg(marginalUnavailable()));
+                    return;
+                }
+                m_marginals[column] = std::move(c);
+                emit curveReady(column);
+            });
+    watcher->setFuture(QtConcurrent::run([model, spec] {
+        try {
+            return marginalCurve(*model, spec);
+        } catch (const std::exception&) {
+            return DensityCurve{};
+        }
+    }));
+    emit curveStarted(column);
+}
+
+} // namespace sosrep::ui

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+// The Density tab's 1-D views: the density of a single column, and the closed-form marginal
+// of a plotted column chosen beside the 2-D map.
+#include "core/kernels/kernel_operator.h"
+#include "ui/controller/estimation_controller.h"
+#include "ui/main_window.h"
+#include "ui/plots/density_curve_plot.h"
+#include "ui/plots/density_page.h"
+
+#include <QComboBox>
+
+namespace sosrep::ui {
+
+void MainWindow::connectDensityPage()
+{
+    connect(m_densityPage, &DensityPage::viewChosen, this, [this] { showDensityCurve(); });
+    connect(m_controller, &EstimationController::curveReady, this, [this](int column) {
+        if (m_densityPage->chosenColumn() == column) {
+            showDensityCurve();
+        }
+    });
+}
+
+void MainWindow::showDensityCurve()
+{
+    const FitJobResult* r = m_controller->result();
+    if (!r) {
+        return;
+    }
+    const Matrix& x = m_controller->features();
+    const QStringList names = m_controller->featureNames();
+    const QString reason = m_controller->marginalUnavailable();
+    if (x.cols() >= 2) {
+        m_densityPage->setChoices(int(x.cols()), names.value(r->grid.spec.xColumn),
+                                  names.value(r->grid.spec.yColumn), r->grid.spec.xColumn,
+                                  r->grid.spec.yColumn, reason);
+    } else {
+        m_densityPage->setChoices(1, QString(), QString(), 0, 0, reason);
+    }
+    const int column = x.cols() < 2 ? 0 : m_densityPage->chosenColumn();
+    m_densityPage->showView(column);
+    if (column < 0) {
+        m_densityPage->setNote(reason.isEmpty() ? QString()
+                                                : tr("(no 1-D marginal: %1)").arg(reason));
+        return;
+    }
+    const DensityCurve* curve = m_controller->curve(column);
+    DensityCurvePlot* plot = m_densityPage->curve();
+    if (!curve) {
+        m_controller->requestMarginal(column);
+        plot->clearContent(tr("Computing the 1-D marginal of %1…").arg(names.value(column)));
+        m_densityPage->setNote(tr("computing…"));
+        return;
+    }
+    m_densityPage->setNote(QString());
+    const FittedModel& m = r->model();
+    DensityCurvePlot::Content c;
+    c.curve = curve;
+    c.kind = m.kind();
+    c.rows = x.col(column);
+    c.labels = m_controller->labels();
+    c.fitRows = r->fitRowIndices;
+    const Scaler& scaler = m_controller->scaler();
+    if (column < scaler.shift.size()) {
+        c.shift = scaler.shift(column);
+        c.scale = scaler.scale(column);
+    }
+    c.xLabel = names.value(column);
+    if (m.kind() == DensityKind::Score) {
+        c.scoreLevels =
+            rowScoreLevels(&r->scoresModel() == &m ? r->rowLogDensity : m.logValues(x).values);
+    }
+    QString t = QString::fromStdString(m.estimator()).toUpper();
+    t += curve->marginal ? tr(" 1-D marginal density of %1 (the other %n column(s) integrated "
+                              "out in closed form)",
+                              nullptr, int(x.cols() - 1))
+                               .arg(c.xLabel)
+                         : (m.kind() == DensityKind::Score ? tr(" normality score along %1")
+                                                           : tr(" density of %1"))
+                               .arg(c.xLabel);
+    if (const KernelOperator* k = m.kernel()) {
+        t += tr(", %1 kernel, ℓ = %2")
+                 .arg(QString::fromStdString(toString(k->spec().type)))
+                 .arg(k->spec().lengthScale, 0, 'g', 4);
+    }
+    if (r->fitRows < x.rows()) {
+        t += tr("; fitted on %1 of %2 rows (seeded subsample), all drawn")
+                 .arg(r->fitRows)
+                 .arg(x.rows());
+    }
+    c.title = t;
+    plot->showContent(c);
+}
+
+} // namespace sosrep::ui

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+#include "ui/plots/density_curve_plot.h"
+
+#include "core/grid/density_grid.h"
+#include "ui/plots/fitted_title.h"
+#include "ui/plots/plot_style.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace sosrep::ui {
+namespace {
+
+/// A rug tick: a vertical stroke `length` pixels tall centred on the point.
+QCPScatterStyle rugTick(const QColor& colour, double length, double width)
+{
+    QPainterPath tick;
+    tick.moveTo(0, -length / 2);
+    tick.lineTo(0, length / 2);
+    QCPScatterStyle s(tick, QPen(colour, width), Qt::NoBrush, length);
+    return s;
+}
+
+} // namespace
+
+/// The levels of a normality score that 50, 80 and 95 % of the rows reach (the score's own
+/// analogue of HDR contours: the region above a level holds that share of the rows).
+std::vector<double> rowScoreLevels(const Vector& scores)
+{
+    std::vector<double> v;
+    for (Eigen::Index i = 0; i < scores.size(); ++i) {
+        if (std::isfinite(scores(i))) {
+            v.push_back(scores(i));
+        }
+    }
+    if (v.empty()) {
+        return {};
+    }
+    std::sort(v.begin(), v.end(), std::greater<>());
+    std::vector<double> levels;
+    for (const double share : {0.5, 0.8, 0.95}) {
+        levels.push_back(v[std::min(v.size() - 1, size_t(share * double(v.size())))]);
+    }
+    return levels;
+}
+
+DensityCurvePlot::DensityCurvePlot(QWidget* parent) : QCustomPlot(parent)
+{
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    axisRect()->setRangeDrag(Qt::Horizontal);
+    axisRect()->setRangeZoom(Qt::Horizontal);
+    plotLayout()->insertRow(0);
+    m_title = new FittedTitle(this, QFont(font().family(), 10, QFont::Bold));
+    plotLayout()->addElement(0, 0, m_title);
+    m_floor = addGraph();
+    m_floor->setPen(Qt::NoPen);
+    m_floor->removeFromLegend();
+    // Darker for the smaller, denser region, drawn last so it sits on top.
+    const int alpha[3] = {150, 95, 50};
+    for (int k = 2; k >= 0; --k) {
+        auto* g = addGraph();
+        g->setPen(Qt::NoPen);
+        g->setBrush(QColor(0, 114, 178, alpha[k]));
+        g->setChannelFillGraph(m_floor);
+        m_levels.prepend(g);
+    }
+    m_curve = addGraph();
+    m_curve->setPen(QPen(QColor(20, 20, 20), 1.8));
+    m_unfittedRug = addGraph();
+    m_unfittedRug->setLineStyle(QCPGraph::lsNone);
+    m_unfittedRug->setScatterStyle(rugTick(QColor(120, 120, 120, 110), 8, 1.0));
+    m_unfittedRug->setName(QStringLiteral("rows scored, not fitted"));
+    m_rug = addGraph();
+    m_rug->setLineStyle(QCPGraph::lsNone);
+    m_rug->setScatterStyle(rugTick(QColor(40, 40, 40, 170), 8, 1.0));
+    m_rug->setName(QStringLiteral("rows"));
+    m_anomalyRug = addGraph();
+    m_anomalyRug->setLineStyle(QCPGraph::lsNone);
+    m_anomalyRug->setScatterStyle(rugTick(colors::anomaly(), 16, 1.6));
+    m_anomalyRug->setName(QStringLiteral("label = 1 (anomaly)"));
+    legend->setVisible(true);
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    applyPlotStyle(this);
+}
+
+void DensityCurvePlot::clearContent(const QString& message)
+{
+    for (QCPGraph* g : {m_curve, m_floor, m_rug, m_unfittedRug, m_anomalyRug}) {
+        g->data()->clear();
+    }
+    for (QCPGraph* g : m_levels) {
+        g->data()->clear();
+        g->removeFromLegend();
+    }
+    m_title->setFullText(message);
+    xAxis->setVisible(false);
+    yAxis->setVisible(false);
+    legend->setVisible(false);
+    replot();
+}
+
+void DensityCurvePlot::showContent(const Content& c)
+{
+    const DensityCurve& curve = *c.curve;
+    const CurveSpec& s = curve.spec;
+    const bool score = c.kind == DensityKind::Score;
+    // Values: a density in the column's own units (p_raw = p_scaled / scale); a pre-density is
+    // normalized over the plotted range first (said on the axis); a score as it is.
+    Vector logValues = curve.logValues;
+    const double dt = (s.max - s.min) / std::max(1, s.n - 1);
+    if (c.kind == DensityKind::PreDensity && !curve.marginal) {
+        logValues = normalizeOnGrid(Matrix(logValues), dt);
+    }
+    QVector<double> x(s.n), y(s.n);
+    for (int i = 0; i < s.n; ++i) {
+        x[i] = c.shift + c.scale * s.t(i);
+        y[i] = score ? logValues(i) : std::exp(logValues(i)) / std::abs(c.scale);
+    }
+    m_curve->setData(x, y, true);
+    const auto [lowIt, highIt] = std::minmax_element(y.begin(), y.end());
+    const double low = score ? *lowIt : 0.0;
+    const double high = *highIt;
+    const double span = high > low ? high - low : 1.0;
+    m_floor->setData(x, QVector<double>(s.n, low), true);
+
+    // The shaded intervals: HDR levels of the curve's mass, or the rows' score levels.
+    std::vector<double> levels =
+        score ? c.scoreLevels : highestDensityLevels(Matrix(logValues), {0.5, 0.8, 0.95});
+    const char* names[3] = {"50 %", "80 %", "95 %"};
+    for (int k = 0; k < 3; ++k) {
+        QCPGraph* g = m_levels[k];
+        if (k >= int(levels.size())) {
+            g->data()->clear();
+            g->removeFromLegend();
+            continue;
+        }
+        QVector<double> v(s.n);
+        for (int i = 0; i < s.n; ++i) {
+            v[i] =
+                logValues(i) >= levels[size_t(k)] ? y[i] : std::numeric_limits<double>::quiet_NaN();
+        }
+        g->setData(x, v, true);
+        g->setName(score ? QStringLiteral("score above %1 of rows").arg(QLatin1String(names[k]))
+                         : QStringLiteral("%1 HDR").arg(QLatin1String(names[k])));
+        g->addToLegend();
+    }
+    m_curve->setName(score            ? QStringLiteral("normality score")
+                     : curve.marginal ? QStringLiteral("marginal density")
+                                      : QStringLiteral("density"));
+
+    // The rug, in the band under the curve.
+    const double rugAt = low - 0.06 * span;
+    QVector<double> fitted, unfitted, anomalies;
+    size_t next = 0;
+    for (Eigen::Index r = 0; r < c.rows.size(); ++r) {
+        const double raw = c.shift + c.scale * c.rows(r);
+        const bool isFitted =
+            c.fitRows.empty() || (next < c.fitRows.size() && c.fitRows[next] == r);
+        if (isFitted && !c.fitRows.empty()) {
+            ++next;
+        }
+        if (c.labels && r < c.labels->size() && (*c.labels)(r) == 1) {
+            anomalies << raw;
+        } else if (isFitted) {
+            fitted << raw;
+        } else {
+            unfitted << raw;
+        }
+    }
+    m_rug->setData(fitted, QVector<double>(fitted.size(), rugAt), true);
+    m_unfittedRug->setData(unfitted, QVector<double>(unfitted.size(), rugAt), true);
+    m_anomalyRug->setData(anomalies, QVector<double>(anomalies.size(), rugAt), true);
+    // The legend lists only what is drawn.
+    for (QCPGraph* g : {m_unfittedRug, m_anomalyRug}) {
+        if (g->data()->isEmpty()) {
+            g->removeFromLegend();
+        } else {
+            g->addToLegend();
+        }
+    }
+
+    m_title->setFullText(c.title);
+    xAxis->setLabel(c.xLabel);
+    yAxis->setLabel(score ? QStringLiteral("normality score (higher = more typical)")
+                    : c.kind == DensityKind::PreDensity && !curve.marginal
+                        ? QStringLiteral("density (pre-density normalized over this range)")
+                        : QStringLiteral("density (per unit of %1)").arg(c.xLabel));
+    m_xRange = QCPRange(std::min(x.front(), x.back()), std::max(x.front(), x.back()));
+    m_yRange = QCPRange(low - 0.12 * span, high + 0.08 * span);
+    xAxis->setVisible(true);
+    yAxis->setVisible(true);
+    legend->setVisible(true);
+    resetZoom();
+}
+
+void DensityCurvePlot::resetZoom()
+{
+    xAxis->setRange(m_xRange);
+    yAxis->setRange(m_yRange);
+    replot();
+}
+
+void DensityCurvePlot::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    resetZoom();
+    QCustomPlot::mouseDoubleClickEvent(event);
+}
+
+QString DensityCurvePlot::title() const
+{
+    return m_title->fullText();
+}
+
+QStringList DensityCurvePlot::intervalNames() const
+{
+    QStringList names;
+    for (QCPGraph* g : m_levels) {
+        if (!g->data()->isEmpty()) {
+            names << g->name();
+        }
+    }
+    return names;
+}
+
+QVector<QCPRange> DensityCurvePlot::intervals(int level) const
+{
+    QVector<QCPRange> out;
+    if (level < 0 || level >= m_levels.size()) {
+        return out;
+    }
+    bool open = false;
+    for (auto it = m_levels[level]->data()->constBegin(); it != m_levels[level]->data()->constEnd();
+         ++it) {
+        const bool in = std::isfinite(it->value);
+        if (in && !open) {
+            out << QCPRange(it->key, it->key);
+        } else if (in) {
+            out.last().upper = it->key;
+        }
+        open = in;
+    }
+    return out;
+}
+
+int DensityCurvePlot::rugCount() const
+{
+    return m_rug->dataCount() + m_unfittedRug->dataCount() + m_anomalyRug->dataCount();
+}
+
+int DensityCurvePlot::anomalyRugCount() const
+{
+    return m_anomalyRug->dataCount();
+}
+
+} // namespace sosrep::ui

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/estimators/estimator.h"
+#include "core/grid/density_curve.h"
+
+#include <qcustomplot.h>
+
+#include <optional>
+#include <vector>
+
+namespace sosrep::ui {
+
+class FittedTitle;
+
+/// The levels of a normality score that 50, 80 and 95 % of the rows reach (a score's analogue of
+/// HDR levels: the region above a level holds that share of the rows). Non-finite scores are
+/// left out.
+std::vector<double> rowScoreLevels(const Vector& scores);
+
+/// A 1-D density as seaborn's kdeplot draws one: the curve in the column's own units, its
+/// 50/80/95 % highest-density intervals shaded under it, and a rug of the rows below (fitted
+/// rows dark, rows only scored light, labelled anomalies red and taller). A normality score
+/// (Isolation Forest, kNN) is drawn as the score it is: its shaded intervals are where the
+/// score is above the level 50/80/95 % of the rows reach, named so.
+class DensityCurvePlot : public QCustomPlot
+{
+    Q_OBJECT
+
+public:
+    explicit DensityCurvePlot(QWidget* parent = nullptr);
+
+    struct Content
+    {
+        const DensityCurve* curve = nullptr;
+        DensityKind kind = DensityKind::Normalized;
+        Vector rows; // the column's scaled value at every row
+        std::optional<Eigen::VectorXi> labels;
+        std::vector<Eigen::Index> fitRows; // ascending; empty = every row was fitted
+        double shift = 0.0;                // raw = shift + scale * scaled
+        double scale = 1.0;
+        QString title;
+        QString xLabel;
+        std::vector<double> scoreLevels; // Score kind: the levels 50/80/95 % of rows reach
+    };
+    void showContent(const Content& content);
+    void clearContent(const QString& message);
+    QString title() const;
+    /// What the y axis shows (density in the column's units, or the score).
+    QString valueLabel() const { return yAxis->label(); }
+    /// The shaded intervals' legend names, in order (for tests and the legend).
+    QStringList intervalNames() const;
+    /// The intervals [start, end] (raw units) of the shaded region `level` (0 = 50 %).
+    QVector<QCPRange> intervals(int level) const;
+    int rugCount() const;
+    int anomalyRugCount() const;
+    void resetZoom();
+
+protected:
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+
+private:
+    FittedTitle* m_title = nullptr;
+    QCPGraph* m_curve = nullptr;
+    QCPGraph* m_floor = nullptr; // the fills' lower edge (0, or the lowest score)
+    QVector<QCPGraph*> m_levels;
+    QCPGraph* m_rug = nullptr;
+    QCPGraph* m_unfittedRug = nullptr;
+    QCPGraph* m_anomalyRug = nullptr;
+    QCPRange m_xRange;
+    QCPRange m_yRange;
+};
+
+} // namespace sosrep::ui

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#include "ui/plots/density_page.h"
+
+#include "ui/plots/density_curve_plot.h"
+#include "ui/plots/density_heatmap.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QStackedWidget>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
+
+namespace sosrep::ui {
+
+DensityPage::DensityPage(QWidget* parent) : QWidget(parent)
+{
+    m_map = new DensityHeatmap;
+    m_curve = new DensityCurvePlot;
+    m_stack = new QStackedWidget;
+    m_stack->addWidget(m_map);
+    m_stack->addWidget(m_curve);
+    m_show = new QComboBox;
+    m_show->setToolTip(tr("The 2-D map of the plotted columns, or the 1-D marginal density of "
+                          "one of them (the other columns integrated out)"));
+    m_note = new QLabel;
+    m_note->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    m_bar = new QWidget;
+    auto* bar = new QHBoxLayout(m_bar);
+    bar->setContentsMargins(6, 2, 6, 0);
+    bar->addWidget(new QLabel(tr("Show:")));
+    bar->addWidget(m_show);
+    bar->addWidget(m_note, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_bar);
+    layout->addWidget(m_stack, 1);
+    m_bar->hide(); // until there are columns to choose between
+    connect(m_show, &QComboBox::activated, this, [this] { emit viewChosen(chosenColumn()); });
+}
+
+QWidget* DensityPage::currentPlot() const
+{
+    return m_stack->currentWidget();
+}
+
+void DensityPage::setChoices(int columns, const QString& xName, const QString& yName, int xColumn,
+                             int yColumn, const QString& marginalReason)
+{
+    const int before = m_show->count() > 0 ? chosenColumn() : -1; // first time: the map
+    m_show->clear();
+    if (columns < 2) {
+        m_bar->hide();
+        m_stack->setCurrentWidget(m_curve);
+        return;
+    }
+    m_show->addItem(columns > 2
+                        ? tr("2-D slice: %1 × %2, other columns at their medians").arg(xName, yName)
+                        : tr("2-D density: %1 × %2").arg(xName, yName),
+                    -1);
+    m_show->addItem(tr("1-D marginal of %1").arg(xName), xColumn);
+    m_show->addItem(tr("1-D marginal of %1").arg(yName), yColumn);
+    auto* model = qobject_cast<QStandardItemModel*>(m_show->model());
+    for (int i = 1; i < 3 && !marginalReason.isEmpty(); ++i) {
+        model->item(i)->setEnabled(false);
+        model->item(i)->setToolTip(tr("No closed-form marginal: %1").arg(marginalReason));
+    }
+    const int keep = m_show->findData(before);
+    m_show->setCurrentIndex(keep >= 0 && marginalReason.isEmpty() ? keep : 0);
+    m_bar->show();
+}
+
+int DensityPage::chosenColumn() const
+{
+    return m_show->count() == 0 ? 0 : m_show->currentData().toInt();
+}
+
+void DensityPage::showView(int column)
+{
+    if (const int i = m_show->findData(column); i >= 0) {
+        m_show->setCurrentIndex(i);
+    }
+    m_stack->setCurrentWidget(column < 0 ? static_cast<QWidget*>(m_map) : m_curve);
+}
+
+void DensityPage::setNote(const QString& text)
+{
+    m_note->setText(text);
+}
+
+} // namespace sosrep::ui

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QStackedWidget;
+
+namespace sosrep::ui {
+
+class DensityCurvePlot;
+class DensityHeatmap;
+
+/// The Density tab: the 2-D map (for more than two columns a slice through the other columns'
+/// medians) or the 1-D marginal of a plotted column, chosen in a "Show" box that says which is
+/// shown; with one feature column, the 1-D density alone.
+class DensityPage : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit DensityPage(QWidget* parent = nullptr);
+
+    DensityHeatmap* map() const { return m_map; }
+    DensityCurvePlot* curve() const { return m_curve; }
+    /// The plot on show (what exports and copies take).
+    QWidget* currentPlot() const;
+
+    /// The choices for `columns` feature columns plotted as x and y (names given); a marginal
+    /// the model has none of is listed disabled with `marginalReason` as its tooltip. Keeps
+    /// the choice when it is still offered.
+    void setChoices(int columns, const QString& xName, const QString& yName, int xColumn,
+                    int yColumn, const QString& marginalReason);
+    /// The column whose 1-D view is chosen, or -1 for the 2-D map.
+    int chosenColumn() const;
+    /// Shows the map (column -1) or the curve.
+    void showView(int column);
+    QComboBox* chooser() const { return m_show; }
+    /// A line under the chooser: "computing the marginal of x…", or why one is not offered.
+    void setNote(const QString& text);
+
+signals:
+    /// The user chose the map (-1) or the 1-D view of a column.
+    void viewChosen(int column);
+
+private:
+    QComboBox* m_show = nullptr;
+    QLabel* m_note = nullptr;
+    QWidget* m_bar = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    DensityHeatmap* m_map = nullptr;
+    DensityCurvePlot* m_curve = nullptr;
+};
+
+} // namespace sosrep::ui
