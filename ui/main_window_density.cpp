@@ -71,13 +71,19 @@ void MainWindow::showDensityCurve()
             rowScoreLevels(&r->scoresModel() == &m ? r->rowLogDensity : m.logValues(x).values);
     }
     QString t = QString::fromStdString(m.estimator()).toUpper();
-    t += curve->marginal ? tr(" 1-D marginal density of %1 (the other %n column(s) integrated "
-                              "out in closed form)",
-                              nullptr, int(x.cols() - 1))
-                               .arg(c.xLabel)
-                         : (m.kind() == DensityKind::Score ? tr(" normality score along %1")
-                                                           : tr(" density of %1"))
-                               .arg(c.xLabel);
+    if (curve->marginal && x.cols() == 2) {
+        t += tr(" 1-D marginal density of %1 (the other column integrated out in closed form)")
+                 .arg(c.xLabel);
+    } else if (curve->marginal) {
+        t += tr(" 1-D marginal density of %1 (the other %2 columns integrated out in closed "
+                "form)")
+                 .arg(c.xLabel)
+                 .arg(x.cols() - 1);
+    } else {
+        t += (m.kind() == DensityKind::Score ? tr(" normality score along %1")
+                                             : tr(" density of %1"))
+                 .arg(c.xLabel);
+    }
     if (const KernelOperator* k = m.kernel()) {
         t += tr(", %1 kernel, ℓ = %2")
                  .arg(QString::fromStdString(toString(k->spec().type)))

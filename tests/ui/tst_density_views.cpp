@@ -186,6 +186,42 @@ private slots:
         QCOMPARE(show->currentIndex(), 0);
         QVERIFY(qobject_cast<DensityHeatmap*>(page->currentPlot()));
     }
+
+    // Issue 24 (shuttle): thousands of anomaly crosses covered the rows, and rows only scored
+    // were near-invisible grey dots. Many anomalies get small light crosses; scored rows rings.
+    void manyAnomaliesDoNotHideTheRows()
+    {
+        QByteArray csv = "a,b,y\n";
+        std::mt19937 rng(2);
+        std::normal_distribution<double> z;
+        for (int i = 0; i < 1200; ++i) {
+            const bool anomaly = i % 3 == 0;
+            csv += QByteArray::number(z(rng) * (anomaly ? 3 : 1)) + ',' +
+                   QByteArray::number(z(rng)) + (anomaly ? ",1\n" : ",0\n");
+        }
+        MainWindow w;
+        w.openFile(writeTempFile(m_dir, QStringLiteral("many.csv"), csv));
+        auto* c = w.controller();
+        c->setMaxFitRows(500);
+        QVERIFY(fitAndWait(c));
+        DensityHeatmap* map = w.densityView();
+        QCPGraph* anomalies = nullptr;
+        QCPGraph* scoredOnly = nullptr;
+        for (int i = 0; i < map->graphCount(); ++i) {
+            if (map->graph(i)->name().startsWith(QStringLiteral("label = 1"))) {
+                anomalies = map->graph(i);
+            } else if (map->graph(i)->name().contains(QStringLiteral("not fitted on"))) {
+                scoredOnly = map->graph(i);
+            }
+        }
+        QVERIFY(anomalies && scoredOnly);
+        QCOMPARE(anomalies->dataCount(), 400);
+        QVERIFY(anomalies->scatterStyle().size() < 5);
+        QVERIFY(anomalies->scatterStyle().pen().color().alpha() < 255);
+        QVERIFY(scoredOnly->dataCount() > 0);
+        QVERIFY(scoredOnly->scatterStyle().size() >= 3.5);
+        QVERIFY(scoredOnly->scatterStyle().pen().color().alpha() >= 150);
+    }
 };
 
 QTEST_MAIN(TstDensityViews)

@@ -77,7 +77,7 @@ DensityCurvePlot::DensityCurvePlot(QWidget* parent) : QCustomPlot(parent)
     m_rug->setName(QStringLiteral("rows"));
     m_anomalyRug = addGraph();
     m_anomalyRug->setLineStyle(QCPGraph::lsNone);
-    m_anomalyRug->setScatterStyle(rugTick(colors::anomaly(), 16, 1.6));
+    m_anomalyRug->setScatterStyle(rugTick(colors::anomaly(), 9, 1.4));
     m_anomalyRug->setName(QStringLiteral("label = 1 (anomaly)"));
     legend->setVisible(true);
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
@@ -149,8 +149,10 @@ void DensityCurvePlot::showContent(const Content& c)
                      : curve.marginal ? QStringLiteral("marginal density")
                                       : QStringLiteral("density"));
 
-    // The rug, in the band under the curve.
-    const double rugAt = low - 0.06 * span;
+    // The rug, in the band under the curve: the rows in the lower lane, labelled anomalies in
+    // a lane of their own above it, so thousands of anomalies (shuttle) do not hide the rows.
+    const double rugAt = low - 0.085 * span;
+    const double anomalyAt = low - 0.035 * span;
     QVector<double> fitted, unfitted, anomalies;
     size_t next = 0;
     for (Eigen::Index r = 0; r < c.rows.size(); ++r) {
@@ -170,7 +172,7 @@ void DensityCurvePlot::showContent(const Content& c)
     }
     m_rug->setData(fitted, QVector<double>(fitted.size(), rugAt), true);
     m_unfittedRug->setData(unfitted, QVector<double>(unfitted.size(), rugAt), true);
-    m_anomalyRug->setData(anomalies, QVector<double>(anomalies.size(), rugAt), true);
+    m_anomalyRug->setData(anomalies, QVector<double>(anomalies.size(), anomalyAt), true);
     // The legend lists only what is drawn.
     for (QCPGraph* g : {m_unfittedRug, m_anomalyRug}) {
         if (g->data()->isEmpty()) {

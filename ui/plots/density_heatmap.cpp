@@ -36,8 +36,10 @@ DensityHeatmap::DensityHeatmap(QWidget* parent) : QCustomPlot(parent)
 
     m_unfitted = addGraph();
     m_unfitted->setLineStyle(QCPGraph::lsNone);
-    m_unfitted->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(90, 90, 90, 110), 2.5));
+    // Rows only scored: open rings, visible on the dark and the bright end of the colour map
+    // (grey dots of 2.5 px vanished on shuttle's 39 000 such rows).
+    m_unfitted->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(70, 70, 70, 170),
+                                                QColor(255, 255, 255, 70), 3.5));
     m_unfitted->removeFromLegend();
     m_normal = addGraph();
     m_normal->setLineStyle(QCPGraph::lsNone);
@@ -314,6 +316,12 @@ void DensityHeatmap::showContent(const Content& c)
         m_unfitted->addToLegend();
     }
     m_anomaly->setData(ax, ay);
+    // Many anomalies (shuttle: 3 500) as 7-px crosses covered the rows: smaller, lighter ones.
+    const bool many = ax.size() > 300;
+    m_anomaly->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCross,
+                        QPen(many ? QColor(230, 30, 30, 190) : colors::anomaly(), many ? 1.0 : 1.6),
+                        QBrush(), many ? 4.5 : 7));
     m_anomaly->removeFromLegend();
     if (!ax.isEmpty()) {
         m_anomaly->addToLegend();
