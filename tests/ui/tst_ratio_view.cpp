@@ -58,6 +58,40 @@ private:
     }
 
 private slots:
+    // Issue 24: the Ratio settings were outside the undo history: Ctrl+Z after a change of
+    // Half-spaces undid an unrelated model change instead. Now each is a step of its own.
+    void ratioSettingsAreStepsOfTheUndoHistory()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        RatioController* r = c->ratio();
+        c->generateToy(sosrep::ToyKind::Shift, 200, 4);
+        QUndoStack* stack = w.history()->stack();
+        sosrep::FitSettings model = c->settings();
+        model.values.set("kernel", "laplace");
+        c->setSettings(model);
+        const int afterModel = stack->count();
+        QVERIFY(afterModel >= 1);
+        QVERIFY(r->setOption("half_spaces", "190"));
+        QCOMPARE(stack->count(), afterModel + 1);
+        QVERIFY2(stack->undoText().contains(QStringLiteral("ratio")),
+                 qPrintable(stack->undoText()));
+        QVERIFY2(stack->undoText().contains(QStringLiteral("190")), qPrintable(stack->undoText()));
+        stack->undo();
+        QCOMPARE(r->settings().values.integer("half_spaces"), 200LL);
+        QCOMPARE(c->settings().values.text("kernel"), std::string("laplace")); // untouched
+        stack->redo();
+        QCOMPARE(r->settings().values.integer("half_spaces"), 190LL);
+        // The ratio estimator too; the editor shows what undo put back.
+        r->setEstimator("ulsif");
+        stack->undo();
+        QCOMPARE(r->settings().estimator, std::string("fire"));
+        stack->undo(); // half-spaces 190 -> 200
+        stack->undo(); // the model's kernel
+        QCOMPARE(r->settings().values.integer("half_spaces"), 200LL);
+        QVERIFY(c->settings().values.text("kernel") != std::string("laplace"));
+    }
+
     // Issue 10: the Ratio view splits the data, fits through the one route, moves along the
     // lambda path without refitting, exports its three panels as one plot, saves its state in
     // projects, and drops results that no longer belong to the data.

@@ -277,6 +277,16 @@ void RatioController::setEstimator(const std::string& name)
     emit settingsChanged();
 }
 
+void RatioController::setSettings(const FitSettings& settings)
+{
+    if (settings == m_settings) {
+        return;
+    }
+    m_settings = settings;
+    clearResult();
+    emit settingsChanged();
+}
+
 void RatioController::setPlotColumns(int x, int y)
 {
     m_plotX = x;

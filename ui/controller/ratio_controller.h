@@ -102,6 +102,8 @@ public:
     bool setOption(const std::string& name, const std::string& value) override;
     Eigen::Index optionRows() const override { return m_pRaw.rows(); }
     void setEstimator(const std::string& name);
+    /// The estimator and every option at once (undo and redo). Drops the result.
+    void setSettings(const FitSettings& settings);
     void setPlotColumns(int x, int y);
 
     // --- jobs -------------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/controller/settings_history.h"
 
+#include "ui/controller/ratio_controller.h"
+
 #include <QUndoCommand>
 #include <QUndoStack>
 
@@ -46,6 +48,10 @@ QString describe(const SettingsHistory::State& was, const SettingsHistory::State
     if (was.compareWith != now.compareWith) {
         what << SettingsHistory::tr("compare estimator");
     }
+    if (!(was.ratio == now.ratio)) {
+        what << SettingsHistory::tr("ratio: %1")
+                    .arg(settingsDifference(was.ratio, now.ratio).join(QStringLiteral(", ")));
+    }
     return what.join(QStringLiteral(", "));
 }
 
@@ -57,6 +63,7 @@ SettingsHistory::SettingsHistory(EstimationController* controller, QObject* pare
     m_last = current();
     m_source = controller->dataSource();
     connect(controller, &EstimationController::settingsChanged, this, &SettingsHistory::record);
+    connect(controller->ratio(), &RatioController::settingsChanged, this, &SettingsHistory::record);
     connect(controller, &EstimationController::dataChanged, this, [this] {
         // Other data: the roles of the old columns mean nothing here.
         if (m_controller->dataSource() != m_source ||
@@ -73,7 +80,7 @@ SettingsHistory::SettingsHistory(EstimationController* controller, QObject* pare
 SettingsHistory::State SettingsHistory::current() const
 {
     return {m_controller->settings(), m_controller->columnRoles(), m_controller->maxFitRows(),
-            m_controller->compareChoice()};
+            m_controller->compareChoice(), m_controller->ratio()->settings()};
 }
 
 void SettingsHistory::record()
@@ -101,6 +108,9 @@ void SettingsHistory::apply(const State& s)
     }
     if (s.compareWith != m_controller->compareChoice()) {
         m_controller->setCompareEstimator(s.compareWith);
+    }
+    if (!(s.ratio == m_controller->ratio()->settings())) {
+        m_controller->ratio()->setSettings(s.ratio);
     }
     m_applying = false;
     m_last = current();

@@ -9,10 +9,11 @@ class QUndoStack;
 
 namespace sosrep::ui {
 
-/// Undo and redo of the model settings and the column roles: every change the controller
-/// reports becomes one step on a QUndoStack, named after what changed ("length_scale auto →
-/// 0.3"). Undoing applies the earlier state through the controller, like any other change. New
-/// data (other columns) starts a fresh history.
+/// Undo and redo of the model settings, the column roles and the Ratio view's settings: every
+/// change the controllers report becomes one step on a QUndoStack, named after what changed
+/// ("length_scale auto → 0.3", "ratio: Half-spaces 200 → 190"). Undoing applies the earlier
+/// state through the controllers, like any other change. New data (other columns) starts a
+/// fresh history.
 class SettingsHistory : public QObject
 {
     Q_OBJECT
@@ -27,10 +28,11 @@ public:
         QVector<ColumnRole> roles;
         int maxFitRows = 0;
         std::string compareWith;
+        FitSettings ratio; // the Ratio view's estimator and options
         bool operator==(const State& o) const
         {
             return settings == o.settings && roles == o.roles && maxFitRows == o.maxFitRows &&
-                   compareWith == o.compareWith;
+                   compareWith == o.compareWith && ratio == o.ratio;
         }
     };
     /// Puts a state into the controller (the undo commands' action).
