@@ -19,7 +19,9 @@
 #include "support/shared_data.h"
 #include "support/temp_files.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -58,6 +60,54 @@ private:
     }
 
 private slots:
+    // Issue 24: "q = rows in a rectangle" left p = the other rows (disjoint supports, 47 %
+    // negative weights) and the rectangle was not drawn. Now p = all rows by default (a box
+    // to untick), the description says which, and the rectangle stays on the map.
+    void aRectangleSplitTakesPAsAllRowsAndIsDrawn()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        auto* c = w.controller();
+        RatioController* r = c->ratio();
+        w.openFile(writeFile("clusters.csv", clusterCsv(300)));
+        RatioPlot* plot = w.ratioView()->plot();
+        emit plot->rectanglePicked(-1.0, 1.2, -0.8, 1.0);
+        QCOMPARE(r->source().kind, RatioSource::Rect);
+        QVERIFY(r->source().pAll);
+        QCOMPARE(r->pRaw().rows(), 300);
+        const Eigen::Index inside = r->qRaw().rows();
+        QVERIFY(inside > 10 && inside < 300);
+        QVERIFY2(r->sourceDescription().contains(QStringLiteral("p = all rows")),
+                 qPrintable(r->sourceDescription()));
+        const QRectF drawn = plot->shownQRectangle();
+        QCOMPARE(drawn.left(), -1.0);
+        QCOMPARE(drawn.right(), 1.2);
+        QCOMPARE(drawn.top(), -0.8);
+        QCOMPARE(drawn.bottom(), 1.0);
+        // The fit: q inside p, so the weights are a ratio that exists (few negative ones).
+        QSignalSpy done(r, &RatioController::resultChanged);
+        r->fit();
+        QVERIFY(done.wait(60000));
+        QVERIFY(r->result());
+        QVERIFY2(r->result()->summary.negativeShare < 0.2,
+                 qPrintable(QString::number(r->result()->summary.negativeShare)));
+        // Untick: p = the rows outside, said so; the rectangle is still drawn.
+        QCheckBox* pAll = nullptr;
+        for (QCheckBox* b : w.ratioView()->findChildren<QCheckBox*>()) {
+            if (b->text().startsWith(QStringLiteral("p = all rows"))) {
+                pAll = b;
+            }
+        }
+        QVERIFY(pAll && pAll->isChecked() && pAll->isEnabled());
+        pAll->setChecked(false);
+        QCOMPARE(r->pRaw().rows(), 300 - inside);
+        QVERIFY(r->sourceDescription().contains(QStringLiteral("the rows outside it")));
+        QVERIFY(!plot->shownQRectangle().isNull());
+        // A project keeps the choice.
+        QJsonObject saved = r->toJson();
+        QCOMPARE(saved[QStringLiteral("q")].toObject()[QStringLiteral("p_all")].toBool(), false);
+    }
+
     // Issue 24: the Ratio settings were outside the undo history: Ctrl+Z after a change of
     // Half-spaces undid an unrelated model change instead. Now each is a step of its own.
     void ratioSettingsAreStepsOfTheUndoHistory()

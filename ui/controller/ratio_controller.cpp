@@ -142,7 +142,7 @@ void RatioController::rebuildSamples(const RatioSource& source)
                                           std::to_string(out.size()) + " for p");
         }
         q = rowsOf(features.x, in);
-        p = rowsOf(features.x, out);
+        p = source.pAll ? features.x : rowsOf(features.x, out);
         break;
     }
     case RatioSource::Rect: {
@@ -164,7 +164,7 @@ void RatioController::rebuildSamples(const RatioSource& source)
                                           " for p: drag a rectangle around some of the points");
         }
         q = rowsOf(x, in);
-        p = rowsOf(x, out);
+        p = source.pAll ? x : rowsOf(x, out);
         break;
     }
     }
@@ -220,11 +220,14 @@ QString RatioController::sourceDescription() const
                    .arg(QFileInfo(m_source.path).fileName(), counts) +
                density;
     case RatioSource::Column:
-        return tr("q = rows with %1 = %2; p = the other rows. %3")
-                   .arg(m_source.column, QString::number(m_source.value), counts) +
+        return tr("q = rows with %1 = %2; p = %3. %4")
+                   .arg(m_source.column, QString::number(m_source.value),
+                        m_source.pAll ? tr("all rows") : tr("the other rows"), counts) +
                density;
     case RatioSource::Rect:
-        return tr("q = rows inside the rectangle; p = the other rows. %1").arg(counts) + density;
+        return tr("q = rows inside the rectangle; p = %1. %2")
+                   .arg(m_source.pAll ? tr("all rows") : tr("the rows outside it"), counts) +
+               density;
     }
     return counts;
 }
@@ -433,6 +436,9 @@ QJsonObject RatioController::toJson() const
         src[QStringLiteral("rect")] =
             QJsonArray{m_source.x0, m_source.x1, m_source.y0, m_source.y1};
     }
+    if (m_source.kind == RatioSource::Column || m_source.kind == RatioSource::Rect) {
+        src[QStringLiteral("p_all")] = m_source.pAll;
+    }
     o[QStringLiteral("q")] = src;
     const char* modes[] = {"sample", "density", "expression", "inverse"};
     o[QStringLiteral("q_mode")] = QString::fromLatin1(modes[m_qMode.kind]);
@@ -466,6 +472,7 @@ void RatioController::restore(const QJsonObject& json, bool refit)
         s.kind = RatioSource::Column;
         s.column = src[QStringLiteral("column")].toString();
         s.value = src[QStringLiteral("value")].toDouble();
+        s.pAll = src[QStringLiteral("p_all")].toBool(false);
     } else if (kind == QLatin1String("rect")) {
         s.kind = RatioSource::Rect;
         s.xColumn = src[QStringLiteral("x_column")].toInt();
@@ -478,6 +485,7 @@ void RatioController::restore(const QJsonObject& json, bool refit)
         s.x1 = r[1].toDouble();
         s.y0 = r[2].toDouble();
         s.y1 = r[3].toDouble();
+        s.pAll = src[QStringLiteral("p_all")].toBool(false); // older projects: the others
     } else if (kind != QLatin1String("none")) {
         throw fieldError(QStringLiteral("q.kind"), "'" + kind.toStdString() +
                                                        "' is not none, "

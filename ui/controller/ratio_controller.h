@@ -35,6 +35,10 @@ struct RatioSource
     double value = 1.0;
     int xColumn = 0, yColumn = 1;
     double x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+    /// Column and Rect: p = every row (q's rows too) instead of the other rows. A rectangle
+    /// starts with it on: p = the rows outside it has no mass where q has all of it (disjoint
+    /// supports, an unbounded ratio: 47 % negative weights was what FIRE made of that).
+    bool pAll = false;
 };
 
 /// What q is to the fit: the q rows as a sample (Type I), or q as a function known at the p rows

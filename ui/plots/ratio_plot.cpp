@@ -95,6 +95,14 @@ RatioPlot::RatioPlot(QWidget* parent) : QCustomPlot(parent)
     m_qPoints->setLineStyle(QCPGraph::lsNone);
     m_qPoints->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssTriangle, QPen(QColor(0, 90, 50), 1.2), QBrush(), 5));
+    m_qRect = new QCPItemRect(this);
+    for (QCPItemPosition* corner : {m_qRect->topLeft, m_qRect->bottomRight}) {
+        corner->setAxes(mx, my);
+    }
+    m_qRect->setClipAxisRect(m_mapRect);
+    m_qRect->setPen(QPen(QColor(0, 90, 50), 1.6, Qt::DashLine));
+    m_qRect->setBrush(Qt::NoBrush);
+    m_qRect->setVisible(false);
     auto* legend = new QCPLegend;
     m_mapRect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
     legend->setLayer(QStringLiteral("legend"));
@@ -197,6 +205,8 @@ void RatioPlot::showSamples(const Matrix& p, const Matrix& q, int xc, int yc,
     m_choice->data()->clear();
     m_shownLambda->data()->clear();
     m_bars->data()->clear();
+    m_mapX = xc;
+    m_mapY = yc;
     if (p.rows() > 0) {
         setPoints(m_pPoints, p, xc, yc, 0.0);
         setPoints(m_qPoints, q, xc, yc, 0.0);
@@ -244,6 +254,8 @@ void RatioPlot::drawMap(const RatioResult& r, const Matrix& p, const Matrix& q,
     QCPAxis* x = m_mapRect->axis(QCPAxis::atBottom);
     QCPAxis* y = m_mapRect->axis(QCPAxis::atLeft);
     x->setLabel(nameOf(names, r.xColumn));
+    m_mapX = r.xColumn;
+    m_mapY = r.yColumn;
     setPoints(m_pPoints, p, r.xColumn, r.yColumn, 0.0);
     setPoints(m_qPoints, q, r.xColumn, r.yColumn, 0.0);
     m_pPoints->setName(tr("p sample (%1 rows)").arg(p.rows()));
@@ -440,6 +452,29 @@ void RatioPlot::drawHistogram(const RatioResult& r)
     y->ticker()->setTickCount(4);
     m_one->point1->setCoords(1.0, 0.0);
     m_one->point2->setCoords(1.0, 1.0);
+}
+
+} // namespace sosrep::ui
+
+namespace sosrep::ui {
+
+void RatioPlot::setQRectangle(const QRectF& rect, int xColumn, int yColumn)
+{
+    const bool shown = !rect.isNull() && xColumn == m_mapX && yColumn == m_mapY;
+    m_qRect->setVisible(shown);
+    if (shown) {
+        m_qRect->topLeft->setCoords(rect.left(), rect.bottom());
+        m_qRect->bottomRight->setCoords(rect.right(), rect.top());
+    }
+    replot();
+}
+
+QRectF RatioPlot::shownQRectangle() const
+{
+    if (!m_qRect->visible()) {
+        return {};
+    }
+    return QRectF(m_qRect->topLeft->coords(), m_qRect->bottomRight->coords()).normalized();
 }
 
 } // namespace sosrep::ui

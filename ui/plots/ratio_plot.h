@@ -29,6 +29,11 @@ public:
                     const QStringList& names);
     /// The next rectangle dragged on the map is reported by rectanglePicked (raw units).
     void setPickMode(bool on);
+    /// Outlines the rectangle q's rows were picked in (raw units of the columns it was drawn
+    /// on); drawn only while the map shows those columns. A null rect removes it.
+    void setQRectangle(const QRectF& rect, int xColumn, int yColumn);
+    /// The outline's corners as drawn (empty when none is shown).
+    QRectF shownQRectangle() const;
 
 signals:
     void rectanglePicked(double x0, double x1, double y0, double y1);
@@ -63,6 +68,8 @@ private:
     QCPAxisRect* m_histRect;
     QCPBars* m_bars;
     QCPItemStraightLine* m_one;
+    QCPItemRect* m_qRect = nullptr;
+    int m_mapX = 0, m_mapY = 1; // the columns the map shows
 };
 
 } // namespace sosrep::ui

@@ -10,6 +10,7 @@
 #include "ui/panels/option_editor.h"
 #include "ui/plots/ratio_plot.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -78,6 +79,7 @@ RatioView::RatioView(RatioController* ratio, EstimationController* data, QWidget
                 s.x1 = x1;
                 s.y0 = y0;
                 s.y1 = y1;
+                s.pAll = true; // nested supports: q a part of p (see RatioSource::pAll)
                 m_rectButton->setChecked(false);
                 m_ratio->setSource(s);
             });
@@ -152,10 +154,24 @@ void RatioView::buildControls(QWidget* column)
     valueRow->addWidget(split);
     sl->addLayout(valueRow);
     m_rectButton = new QPushButton(tr("q = rows in a rectangle…"), samples);
-    m_rectButton->setToolTip(tr("then drag the rectangle on the map; p = the other rows"));
+    m_rectButton->setToolTip(tr("then drag the rectangle on the map; p = all rows (untick "
+                                "'p = all rows' for the rows outside it)"));
     m_rectButton->setCheckable(true);
     connect(m_rectButton, &QPushButton::toggled, this, &RatioView::setPickMode);
     sl->addWidget(m_rectButton);
+    m_pAll = new QCheckBox(tr("p = all rows (q's rows too)"), samples);
+    m_pAll->setToolTip(tr("For a split or a rectangle: p is every row, so q is a part of p "
+                          "(bounded ratio), instead of the other rows (disjoint supports)"));
+    connect(m_pAll, &QCheckBox::toggled, this, [this](bool on) {
+        RatioSource s = m_ratio->source();
+        if (m_syncing || s.pAll == on ||
+            (s.kind != RatioSource::Column && s.kind != RatioSource::Rect)) {
+            return;
+        }
+        s.pAll = on;
+        m_ratio->setSource(s);
+    });
+    sl->addWidget(m_pAll);
     auto* modeRow = new QHBoxLayout;
     modeRow->addWidget(new QLabel(tr("q is"), samples));
     m_qMode = new QComboBox(samples);
@@ -325,6 +341,10 @@ void RatioView::refreshSamples()
         }
         m_qDensity->setVisible(m_qMode->currentIndex() == RatioQMode::Density);
         m_qExpression->setVisible(m_qMode->currentIndex() == RatioQMode::Expression);
+        const RatioSource& source = m_ratio->source();
+        const bool split = source.kind == RatioSource::Column || source.kind == RatioSource::Rect;
+        m_pAll->setEnabled(split);
+        m_pAll->setChecked(split && source.pAll);
         m_syncing = false;
     }
     const QString current = m_splitColumn->currentText();
@@ -381,14 +401,20 @@ void RatioView::redraw()
     const QStringList names = m_data->featureNames();
     if (r) {
         m_plot->showResult(*r, m_ratio->pRaw(), m_ratio->qRaw(), names);
-        return;
+    } else {
+        const Matrix& p = m_ratio->pRaw();
+        const int last = int(std::max<Eigen::Index>(p.cols(), 1)) - 1;
+        m_plot->showSamples(p, m_ratio->qRaw(), std::min(m_data->plotX(), last),
+                            std::min(m_data->plotY(), last), names,
+                            m_ratio->ready() ? tr("Density ratio q/p: press Fit ratio")
+                                             : tr("Density ratio q/p: choose a q sample first"));
     }
-    const Matrix& p = m_ratio->pRaw();
-    const int last = int(std::max<Eigen::Index>(p.cols(), 1)) - 1;
-    m_plot->showSamples(p, m_ratio->qRaw(), std::min(m_data->plotX(), last),
-                        std::min(m_data->plotY(), last), names,
-                        m_ratio->ready() ? tr("Density ratio q/p: press Fit ratio")
-                                         : tr("Density ratio q/p: choose a q sample first"));
+    // The rectangle q was picked in stays drawn, so the split can be read off the map.
+    const RatioSource& s = m_ratio->source();
+    m_plot->setQRectangle(s.kind == RatioSource::Rect
+                              ? QRectF(QPointF(s.x0, s.y0), QPointF(s.x1, s.y1)).normalized()
+                              : QRectF(),
+                          s.xColumn, s.yColumn);
 }
 
 QString RatioView::saveWeights(const QString& path)

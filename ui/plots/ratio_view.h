@@ -5,6 +5,7 @@
 
 #include <string>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
@@ -61,6 +62,7 @@ private:
     QComboBox* m_splitColumn;
     QDoubleSpinBox* m_splitValue;
     QPushButton* m_rectButton;
+    QCheckBox* m_pAll; // p = every row (q's too), for a split or a rectangle
     QComboBox* m_qMode;
     QComboBox* m_qDensity;
     QLineEdit* m_qExpression;
