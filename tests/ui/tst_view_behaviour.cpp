@@ -11,6 +11,7 @@
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/density_page.h"
+#include "ui/plots/fd_plot.h"
 #include "ui/plots/optimizer_view.h"
 #include "ui/plots/ratio_plot.h"
 #include "ui/plots/ratio_view.h"
@@ -60,6 +61,43 @@ private:
     }
 
 private slots:
+    // Issue 24 (shuttle): the nearest-neighbour spacing lay left of the sweep, its line off
+    // the axes and its label clipped; a label near the right edge ran out of the plot.
+    void fdMarksAndTheirLabelsStayInsideTheAxes()
+    {
+        FdPlot plot;
+        plot.resize(700, 500);
+        std::vector<sosrep::FdPoint> curve;
+        for (int i = 0; i < 12; ++i) {
+            sosrep::FdPoint p;
+            p.lengthScale = 0.01 * std::pow(10.0, i / 4.0);
+            p.value = std::pow(std::log10(p.lengthScale) + 1.0, 2.0);
+            curve.push_back(p);
+        }
+        FdChoice choice;
+        choice.selected = 4;
+        choice.words = QStringLiteral("a rule");
+        choice.spacing = 1e-4; // two decades left of the sweep
+        choice.reach = 8.0;    // near the right end
+        choice.reachNeighbours = 32;
+        choice.anomalyScales = {0.1, 8.0};
+        plot.setCurve(curve, choice);
+        plot.replot();
+        QVERIFY(plot.xAxis->range().contains(choice.spacing));
+        QVERIFY(plot.xAxis->range().contains(choice.reach));
+        const QRectF axes = plot.axisRect()->rect();
+        for (const bool reach : {false, true}) {
+            const QRectF label = plot.markLabelRect(reach);
+            QVERIFY2(axes.adjusted(-1, -1, 1, 1).contains(label),
+                     qPrintable(QStringLiteral("%1 label at %2,%3 %4x%5")
+                                    .arg(reach ? "reach" : "spacing")
+                                    .arg(label.x())
+                                    .arg(label.y())
+                                    .arg(label.width())
+                                    .arg(label.height())));
+        }
+    }
+
     // Issue 24: an l clicked on the demo's FD curve was reused, without a sweep, on the next
     // data set; and every .npz load said "no 0/1 label column found" though its y is used.
     void newDataResetsAFixedLengthScaleAndNamesItsLabels()

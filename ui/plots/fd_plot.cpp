@@ -183,9 +183,26 @@ void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
     yAxis->setVisible(!curve.empty());
     legend->setVisible(!curve.empty());
     rescaleAxes();
-    // Symmetric log padding on x, 5 % on y.
-    xAxis->setRange(xAxis->range().lower / 1.5, xAxis->range().upper * 1.5);
+    // Symmetric log padding on x, 5 % on y; the marked scales (the nearest-neighbour spacing,
+    // the reach) are inside the range too: on shuttle the spacing lay off the left edge and
+    // its line and label were drawn outside the axes.
+    double lower = xAxis->range().lower;
+    double upper = xAxis->range().upper;
+    for (const double marked : {done ? choice.spacing : 0.0, done ? choice.reach : 0.0}) {
+        if (marked > 0.0 && std::isfinite(marked)) {
+            lower = std::min(lower, marked);
+            upper = std::max(upper, marked);
+        }
+    }
+    xAxis->setRange(lower / 1.5, upper * 1.5);
     yAxis->scaleRange(1.1, yAxis->range().center());
+    // A label beside a line in the right part of the plot goes to its left, so it stays in.
+    const auto alignBeside = [this](QCPItemText* label, double at, Qt::Alignment vertical) {
+        const QCPRange r = xAxis->range();
+        const double share = std::log(at / r.lower) / std::log(r.upper / r.lower);
+        label->setPositionAlignment((share > 0.6 ? Qt::AlignRight : Qt::AlignLeft) | vertical);
+        label->setTextAlignment(share > 0.6 ? Qt::AlignRight : Qt::AlignLeft);
+    };
     const bool spacing = done && choice.spacing > 0.0;
     m_spacing->setVisible(spacing);
     m_spacingLabel->setVisible(spacing);
@@ -200,6 +217,7 @@ void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
                                  "looks only to the right")
                       .arg(choice.spacing, 0, 'g', 3)
                 : QStringLiteral("nearest-neighbour spacing %1").arg(choice.spacing, 0, 'g', 3));
+        alignBeside(m_spacingLabel, choice.spacing, Qt::AlignTop);
         m_excluded->topLeft->setCoords(xAxis->range().lower / 10.0, 0.0);
         m_excluded->bottomRight->setCoords(choice.spacing, 1.0);
     }
@@ -215,8 +233,16 @@ void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
                                              "scale")
                                   .arg(choice.reachNeighbours)
                                   .arg(choice.reach, 0, 'g', 3));
+        alignBeside(m_reachLabel, choice.reach, Qt::AlignBottom);
     }
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+QRectF FdPlot::markLabelRect(bool reach) const
+{
+    const QCPItemText* label = reach ? m_reachLabel : m_spacingLabel;
+    return QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition())
+        .normalized();
 }
 
 QString FdPlot::title() const

@@ -56,6 +56,8 @@ public:
     bool marksShown() const { return !m_shown->data()->isEmpty(); }
     /// Whether the range the rule may not choose from is shaded.
     bool shadesExcluded() const { return m_excluded->visible(); }
+    /// Pixel rectangle of the spacing's (false) or the reach's (true) label, as laid out.
+    QRectF markLabelRect(bool reach) const;
     /// Whether the anomaly rule's second scale (the neighbourhood reach) is drawn.
     bool marksReach() const { return m_reach->visible(); }
 
