@@ -15,6 +15,7 @@
 #include "ui/plots/optimizer_view.h"
 #include "ui/plots/ratio_plot.h"
 #include "ui/plots/ratio_view.h"
+#include "ui/plots/score_plots.h"
 #include "ui/plots/trace_plot.h"
 #include "ui/project_file.h"
 
@@ -61,6 +62,43 @@ private:
     }
 
 private slots:
+    // Issue 24: emptied views kept the last data's ranges and legends (the scores
+    // histogram, the cluster panels). Emptied, they draw no axes and no legend; refitted, both
+    // come back.
+    void emptiedViewsDrawNoStaleAxesOrLegends()
+    {
+        MainWindow w;
+        w.resize(1280, 800);
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 1);
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        auto* scores = w.findChild<ScorePlots*>();
+        QVERIFY(scores);
+        const auto shows = [](QCustomPlot* plot, int rect) {
+            QCPAxisRect* r = plot->axisRect(rect);
+            bool legend = false;
+            for (int i = 0; i < r->insetLayout()->elementCount(); ++i) {
+                if (auto* l = qobject_cast<QCPLegend*>(r->insetLayout()->elementAt(i))) {
+                    legend = legend || l->visible();
+                }
+            }
+            return r->axis(QCPAxis::atBottom)->visible() || legend;
+        };
+        QVERIFY(shows(scores, 0));
+        c->generateToy(sosrep::ToyKind::GaussianMixture, 200, 2); // new data: views emptied
+        QVERIFY(!shows(scores, 0));
+        QVERIFY(!shows(scores, 1));
+        QCustomPlot* clusters = w.compareView()->clusterPlot();
+        for (int k = 0; k < clusters->axisRectCount(); ++k) {
+            QVERIFY2(!shows(clusters, k), qPrintable(QString::number(k)));
+        }
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(shows(scores, 0));
+    }
+
     // Issue 24 (shuttle): the nearest-neighbour spacing lay left of the sweep, its line off
     // the axes and its label clipped; a label near the right edge ran out of the plot.
     void fdMarksAndTheirLabelsStayInsideTheAxes()

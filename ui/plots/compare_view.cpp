@@ -247,6 +247,9 @@ void CompareView::clear(const QString& message)
     for (int i = 0; i < m_clusters->graphCount(); ++i) {
         m_clusters->graph(i)->data()->clear();
     }
+    for (int k = 0; k < m_clusters->axisRectCount(); ++k) {
+        setAxisRectEmpty(m_clusters->axisRect(k), true);
+    }
     m_clusterInfo->setText(
         tr("Cluster comparison (paper App. F.1): needs labels of both classes, or "
            "a rectangle picked on the Density tab (Pick cluster 2)."));
@@ -354,6 +357,7 @@ void CompareView::showScoreScatter(const FitJobResult& r,
         (label(k) == 1 ? ax : nx) << p1(k);
         (label(k) == 1 ? ay : ny) << p2(k);
     }
+    setAxisRectEmpty(m_scatterRect, false);
     m_scatterNormal->setData(nx, ny);
     m_scatterAnomaly->setData(ax, ay);
     // A legend names only what is drawn: no "label 1 (anomaly)" on unlabelled data.
@@ -430,6 +434,9 @@ void CompareView::showClusters(const ClusterComparison& c, const QString& descri
 {
     const bool drawn = m_scoreModel.isEmpty();
     showClusterPanels(drawn);
+    for (int k = 0; k < 2; ++k) {
+        setAxisRectEmpty(m_clusters->axisRect(k), !drawn);
+    }
     if (!drawn) {
         for (int i = 0; i < 7; ++i) {
             m_clusters->graph(i)->data()->clear();

@@ -26,6 +26,22 @@ QCPColorGradient fromTable(const unsigned char (*table)[3])
 
 } // namespace
 
+void setAxisRectEmpty(QCPAxisRect* rect, bool empty)
+{
+    for (QCPAxis* axis : rect->axes()) {
+        // Only the axes the rectangle uses (bottom and left) come back.
+        const bool used =
+            axis->axisType() == QCPAxis::atBottom || axis->axisType() == QCPAxis::atLeft;
+        axis->setVisible(!empty && used);
+        axis->grid()->setVisible(!empty && used);
+    }
+    for (int i = 0; i < rect->insetLayout()->elementCount(); ++i) {
+        if (auto* legend = qobject_cast<QCPLegend*>(rect->insetLayout()->elementAt(i))) {
+            legend->setVisible(!empty);
+        }
+    }
+}
+
 void applyPlotStyle(QCustomPlot* plot)
 {
     QList<QCPLegend*> legends;

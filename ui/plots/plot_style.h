@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringList>
 
+class QCPAxisRect;
 class QCPColorGradient;
 class QCustomPlot;
 class QMouseEvent;
@@ -40,6 +41,10 @@ inline QColor normalPoint()
 /// translucent box, and every legend (the plot's own and those inset in its axis rectangles)
 /// movable with the mouse, so none has to cover data.
 void applyPlotStyle(QCustomPlot* plot);
+
+/// An axis rectangle with nothing to show draws no axes, grid or legend (an emptied view kept
+/// the last data's ranges and legend entries); `empty` false shows them again.
+void setAxisRectEmpty(QCPAxisRect* rect, bool empty);
 
 /// The hover read-out of a plot: `text` as a tooltip at the mouse, or none when it is empty.
 void showHoverText(QWidget* plot, QMouseEvent* event, const QString& text);

@@ -64,6 +64,9 @@ void ScorePlots::clearScores()
         g->data()->clear();
         g->setVisible(false);
     }
+    m_chance->setVisible(false);
+    setAxisRectEmpty(m_histRect, true);
+    setAxisRectEmpty(m_rocRect, true);
     m_histTitle->setFullText(tr("Anomaly scores: fit a model first"));
     m_rocTitle->setFullText(tr("ROC: fit a model with labels of both classes"));
     replot(rpQueuedReplot);
@@ -86,6 +89,7 @@ void ScorePlots::setScores(const Vector& scores, const std::optional<Eigen::Vect
         clearScores();
         return;
     }
+    setAxisRectEmpty(m_histRect, false);
     std::vector<double> normal, anomalous, fitted;
     for (Eigen::Index i = 0; i < scores.size(); ++i) {
         (labels && (*labels)(i) != 0 ? anomalous : normal).push_back(scores(i));
@@ -171,8 +175,12 @@ void ScorePlots::setScores(const Vector& scores, const std::optional<Eigen::Vect
                                     .arg(aucRoc(scores, *labels), 0, 'f', 4)
                                     .arg(aucPr(scores, *labels), 0, 'f', 4));
         m_roc->setVisible(true);
+        m_chance->setVisible(true);
+        setAxisRectEmpty(m_rocRect, false);
     } else {
         m_roc->data()->clear();
+        m_chance->setVisible(false);
+        setAxisRectEmpty(m_rocRect, true); // nothing to draw: no axes pretending otherwise
         m_rocTitle->setFullText(tr("ROC: needs labels of both classes"));
     }
     replot();
