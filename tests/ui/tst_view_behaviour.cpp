@@ -2,6 +2,7 @@
 // Issue 24 (app round 3): how the views behave around the data and the fit: the wheel, a
 // fixed l on new data, contours of scores, zoom, the Optimizer view's notes, export actions,
 // text columns and NA rows, plot columns, the last fit's report, legends and axis formats.
+#include "core/estimators/cluster_comparison.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
@@ -62,6 +63,50 @@ private:
     }
 
 private slots:
+    // Issue 24: at 1400 x 900 the compare maps were under 200 px wide (two vertical colour
+    // scales beside them), and a few rows at -5000 (shuttle) squeezed the cluster panel.
+    void compareMapsHaveRoomAndClusterPanelsARobustRange()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 1);
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        w.tabs()->setCurrentWidget(w.compareView());
+        QCoreApplication::processEvents();
+        CompareView* view = w.compareView();
+        int height = -1;
+        for (DensityHeatmap* map : {view->firstView(), view->secondView()}) {
+            map->replot();
+            const QRect r = map->axisRect()->rect();
+            QVERIFY2(r.width() >= 200 && r.height() >= 200,
+                     qPrintable(QStringLiteral("%1 x %2").arg(r.width()).arg(r.height())));
+            height = height < 0 ? r.height() : height;
+            QVERIFY(std::abs(r.height() - height) <= 2); // the pair at one height
+        }
+        const QRect diff = view->differenceView()->axisRect()->rect();
+        QVERIFY(diff.width() >= 200 && diff.height() >= 200);
+        sosrep::ClusterComparison cc;
+        cc.firstEstimator = "sosrep";
+        cc.secondEstimator = "kde";
+        for (int i = 0; i < 400; ++i) {
+            const double y = std::sin(i * 0.3) - (i >= 300 ? 2.0 : 0.0);
+            cc.first.push_back(i == 350 ? -5000.0 : y);
+            cc.second.push_back(i == 360 ? -4000.0 : 0.9 * y);
+        }
+        cc.firstSmoothed = sosrep::runningMean(cc.first, 9);
+        cc.secondSmoothed = sosrep::runningMean(cc.second, 9);
+        cc.cluster1Size = 300;
+        cc.within1 = cc.within2 = cc.between = {0.1, 0.5, 0.9};
+        view->showClusters(cc, QStringLiteral("a test"));
+        QCPAxis* y = view->clusterPlot()->axisRect(0)->axis(QCPAxis::atLeft);
+        QVERIFY2(y->range().lower > -1000.0, qPrintable(QString::number(y->range().lower)));
+        QVERIFY(y->label().contains(QStringLiteral("clipped")));
+    }
+
     // Issue 24: emptied views kept the last data's ranges and legends (the scores
     // histogram, the cluster panels). Emptied, they draw no axes and no legend; refitted, both
     // come back.

@@ -26,8 +26,12 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
         map->setEqualAspect(true);
         map->setTickCount(4); // narrow maps: labels that do not collide
     }
-    // The two models share one colour scale: the second map shows it for both.
-    m_first->hideColorScale();
+    // Colour scales under the maps, so the three maps get the width (at 1400 x 900 they were
+    // under 200 px wide beside two vertical scales). The two models share one scale: the
+    // second map shows it for both; the first keeps the room, so the maps match in height.
+    m_first->placeColorScaleBelow(false);
+    m_second->placeColorScaleBelow(true);
+    m_diff->placeColorScaleBelow(true);
     m_clusters = new QCustomPlot(this);
     m_clusterInfo = new QLabel(this);
     m_clusterInfo->setWordWrap(true);
@@ -43,11 +47,9 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
     grid->addWidget(m_clusterInfo, 2, 0, 1, 3);
     grid->addWidget(m_scoreInfo, 3, 0, 1, 3);
     grid->addWidget(m_clusters, 4, 0, 1, 3);
-    // The second and third maps carry a colour scale: a little more width keeps the three
-    // map areas about equal.
-    grid->setColumnStretch(0, 5);
-    grid->setColumnStretch(1, 7);
-    grid->setColumnStretch(2, 7);
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
+    grid->setColumnStretch(2, 1);
     grid->setRowStretch(0, 3);
     grid->setRowStretch(4, 2);
 
@@ -486,8 +488,37 @@ void CompareView::showClusters(const ClusterComparison& c, const QString& descri
     }
     auto* left = m_clusters->axisRect(0);
     left->axis(QCPAxis::atBottom)->setRange(0, std::max<double>(1.0, double(c.first.size())));
-    m_clusters->graph(0)->rescaleValueAxis(false, false);
-    m_clusters->graph(1)->rescaleValueAxis(true, false);
+    // y: the running means whole and the points' 1-99 % quantiles; on shuttle a few rows at
+    // -5000 squeezed every other row onto one line. Points beyond are clipped, and said so.
+    std::vector<double> points;
+    double smoothLo = 1e300, smoothHi = -1e300;
+    for (const auto* v : {&c.first, &c.second}) {
+        points.insert(points.end(), v->begin(), v->end());
+    }
+    for (const auto* v : {&c.firstSmoothed, &c.secondSmoothed}) {
+        for (double y : *v) {
+            smoothLo = std::isfinite(y) ? std::min(smoothLo, y) : smoothLo;
+            smoothHi = std::isfinite(y) ? std::max(smoothHi, y) : smoothHi;
+        }
+    }
+    points.erase(
+        std::remove_if(points.begin(), points.end(), [](double y) { return !std::isfinite(y); }),
+        points.end());
+    if (!points.empty()) {
+        std::sort(points.begin(), points.end());
+        const auto quantile = [&](double q) {
+            return points[std::min(points.size() - 1, size_t(q * double(points.size() - 1)))];
+        };
+        const double yLo = std::min(quantile(0.01), smoothLo);
+        const double yHi = std::max(quantile(0.99), smoothHi);
+        const double pad = 0.08 * std::max(yHi - yLo, 1e-9);
+        left->axis(QCPAxis::atLeft)->setRange(yLo - pad, yHi + pad);
+        const bool clipped = points.front() < yLo - pad || points.back() > yHi + pad;
+        left->axis(QCPAxis::atLeft)
+            ->setLabel(clipped ? tr("log density − mean on cluster 1\n(1–99 % of points; "
+                                    "beyond clipped)")
+                               : tr("log density −\nmean on cluster 1"));
+    }
     m_clusters->graph(4)->rescaleAxes(false);
     m_clusters->graph(5)->rescaleAxes(true);
     m_clusters->graph(6)->rescaleAxes(true);

@@ -383,16 +383,29 @@ void DensityHeatmap::showAxes(bool on)
         a->setVisible(on && (a == xAxis || a == yAxis));
     }
     axisRect()->setBackground(Qt::NoBrush);
-    m_scale->setVisible(on && m_scale->layout() != nullptr);
+    m_scale->setVisible(on && m_scale->layout() != nullptr && m_scaleShown);
     legend->setVisible(on && legend->visible());
 }
 
-void DensityHeatmap::hideColorScale()
+void DensityHeatmap::placeColorScaleBelow(bool shown)
 {
-    if (plotLayout()->take(m_scale)) {
-        plotLayout()->simplify();
-        m_scale->setVisible(false);
+    if (!plotLayout()->take(m_scale)) {
+        return;
     }
+    plotLayout()->simplify();
+    const int row = plotLayout()->rowCount();
+    plotLayout()->addElement(row, 0, m_scale);
+    plotLayout()->setRowStretchFactor(row, 0.01);
+    m_scale->setType(QCPAxis::atBottom);
+    m_scale->setBarWidth(9);
+    // Aligned with the map's left and right edges instead of its top and bottom.
+    axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, nullptr);
+    m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, nullptr);
+    auto* group = new QCPMarginGroup(this);
+    axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, group);
+    m_scale->setMarginGroup(QCP::msLeft | QCP::msRight, group);
+    m_scaleShown = shown;
+    m_scale->setVisible(shown);
 }
 
 void DensityHeatmap::setEqualAspect(bool on)

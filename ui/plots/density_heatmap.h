@@ -78,8 +78,10 @@ public:
     void resetZoom();
     /// Data units per pixel on x and on y (equal with the equal aspect).
     QPointF unitsPerPixel() const;
-    /// Without its own colour scale (a neighbour shows the shared one): the map gets the width.
-    void hideColorScale();
+    /// The colour scale as a horizontal bar under the map (side-by-side maps: the width goes
+    /// to the map). `shown` false keeps its room but draws nothing (a neighbour shows the
+    /// shared scale), so maps side by side stay the same height.
+    void placeColorScaleBelow(bool shown);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -110,6 +112,7 @@ private:
     bool m_selectingRows = false; // the current drag selects rows (shift held)
     int m_tickCount = 5;
     QCPColorScale* m_scale = nullptr;
+    bool m_scaleShown = true; // false: its room is kept, nothing drawn
     FittedTitle* m_title = nullptr;
     QCPGraph* m_normal = nullptr;
     QCPGraph* m_unfitted = nullptr; // rows outside the fit subsample
