@@ -106,6 +106,14 @@ private slots:
         const QVector<QCPRange> half = plot->intervals(0);
         QCOMPARE(half.size(), 1);
         QVERIFY(half[0].lower < 0.0 && half[0].upper > 0.0 && half[0].upper < 2.5);
+        // The hover read-out: the value and the curve there, and the interval holding it.
+        plot->replot();
+        const QString readout = plot->readoutAt(
+            QPointF(plot->xAxis->coordToPixel(0.0), plot->yAxis->coordToPixel(0.1)));
+        QVERIFY2(readout.contains(QStringLiteral("x = ")) &&
+                     readout.contains(QStringLiteral("density = 0.2")) &&
+                     readout.contains(QStringLiteral("inside the 50 % HDR")),
+                 qPrintable(readout));
         // Exported as shown (the tab's plot is the curve).
         const QString png = m_dir.filePath(QStringLiteral("one.png"));
         QCOMPARE(w.exportCurrentPlot(png, {800, 500, 96}), QString());

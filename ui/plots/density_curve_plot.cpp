@@ -82,6 +82,43 @@ DensityCurvePlot::DensityCurvePlot(QWidget* parent) : QCustomPlot(parent)
     legend->setVisible(true);
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     applyPlotStyle(this);
+    connect(this, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        showHoverText(this, event, readoutAt(event->position()));
+    });
+}
+
+QString DensityCurvePlot::readoutAt(const QPointF& pixel) const
+{
+    const auto data = m_curve->data();
+    if (data->isEmpty() || !axisRect()->rect().contains(pixel.toPoint())) {
+        return {};
+    }
+    const double x = xAxis->pixelToCoord(pixel.x());
+    if (x < data->constBegin()->key || x > (data->constEnd() - 1)->key) {
+        return {};
+    }
+    // Linear interpolation between the two curve points around x.
+    auto hi = data->findBegin(x, false);
+    hi = hi == data->constBegin() ? hi + 1 : hi;
+    if (hi == data->constEnd()) {
+        --hi;
+    }
+    const auto lo = hi - 1;
+    const double f = hi->key > lo->key ? (x - lo->key) / (hi->key - lo->key) : 0.0;
+    const double value = lo->value + f * (hi->value - lo->value);
+    QString text = QStringLiteral("%1 = %2\n%3 = %4")
+                       .arg(xAxis->label())
+                       .arg(x, 0, 'g', 5)
+                       .arg(m_curve->name())
+                       .arg(value, 0, 'g', 5);
+    for (int k = 0; k < m_levels.size(); ++k) {
+        const auto point = m_levels[k]->data()->findBegin(x, false);
+        if (point != m_levels[k]->data()->constEnd() && std::isfinite(point->value)) {
+            text += QStringLiteral("\ninside the %1").arg(m_levels[k]->name());
+            break;
+        }
+    }
+    return text;
 }
 
 void DensityCurvePlot::clearContent(const QString& message)

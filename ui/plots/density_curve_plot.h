@@ -52,6 +52,9 @@ public:
     QStringList intervalNames() const;
     /// The intervals [start, end] (raw units) of the shaded region `level` (0 = 50 %).
     QVector<QCPRange> intervals(int level) const;
+    /// The hover read-out at a pixel: the column's value there and the curve's value (and
+    /// which shaded interval holds it); "" off the curve's range.
+    QString readoutAt(const QPointF& pixel) const;
     int rugCount() const;
     int anomalyRugCount() const;
     void resetZoom();
