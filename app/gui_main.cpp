@@ -64,6 +64,10 @@ void addStudioOptions(QCommandLineParser& parser)
     add("ratio-estimator", "Ratio view: fire, ulsif, tikde or sosrep-ratio", "NAME");
     add("negativity", "after the fit, run the negativity experiment (paper Fig. 3) with its "
                       "defaults and show it in the Optimizer view");
+    add("marginal",
+        "after the fit, show the 1-D marginal density of COLUMN (a feature name) in the Density "
+        "tab instead of the 2-D map (Gaussian SOSREP, KDE, kernel SoS)",
+        "COLUMN");
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("data file to open"));
 }
 
@@ -153,6 +157,12 @@ public:
                 }
             });
             QObject::connect(ratio, &RatioController::errorOccurred, &m_window, &failFit);
+        } else if (parser.isSet(QStringLiteral("marginal"))) {
+            const QString column = parser.value(QStringLiteral("marginal"));
+            QObject::connect(controller, &EstimationController::fitFinished, &m_window,
+                             [this, column] { showMarginal(column); });
+            QObject::connect(controller, &EstimationController::curveReady, &m_window,
+                             [this] { finish(); });
         } else {
             QObject::connect(controller, &EstimationController::fitFinished, &m_window,
                              [this] { finish(); });
@@ -163,6 +173,29 @@ public:
     }
 
 private:
+    /// --marginal: the column by name; an unknown column or a model without a closed-form
+    /// marginal is a refused option value.
+    void showMarginal(const QString& column)
+    {
+        EstimationController* controller = m_window.controller();
+        const QStringList names = controller->featureNames();
+        const int index = int(names.indexOf(column));
+        const QString reason = controller->marginalUnavailable();
+        if (index < 0 || index >= controller->features().cols() || !reason.isEmpty()) {
+            std::fprintf(stderr, "sosrep-studio: --marginal: %s\n",
+                         index < 0 ? qPrintable(QStringLiteral("'%1' is not a feature column (%2)")
+                                                    .arg(column, names.join(QStringLiteral(", "))))
+                                   : qPrintable(QStringLiteral("no closed-form marginal: %1")
+                                                    .arg(reason)));
+            QApplication::exit(kExitUsage);
+            return;
+        }
+        m_window.showMarginal(index);
+        if (controller->curve(index)) {
+            finish();
+        }
+    }
+
     static void failFit(const QString& message)
     {
         std::fprintf(stderr, "sosrep-studio: %s\n", qPrintable(message));

@@ -28,3 +28,12 @@ trap 'rm -rf "$tmp"' EXIT
     --screenshot "$out/ratio.png"
 "$studio" "$tmp/shift.csv" --tab 5 --ratio-split label=1 --size 1280x720 \
     --screenshot "$out/small/ratio.png"
+# The 1-D views: one column (two bumps, two labelled outliers), and a marginal for d > 2.
+"$sosrep" generate --kind gmm --n 600 --seed 4 --anomalies 0.02 --out "$tmp/gmm.csv" > /dev/null
+cut -d, -f1,3 "$tmp/gmm.csv" > "$tmp/one_column.csv"
+"$studio" "$tmp/one_column.csv" --tab 0 --size 1280x720 --screenshot "$out/density_1d.png"
+wine="$root/../shared/datasets/adbench/45_wine.npz"
+if [[ -f "$wine" ]]; then
+    "$studio" "$wine" --marginal x1 --tab 0 --size 1280x720 \
+        --screenshot "$out/density_marginal.png"
+fi

@@ -47,6 +47,9 @@ public:
     DensityHeatmap* densityView() const { return m_density; }
     /// The Density tab: the map, or a 1-D density (one column) or marginal (chosen).
     DensityPage* densityPage() const { return m_densityPage; }
+    /// The Density tab on the 1-D marginal of a feature column (computed on a worker when it
+    /// is not known yet: the controller's curveReady says when).
+    void showMarginal(int column);
     TracePlot* tracePlot() const { return m_trace; }
     OptimizerView* optimizerView() const { return m_optimizer; }
     NegativityJob* negativityJob() const { return m_negativity; }

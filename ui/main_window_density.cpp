@@ -21,6 +21,13 @@ void MainWindow::connectDensityPage()
     });
 }
 
+void MainWindow::showMarginal(int column)
+{
+    m_tabs->setCurrentWidget(m_densityPage);
+    m_densityPage->showView(column);
+    showDensityCurve();
+}
+
 void MainWindow::showDensityCurve()
 {
     const FitJobResult* r = m_controller->result();
@@ -30,13 +37,8 @@ void MainWindow::showDensityCurve()
     const Matrix& x = m_controller->features();
     const QStringList names = m_controller->featureNames();
     const QString reason = m_controller->marginalUnavailable();
-    if (x.cols() >= 2) {
-        m_densityPage->setChoices(int(x.cols()), names.value(r->grid.spec.xColumn),
-                                  names.value(r->grid.spec.yColumn), r->grid.spec.xColumn,
-                                  r->grid.spec.yColumn, reason);
-    } else {
-        m_densityPage->setChoices(1, QString(), QString(), 0, 0, reason);
-    }
+    m_densityPage->setChoices(names.mid(0, int(x.cols())), r->grid.spec.xColumn,
+                              r->grid.spec.yColumn, reason);
     const int column = x.cols() < 2 ? 0 : m_densityPage->chosenColumn();
     m_densityPage->showView(column);
     if (column < 0) {

@@ -100,6 +100,36 @@ private slots:
         QVERIFY(!text.contains(QStringLiteral("no 2-D density")));
     }
 
+    // --marginal: the Density tab on a column's closed-form marginal (exported as such); an
+    // unknown column, or a kernel without a closed form, is a refused option value.
+    void marginalShowsAColumnsMarginalOrIsRefused()
+    {
+        QByteArray csv = "a,b,c\n";
+        for (int i = 0; i < 150; ++i) {
+            csv += QByteArray::number(std::sin(i * 0.7) * 2) + ',' +
+                   QByteArray::number(std::cos(i * 1.3)) + ',' + QByteArray::number(i % 7) + '\n';
+        }
+        const QString data = writeFile(QStringLiteral("three.csv"), csv);
+        const QString svg = m_dir.filePath(QStringLiteral("marginal.svg"));
+        Run r = studio({data, QStringLiteral("--marginal"), QStringLiteral("c"),
+                        QStringLiteral("--export-plot"), svg});
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(f.readAll())
+                    .contains(QStringLiteral("marginal density of c (the other 2 columns")));
+        r = studio({data, QStringLiteral("--marginal"), QStringLiteral("zz"),
+                    QStringLiteral("--export-plot"), svg});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("'zz' is not a feature column (a, b, c)")),
+                 qPrintable(r.err));
+        r = studio({data, QStringLiteral("--marginal"), QStringLiteral("a"),
+                    QStringLiteral("--estimator"), QStringLiteral("iforest"),
+                    QStringLiteral("--export-plot"), svg});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("no closed-form marginal")), qPrintable(r.err));
+    }
+
     void missingFileEndsWithTheDataCode()
     {
         const QString missing = m_dir.filePath(QStringLiteral("no_such.csv"));

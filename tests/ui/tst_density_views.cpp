@@ -158,7 +158,8 @@ private slots:
         DensityPage* page = w.densityPage();
         QComboBox* show = page->chooser();
         QVERIFY(show->isVisibleTo(&w));
-        QCOMPARE(show->count(), 3);
+        QCOMPARE(show->count(), 4); // the map, then every column (the plotted ones first)
+        QCOMPARE(show->itemText(3), QStringLiteral("1-D marginal of c"));
         QVERIFY(show->itemText(0).contains(QStringLiteral("slice")));
         QCOMPARE(show->itemText(1), QStringLiteral("1-D marginal of a"));
         QVERIFY(qobject_cast<DensityHeatmap*>(page->currentPlot()));
@@ -178,6 +179,12 @@ private slots:
         }
         // Two well-separated bumps in a: two 50 % intervals.
         QCOMPARE(plot->intervals(0).size(), 2);
+        // Any column, plotted or not: c's marginal is one standard normal bump.
+        w.showMarginal(2);
+        QVERIFY(c->curve(2) || ready.wait(30000));
+        QVERIFY(c->curve(2));
+        QVERIFY(plot->title().contains(QStringLiteral("marginal density of c")));
+        QCOMPARE(plot->intervals(0).size(), 1);
         // Back to the slice.
         show->setCurrentIndex(0);
         emit show->activated(0);

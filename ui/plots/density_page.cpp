@@ -45,24 +45,33 @@ QWidget* DensityPage::currentPlot() const
     return m_stack->currentWidget();
 }
 
-void DensityPage::setChoices(int columns, const QString& xName, const QString& yName, int xColumn,
-                             int yColumn, const QString& marginalReason)
+void DensityPage::setChoices(const QStringList& names, int xColumn, int yColumn,
+                             const QString& marginalReason)
 {
     const int before = m_show->count() > 0 ? chosenColumn() : -1; // first time: the map
     m_show->clear();
-    if (columns < 2) {
+    if (names.size() < 2) {
         m_bar->hide();
         m_stack->setCurrentWidget(m_curve);
         return;
     }
-    m_show->addItem(columns > 2
-                        ? tr("2-D slice: %1 × %2, other columns at their medians").arg(xName, yName)
-                        : tr("2-D density: %1 × %2").arg(xName, yName),
+    const QString x = names.value(xColumn);
+    const QString y = names.value(yColumn);
+    m_show->addItem(names.size() > 2
+                        ? tr("2-D slice: %1 × %2, other columns at their medians").arg(x, y)
+                        : tr("2-D density: %1 × %2").arg(x, y),
                     -1);
-    m_show->addItem(tr("1-D marginal of %1").arg(xName), xColumn);
-    m_show->addItem(tr("1-D marginal of %1").arg(yName), yColumn);
+    QList<int> order{xColumn, yColumn};
+    for (int c = 0; c < names.size(); ++c) {
+        if (c != xColumn && c != yColumn) {
+            order << c;
+        }
+    }
+    for (int c : order) {
+        m_show->addItem(tr("1-D marginal of %1").arg(names.value(c)), c);
+    }
     auto* model = qobject_cast<QStandardItemModel*>(m_show->model());
-    for (int i = 1; i < 3 && !marginalReason.isEmpty(); ++i) {
+    for (int i = 1; i < m_show->count() && !marginalReason.isEmpty(); ++i) {
         model->item(i)->setEnabled(false);
         model->item(i)->setToolTip(tr("No closed-form marginal: %1").arg(marginalReason));
     }

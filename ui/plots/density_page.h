@@ -27,11 +27,12 @@ public:
     /// The plot on show (what exports and copies take).
     QWidget* currentPlot() const;
 
-    /// The choices for `columns` feature columns plotted as x and y (names given); a marginal
-    /// the model has none of is listed disabled with `marginalReason` as its tooltip. Keeps
-    /// the choice when it is still offered.
-    void setChoices(int columns, const QString& xName, const QString& yName, int xColumn,
-                    int yColumn, const QString& marginalReason);
+    /// The choices for the feature columns `names` with x and y plotted: the 2-D map and the
+    /// 1-D marginal of every column (the plotted ones first); marginals the model has none of
+    /// are listed disabled with `marginalReason` as their tooltip. Keeps the choice when it is
+    /// still offered. One column: the curve alone, no choice.
+    void setChoices(const QStringList& names, int xColumn, int yColumn,
+                    const QString& marginalReason);
     /// The column whose 1-D view is chosen, or -1 for the 2-D map.
     int chosenColumn() const;
     /// Shows the map (column -1) or the curve.
