@@ -432,6 +432,41 @@ void CompareView::showPercentiles(const FitJobResult& r, const Matrix& features,
     m_diff->showContent(c);
 }
 
+void CompareView::setClusterValueRange(const ClusterComparison& c)
+{
+    QCPAxis* axis = m_clusters->axisRect(0)->axis(QCPAxis::atLeft);
+    // y: the running means whole and the points' 1-99 % quantiles; on shuttle a few rows at
+    // -5000 squeezed every other row onto one line. Points beyond are clipped, and said so.
+    std::vector<double> points;
+    double smoothLo = 1e300, smoothHi = -1e300;
+    for (const auto* v : {&c.first, &c.second}) {
+        points.insert(points.end(), v->begin(), v->end());
+    }
+    for (const auto* v : {&c.firstSmoothed, &c.secondSmoothed}) {
+        for (double y : *v) {
+            smoothLo = std::isfinite(y) ? std::min(smoothLo, y) : smoothLo;
+            smoothHi = std::isfinite(y) ? std::max(smoothHi, y) : smoothHi;
+        }
+    }
+    points.erase(
+        std::remove_if(points.begin(), points.end(), [](double y) { return !std::isfinite(y); }),
+        points.end());
+    if (!points.empty()) {
+        std::sort(points.begin(), points.end());
+        const auto quantile = [&](double q) {
+            return points[std::min(points.size() - 1, size_t(q * double(points.size() - 1)))];
+        };
+        const double yLo = std::min(quantile(0.01), smoothLo);
+        const double yHi = std::max(quantile(0.99), smoothHi);
+        const double pad = 0.08 * std::max(yHi - yLo, 1e-9);
+        axis->setRange(yLo - pad, yHi + pad);
+        const bool clipped = points.front() < yLo - pad || points.back() > yHi + pad;
+        axis->setLabel(clipped ? tr("log density − mean on cluster 1\n(1–99 % of points; "
+                                    "beyond clipped)")
+                               : tr("log density −\nmean on cluster 1"));
+    }
+}
+
 void CompareView::showClusters(const ClusterComparison& c, const QString& description)
 {
     const bool drawn = m_scoreModel.isEmpty();
@@ -488,37 +523,7 @@ void CompareView::showClusters(const ClusterComparison& c, const QString& descri
     }
     auto* left = m_clusters->axisRect(0);
     left->axis(QCPAxis::atBottom)->setRange(0, std::max<double>(1.0, double(c.first.size())));
-    // y: the running means whole and the points' 1-99 % quantiles; on shuttle a few rows at
-    // -5000 squeezed every other row onto one line. Points beyond are clipped, and said so.
-    std::vector<double> points;
-    double smoothLo = 1e300, smoothHi = -1e300;
-    for (const auto* v : {&c.first, &c.second}) {
-        points.insert(points.end(), v->begin(), v->end());
-    }
-    for (const auto* v : {&c.firstSmoothed, &c.secondSmoothed}) {
-        for (double y : *v) {
-            smoothLo = std::isfinite(y) ? std::min(smoothLo, y) : smoothLo;
-            smoothHi = std::isfinite(y) ? std::max(smoothHi, y) : smoothHi;
-        }
-    }
-    points.erase(
-        std::remove_if(points.begin(), points.end(), [](double y) { return !std::isfinite(y); }),
-        points.end());
-    if (!points.empty()) {
-        std::sort(points.begin(), points.end());
-        const auto quantile = [&](double q) {
-            return points[std::min(points.size() - 1, size_t(q * double(points.size() - 1)))];
-        };
-        const double yLo = std::min(quantile(0.01), smoothLo);
-        const double yHi = std::max(quantile(0.99), smoothHi);
-        const double pad = 0.08 * std::max(yHi - yLo, 1e-9);
-        left->axis(QCPAxis::atLeft)->setRange(yLo - pad, yHi + pad);
-        const bool clipped = points.front() < yLo - pad || points.back() > yHi + pad;
-        left->axis(QCPAxis::atLeft)
-            ->setLabel(clipped ? tr("log density − mean on cluster 1\n(1–99 % of points; "
-                                    "beyond clipped)")
-                               : tr("log density −\nmean on cluster 1"));
-    }
+    setClusterValueRange(c);
     m_clusters->graph(4)->rescaleAxes(false);
     m_clusters->graph(5)->rescaleAxes(true);
     m_clusters->graph(6)->rescaleAxes(true);

@@ -45,6 +45,8 @@ public:
     int scatterPoints() const;
 
 private:
+    /// The cluster panel's y range: robust to a few extreme rows, clipping said on the axis.
+    void setClusterValueRange(const ClusterComparison& c);
     /// Per-row scores of the two models against each other (as percentiles: any two detectors
     /// compare, whatever their scales), anomalies marked, with the rank correlation.
     void showScoreScatter(const FitJobResult& r, const std::optional<Eigen::VectorXi>& labels);

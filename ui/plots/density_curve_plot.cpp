@@ -186,10 +186,26 @@ void DensityCurvePlot::showContent(const Content& c)
                      : curve.marginal ? QStringLiteral("marginal density")
                                       : QStringLiteral("density"));
 
+    drawRug(c, low - 0.085 * span, low - 0.035 * span);
+
+    m_title->setFullText(c.title);
+    xAxis->setLabel(c.xLabel);
+    yAxis->setLabel(score ? QStringLiteral("normality score (higher = more typical)")
+                    : c.kind == DensityKind::PreDensity && !curve.marginal
+                        ? QStringLiteral("density (pre-density normalized over this range)")
+                        : QStringLiteral("density (per unit of %1)").arg(c.xLabel));
+    m_xRange = QCPRange(std::min(x.front(), x.back()), std::max(x.front(), x.back()));
+    m_yRange = QCPRange(low - 0.12 * span, high + 0.08 * span);
+    xAxis->setVisible(true);
+    yAxis->setVisible(true);
+    legend->setVisible(true);
+    resetZoom();
+}
+
+void DensityCurvePlot::drawRug(const Content& c, double rugAt, double anomalyAt)
+{
     // The rug, in the band under the curve: the rows in the lower lane, labelled anomalies in
     // a lane of their own above it, so thousands of anomalies (shuttle) do not hide the rows.
-    const double rugAt = low - 0.085 * span;
-    const double anomalyAt = low - 0.035 * span;
     QVector<double> fitted, unfitted, anomalies;
     size_t next = 0;
     for (Eigen::Index r = 0; r < c.rows.size(); ++r) {
@@ -218,19 +234,6 @@ void DensityCurvePlot::showContent(const Content& c)
             g->addToLegend();
         }
     }
-
-    m_title->setFullText(c.title);
-    xAxis->setLabel(c.xLabel);
-    yAxis->setLabel(score ? QStringLiteral("normality score (higher = more typical)")
-                    : c.kind == DensityKind::PreDensity && !curve.marginal
-                        ? QStringLiteral("density (pre-density normalized over this range)")
-                        : QStringLiteral("density (per unit of %1)").arg(c.xLabel));
-    m_xRange = QCPRange(std::min(x.front(), x.back()), std::max(x.front(), x.back()));
-    m_yRange = QCPRange(low - 0.12 * span, high + 0.08 * span);
-    xAxis->setVisible(true);
-    yAxis->setVisible(true);
-    legend->setVisible(true);
-    resetZoom();
 }
 
 void DensityCurvePlot::resetZoom()

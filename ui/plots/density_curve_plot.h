@@ -63,6 +63,9 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
 
 private:
+    /// The rows as ticks at `rugAt` (fitted dark, only scored light) and the labelled
+    /// anomalies in their own lane at `anomalyAt`, so many of them hide no rows.
+    void drawRug(const Content& c, double rugAt, double anomalyAt);
     FittedTitle* m_title = nullptr;
     QCPGraph* m_curve = nullptr;
     QCPGraph* m_floor = nullptr; // the fills' lower edge (0, or the lowest score)

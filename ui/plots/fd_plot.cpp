@@ -183,6 +183,12 @@ void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
     yAxis->setVisible(!curve.empty());
     legend->setVisible(!curve.empty());
     rescaleAxes();
+    placeMarks(choice, done);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void FdPlot::placeMarks(const FdChoice& choice, bool done)
+{
     // Symmetric log padding on x, 5 % on y; the marked scales (the nearest-neighbour spacing,
     // the reach) are inside the range too: on shuttle the spacing lay off the left edge and
     // its line and label were drawn outside the axes.
@@ -235,7 +241,6 @@ void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
                                   .arg(choice.reach, 0, 'g', 3));
         alignBeside(m_reachLabel, choice.reach, Qt::AlignBottom);
     }
-    replot(QCustomPlot::rpQueuedReplot);
 }
 
 QRectF FdPlot::markLabelRect(bool reach) const

@@ -65,6 +65,8 @@ signals:
     void lengthScaleClicked(double lengthScale);
 
 private:
+    /// The axes' ranges and the spacing and reach lines with their labels, kept inside.
+    void placeMarks(const FdChoice& choice, bool done);
     void onClick(QMouseEvent* event);
     void onHover(QMouseEvent* event);
     /// Index of the finite curve point nearest `pos` within 12 pixels, else -1.
