@@ -3,6 +3,7 @@
 
 #include "core/errors.h"
 #include "core/estimators/kernel_field_model.h"
+#include "core/grid/density_grid.h"
 #include "core/numerics/gaussian_mixture.h"
 
 #include <algorithm>
@@ -117,13 +118,7 @@ CurveSpec curveAroundData(const MatrixRef& data, int column, int points, double 
     const double span = b > a ? b - a : 1.0;
     s.min = a - margin * span;
     s.max = b + margin * span;
-    s.fixedValues.resize(data.cols());
-    for (Eigen::Index c = 0; c < data.cols(); ++c) {
-        std::vector<double> v(data.col(c).data(), data.col(c).data() + data.rows());
-        auto mid = v.begin() + static_cast<long>(v.size() / 2);
-        std::nth_element(v.begin(), mid, v.end());
-        s.fixedValues(c) = *mid;
-    }
+    s.fixedValues = columnMedians(data);
     return s;
 }
 

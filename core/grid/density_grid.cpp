@@ -29,14 +29,20 @@ GridSpec gridAroundData(const MatrixRef& data, int xColumn, int yColumn, int res
     };
     range(xColumn, &g.xMin, &g.xMax);
     range(yColumn, &g.yMin, &g.yMax);
-    g.fixedValues.resize(data.cols());
+    g.fixedValues = columnMedians(data);
+    return g;
+}
+
+Vector columnMedians(const MatrixRef& data)
+{
+    Vector m(data.cols());
     for (Eigen::Index c = 0; c < data.cols(); ++c) {
         std::vector<double> v(data.col(c).data(), data.col(c).data() + data.rows());
         auto mid = v.begin() + static_cast<long>(v.size() / 2);
         std::nth_element(v.begin(), mid, v.end());
-        g.fixedValues(c) = *mid;
+        m(c) = *mid;
     }
-    return g;
+    return m;
 }
 
 namespace {

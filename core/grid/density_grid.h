@@ -24,6 +24,9 @@ struct GridSpec
     double cellArea() const { return (xMax - xMin) / nx * (yMax - yMin) / ny; }
 };
 
+/// Each column's median (the upper one for an even count): the point slices are held at.
+Vector columnMedians(const MatrixRef& data);
+
 /// The data's range in both columns widened by `margin` of its span, medians elsewhere.
 GridSpec gridAroundData(const MatrixRef& data, int xColumn, int yColumn, int resolution = 128,
                         double margin = 0.15);
