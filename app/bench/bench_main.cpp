@@ -343,11 +343,14 @@ void kernelSosSection(const std::vector<Data>& sets, int repeats)
         });
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+int runBench(int argc, char** argv)
 {
-    sosrep::app::tuneAllocator(); // as the app and the command line run
+    if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
+        std::printf("Usage: sosrep-bench [DIR [--quick | --kernel-sos]] | --ratio [SEEDS]\n"
+                    "Prints the benchmark table (markdown) on stdout. DIR holds the ADBench "
+                    ".npz files (default ../shared/datasets/adbench).\n");
+        return 0;
+    }
     if (argc > 1 && std::strcmp(argv[1], "--ratio") == 0) {
         bench::densityRatios(argc > 2 ? std::max(1, std::atoi(argv[2])) : 3);
         return 0;
@@ -404,4 +407,18 @@ int main(int argc, char** argv)
         skinAtScale(dir);
     }
     return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    sosrep::app::tuneAllocator(); // as the app and the command line run
+    try {
+        return runBench(argc, argv);
+    } catch (const std::exception& e) {
+        // A missing data folder used to end in std::terminate.
+        std::fprintf(stderr, "sosrep-bench: %s\n", e.what());
+        return 3;
+    }
 }
