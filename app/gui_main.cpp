@@ -4,6 +4,7 @@
 #include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
 #include "ui/main_window.h"
+#include "ui/plots/compare_view.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -182,11 +183,11 @@ private:
         const int index = int(names.indexOf(column));
         const QString reason = controller->marginalUnavailable();
         if (index < 0 || index >= controller->features().cols() || !reason.isEmpty()) {
-            std::fprintf(stderr, "sosrep-studio: --marginal: %s\n",
-                         index < 0 ? qPrintable(QStringLiteral("'%1' is not a feature column (%2)")
-                                                    .arg(column, names.join(QStringLiteral(", "))))
-                                   : qPrintable(QStringLiteral("no closed-form marginal: %1")
-                                                    .arg(reason)));
+            std::fprintf(
+                stderr, "sosrep-studio: --marginal: %s\n",
+                index < 0 ? qPrintable(QStringLiteral("'%1' is not a feature column (%2)")
+                                           .arg(column, names.join(QStringLiteral(", "))))
+                          : qPrintable(QStringLiteral("no closed-form marginal: %1").arg(reason)));
             QApplication::exit(kExitUsage);
             return;
         }
@@ -214,6 +215,17 @@ private:
                                      once->deleteLater();
                                      finish();
                                  }
+                             });
+            return;
+        }
+        // The compare view's stage of a large fit follows the fit: wait for it when shown.
+        if (controller->comparisonPending() &&
+            m_window.tabs()->currentWidget() == static_cast<QWidget*>(m_window.compareView())) {
+            auto* once = new QObject(&m_window);
+            QObject::connect(controller, &EstimationController::comparisonReady, once,
+                             [this, once] {
+                                 once->deleteLater();
+                                 finish();
                              });
             return;
         }

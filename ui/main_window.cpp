@@ -201,6 +201,17 @@ void MainWindow::connectController()
     // The Compare view says it is computing; the status line keeps the fit's report.
     connect(m_controller, &EstimationController::clusterComparisonStarted, m_compare,
             &CompareView::showClustersPending);
+    connect(m_controller, &EstimationController::comparisonReady, this, [this] {
+        const FitJobResult* r = m_controller->result();
+        m_compare->showResult(*r, m_controller->features(), m_controller->labels(),
+                              m_controller->featureNames());
+        if (!r->stages.empty() && r->stages.back().name == "comparison") {
+            m_lastFitText +=
+                tr("; the compare view followed in %1 s").arg(r->stages.back().seconds, 0, 'f', 1);
+            m_fitReport->setToolTip(m_lastFitText +
+                                    tr("\n(click for the report and any warnings)"));
+        }
+    });
     connect(m_controller, &EstimationController::clusterComparisonReady, this, [this] {
         m_compare->showClusters(*m_controller->clusterComparison(),
                                 m_controller->clusterDescription());

@@ -63,6 +63,42 @@ private:
     }
 
 private slots:
+    // Issue 25: on large data the compare view's stage (second model, its map, MMDs,
+    // scatter) runs after the fit, so the density view shows first; it then fills the Compare
+    // view, and the label clusters follow.
+    void aLargeFitsComparisonFollowsTheFit()
+    {
+        MainWindow w;
+        w.resize(1280, 800);
+        auto* c = w.controller();
+        c->setEagerComparisonMaxRows(100); // the demo's 300 rows count as large here
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 1);
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        QSignalSpy ready(c, &EstimationController::comparisonReady);
+        QSignalSpy clusters(c, &EstimationController::clusterComparisonReady);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(!c->result()->comparison);
+        QVERIFY(c->result()->comparisonDeferred);
+        QVERIFY(c->comparisonPending() || ready.count() == 1);
+        QVERIFY(w.densityView()->title().contains(QStringLiteral("SOSREP")));
+        QVERIFY(ready.count() == 1 || ready.wait(60000));
+        QVERIFY(c->result()->comparison);
+        QVERIFY(!c->result()->comparisonDeferred);
+        QVERIFY(c->result()->comparisonGrid.logDensity.size() > 0);
+        QVERIFY2(w.compareView()->mmdText().contains(QStringLiteral("KDE")),
+                 qPrintable(w.compareView()->mmdText()));
+        QVERIFY(clusters.count() == 1 || clusters.wait(30000));
+        // The same numbers as a fit that ran the stage inside (the eager path).
+        c->setEagerComparisonMaxRows(100000);
+        QSignalSpy again(c, &EstimationController::fitFinished);
+        const QString deferredText = w.compareView()->mmdText();
+        c->fit();
+        QVERIFY(again.wait(60000));
+        QVERIFY(c->result()->comparison);
+        QCOMPARE(w.compareView()->mmdText(), deferredText);
+    }
+
     // Issue 24: at 1400 x 900 the compare maps were under 200 px wide (two vertical colour
     // scales beside them), and a few rows at -5000 (shuttle) squeezed the cluster panel.
     void compareMapsHaveRoomAndClusterPanelsARobustRange()

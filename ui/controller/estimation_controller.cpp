@@ -74,6 +74,10 @@ EstimationController::~EstimationController()
         m_cancel = true;
         m_solverWatcher->waitForFinished();
     }
+    if (m_comparisonWatcher) {
+        m_comparisonCancel = true;
+        m_comparisonWatcher->waitForFinished();
+    }
 }
 
 bool EstimationController::loadFile(const QString& path)
@@ -527,6 +531,9 @@ void EstimationController::fit()
     in.solverComparison = m_solverComparison;
     in.plotX = m_plotX;
     in.plotY = m_plotY;
+    in.eagerComparisonMaxRows = m_eagerComparisonMaxRows;
+    m_comparisonCancel = true; // a stage of the previous fit is of no use now
+    m_lastInput = in;
     const FitJobSink sink = workerSink();
     m_watcher = new QFutureWatcher<FitJobResult>(this);
     connect(m_watcher, &QFutureWatcher<FitJobResult>::finished, this,
@@ -681,7 +688,9 @@ void EstimationController::onJobFinished()
     }
     // With labels of both classes, compare normal rows (cluster 1) with anomalies (cluster 2)
     // until the user picks clusters of their own.
-    if (m_labels && m_labels->sum() > 0 && m_labels->sum() < m_labels->size()) {
+    if (m_result->comparisonDeferred) {
+        startComparisonStage(); // the label clusters follow it
+    } else if (m_labels && m_labels->sum() > 0 && m_labels->sum() < m_labels->size()) {
         compareClusters(*m_labels, tr("clusters from the label column (0 vs 1)"));
     }
 }

@@ -130,6 +130,10 @@ public:
     /// Starts a deferred comparison once (the Optimizer view calls it when shown); false when
     /// none is waiting or a job runs. A cancelled one is not restarted by this (Run is).
     bool startDeferredSolverComparison();
+    /// Fits above this many rows run the compare view's stage after the fit (FitJobInput).
+    void setEagerComparisonMaxRows(int rows) { m_eagerComparisonMaxRows = rows; }
+    /// Whether the compare view's stage of a large fit still runs (comparisonReady follows).
+    bool comparisonPending() const { return m_comparisonWatcher != nullptr; }
     /// Refits with a fixed length scale (e.g. a point clicked on the FD curve).
     void fitAtLengthScale(double lengthScale);
     void cancel();
@@ -180,6 +184,8 @@ signals:
     void solverComparisonCancelled();
     void errorOccurred(const QString& message);
     void clusterComparisonReady();
+    /// The compare view's stage of a large fit, run after it, is in the result now.
+    void comparisonReady();
     /// A 1-D marginal started on a worker, and when it is ready.
     void curveStarted(int column);
     void curveReady(int column);
@@ -240,6 +246,12 @@ private:
     quint64 m_resultGeneration = 0; // a finished grid job applies only to its own result
     std::unique_ptr<ClusterComparison> m_clusters;
     QString m_clusterDescription;
+    /// The compare view's stage of a large fit, after it (estimation_controller_comparison.cpp).
+    void startComparisonStage();
+    FitJobInput m_lastInput; // what the current result was fitted from
+    int m_eagerComparisonMaxRows = FitJobInput().eagerComparisonMaxRows;
+    QFutureWatcher<ComparisonStage>* m_comparisonWatcher = nullptr;
+    std::atomic<bool> m_comparisonCancel{false};
     std::map<int, DensityCurve> m_marginals; // of the current result, by column
     std::set<int> m_marginalsRunning;
 };

@@ -76,11 +76,7 @@ bool evaluateGrids(const FitJobInput& in, FitJobResult& out, const FitJobSink& s
     }
     const GridSpec g = gridAroundData(in.x, in.plotX, in.plotY, in.gridResolution);
     out.grid = evaluateGrid(out.model(), g, stageProgress(sink, cancel, "density grid"));
-    if (out.comparison && !out.grid.cancelled) {
-        out.comparisonGrid =
-            evaluateGrid(*out.comparison, g, stageProgress(sink, cancel, "comparison grid"));
-    }
-    return !out.grid.cancelled && !out.comparisonGrid.cancelled;
+    return !out.grid.cancelled;
 }
 
 /// purpose=auto with a tuned l: the Scores view ranks rows with the anomaly rule's model,
@@ -151,23 +147,6 @@ FitObserver jobObserver(const FitJobSink& sink, const std::atomic<bool>& cancel,
 
 /// The comparison estimator at the fitted l, and the MMD read-out of both. False when
 /// cancelled.
-bool fitComparison(const FitJobInput& in, const Matrix& fitX, const FitObserver& observer,
-                   FitJobResult& out)
-{
-    out.comparison =
-        fitAtLengthScale(fitX, in.settings, in.compareWith, out.fit.lengthScale, observer);
-    if (!out.comparison) {
-        return false;
-    }
-    const GridSpec view =
-        fitX.cols() >= 2 ? gridAroundData(fitX, in.plotX, in.plotY, in.gridResolution) : GridSpec{};
-    bool cancelled = false;
-    out.mmd = computeMmdReadout(fitX, in.settings, {&out.model(), out.comparison.get()},
-                                out.fit.lengthScale, fitX.cols() == 2 ? &view : nullptr, observer,
-                                &cancelled);
-    return !cancelled;
-}
-
 /// The optimizer view: natural vs standard gradient on the fitted kernel, observed live. Only
 /// for kernel-field models (SOSREP, KDE): a kernel-SoS model has no alpha to run them on; a
 /// large kernel defers them until the view is shown. False when cancelled.
@@ -192,11 +171,8 @@ bool runOptimizer(const FitJobInput& in, uint64_t seed, const FitJobSink& sink,
 /// seconds on every fit.
 void scoreRows(const FitJobInput& in, uint64_t seed, FitJobResult& out)
 {
+    (void)seed;
     out.rowLogDensity = out.scoresModel().logValues(in.x).values;
-    if (out.comparison) {
-        out.scatterRows = subsampleRows(in.x.rows(), FitJobResult::kScatterRows, seed);
-        out.scatterComparison = out.comparison->logValues(rowsOf(in.x, out.scatterRows)).values;
-    }
 }
 
 /// Where the time went, for the status bar: the app does more than `sosrep fit`.
@@ -264,6 +240,68 @@ std::vector<NamedTrace> runSolverComparison(const FittedModel& model,
     return c.cancelled ? std::vector<NamedTrace>{} : c.runs;
 }
 
+ComparisonStage runComparisonStage(const FitJobInput& in, const FittedModel& model,
+                                   double lengthScale, const GridSpec* grid, const FitJobSink& sink,
+                                   const std::atomic<bool>& cancel)
+{
+    const auto start = Clock::now();
+    ComparisonStage stage;
+    try {
+        // The rows the model was fitted on, drawn again from the same seed.
+        FitJobResult rows;
+        const uint64_t seed = in.settings.values.seed("seed");
+        const Matrix fitX = rowsToFit(in, seed, rows);
+        TraceStream traces(sink);
+        FitObserver observer = jobObserver(sink, cancel, traces);
+        observer.trace = nullptr; // the second model's solver is not the Optimizer view's
+        stage.comparison =
+            fitAtLengthScale(fitX, in.settings, in.compareWith, lengthScale, observer);
+        if (!stage.comparison) {
+            stage.cancelled = true;
+            return stage;
+        }
+        const GridSpec view = fitX.cols() >= 2
+                                  ? gridAroundData(fitX, in.plotX, in.plotY, in.gridResolution)
+                                  : GridSpec{};
+        bool cancelled = false;
+        stage.mmd =
+            computeMmdReadout(fitX, in.settings, {&model, stage.comparison.get()}, lengthScale,
+                              fitX.cols() == 2 ? &view : nullptr, observer, &cancelled);
+        if (cancelled) {
+            stage.cancelled = true;
+            return stage;
+        }
+        if (grid) {
+            stage.comparisonGrid = evaluateGrid(*stage.comparison, *grid,
+                                                stageProgress(sink, cancel, "comparison grid"));
+            if (stage.comparisonGrid.cancelled) {
+                stage.cancelled = true;
+                return stage;
+            }
+        }
+        stage.scatterRows = subsampleRows(in.x.rows(), FitJobResult::kScatterRows, seed);
+        stage.scatterComparison =
+            stage.comparison->logValues(rowsOf(in.x, stage.scatterRows)).values;
+    } catch (const ParameterError& e) {
+        stage.error = describe(e);
+    } catch (const std::exception& e) {
+        stage.error = e.what();
+    }
+    stage.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return stage;
+}
+
+void mergeComparisonStage(ComparisonStage stage, FitJobResult& result)
+{
+    result.comparison = std::move(stage.comparison);
+    result.comparisonGrid = std::move(stage.comparisonGrid);
+    result.mmd = std::move(stage.mmd);
+    result.scatterRows = std::move(stage.scatterRows);
+    result.scatterComparison = std::move(stage.scatterComparison);
+    result.comparisonDeferred = false;
+    result.stages.push_back({"comparison", stage.seconds});
+}
+
 FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
                        const std::atomic<bool>& cancel)
 {
@@ -296,12 +334,6 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
         }
         StageClock clock(out, start);
         clock.lap("model");
-        if (!in.compareWith.empty()) {
-            if (!fitComparison(in, fitX, observer, out)) {
-                return cancelled();
-            }
-            clock.lap("comparison");
-        }
         bool ran = false;
         if (!runOptimizer(in, seed, sink, cancel, out, &ran)) {
             return cancelled();
@@ -315,6 +347,20 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
         clock.lap("maps");
         scoreRows(in, seed, out);
         clock.lap("row scores");
+        if (!in.compareWith.empty() && out.fitRows > in.eagerComparisonMaxRows) {
+            out.comparisonDeferred = true;
+        } else if (!in.compareWith.empty()) {
+            ComparisonStage stage = runComparisonStage(
+                in, out.model(), out.fit.lengthScale,
+                out.grid.logDensity.size() > 0 ? &out.grid.spec : nullptr, sink, cancel);
+            if (stage.cancelled) {
+                return cancelled();
+            }
+            if (!stage.error.empty()) {
+                throw std::runtime_error(stage.error);
+            }
+            mergeComparisonStage(std::move(stage), out);
+        }
     } catch (const ParameterError& e) {
         out.error = describe(e);
     } catch (const std::exception& e) {

@@ -43,6 +43,24 @@ struct FitJobInput
     int plotX = 0;
     int plotY = 1;
     int gridResolution = 128;
+    /// Above this many fitted rows the compare view's stage (the second model, its map, the
+    /// MMDs, the scatter) runs after the fit, so the other views show first (shuttle: 4 of
+    /// the 18 s before the density view showed).
+    int eagerComparisonMaxRows = 2000;
+};
+
+/// The compare view's part of a fit: the second estimator at the fitted length scale, its map
+/// on the result's grid, both models' MMDs and the per-row scatter.
+struct ComparisonStage
+{
+    bool cancelled = false;
+    std::string error;
+    std::shared_ptr<const FittedModel> comparison;
+    DensityGrid comparisonGrid;
+    MmdReadout mmd;
+    std::vector<Eigen::Index> scatterRows;
+    Vector scatterComparison;
+    double seconds = 0.0;
 };
 
 /// What a finished fit hands back to the GUI thread.
@@ -58,7 +76,10 @@ struct FitJobResult
     /// when the anomaly rule comes to the density's one scale, or the purpose is explicit.
     std::optional<FitOutcome> scoresFit;
     std::shared_ptr<const FittedModel> comparison; // `compareWith` at the same kernel
-    std::vector<NamedTrace> solverRuns;            // the optimizer comparison, when run
+    /// The comparison was left for after the fit (more fitted rows than
+    /// eagerComparisonMaxRows): the controller runs runComparisonStage and merges it.
+    bool comparisonDeferred = false;
+    std::vector<NamedTrace> solverRuns; // the optimizer comparison, when run
     /// The comparison was left for later (a kernel above eagerMaxCentres): the Optimizer view
     /// starts it when shown.
     bool solverRunsDeferred = false;
@@ -121,6 +142,15 @@ std::vector<NamedTrace> runSolverComparison(const FittedModel& model,
                                             const SolverComparisonSettings& settings, uint64_t seed,
                                             const FitJobSink& sink,
                                             const std::atomic<bool>& cancel);
+
+/// The compare view's stage for a fitted `model` (the same rows and seed as the fit, at its
+/// length scale): run inside runFitJob for small data, after it for large data. `grid` is the
+/// result's map (null: one column, no map). Polls `cancel`.
+ComparisonStage runComparisonStage(const FitJobInput& in, const FittedModel& model,
+                                   double lengthScale, const GridSpec* grid, const FitJobSink& sink,
+                                   const std::atomic<bool>& cancel);
+/// Puts a finished stage into its result (and its time into the stages).
+void mergeComparisonStage(ComparisonStage stage, FitJobResult& result);
 
 /// Runs the whole fit off the GUI thread: the model through core's fitModel (exactly what
 /// `sosrep fit` does with the same settings and data), then the comparison model, the

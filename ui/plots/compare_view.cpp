@@ -262,7 +262,11 @@ void CompareView::showResult(const FitJobResult& r, const Matrix& features,
                              const std::optional<Eigen::VectorXi>& labels, const QStringList& names)
 {
     if (!r.comparison) {
-        clear(tr("No second estimator to compare with"));
+        clear(r.comparisonDeferred
+                  ? tr("Computing the comparison with %1 (after the fit, on %2 rows)…")
+                        .arg(QString::fromStdString(r.compareWith).toUpper())
+                        .arg(r.fitRows)
+                  : tr("No second estimator to compare with"));
         return;
     }
     if (r.grid.logDensity.size() == 0 || r.comparisonGrid.logDensity.size() == 0) {
