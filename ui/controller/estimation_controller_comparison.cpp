@@ -20,15 +20,8 @@ void EstimationController::startComparisonStage()
                                              : std::nullopt;
     const FitJobInput in = m_lastInput;
     const quint64 generation = m_resultGeneration;
-    FitJobSink sink;
-    sink.progress = [this](const std::string& stage, int done, int total) {
-        QMetaObject::invokeMethod(
-            this,
-            [this, stage, done, total] {
-                emit progressChanged(QString::fromStdString(stage), done, total);
-            },
-            Qt::QueuedConnection);
-    };
+    FitJobSink sink; // progress only: the stage adds no FD points or traces
+    sink.progress = workerSink().progress;
     m_comparisonWatcher = new QFutureWatcher<ComparisonStage>(this);
     connect(
         m_comparisonWatcher, &QFutureWatcher<ComparisonStage>::finished, this, [this, generation] {
