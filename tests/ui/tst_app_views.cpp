@@ -2,6 +2,7 @@
 // The views as a statistician uses them (issue 12): no stale or leftover results, the FD sweep
 // kept through a clicked refit, plot columns redrawn without a fit, readable score histograms,
 // whole exports and an optimizer view that shows a diverging run beside a converging one.
+#include "support/gui_fixtures.h"
 #include "support/temp_files.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/main_window.h"
@@ -39,26 +40,6 @@ private:
     }
 
     /// Three feature columns and a 0/1 label (every 25th row an anomaly).
-    static QByteArray clusterCsv(int n, double shift = 0.0)
-    {
-        QByteArray csv("a,b,c,label\n");
-        for (int i = 0; i < n; ++i) {
-            const double t = i * 0.7;
-            csv += QByteArray::number(shift + std::cos(t) * (1 + (i % 3)), 'g', 10) + ',' +
-                   QByteArray::number(std::sin(t) * (1 + (i % 3)), 'g', 10) + ',' +
-                   QByteArray::number((i * 37) % 11, 'g', 10) + ',' + (i % 25 == 0 ? "1" : "0") +
-                   '\n';
-        }
-        return csv;
-    }
-
-    static bool fitAndWait(EstimationController* c)
-    {
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
-        return finished.wait(60000);
-    }
-
     /// A left-button drag through `points` (press at the first, release at the last), sent as
     /// events so the widget sees the buttons held during the moves.
     static void drag(QWidget* w, const QVector<QPoint>& points, Qt::KeyboardModifiers modifiers)

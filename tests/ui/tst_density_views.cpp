@@ -7,6 +7,7 @@
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/density_page.h"
 
+#include "support/gui_fixtures.h"
 #include "support/temp_files.h"
 
 #include <QComboBox>
@@ -55,13 +56,6 @@ class TstDensityViews : public QObject
 
 private:
     QTemporaryDir m_dir;
-
-    static bool fitAndWait(EstimationController* c)
-    {
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
-        return finished.wait(60000);
-    }
 
 private slots:
     // One column: the density, its HDR intervals, a rug of every row with the labelled

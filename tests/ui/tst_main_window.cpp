@@ -14,6 +14,7 @@
 #include "ui/project_file.h"
 
 #include "core/metrics/auc.h"
+#include "support/gui_fixtures.h"
 #include "support/shared_data.h"
 #include "support/temp_files.h"
 
@@ -40,19 +41,6 @@ private:
     QString writeFile(const char* name, const QByteArray& text)
     {
         return writeTempFile(m_dir, QString::fromLatin1(name), text);
-    }
-
-    static QByteArray clusterCsv(int n)
-    {
-        QByteArray csv("a,b,c,label\n");
-        for (int i = 0; i < n; ++i) {
-            const double t = i * 0.7;
-            csv += QByteArray::number(std::cos(t) * (1 + (i % 3)), 'g', 10) + ',' +
-                   QByteArray::number(std::sin(t) * (1 + (i % 3)), 'g', 10) + ',' +
-                   QByteArray::number((i * 37) % 11, 'g', 10) + ',' + (i % 25 == 0 ? "1" : "0") +
-                   '\n';
-        }
-        return csv;
     }
 
 private slots:

@@ -3,6 +3,8 @@
 // whose length is Qt's layout width.
 #include "ui/controller/estimation_controller.h"
 #include "ui/main_window.h"
+
+#include "support/gui_fixtures.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/density_page.h"
 #include "ui/plots/plot_export.h"
@@ -218,9 +220,7 @@ private slots:
         w.resize(1100, 800);
         auto* c = w.controller();
         c->generateToy(sosrep::ToyKind::GaussianMixture, 300, 3);
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
-        QVERIFY(finished.wait(60000));
+        QVERIFY(fitAndWait(c));
         auto* map = w.densityView();
         QVERIFY(map);
         w.tabs()->setCurrentWidget(w.densityPage());

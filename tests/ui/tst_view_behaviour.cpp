@@ -21,6 +21,7 @@
 #include "ui/project_file.h"
 
 #include "core/metrics/auc.h"
+#include "support/gui_fixtures.h"
 #include "support/shared_data.h"
 #include "support/temp_files.h"
 
@@ -47,19 +48,6 @@ private:
     QString writeFile(const char* name, const QByteArray& text)
     {
         return writeTempFile(m_dir, QString::fromLatin1(name), text);
-    }
-
-    static QByteArray clusterCsv(int n)
-    {
-        QByteArray csv("a,b,c,label\n");
-        for (int i = 0; i < n; ++i) {
-            const double t = i * 0.7;
-            csv += QByteArray::number(std::cos(t) * (1 + (i % 3)), 'g', 10) + ',' +
-                   QByteArray::number(std::sin(t) * (1 + (i % 3)), 'g', 10) + ',' +
-                   QByteArray::number((i * 37) % 11, 'g', 10) + ',' + (i % 25 == 0 ? "1" : "0") +
-                   '\n';
-        }
-        return csv;
     }
 
 private slots:
@@ -108,9 +96,7 @@ private slots:
         w.show();
         auto* c = w.controller();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 1);
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
-        QVERIFY(finished.wait(60000));
+        QVERIFY(fitAndWait(c));
         w.tabs()->setCurrentWidget(w.compareView());
         QCoreApplication::processEvents();
         CompareView* view = w.compareView();
@@ -297,9 +283,7 @@ private slots:
         auto* c = w.controller();
         c->setEstimator("iforest");
         c->generateToy(sosrep::ToyKind::GaussianMixture, 300, 3);
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
-        QVERIFY(finished.wait(60000));
+        QVERIFY(fitAndWait(c));
         auto* map = w.densityView();
         QVERIFY(map);
         QStringList names;
@@ -403,9 +387,7 @@ private slots:
         QVERIFY(plot && scores);
         c->generateToy(sosrep::ToyKind::TwoMoons, 200, 1);
         QVERIFY(!plot->isEnabled() && !scores->isEnabled());
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
-        QVERIFY(finished.wait(60000));
+        QVERIFY(fitAndWait(c));
         QVERIFY(plot->isEnabled() && scores->isEnabled());
         QVERIFY(c->setOption("grid", "12")); // results now stale
         QVERIFY(!plot->isEnabled() && !scores->isEnabled());
@@ -479,9 +461,7 @@ private slots:
         auto* report = w.findChild<QToolButton*>(QStringLiteral("fitReportButton"));
         QVERIFY(report && report->isHidden());
         c->generateToy(sosrep::ToyKind::TwoMoons, 200, 1);
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
-        QVERIFY(finished.wait(60000));
+        QVERIFY(fitAndWait(c));
         QVERIFY(!report->isHidden());
         QVERIFY2(report->toolTip().startsWith(QStringLiteral("Fitted in ")),
                  qPrintable(report->toolTip()));
@@ -522,9 +502,7 @@ private slots:
         }
         QVERIFY(w.openFile(writeFile("unlabelled.csv", csv.toUtf8())));
         QVERIFY(!c->labels());
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
-        QVERIFY(finished.wait(60000));
+        QVERIFY(fitAndWait(c));
         // Every legend of the panels (each axis rectangle has its own).
         QStringList names;
         for (QCPAxisRect* rect : w.compareView()->clusterPlot()->axisRects()) {

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ui/controller/estimation_controller.h"
+
+#include <QByteArray>
+#include <QSignalSpy>
+
+#include <cmath>
+
+/// Three rings of n rows over columns a, b (c a repeating integer), every 25th row labelled
+/// an anomaly: the GUI tests' small labelled data set; `shift` moves a.
+inline QByteArray clusterCsv(int n, double shift = 0.0)
+{
+    QByteArray csv("a,b,c,label\n");
+    for (int i = 0; i < n; ++i) {
+        const double t = i * 0.7;
+        csv += QByteArray::number(shift + std::cos(t) * (1 + (i % 3)), 'g', 10) + ',' +
+               QByteArray::number(std::sin(t) * (1 + (i % 3)), 'g', 10) + ',' +
+               QByteArray::number((i * 37) % 11, 'g', 10) + ',' + (i % 25 == 0 ? "1" : "0") + '\n';
+    }
+    return csv;
+}
+
+/// Fits with the controller's settings and waits for the result (false after a minute).
+inline bool fitAndWait(sosrep::ui::EstimationController* c)
+{
+    QSignalSpy finished(c, &sosrep::ui::EstimationController::fitFinished);
+    c->fit();
+    return finished.wait(60000);
+}
