@@ -6,6 +6,8 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace sosrep::ui {
 
@@ -38,28 +40,29 @@ void EstimationController::requestMarginal(int column)
     const CurveSpec spec = curveAroundData(m_features, column);
     const quint64 generation = m_resultGeneration;
     m_marginalsRunning.insert(column);
-    auto* watcher = new QFutureWatcher<DensityCurve>(this);
-    connect(watcher, &QFutureWatcher<DensityCurve>::finished, this,
-            [this, watcher, column, generation] {
-                watcher->deleteLater();
-                if (generation != m_resultGeneration) {
-                    return; // a new fit (or new data) since: its own marginals are asked anew
-                }
-                m_marginalsRunning.erase(column);
-                DensityCurve c = watcher->result();
-                if (c.logValues.size() == 0) {
-                    emit errorOccurred(
-                        tr("No marginal of this column: %1").arg(marginalUnavailable()));
-                    return;
-                }
-                m_marginals[column] = std::move(c);
-                emit curveReady(column);
-            });
+    // The curve, or why there is none (the worker's exception, said as it was thrown).
+    using Outcome = std::pair<DensityCurve, std::string>;
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, column, generation] {
+        watcher->deleteLater();
+        if (generation != m_resultGeneration) {
+            return; // a new fit (or new data) since: its own marginals are asked anew
+        }
+        m_marginalsRunning.erase(column);
+        Outcome o = watcher->result();
+        if (!o.second.empty()) {
+            emit errorOccurred(
+                tr("No marginal of this column: %1").arg(QString::fromStdString(o.second)));
+            return;
+        }
+        m_marginals[column] = std::move(o.first);
+        emit curveReady(column);
+    });
     watcher->setFuture(QtConcurrent::run([model, spec] {
         try {
-            return marginalCurve(*model, spec);
-        } catch (const std::exception&) {
-            return DensityCurve{};
+            return Outcome{marginalCurve(*model, spec), {}};
+        } catch (const std::exception& e) {
+            return Outcome{DensityCurve{}, e.what()};
         }
     }));
     emit curveStarted(column);

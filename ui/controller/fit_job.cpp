@@ -166,12 +166,10 @@ bool runOptimizer(const FitJobInput& in, uint64_t seed, const FitJobSink& sink,
     return true;
 }
 
-/// Every row's log density (the Scores view's model), and the comparison's on a subsample
-/// for the scatter: a readable scatter needs no more rows, and a KDE at 50000 rows would cost
-/// seconds on every fit.
-void scoreRows(const FitJobInput& in, uint64_t seed, FitJobResult& out)
+/// Every row's log density (the Scores view's model). The comparison's values for the scatter
+/// are the compare stage's (runComparisonStage), on a subsample of rows.
+void scoreRows(const FitJobInput& in, FitJobResult& out)
 {
-    (void)seed;
     out.rowLogDensity = out.scoresModel().logValues(in.x).values;
 }
 
@@ -279,6 +277,7 @@ ComparisonStage runComparisonStage(const FitJobInput& in, const FittedModel& mod
                 return stage;
             }
         }
+        // A readable scatter needs no more rows, and a KDE at 50000 rows would cost seconds.
         stage.scatterRows = subsampleRows(in.x.rows(), FitJobResult::kScatterRows, seed);
         stage.scatterComparison =
             stage.comparison->logValues(rowsOf(in.x, stage.scatterRows)).values;
@@ -345,7 +344,7 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
             return cancelled();
         }
         clock.lap("maps");
-        scoreRows(in, seed, out);
+        scoreRows(in, out);
         clock.lap("row scores");
         if (!in.compareWith.empty() && out.fitRows > in.eagerComparisonMaxRows) {
             out.comparisonDeferred = true;

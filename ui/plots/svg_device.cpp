@@ -318,10 +318,7 @@ private:
         if (const QGradient* g = m_brush.gradient(); g && !g->stops().isEmpty()) {
             c = g->stops().first().second;
         }
-        QByteArray a = " fill=\"" + colour(c) + '"';
-        if (c.alphaF() * m_opacity < 1.0) {
-            a += " fill-opacity=\"" + num(c.alphaF() * m_opacity) + '"';
-        }
+        QByteArray a = fillOf(c);
         if (path.fillRule() == Qt::OddEvenFill) {
             a += " fill-rule=\"evenodd\"";
         }
