@@ -26,17 +26,19 @@ Vector curvePoints(const CurveSpec& spec)
     return t;
 }
 
-/// log of v / z, counting floored values.
-Vector logOf(const Vector& v, double z, int* floored)
+/// log(v / z) + logConstant, floored at log 1e-300 and counted.
+Vector logOf(const Vector& v, double z, int* floored, double logConstant = 0.0)
 {
+    const double floor = std::log(1e-300);
     Vector out(v.size());
     for (Eigen::Index i = 0; i < v.size(); ++i) {
-        double p = v(i) / z;
-        if (!(p > 1e-300)) {
-            p = 1e-300;
+        const double p = v(i) / z;
+        double value = p > 0.0 ? std::log(p) + logConstant : floor;
+        if (!(value > floor)) {
+            value = floor;
             ++*floored;
         }
-        out(i) = std::log(p);
+        out(i) = value;
     }
     return out;
 }
@@ -70,7 +72,11 @@ bool fieldMarginal(const KernelFieldModel& field, const CurveSpec& spec, const P
         out->logValues = logOf(curve, std::sqrt(2.0 * M_PI) * l * c.sum(), &out->floored);
         return true;
     }
-    // q = 2, in blocks of centres p: R = (c_P c^T o E_P) (k) summed against c_P k_P.
+    // q = 2: p(x) = e^offset (sum_p c_p k_p(x))^2, so the marginal is e^offset (pi l^2)^((d-1)/2)
+    // k(t)^T (c c^T o E) k(t). The model is normalized, so no integral is needed here (the
+    // constant is applied in logs: (pi l^2)^((d-1)/2) alone under- or overflows in high d).
+    // In blocks of centres p: R = E_P (c o k), summed against c_P k_P. E is symmetric: each
+    // block takes the columns from its own start on, and pairs beyond the block twice.
     Matrix others = centres;
     others.col(spec.column).setZero();
     const Vector sq = others.rowwise().squaredNorm();
@@ -78,28 +84,26 @@ bool fieldMarginal(const KernelFieldModel& field, const CurveSpec& spec, const P
     const Eigen::Index m = centres.rows();
     const Eigen::Index block = 256;
     Vector curve = Vector::Zero(t.size());
-    double z = 0.0;
     for (Eigen::Index p0 = 0; p0 < m; p0 += block) {
         const Eigen::Index b = std::min(block, m - p0);
-        Matrix e = (others.middleRows(p0, b) * others.transpose()) * -2.0;
+        const Eigen::Index rest = m - p0; // columns q >= p0
+        Matrix e = (others.middleRows(p0, b) * others.bottomRows(rest).transpose()) * -2.0;
         e.colwise() += sq.segment(p0, b);
-        e.rowwise() += sq.transpose();
-        e = (e.array().max(0.0) * (-0.25 / (l * l))).exp().matrix(); // E_pq, p in the block
-        const Matrix r = e * ck;
-        curve += (ck.middleRows(p0, b).array() * r.array()).matrix().colwise().sum().transpose();
-        // Z's terms: c_p c_q E_pq exp(-(a_p - a_q)^2 / 4 l^2).
-        for (Eigen::Index i = 0; i < b; ++i) {
-            const double ap = a(p0 + i);
-            z += c(p0 + i) * (e.row(i).transpose().array() * c.array() *
-                              ((a.array() - ap).square() * (-0.25 / (l * l))).exp())
-                                 .sum();
+        e.rowwise() += sq.tail(rest).transpose();
+        e = (e.array().max(0.0) * (-0.25 / (l * l))).exp().matrix(); // E_pq, q >= p0
+        Matrix r = e.leftCols(b) * ck.middleRows(p0, b);
+        if (rest > b) {
+            r.noalias() += 2.0 * (e.rightCols(rest - b) * ck.bottomRows(rest - b));
         }
+        curve += (ck.middleRows(p0, b).array() * r.array()).matrix().colwise().sum().transpose();
         if (progress && !progress(int(std::min(m, p0 + b)), int(m))) {
             out->cancelled = true;
             return true;
         }
     }
-    out->logValues = logOf(curve, std::sqrt(M_PI) * l * z, &out->floored);
+    const double logConstant =
+        field.logOffset() + 0.5 * double(centres.cols() - 1) * std::log(M_PI * l * l);
+    out->logValues = logOf(curve, 1.0, &out->floored, logConstant);
     return true;
 }
 

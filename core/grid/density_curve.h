@@ -47,12 +47,13 @@ std::string marginalUnavailableReason(const FittedModel& model);
 
 /// The 1-D marginal density of spec.column in closed form (normalized to integrate to 1).
 ///   KDE (p = c f):        sum_p c_p exp(-(t - x_pj)^2 / 2l^2) / (sqrt(2 pi) l sum_p c_p).
-///   SOSREP (p = f^2):     k_p k_q = exp(-|x_p - x_q|^2 / 4l^2) N-shaped in x; integrating the
-///                         other columns leaves E_pq = exp(-|x_p - x_q|_{-j}^2 / 4l^2), so
-///                         p_j(t) = k(t)^T (c c^T o E) k(t) / Z with the 1-D k_p(t) =
-///                         exp(-(t - x_pj)^2 / 2l^2) and Z = sqrt(pi) l sum_pq c_p c_q E_pq
-///                         exp(-(x_pj - x_qj)^2 / 4l^2) (the constants (pi l^2)^((d-1)/2) cancel).
-///                         Blocked: m^2 T multiply-adds, memory O(m * block).
+///   SOSREP (p = e^o f^2): k_p k_q is a Gaussian in x centred at (x_p + x_q)/2; integrating the
+///                         other d - 1 columns leaves (pi l^2)^((d-1)/2) E_pq with
+///                         E_pq = exp(-|x_p - x_q|_{-j}^2 / 4l^2), so p_j(t) = e^o (pi
+///                         l^2)^((d-1)/2) k(t)^T (c c^T o E) k(t), k_p(t) = exp(-(t - x_pj)^2 /
+///                         2l^2), o the model's log offset (it is normalized, so this integrates
+///                         to 1). Blocked over the upper triangle: m^2 (T + d) / 2
+///                         multiply-adds, memory O(m * block).
 ///   kernel SoS:           its Gaussian mixture's components, each N(t; mu_kj, v_k).
 /// Throws std::invalid_argument with marginalUnavailableReason when there is none.
 /// progress(done, total) returning false cancels (the curve comes back cancelled).

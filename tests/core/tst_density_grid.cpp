@@ -248,16 +248,19 @@ private slots:
         QTest::addColumn<QString>("estimator");
         QTest::addColumn<QString>("backend");
         QTest::addColumn<int>("columns");
-        QTest::newRow("kde 2-D") << "kde"
-                                 << "dense" << 2;
-        QTest::newRow("sosrep 2-D") << "sosrep"
-                                    << "dense" << 2;
-        QTest::newRow("sosrep 3-D") << "sosrep"
-                                    << "dense" << 3;
-        QTest::newRow("sosrep nystroem") << "sosrep"
-                                         << "lowrank" << 2;
-        QTest::newRow("kernel sos") << "sos-mmd"
-                                    << "dense" << 2;
+        QTest::addColumn<int>("rows");
+        QTest::newRow("kde 2-D") << QStringLiteral("kde") << QStringLiteral("dense") << 2 << 120;
+        QTest::newRow("sosrep 2-D")
+            << QStringLiteral("sosrep") << QStringLiteral("dense") << 2 << 120;
+        QTest::newRow("sosrep 3-D")
+            << QStringLiteral("sosrep") << QStringLiteral("dense") << 3 << 120;
+        // More centres than one block of 256: the symmetric blocking's pairs across blocks.
+        QTest::newRow("sosrep 3-D, 600 rows")
+            << QStringLiteral("sosrep") << QStringLiteral("dense") << 3 << 600;
+        QTest::newRow("sosrep nystroem")
+            << QStringLiteral("sosrep") << QStringLiteral("lowrank") << 2 << 120;
+        QTest::newRow("kernel sos")
+            << QStringLiteral("sos-mmd") << QStringLiteral("dense") << 2 << 120;
     }
 
     void marginalCurve_equalsBruteForceIntegral()
@@ -265,7 +268,8 @@ private slots:
         QFETCH(QString, estimator);
         QFETCH(QString, backend);
         QFETCH(int, columns);
-        Matrix x2 = toy(ToyKind::TwoMoons, 120, 3);
+        QFETCH(int, rows);
+        Matrix x2 = toy(ToyKind::TwoMoons, rows, 3);
         Matrix x(x2.rows(), columns);
         x.leftCols(2) = x2;
         if (columns == 3) {
