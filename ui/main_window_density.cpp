@@ -19,6 +19,13 @@ void MainWindow::connectDensityPage()
             showDensityCurve();
         }
     });
+    connect(m_controller, &EstimationController::curveCancelled, this, [this](int column) {
+        if (m_densityPage->chosenColumn() == column) {
+            m_densityPage->curve()->clearContent(
+                tr("Marginal cancelled: choose it in Show again to compute it"));
+            m_densityPage->setNote(tr("cancelled"));
+        }
+    });
 }
 
 void MainWindow::showMarginal(int column)

@@ -179,6 +179,19 @@ private slots:
         QVERIFY(c->curve(2));
         QVERIFY(plot->title().contains(QStringLiteral("marginal density of c")));
         QCOMPARE(plot->intervals(0).size(), 1);
+        // Esc stops a marginal's computation (it polls between blocks of centres); asked
+        // again, it computes.
+        // (The flag is set before the worker's first poll, which follows each block.)
+        QSignalSpy cancelled(c, &EstimationController::curveCancelled);
+        c->requestMarginal(1);
+        c->cancel();
+        QVERIFY(cancelled.wait(30000));
+        QCOMPARE(cancelled.first().first().toInt(), 1);
+        QVERIFY(!c->curve(1));
+        QSignalSpy again(c, &EstimationController::curveReady);
+        c->requestMarginal(1);
+        QVERIFY(again.wait(30000));
+        QVERIFY(c->curve(1));
         // Back to the slice.
         show->setCurrentIndex(0);
         emit show->activated(0);

@@ -492,8 +492,7 @@ void EstimationController::clearResults()
     m_sweep.reset();
     m_result.reset();
     m_clusters.reset();
-    m_marginals.clear();
-    m_marginalsRunning.clear();
+    dropMarginals();
     m_traces.clear();
     m_fdPoints.clear();
 }
@@ -645,6 +644,7 @@ void EstimationController::fitAtLengthScale(double lengthScale)
 void EstimationController::cancel()
 {
     m_cancel = true;
+    *m_marginalCancel = true; // Esc answers a marginal's computation too
 }
 
 void EstimationController::onJobFinished()
@@ -676,8 +676,7 @@ void EstimationController::onJobFinished()
     m_result = std::make_unique<FitJobResult>(std::move(r));
     ++m_resultGeneration;
     m_clusters.reset();
-    m_marginals.clear();
-    m_marginalsRunning.clear();
+    dropMarginals();
     emit fdCurveUpdated();
     emit traceUpdated();
     emit fitFinished();

@@ -189,6 +189,8 @@ signals:
     /// A 1-D marginal started on a worker, and when it is ready.
     void curveStarted(int column);
     void curveReady(int column);
+    /// A marginal's computation was cancelled (Esc, new data or a new fit).
+    void curveCancelled(int column);
     /// A cluster comparison started on a worker (it fills the Compare view when ready).
     void clusterComparisonStarted(const QString& description);
     void plotColumnsChanged();
@@ -254,6 +256,10 @@ private:
     std::atomic<bool> m_comparisonCancel{false};
     std::map<int, DensityCurve> m_marginals; // of the current result, by column
     std::set<int> m_marginalsRunning;
+    /// Polled by the marginals' workers (shared: a worker may outlive a result, not the flag).
+    std::shared_ptr<std::atomic<bool>> m_marginalCancel = std::make_shared<std::atomic<bool>>();
+    /// Forgets the marginals of the result and stops any still computing.
+    void dropMarginals();
 };
 
 } // namespace sosrep::ui

@@ -29,6 +29,14 @@ QString EstimationController::marginalUnavailable() const
                     : tr("nothing is fitted yet");
 }
 
+void EstimationController::dropMarginals()
+{
+    *m_marginalCancel = true; // the running ones stop; new ones get a fresh flag
+    m_marginalCancel = std::make_shared<std::atomic<bool>>(false);
+    m_marginals.clear();
+    m_marginalsRunning.clear();
+}
+
 void EstimationController::requestMarginal(int column)
 {
     if (!m_result || column < 0 || column >= m_features.cols() || curve(column) ||
@@ -39,6 +47,10 @@ void EstimationController::requestMarginal(int column)
     const std::shared_ptr<const FittedModel> model = m_result->fit.model;
     const CurveSpec spec = curveAroundData(m_features, column);
     const quint64 generation = m_resultGeneration;
+    if (*m_marginalCancel) {
+        m_marginalCancel = std::make_shared<std::atomic<bool>>(false); // after an Esc
+    }
+    const std::shared_ptr<std::atomic<bool>> cancel = m_marginalCancel;
     m_marginalsRunning.insert(column);
     // The curve, or why there is none (the worker's exception, said as it was thrown).
     using Outcome = std::pair<DensityCurve, std::string>;
@@ -50,6 +62,10 @@ void EstimationController::requestMarginal(int column)
         }
         m_marginalsRunning.erase(column);
         Outcome o = watcher->result();
+        if (o.first.cancelled) {
+            emit curveCancelled(column);
+            return;
+        }
         if (!o.second.empty()) {
             emit errorOccurred(
                 tr("No marginal of this column: %1").arg(QString::fromStdString(o.second)));
@@ -58,9 +74,10 @@ void EstimationController::requestMarginal(int column)
         m_marginals[column] = std::move(o.first);
         emit curveReady(column);
     });
-    watcher->setFuture(QtConcurrent::run([model, spec] {
+    watcher->setFuture(QtConcurrent::run([model, spec, cancel] {
         try {
-            return Outcome{marginalCurve(*model, spec), {}};
+            return Outcome{marginalCurve(*model, spec, [cancel](int, int) { return !*cancel; }),
+                           {}};
         } catch (const std::exception& e) {
             return Outcome{DensityCurve{}, e.what()};
         }
