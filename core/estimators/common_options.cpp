@@ -131,6 +131,11 @@ OptionTable makeTuningOptions()
                              {"auto", "keep", "exclude"}, "auto",
                              "keep or exclude validation rows that repeat a training row (auto: "
                              "exclude for the density and anomaly rules, keep for the others)"));
+    t.push_back(choiceOption({"fd_precision", "Sweep precision", "Length scale", "P"},
+                             {"single", "double"}, "single",
+                             "precision of the sweep's kernel matrices: single (half the "
+                             "memory and time per product; products still add in double) or "
+                             "double; the final fit is in double either way"));
     t.push_back(integerOption({"fd_folds", "Validation folds", "Length scale", "K"}, d.folds, 0, 10,
                               "folds of the training rows the tuning validates on: 0 = auto (" +
                                   std::to_string(SearchConfig::kAutoFolds) + " below " +
@@ -268,6 +273,7 @@ SearchConfig searchConfigFrom(const OptionValues& v)
     const std::string& duplicates = v.text("fd_duplicates");
     s.excludeDuplicates = duplicates == "auto" ? refinesSweep(s.rule) : duplicates == "exclude";
     s.hutchinson.seed = v.seed("seed");
+    s.singlePrecision = v.text("fd_precision") == "single";
     return s;
 }
 

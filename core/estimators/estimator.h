@@ -20,6 +20,7 @@ namespace sosrep {
 
 class KernelFieldModel;
 class KernelOperator;
+class SweepWorkspace;
 
 /// What an estimator's values are.
 enum class DensityKind
@@ -159,6 +160,12 @@ struct FitControl
     TraceObserver trace; // every solver step, when the estimator has a live trace
     /// One point of a tuning sweep: only the model is needed (no companion runs).
     bool sweep = false;
+    /// What the sweep's fits on these rows share (stored distances, recycled kernel storage,
+    /// single-precision kernels; sweep_workspace.h). Null outside sweeps.
+    std::shared_ptr<SweepWorkspace> workspace;
+    /// Where an iterative fit may start: the weights of a neighbouring sweep point on the same
+    /// rows (empty: the estimator's own start).
+    Vector start;
 };
 
 /// An estimator plug-in: its name, options and capabilities, a fit and a loader. Register one

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/kernels/kernel.h"
+#include "core/kernels/packed_symmetric.h"
 #include "core/kernels/sdo_profile.h"
 #include "core/types.h"
 
@@ -41,10 +42,16 @@ enum class KernelBackend
 /// (seeded; K_mm^+ from its eigendecomposition, eigenvalues below 1e-8 of the largest dropped).
 /// The model's field is then a kernel sum over the landmarks, f(y) = sum_m c_m k(l_m, y) with
 /// c = K_mm^+ K_mn alpha, so values, gradients and Laplacians stay exact for that field.
+class SweepWorkspace;
+
 class KernelOperator
 {
 public:
-    KernelOperator(const MatrixRef& train, const KernelSpec& spec);
+    /// With a sweep's workspace a dense kernel is built from its stored distances, into its
+    /// recycled storage, at its precision, and evaluations at its validation rows use its
+    /// stored distances (SweepWorkspace); without, everything is computed here, in double.
+    KernelOperator(const MatrixRef& train, const KernelSpec& spec,
+                   const std::shared_ptr<SweepWorkspace>& workspace = nullptr);
 
     /// A kernel given as a symmetric unit-diagonal matrix (e.g. the paper's two-block model,
     /// eq. 67). Only apply() is available: there are no points to evaluate at.
@@ -108,9 +115,11 @@ public:
 
 private:
     KernelOperator() = default;
-    /// A dense N x N kernel beyond limits::kMaxMatrixBytes (N = 22360) throws ParameterError
-    /// instead of exhausting memory.
-    static void checkDenseMemory(Eigen::Index n);
+    /// A dense N x N kernel (its packed lower triangle) beyond limits::kMaxMatrixBytes (N =
+    /// 31620 in double) throws ParameterError instead of exhausting memory.
+    static void checkDenseMemory(Eigen::Index n, PackedSymmetric::Precision precision);
+    /// The dense kernel: from the workspace's distances when it serves these rows.
+    void buildDense(const SweepWorkspace* workspace);
     Matrix features(const MatrixRef& x) const; // N x T, unit-diagonal scaling sqrt(2/T)
     FieldValues evaluateExponential(const Matrix& centres, const MatrixRef& y, const VectorRef& w,
                                     bool deriv) const;
@@ -127,16 +136,17 @@ private:
     KernelBackend m_backend = KernelBackend::Dense;
     double m_logDiagonal = 0.0;
     bool m_negativeEntries = false;
-    Matrix m_dense; // N x N when dense; only its lower triangle is read (and, for Gaussian and
-                    // Laplace, computed)
-    Matrix m_phi;   // N x T features (SDO)
-    Matrix m_freq;  // T x d frequencies z_t for this length scale
-    Vector m_phase; // T phases b_t
+    PackedSymmetric m_dense;                     // N x N when dense (its lower triangle)
+    Matrix m_phi;                                // N x T features (SDO)
+    Matrix m_freq;                               // T x d frequencies z_t for this length scale
+    Vector m_phase;                              // T phases b_t
     std::shared_ptr<const SdoProfile> m_profile; // exact SDO
     Matrix m_landmarks;                          // M x d (Nystroem)
     Matrix m_knm;                                // N x M
     Matrix m_pinv;                               // M x M, K_mm^+
     Eigen::Index m_uncovered = 0;
+    /// Not owned: a model that outlives its sweep computes its distances afresh.
+    std::weak_ptr<const SweepWorkspace> m_workspace;
 };
 
 } // namespace sosrep

@@ -11,4 +11,24 @@ Matrix squaredDistances(const MatrixRef& a, const MatrixRef& b)
     return d2.cwiseMax(0.0);
 }
 
+Matrix squaredDistancesZeroed(const MatrixRef& a, const MatrixRef& b, const Vector& bNorms)
+{
+    return squaredDistancesZeroed(a, a.rowwise().squaredNorm(), b, bNorms);
+}
+
+Matrix squaredDistancesZeroed(const MatrixRef& a, const Vector& aNorms, const MatrixRef& b,
+                              const Vector& bNorms)
+{
+    Matrix d2 = -2.0 * (a * b.transpose());
+    d2.colwise() += aNorms;
+    d2.rowwise() += bNorms.transpose();
+    for (Eigen::Index j = 0; j < d2.cols(); ++j) {
+        for (Eigen::Index i = 0; i < d2.rows(); ++i) {
+            const double v = d2(i, j);
+            d2(i, j) = v < 1e-14 * (aNorms(i) + bNorms(j)) ? 0.0 : v;
+        }
+    }
+    return d2;
+}
+
 } // namespace sosrep

@@ -3,10 +3,40 @@
 
 #include "core/types.h"
 
+#include <algorithm>
+
 namespace sosrep {
 
 /// Squared Euclidean distances between the rows of a and the rows of b (a.rows() x b.rows()),
 /// by |a|^2 + |b|^2 - 2 a b^T with the round-off below zero clamped to 0.
 Matrix squaredDistances(const MatrixRef& a, const MatrixRef& b);
+
+/// The same with the squared row norms of b given, and every value below the round-off of
+/// |a|^2 + |b|^2 set to exactly 0: where the true value is 0 the formula leaves ~1e-16 (|a|^2 +
+/// |b|^2), which for a kernel with a cusp (Laplace, SDO) would move k(x, x) by ~1e-8.
+Matrix squaredDistancesZeroed(const MatrixRef& a, const MatrixRef& b, const Vector& bNorms);
+/// The same with both sides' squared row norms given.
+Matrix squaredDistancesZeroed(const MatrixRef& a, const Vector& aNorms, const MatrixRef& b,
+                              const Vector& bNorms);
+
+/// Calls f(j, d2, len) for every column j of the lower triangle of the rows' squared-distance
+/// matrix (squaredDistancesZeroed), d2 pointing at the len = n - j distances of rows j..n-1 to
+/// row j. Panels of 256 columns run in parallel, so f must be safe to call concurrently for
+/// different j.
+template <typename F> void forEachDistanceColumn(const MatrixRef& x, F f)
+{
+    constexpr Eigen::Index kPanel = 256;
+    const Eigen::Index n = x.rows();
+    const Vector norms = x.rowwise().squaredNorm();
+#pragma omp parallel for schedule(dynamic, 1)
+    for (Eigen::Index c = 0; c < n; c += kPanel) {
+        const Eigen::Index w = std::min(kPanel, n - c);
+        const Matrix d2 =
+            squaredDistancesZeroed(x.middleRows(c, n - c), x.middleRows(c, w), norms.segment(c, w));
+        for (Eigen::Index jj = 0; jj < w; ++jj) {
+            f(c + jj, d2.col(jj).data() + jj, n - c - jj);
+        }
+    }
+}
 
 } // namespace sosrep

@@ -2,6 +2,8 @@
 #include "core/tuning/length_scale_search.h"
 
 #include "core/errors.h"
+#include "core/estimators/kernel_field_model.h"
+#include "core/kernels/sweep_workspace.h"
 #include "core/tuning/length_scale_rules.h"
 #include "core/tuning/neighbour_reach.h"
 
@@ -106,6 +108,18 @@ LengthScaleSearch::LengthScaleSearch(std::vector<SweepFold> folds, const Estimat
         }
     }
     m_result.folds = static_cast<int>(m_folds.size());
+    const auto precision = search.singlePrecision ? SweepWorkspace::Precision::Single
+                                                  : SweepWorkspace::Precision::Double;
+    double distanceBytes = 0.0;
+    for (const SweepFold& f : m_folds) {
+        distanceBytes += SweepWorkspace::distanceBytes(double(f.train.rows()),
+                                                       double(f.validation.rows()), precision);
+    }
+    for (const SweepFold& f : m_folds) {
+        m_workspaces.push_back(std::make_shared<SweepWorkspace>(
+            f.train, f.validation, precision, distanceBytes <= SweepWorkspace::kMaxDistanceBytes));
+    }
+    m_starts.resize(m_folds.size());
     const Matrix& train = m_folds.front().train;
     m_result.centre = search.centre > 0.0 ? search.centre : medianPairwiseDistance(train);
     m_result.spacing = medianNearestNeighbourDistance(train);
@@ -161,7 +175,10 @@ bool LengthScaleSearch::step(const ProgressFn& solverProgress)
     Eigen::Index rows = 0;
     bool diverged = false;
     std::unique_ptr<FittedModel> first;
-    for (const SweepFold& fold : m_folds) {
+    for (size_t f = 0; f < m_folds.size(); ++f) {
+        const SweepFold& fold = m_folds[f];
+        control.workspace = m_workspaces[f];
+        control.start = startFor(f, pending.lengthScale);
         std::unique_ptr<FittedModel> model =
             m_estimator.fit(FitInput{fold.train, nullptr, kernel, m_options}, control);
         const FitReport& fit = model->report();
@@ -170,6 +187,11 @@ bool LengthScaleSearch::step(const ProgressFn& solverProgress)
             return false;
         }
         p.kernelProducts += fit.kernelProducts;
+        if (const auto* field = dynamic_cast<const KernelFieldModel*>(model.get())) {
+            if (fit.status == SolverStatus::Converged) {
+                m_starts[f].emplace_back(pending.lengthScale, field->weights());
+            }
+        }
         if (!first) {
             p.status = fit.status;
             if (!fit.traces.empty() && !fit.traces.front().rows.empty()) {
@@ -224,6 +246,20 @@ bool LengthScaleSearch::step(const ProgressFn& solverProgress)
     return true;
 }
 
+Vector LengthScaleSearch::startFor(size_t fold, double lengthScale) const
+{
+    // The converged weights at the nearest length scale (in log l) fitted so far on this fold.
+    const std::vector<std::pair<double, Vector>>& fitted = m_starts[fold];
+    const std::pair<double, Vector>* best = nullptr;
+    for (const auto& s : fitted) {
+        if (!best || std::abs(std::log(s.first / lengthScale)) <
+                         std::abs(std::log(best->first / lengthScale))) {
+            best = &s;
+        }
+    }
+    return best ? best->second : Vector();
+}
+
 CurveView SearchResult::view(bool likelihood) const
 {
     CurveView v;
@@ -256,6 +292,7 @@ Selection reselect(const SearchResult& r, const SearchConfig& config)
 void LengthScaleSearch::finish()
 {
     m_finished = true;
+    m_workspaces.clear(); // the stored distances are not needed by the fits that follow
     m_result.selection =
         selectLengthScale(m_result.view(m_search.rule == SelectionRule::HeldOutLikelihood),
                           m_search.rule, m_search.ruleParameters());

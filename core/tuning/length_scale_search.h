@@ -43,6 +43,9 @@ struct SearchConfig
     /// kernel centre), so a few duplicates decide the whole curve (skin, mammography). The
     /// density and anomaly rules leave them out by default (fd_duplicates=auto).
     bool excludeDuplicates = true;
+    /// The sweep's kernel matrices in single precision (option fd_precision; SweepWorkspace
+    /// says why it is the default). The final fit is in double either way.
+    bool singlePrecision = true;
 
     RuleParameters ruleParameters() const { return {neighbours, factor}; }
 };
@@ -149,6 +152,11 @@ private:
     PendingPoint next() const;
 
     std::vector<SweepFold> m_folds;
+    /// One per fold, shared by its fits; dropped when the sweep finishes.
+    std::vector<std::shared_ptr<SweepWorkspace>> m_workspaces;
+    /// Per fold: the converged weights of each length scale fitted (the next fit's start).
+    std::vector<std::vector<std::pair<double, Vector>>> m_starts;
+    Vector startFor(size_t fold, double lengthScale) const;
     const Estimator& m_estimator;
     OptionValues m_options;
     KernelSpec m_kernel;

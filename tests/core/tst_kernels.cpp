@@ -216,8 +216,9 @@ private slots:
 
     void denseKernel_refusesWhatMemoryCannotHold()
     {
-        // 49097 rows (all of shuttle) would need 19 GB as a dense matrix: asked for dense, it is
-        // refused up front with a message that says what to do, instead of exhausting memory.
+        // 49097 rows (all of shuttle) would need 9.6 GB as a dense kernel (its packed lower
+        // triangle of doubles): asked for dense, it is refused up front with a message that says
+        // what to do, instead of exhausting memory.
         const Matrix x = Matrix::Zero(49097, 1);
         KernelSpec spec;
         spec.backend = BackendChoice::Dense;
@@ -226,7 +227,7 @@ private slots:
             QFAIL("expected a ParameterError");
         } catch (const ParameterError& e) {
             QVERIFY2(QString::fromLatin1(e.what()).contains(
-                         QStringLiteral("would need 19.3 GB (limit 4 GB per matrix")),
+                         QStringLiteral("would need 9.64 GB (limit 4 GB per matrix")),
                      e.what());
         }
         spec.backend = BackendChoice::Auto; // picks the low-rank back-end instead

@@ -59,6 +59,13 @@ void addTraceFields(SummaryFields& f, const std::string& prefix, const TraceRow&
     }
 }
 
+/// Whether the fit starts from control.start (a neighbouring sweep point's weights).
+bool warmStart(const FitInput& in, const FitControl& control)
+{
+    return control.start.size() == in.x.rows() && control.start.allFinite() &&
+           control.start.squaredNorm() > 0.0;
+}
+
 /// Runs one solver (observed, cancellable) and reports it with SOSREP's fields.
 FitReport runSosrepSolver(SteppableSolver& solver, const FitControl& control)
 {
@@ -127,7 +134,7 @@ public:
         if (in.x.rows() < 2) {
             throw ParameterError("train", "needs at least 2 rows to fit a density");
         }
-        auto kernel = std::make_shared<const KernelOperator>(in.x, in.kernel);
+        auto kernel = std::make_shared<const KernelOperator>(in.x, in.kernel, control.workspace);
         const std::string solver = in.options.text("solver");
         const int iterations = in.options.integer("iterations");
         const bool autoTol = in.options.isChoice("tolerance");
@@ -151,8 +158,11 @@ public:
             nc.maxIterations = std::min(iterations, 200);
             nc.seed = seed;
             nc.maxProducts = iterations + 2; // natural gradient's budget
-            NewtonSolver s(*kernel, nc);
+            NewtonSolver s = warmStart(in, control)
+                                 ? NewtonSolver(*kernel, nc, scaledStart(*kernel, control.start))
+                                 : NewtonSolver(*kernel, nc);
             report = runSosrepSolver(s, control);
+            report.kernelProducts += warmStart(in, control) ? 1 : 0; // scaledStart's product
             report.fields.emplace_back("fallback_steps", static_cast<long long>(s.fallbackSteps()));
             report.fields.emplace_back("solver_path", s.summary());
             alpha = s.alpha();

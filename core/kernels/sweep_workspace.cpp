@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+#include "core/kernels/sweep_workspace.h"
+
+#include "core/numerics/distances.h"
+
+#include <algorithm>
+
+namespace sosrep {
+namespace {
+
+bool sameRows(const MatrixRef& a, const Matrix& b)
+{
+    return a.rows() == b.rows() && a.cols() == b.cols() && a == b;
+}
+
+} // namespace
+
+PackedSymmetric packedSquaredDistances(const MatrixRef& x, PackedSymmetric::Precision precision)
+{
+    PackedSymmetric d2(x.rows(), precision);
+    forEachDistanceColumn(x, [&](Eigen::Index j, const double* column, Eigen::Index len) {
+        if (precision == PackedSymmetric::Precision::Double) {
+            std::copy(column, column + len, d2.columnDouble(j));
+        } else {
+            float* out = d2.columnSingle(j);
+            for (Eigen::Index i = 0; i < len; ++i) {
+                out[i] = static_cast<float>(column[i]);
+            }
+        }
+    });
+    return d2;
+}
+
+SweepWorkspace::SweepWorkspace(const MatrixRef& train, const MatrixRef& validation,
+                               Precision precision, bool storeDistances)
+    : m_train(storeDistances ? Matrix(train) : Matrix()),
+      m_validation(storeDistances ? Matrix(validation) : Matrix()), m_precision(precision),
+      m_store(storeDistances)
+{
+}
+
+bool SweepWorkspace::serves(const MatrixRef& train) const
+{
+    return m_store && sameRows(train, m_train);
+}
+
+const PackedSymmetric& SweepWorkspace::squaredDistances() const
+{
+    std::call_once(m_trainOnce,
+                   [this] { m_squared = packedSquaredDistances(m_train, m_precision); });
+    return m_squared;
+}
+
+const Matrix* SweepWorkspace::validationDistances(const MatrixRef& queries,
+                                                  const MatrixRef& centres) const
+{
+    if (!m_store || m_validation.rows() == 0 || !sameRows(queries, m_validation) ||
+        !sameRows(centres, m_train)) {
+        return nullptr;
+    }
+    std::call_once(m_validationOnce, [this] {
+        m_validationSquared =
+            squaredDistancesZeroed(m_train, m_validation, m_validation.rowwise().squaredNorm());
+    });
+    return &m_validationSquared;
+}
+
+double SweepWorkspace::distanceBytes(double trainRows, double validationRows, Precision precision)
+{
+    return PackedSymmetric::bytesFor(trainRows, precision) +
+           trainRows * validationRows * sizeof(double);
+}
+
+} // namespace sosrep
