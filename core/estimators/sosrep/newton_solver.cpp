@@ -13,11 +13,18 @@ NewtonSolver::NewtonSolver(const KernelOperator& kernel, const NewtonConfig& con
 }
 
 NewtonSolver::NewtonSolver(const KernelOperator& kernel, const NewtonConfig& config,
-                           const Vector& alpha0)
+                           const Vector& alpha0, bool rescale)
     : m_kernel(kernel), m_config(config), m_alpha(alpha0), m_signed(kernel.hasNegativeEntries())
 {
     m_u = m_kernel.apply(m_alpha);
     ++m_products;
+    const double q = m_alpha.dot(m_u);
+    if (rescale && q > 0.0 && std::isfinite(q)) {
+        // K (s alpha) = s K alpha: the scaled start's u without another product.
+        const double s = 1.0 / std::sqrt(q);
+        m_alpha *= s;
+        m_u *= s;
+    }
     record();
 }
 

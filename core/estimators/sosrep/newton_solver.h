@@ -42,7 +42,11 @@ class NewtonSolver : public SteppableSolver
 {
 public:
     NewtonSolver(const KernelOperator& kernel, const NewtonConfig& config);
-    NewtonSolver(const KernelOperator& kernel, const NewtonConfig& config, const Vector& alpha0);
+    /// From alpha0; with `rescale`, alpha0 is first scaled to alpha^T K alpha = 1 (a start
+    /// taken from another kernel's solution: every stationary point has sum_i alpha_i (K
+    /// alpha)_i = 1), in the same kernel product.
+    NewtonSolver(const KernelOperator& kernel, const NewtonConfig& config, const Vector& alpha0,
+                 bool rescale = false);
 
     bool step() override;
     std::string name() const override { return "newton"; }

@@ -158,11 +158,9 @@ public:
             nc.maxIterations = std::min(iterations, 200);
             nc.seed = seed;
             nc.maxProducts = iterations + 2; // natural gradient's budget
-            NewtonSolver s = warmStart(in, control)
-                                 ? NewtonSolver(*kernel, nc, scaledStart(*kernel, control.start))
-                                 : NewtonSolver(*kernel, nc);
+            NewtonSolver s = warmStart(in, control) ? NewtonSolver(*kernel, nc, control.start, true)
+                                                    : NewtonSolver(*kernel, nc);
             report = runSosrepSolver(s, control);
-            report.kernelProducts += warmStart(in, control) ? 1 : 0; // scaledStart's product
             report.fields.emplace_back("fallback_steps", static_cast<long long>(s.fallbackSteps()));
             report.fields.emplace_back("solver_path", s.summary());
             alpha = s.alpha();
