@@ -84,6 +84,8 @@ FitOutcome fitEnsemble(FitOutcome& out, const Matrix& fitPart, const Matrix& val
         FitControl control;
         const int done = static_cast<int>(members.size());
         control.progress = finalFitProgress(observer, sweepPoints, done, total);
+        // The sweep fitted these rows already: start from its weights at the nearest l.
+        control.start = nearestStart(r.firstFoldWeights, scale);
         std::shared_ptr<const FittedModel> model =
             estimator.fit(FitInput{fitPart, nullptr, k, settings.values, nullptr}, control);
         if (model->report().status == SolverStatus::Cancelled) {

@@ -178,7 +178,7 @@ bool LengthScaleSearch::step(const ProgressFn& solverProgress)
     for (size_t f = 0; f < m_folds.size(); ++f) {
         const SweepFold& fold = m_folds[f];
         control.workspace = m_workspaces[f];
-        control.start = startFor(f, pending.lengthScale);
+        control.start = nearestStart(m_starts[f], pending.lengthScale);
         std::unique_ptr<FittedModel> model =
             m_estimator.fit(FitInput{fold.train, nullptr, kernel, m_options}, control);
         const FitReport& fit = model->report();
@@ -246,10 +246,8 @@ bool LengthScaleSearch::step(const ProgressFn& solverProgress)
     return true;
 }
 
-Vector LengthScaleSearch::startFor(size_t fold, double lengthScale) const
+Vector nearestStart(const std::vector<std::pair<double, Vector>>& fitted, double lengthScale)
 {
-    // The converged weights at the nearest length scale (in log l) fitted so far on this fold.
-    const std::vector<std::pair<double, Vector>>& fitted = m_starts[fold];
     const std::pair<double, Vector>* best = nullptr;
     for (const auto& s : fitted) {
         if (!best || std::abs(std::log(s.first / lengthScale)) <
@@ -293,6 +291,7 @@ void LengthScaleSearch::finish()
 {
     m_finished = true;
     m_workspaces.clear(); // the stored distances are not needed by the fits that follow
+    m_result.firstFoldWeights = std::move(m_starts.front());
     m_result.selection =
         selectLengthScale(m_result.view(m_search.rule == SelectionRule::HeldOutLikelihood),
                           m_search.rule, m_search.ruleParameters());

@@ -78,6 +78,9 @@ struct SearchResult
     int folds = 1;              // fitting/validation pairs the curve pools
     int extendedBelow = 0;      // grid points added below the grid's lower edge
     bool cancelled = false;
+    /// The first fold's converged weights by length scale: where the multi-scale rules'
+    /// members, refitted on those rows, start (nearestStart).
+    std::vector<std::pair<double, Vector>> firstFoldWeights;
 
     double selectedLengthScale() const
     {
@@ -92,6 +95,9 @@ struct SearchResult
 /// a refining rule needs the refinement points the sweep was run with). ParameterError when
 /// the rule cannot be applied to this sweep.
 Selection reselect(const SearchResult& result, const SearchConfig& config);
+
+/// The weights fitted at the length scale nearest `lengthScale` (in log l), or empty.
+Vector nearestStart(const std::vector<std::pair<double, Vector>>& fitted, double lengthScale);
 
 /// One fitting/validation pair of a sweep.
 struct SweepFold
@@ -156,7 +162,6 @@ private:
     std::vector<std::shared_ptr<SweepWorkspace>> m_workspaces;
     /// Per fold: the converged weights of each length scale fitted (the next fit's start).
     std::vector<std::vector<std::pair<double, Vector>>> m_starts;
-    Vector startFor(size_t fold, double lengthScale) const;
     const Estimator& m_estimator;
     OptionValues m_options;
     KernelSpec m_kernel;

@@ -2,11 +2,15 @@
 // Packed symmetric kernels, the sweep's shared distances and single-precision kernels, and warm
 // starts along a sweep (issue 25): each checked against the plain double-precision path.
 #include "core/data/npz_reader.h"
+#include "core/data/split.h"
+#include "core/data/toy_data.h"
 #include "core/estimators/kernel_field_model.h"
 #include "core/kernels/kernel_operator.h"
 #include "core/kernels/packed_symmetric.h"
 #include "core/kernels/sweep_workspace.h"
+#include "core/pipeline/fit_route.h"
 #include "core/tuning/length_scale_search.h"
+#include "core/tuning/rank_ensemble.h"
 #include "support/fit_helpers.h"
 #include "support/shared_data.h"
 
@@ -290,6 +294,40 @@ private slots:
         }
         QVERIFY2(warmProducts < coldProducts,
                  (std::to_string(warmProducts) + " vs " + std::to_string(coldProducts)).c_str());
+    }
+
+    void anomalyMembers_startFromTheSweep()
+    {
+        // The anomaly rule refits its members on the first fold's rows, which the sweep has
+        // fitted already: they start from its weights at the nearest l, and end where cold fits
+        // end (scores within 1e-6) in fewer products.
+        ToyConfig tc;
+        tc.kind = ToyKind::Rings;
+        tc.n = 400;
+        tc.seed = 21;
+        tc.anomalyFraction = 0.05;
+        const Matrix x = generateToyData(tc).x;
+        FitSettings settings = FitSettings::defaults("sosrep");
+        settings.resolvePurpose("anomaly");
+        const FitOutcome f = fitModel(FitData{x, Matrix(), "toy", nullptr}, settings);
+        const auto* ensemble = dynamic_cast<const RankEnsembleModel*>(f.model.get());
+        QVERIFY(ensemble);
+        QCOMPARE(f.search->firstFoldWeights.size(), f.search->curve.size());
+        // The first fold's fitting rows, as the fit route draws them (5 folds below 2000 rows).
+        const SplitIndices first = kFoldSplits(x.rows(), 5, 0).front();
+        Matrix fitPart(Eigen::Index(first.train.size()), x.cols());
+        for (size_t i = 0; i < first.train.size(); ++i) {
+            fitPart.row(Eigen::Index(i)) = x.row(first.train[i]);
+        }
+        for (const RankEnsembleModel::Member& m : ensemble->members()) {
+            const auto cold = fitAt("sosrep", fitPart, m.lengthScale);
+            const Vector a = m.model->logValues(x).values, b = cold->logValues(x).values;
+            QVERIFY((a - b).cwiseAbs().maxCoeff() <= 1e-6 * b.cwiseAbs().maxCoeff());
+            QVERIFY2(m.model->report().kernelProducts < cold->report().kernelProducts,
+                     (std::to_string(m.model->report().kernelProducts) + " vs " +
+                      std::to_string(cold->report().kernelProducts))
+                         .c_str());
+        }
     }
 
     void warmStart_fromTheSolutionConvergesAtOnce()
