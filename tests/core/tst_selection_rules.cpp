@@ -503,12 +503,7 @@ private slots:
     {
         // Rings: the neighbourhood reach lies above the density's l (on the 2-D mixtures it
         // often does not, and the rule keeps one scale).
-        ToyConfig tc;
-        tc.kind = ToyKind::Rings;
-        tc.n = 400;
-        tc.seed = 21;
-        tc.anomalyFraction = 0.05;
-        const Matrix x = generateToyData(tc).x;
+        const Matrix x = toyWithAnomalies(ToyKind::Rings, 400, 21, 0.05);
         FitSettings density = FitSettings::defaults("sosrep");
         density.resolvePurpose("density");
         const FitOutcome d = fitModel(FitData{x, Matrix(), "toy", nullptr}, density);

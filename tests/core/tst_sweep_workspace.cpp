@@ -301,12 +301,7 @@ private slots:
         // The anomaly rule refits its members on the first fold's rows, which the sweep has
         // fitted already: they start from its weights at the nearest l, and end where cold fits
         // end (scores within 1e-6) in fewer products.
-        ToyConfig tc;
-        tc.kind = ToyKind::Rings;
-        tc.n = 400;
-        tc.seed = 21;
-        tc.anomalyFraction = 0.05;
-        const Matrix x = generateToyData(tc).x;
+        const Matrix x = toyWithAnomalies(ToyKind::Rings, 400, 21, 0.05);
         FitSettings settings = FitSettings::defaults("sosrep");
         settings.resolvePurpose("anomaly");
         const FitOutcome f = fitModel(FitData{x, Matrix(), "toy", nullptr}, settings);

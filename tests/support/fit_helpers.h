@@ -48,6 +48,18 @@ inline std::unique_ptr<sosrep::FittedModel> fitAt(const std::string& name, const
     return e.estimator->fit(sosrep::FitInput{x, nullptr, e.kernel, e.options}, control);
 }
 
+/// The feature rows of a seeded toy set with a share of uniform anomalies.
+inline sosrep::Matrix toyWithAnomalies(sosrep::ToyKind kind, int n, uint64_t seed,
+                                       double fraction)
+{
+    sosrep::ToyConfig c;
+    c.kind = kind;
+    c.n = n;
+    c.seed = seed;
+    c.anomalyFraction = fraction;
+    return sosrep::generateToyData(c).x;
+}
+
 /// The feature rows of a seeded toy set (no injected anomalies).
 inline sosrep::Matrix toy(sosrep::ToyKind kind, int n, uint64_t seed)
 {
