@@ -64,7 +64,9 @@ OurFit ourDefaultFit(const Split& s)
     OurFit out;
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     out.lengthScale = f.lengthScale;
-    out.auc = s.test.labels ? aucRoc(-ld.values, *s.test.labels) : 0.0;
+    const auto& y = s.test.labels;
+    const bool bothClasses = y && y->sum() > 0 && y->sum() < y->size();
+    out.auc = bothClasses ? aucRoc(-ld.values, *y) : std::nan(""); // fits on (almost) all rows
     out.backend = f.model->kernel() ? f.model->kernel()->backendName() : "-";
     return out;
 }
