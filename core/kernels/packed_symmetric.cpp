@@ -62,25 +62,31 @@ std::vector<Eigen::Index> panelBounds(Eigen::Index n, int panels)
     return bounds;
 }
 
-template <typename T> Vector packedProduct(const T* k, Eigen::Index n, const VectorRef& x)
+/// K X for every column of X: each column of K is read once for all of X's columns (it stays
+/// in cache between them), so m right-hand sides cost one pass over K, not m.
+template <typename T> Matrix packedProduct(const T* k, Eigen::Index n, const MatrixRef& x)
 {
     const std::vector<Eigen::Index> bounds = panelBounds(n, kPanels);
-    std::vector<Vector> partial(kPanels);
-    const Vector xc = x; // contiguous
+    std::vector<Matrix> partial(kPanels);
+    const Matrix xc = x; // contiguous columns
+    const Eigen::Index m = xc.cols();
 #pragma omp parallel for schedule(dynamic, 1)
     for (int p = 0; p < kPanels; ++p) {
-        Vector& y = partial[static_cast<std::size_t>(p)];
-        y.setZero(n);
+        Matrix& y = partial[static_cast<std::size_t>(p)];
+        y.setZero(n, m);
         for (Eigen::Index j = bounds[static_cast<std::size_t>(p)];
              j < bounds[static_cast<std::size_t>(p) + 1]; ++j) {
             const T* c = k + PackedSymmetric::offset(j, n);
-            const double dot = columnUpdate(c + 1, static_cast<std::size_t>(n - j - 1),
-                                            xc.data() + j + 1, y.data() + j + 1, xc(j));
-            y(j) += static_cast<double>(c[0]) * xc(j) + dot;
+            for (Eigen::Index r = 0; r < m; ++r) {
+                const double dot =
+                    columnUpdate(c + 1, static_cast<std::size_t>(n - j - 1),
+                                 xc.col(r).data() + j + 1, y.col(r).data() + j + 1, xc(j, r));
+                y(j, r) += static_cast<double>(c[0]) * xc(j, r) + dot;
+            }
         }
     }
-    Vector sum = Vector::Zero(n);
-    for (const Vector& part : partial) {
+    Matrix sum = Matrix::Zero(n, m);
+    for (const Matrix& part : partial) {
         sum += part;
     }
     return sum;
@@ -264,22 +270,18 @@ Matrix PackedSymmetric::toDense() const
 
 Vector PackedSymmetric::multiply(const VectorRef& x) const
 {
+    return multiplyColumns(x);
+}
+
+Matrix PackedSymmetric::multiplyColumns(const MatrixRef& x) const
+{
     if (m_n == 0) {
-        return Vector();
+        return Matrix(0, x.cols());
     }
     if (m_precision == Precision::Double) {
         return packedProduct(reinterpret_cast<const double*>(m_buffer.data.get()), m_n, x);
     }
     return packedProduct(reinterpret_cast<const float*>(m_buffer.data.get()), m_n, x);
-}
-
-Matrix PackedSymmetric::multiplyColumns(const MatrixRef& x) const
-{
-    Matrix out(m_n, x.cols());
-    for (Eigen::Index c = 0; c < x.cols(); ++c) {
-        out.col(c) = multiply(VectorRef(x.col(c)));
-    }
-    return out;
 }
 
 } // namespace sosrep

@@ -98,7 +98,7 @@ public:
     /// parallel into their own partial results and added in panel order, so the result does not
     /// depend on the number of threads.
     Vector multiply(const VectorRef& x) const;
-    /// K X, one column of X at a time.
+    /// K X, each entry of K read once for all of X's columns (the same sums as multiply()).
     Matrix multiplyColumns(const MatrixRef& x) const;
 
 private:
