@@ -49,8 +49,7 @@ inline std::unique_ptr<sosrep::FittedModel> fitAt(const std::string& name, const
 }
 
 /// The feature rows of a seeded toy set with a share of uniform anomalies.
-inline sosrep::Matrix toyWithAnomalies(sosrep::ToyKind kind, int n, uint64_t seed,
-                                       double fraction)
+inline sosrep::Matrix toyWithAnomalies(sosrep::ToyKind kind, int n, uint64_t seed, double fraction)
 {
     sosrep::ToyConfig c;
     c.kind = kind;
