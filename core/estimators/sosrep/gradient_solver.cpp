@@ -60,11 +60,6 @@ Vector initialAlpha(const KernelOperator& kernel, uint64_t seed)
     for (Eigen::Index i = 0; i < a.size(); ++i) {
         a(i) = std::abs(rng.normal());
     }
-    return scaledStart(kernel, std::move(a));
-}
-
-Vector scaledStart(const KernelOperator& kernel, Vector a)
-{
     const double q = a.dot(kernel.apply(a));
     if (q > 0.0 && std::isfinite(q)) {
         a /= std::sqrt(q);

@@ -42,9 +42,6 @@ TraceRow sosrepMonitors(int iteration, const Vector& alpha, const Vector& u, dou
 /// Initial coefficients: |N(0,1)| from the seed, scaled so that alpha^T K alpha = 1 (by Lemma 4
 /// the optimal scale along that ray). Shared by natural and standard runs that are compared.
 Vector initialAlpha(const KernelOperator& kernel, uint64_t seed);
-/// `a` scaled to a^T K a = 1 (one kernel product), the level of every stationary point
-/// (sum_i alpha_i (K alpha)_i = N / N): a start taken from another kernel's solution.
-Vector scaledStart(const KernelOperator& kernel, Vector a);
 
 /// Steppable natural or standard gradient descent on the SOSREP objective (arXiv eq. 3/5) with
 /// the unit-diagonal kernel. Trace rows: loss L(alpha) = -(1/N) sum log (K alpha)_i^2 +
