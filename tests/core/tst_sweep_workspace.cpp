@@ -114,8 +114,35 @@ private slots:
         const Matrix rounded = a.cast<float>().cast<double>();
         QVERIFY(relativeError(s.multiply(x), rounded * x) < 1e-14);
         QVERIFY(relativeError(s.multiply(x), exact) < 1e-6);
-        const Matrix many = Matrix::Random(n, 3);
-        QVERIFY((d.multiplyColumns(many) - a * many).norm() < 1e-13 * (a * many).norm());
+        // Several right-hand sides: one column at a time below 4, dense tiles of 128 columns
+        // and Eigen's GEMM from 4 (n = 300 and 1001 span several tiles and a partial one).
+        for (int m : {3, 4, 7}) {
+            const Matrix many = Matrix::Random(n, m);
+            const Matrix want = a * many;
+            QVERIFY2((d.multiplyColumns(many) - want).norm() < 1e-13 * want.norm(),
+                     ("m = " + std::to_string(m)).c_str());
+            const Matrix fromSingle = s.multiplyColumns(many);
+            QVERIFY((fromSingle - rounded * many).norm() < 1e-13 * want.norm());
+            const Matrix both = d.multiplyColumns(many);
+            for (Eigen::Index c = 0; c < m; ++c) { // tiles against the one-column loop
+                QVERIFY(relativeError(both.col(c), d.multiply(many.col(c))) < 1e-14);
+            }
+        }
+    }
+
+    void packedProductOfManyColumns_doesNotDependOnTheThreadCount()
+    {
+        // The tiled path's panels are fixed and each runs Eigen's GEMM on one thread, so the
+        // negativity runner's curves do not move with OMP_NUM_THREADS.
+        const Matrix a = randomSymmetric(700, 5);
+        const Matrix x = Matrix::Random(700, 12);
+        const PackedSymmetric d = PackedSymmetric::fromLower(a, Precision::Double);
+        const Matrix many = d.multiplyColumns(x);
+        const int threads = omp_get_max_threads();
+        omp_set_num_threads(1);
+        const Matrix one = d.multiplyColumns(x);
+        omp_set_num_threads(threads);
+        QVERIFY(one == many);
     }
 
     void packedProduct_isReproducible()
