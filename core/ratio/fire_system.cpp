@@ -2,6 +2,7 @@
 #include "core/ratio/fire_system.h"
 
 #include "core/errors.h"
+#include "core/numerics/banded_solvers.h"
 #include "core/random.h"
 #include "core/ratio/ratio_gaussian.h"
 #include "core/util/text.h"
@@ -9,9 +10,31 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 
+#include <algorithm>
 #include <cmath>
 
 namespace sosrep {
+
+struct FireFit::TridiagonalForm
+{
+    Eigen::Tridiagonalization<Matrix> reduction;
+    SymmetricTridiagonal t;
+    Vector projected; // Q^T b
+
+    /// The filtered coefficients in T's basis: (T^3 + lambda)^-1 T Q^T b, factored as
+    /// (T + a)(T^2 - a T + a^2) with a = lambda^(1/3) (both factors positive definite for
+    /// T >= 0, so each solve is a Cholesky), or (T^2 + lambda)^-1 Q^T b.
+    Vector solve(FireLoss loss, double lambda) const
+    {
+        if (loss == FireLoss::Rkhs) {
+            return solveTridiagonalQuadratic(t, 0.0, lambda, projected);
+        }
+        const double a = std::cbrt(lambda);
+        return solveTridiagonalQuadratic(t, -a, a * a,
+                                         solveShiftedTridiagonal(t, a, t.times(projected)));
+    }
+};
+
 namespace {
 
 Matrix symmetrized(const Matrix& a)
@@ -143,6 +166,15 @@ std::shared_ptr<const FireFit> FireFit::build(const MatrixRef& xp, const RatioTa
             (g / n) * (kpp * b) + ((1.0 - g) / m) * (kqp.transpose() * gaussianRowMeans(xq, xq, t));
         return fit;
     }
+    if (setup.loss != FireLoss::Cutoff) {
+        auto form = std::make_shared<TridiagonalForm>();
+        form->reduction.compute(kpp);
+        form->t.diagonal = form->reduction.diagonal();
+        form->t.subDiagonal = form->reduction.subDiagonal();
+        form->projected = form->reduction.matrixQ().adjoint() * b;
+        fit->m_tridiagonal = std::move(form);
+        return fit;
+    }
     Eigen::SelfAdjointEigenSolver<Matrix> eig(kpp);
     fit->m_vectors = eig.eigenvectors();
     fit->m_eigenvalues = eig.eigenvalues();
@@ -187,13 +219,18 @@ Vector FireFit::coefficients(double lambda) const
         sys.diagonal().array() += lambda;
         return static_cast<double>(n) * sys.partialPivLu().solve(m_mixedRhs);
     }
+    if (m_tridiagonal) {
+        return m_tridiagonal->reduction.matrixQ() * m_tridiagonal->solve(m_setup.loss, lambda);
+    }
     return m_vectors * filter(lambda).cwiseProduct(m_projected);
 }
 
 int FireFit::cutoffRank(double lambda) const
 {
     if (m_setup.loss != FireLoss::Cutoff) {
-        return static_cast<int>(std::max(m_eigenvalues.size(), m_mixedSystem.rows()));
+        return static_cast<int>(
+            std::max({m_eigenvalues.size(), m_mixedSystem.rows(),
+                      m_tridiagonal ? m_tridiagonal->t.size() : Eigen::Index(0)}));
     }
     return static_cast<int>((m_eigenvalues.array().cube() > lambda).count());
 }
@@ -208,6 +245,10 @@ Vector FireFit::sampleValues(double lambda) const
     }
     if (m_setup.loss == FireLoss::Mixed) {
         return values(m_xp, lambda);
+    }
+    if (m_tridiagonal) { // Kpp v = Q T w
+        const TridiagonalForm& f = *m_tridiagonal;
+        return f.reduction.matrixQ() * f.t.times(f.solve(m_setup.loss, lambda));
     }
     return m_vectors * m_eigenvalues.cwiseProduct(filter(lambda)).cwiseProduct(m_projected);
 }
@@ -227,7 +268,7 @@ FireFit::Evaluator FireFit::evaluator(const MatrixRef& y) const
     e.m_fit = this;
     if (m_setup.form == FireForm::Features) {
         e.m_basis = m_features.map(y) * m_vectors;
-    } else if (m_setup.loss == FireLoss::Mixed) {
+    } else if (m_setup.loss == FireLoss::Mixed || m_tridiagonal) {
         e.m_basis = gaussianGram(y, m_xp, m_t) / static_cast<double>(m_xp.rows());
     } else {
         e.m_basis = gaussianGram(y, m_xp, m_t) * m_vectors / static_cast<double>(m_xp.rows());
@@ -238,7 +279,8 @@ FireFit::Evaluator FireFit::evaluator(const MatrixRef& y) const
 Vector FireFit::Evaluator::at(double lambda) const
 {
     const FireFit& f = *m_fit;
-    if (f.m_setup.form == FireForm::Exact && f.m_setup.loss == FireLoss::Mixed) {
+    if (f.m_setup.form == FireForm::Exact &&
+        (f.m_setup.loss == FireLoss::Mixed || f.m_tridiagonal)) {
         return m_basis * f.coefficients(lambda);
     }
     return m_basis * f.filter(lambda).cwiseProduct(f.m_projected);
