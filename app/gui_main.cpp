@@ -8,6 +8,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QTimer>
 
 #include <clocale>
@@ -135,8 +136,10 @@ bool setUpRatio(const QCommandLineParser& parser, EstimationController* controll
 class BatchRun
 {
 public:
-    BatchRun(MainWindow& window, QSize asked, QString shot, QString plot)
-        : m_window(window), m_asked(asked), m_shot(std::move(shot)), m_plot(std::move(plot))
+    BatchRun(MainWindow& window, QSize asked, QString shot, QString plot,
+             const QElapsedTimer& sinceStart)
+        : m_window(window), m_asked(asked), m_shot(std::move(shot)), m_plot(std::move(plot)),
+          m_sinceStart(sinceStart)
     {
     }
 
@@ -165,9 +168,26 @@ public:
             QObject::connect(controller, &EstimationController::curveReady, &m_window,
                              [this] { finish(); });
         } else {
-            QObject::connect(controller, &EstimationController::fitFinished, &m_window,
-                             [this] { finish(); });
+            // Queued: the fit's late stages start after fitFinished's other receivers.
+            QObject::connect(
+                controller, &EstimationController::fitFinished, &m_window, [this] { finish(); },
+                Qt::QueuedConnection);
         }
+        // When each view had its data, from the process's start (sosrep-bench --speed reads
+        // these lines).
+        const auto say = [this](const char* what) {
+            return [this, what] {
+                std::printf("%s ready %.2f s after start\n", what,
+                            double(m_sinceStart.nsecsElapsed()) * 1e-9);
+                std::fflush(stdout);
+            };
+        };
+        QObject::connect(controller, &EstimationController::fitFinished, &m_window,
+                         say("density view"));
+        QObject::connect(controller, &EstimationController::scoresReady, &m_window,
+                         say("scores view"));
+        QObject::connect(controller, &EstimationController::comparisonReady, &m_window,
+                         say("compare view"));
         // Queued: an error raised before the event loop runs still ends it.
         QObject::connect(controller, &EstimationController::errorOccurred, &m_window, &failFit,
                          Qt::QueuedConnection);
@@ -218,15 +238,27 @@ private:
                              });
             return;
         }
-        // The compare view's stage of a large fit follows the fit: wait for it when shown.
-        if (controller->comparisonPending() &&
-            m_window.tabs()->currentWidget() == static_cast<QWidget*>(m_window.compareView())) {
+        // A large fit's late stages follow it (the Scores view's, then the compare view's):
+        // wait for the one the shown tab needs.
+        QWidget* shown = m_window.tabs()->currentWidget();
+        const bool compareShown = shown == static_cast<QWidget*>(m_window.compareView());
+        const bool scoresShown = shown == static_cast<QWidget*>(m_window.scoresPage());
+        const auto waitFor = [this](auto signal) {
             auto* once = new QObject(&m_window);
-            QObject::connect(controller, &EstimationController::comparisonReady, once,
-                             [this, once] {
-                                 once->deleteLater();
-                                 finish();
-                             });
+            QObject::connect(
+                m_window.controller(), signal, once,
+                [this, once] {
+                    once->deleteLater();
+                    finish();
+                },
+                Qt::QueuedConnection);
+        };
+        if (controller->scoresPending() && (scoresShown || compareShown)) {
+            waitFor(&EstimationController::scoresReady);
+            return;
+        }
+        if (controller->comparisonPending() && compareShown) {
+            waitFor(&EstimationController::comparisonReady);
             return;
         }
         // Let the plots repaint before grabbing or exporting.
@@ -259,12 +291,15 @@ private:
     QSize m_asked;
     QString m_shot;
     QString m_plot;
+    const QElapsedTimer& m_sinceStart;
 };
 
 } // namespace
 
 int main(int argc, char* argv[])
 {
+    QElapsedTimer sinceStart;
+    sinceStart.start();
     sosrep::app::tuneAllocator();
     QApplication app(argc, argv);
     // Qt set LC_NUMERIC from the session (a German desktop reads "0,5"); the core's messages
@@ -309,7 +344,7 @@ int main(int argc, char* argv[])
         controller->generateToy(sosrep::ToyKind::TwoMoons, 500, 0);
     }
     const bool ratioRun = setUpRatio(parser, controller);
-    BatchRun run(window, asked, shot, plotFile); // lives as long as the event loop
+    BatchRun run(window, asked, shot, plotFile, sinceStart); // lives as long as the event loop
     if (batch) {
         run.arm(parser, ratioRun);
     }

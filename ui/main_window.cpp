@@ -143,8 +143,8 @@ void MainWindow::buildViews()
     connect(m_optimizer, &OptimizerView::negativityRequested, this,
             &MainWindow::negativityInteractively);
     m_fd = new FdPlot;
-    auto* scoresPage = new QWidget;
-    auto* scoresLayout = new QVBoxLayout(scoresPage);
+    m_scoresPage = new QWidget;
+    auto* scoresLayout = new QVBoxLayout(m_scoresPage);
     m_aucLabel = new QLabel(tr("Fit a model to score the rows."));
     m_scoresTuning = new QLabel;
     m_scoresTuning->setWordWrap(true);
@@ -173,7 +173,7 @@ void MainWindow::buildViews()
     m_tabs->addTab(m_densityPage, tr("Density"));
     m_tabs->addTab(m_optimizer, tr("Optimizer"));
     m_tabs->addTab(m_fd, tr("Fisher divergence"));
-    m_tabs->addTab(scoresPage, tr("Scores"));
+    m_tabs->addTab(m_scoresPage, tr("Scores"));
     m_compare = new CompareView;
     m_tabs->addTab(m_compare, tr("Compare"));
     m_ratio = new RatioView(m_controller->ratio(), m_controller);
@@ -210,6 +210,22 @@ void MainWindow::connectController()
                 tr("; the compare view followed in %1 s").arg(r->stages.back().seconds, 0, 'f', 1);
             m_fitReport->setToolTip(m_lastFitText +
                                     tr("\n(click for the report and any warnings)"));
+        }
+    });
+    connect(m_controller, &EstimationController::scoresReady, this, [this] {
+        const FitJobResult* r = m_controller->result();
+        showScores();
+        showRowInfo();
+        m_fd->setCurve(m_controller->fdCurve(), fdChoice()); // its words name the Scores' l
+        if (r->scoresReady()) {
+            double seconds = 0.0;
+            for (const FitJobResult::Stage& st : r->stages) {
+                seconds += st.name == "anomaly model" || st.name == "row scores" ? st.seconds : 0.0;
+            }
+            m_lastFitText += tr("; the Scores view followed in %1 s").arg(seconds, 0, 'f', 1);
+            m_fitReport->setToolTip(m_lastFitText +
+                                    tr("\n(click for the report and any warnings)"));
+            statusBar()->showMessage(m_lastFitText, 15000);
         }
     });
     connect(m_controller, &EstimationController::clusterComparisonReady, this, [this] {
@@ -337,39 +353,6 @@ FdChoice MainWindow::fdChoice() const
         c.anomalyWords = scoresTuningText(*r); // which l serves the Scores view, and why
     }
     return c;
-}
-
-QString MainWindow::scoresTuningText(const FitJobResult& r) const
-{
-    const FitOutcome& f = r.scoresOutcome();
-    if (!f.search) {
-        return r.lengthScale() > 0
-                   ? tr("Scores: the model at ℓ = %1 (not tuned).").arg(r.lengthScale(), 0, 'g', 4)
-                   : QString();
-    }
-    const std::vector<double>& m = f.search->selection.memberScales;
-    const int k = f.search->reachNeighbours;
-    if (r.scoresFit && m.size() > 1) {
-        return tr("Scores, tuned for anomaly ranking: a row's larger anomaly rank at the "
-                  "density's ℓ = %1 and at the reach of its %2 nearest neighbours, ℓ_%2 = %3 "
-                  "(a clump of fewer than %2 near-copies cannot look dense there); each model "
-                  "fitted on 80 % of the rows and ranked against the other 20 %.")
-            .arg(m.front(), 0, 'g', 4)
-            .arg(k)
-            .arg(m.back(), 0, 'g', 4);
-    }
-    const QString purpose = QString::fromStdString(f.purpose);
-    if (purpose == QLatin1String("density") && settingsPurposeIsAuto() && f.search->reach > 0.0) {
-        return tr("Scores: the density's model (ℓ = %1): the reach of %2 neighbours (%3) is no "
-                  "larger, so the anomaly rule keeps this one scale.")
-            .arg(r.lengthScale(), 0, 'g', 4)
-            .arg(k)
-            .arg(f.search->reach, 0, 'g', 4);
-    }
-    return tr("Scores: the model tuned for %1 by the %2 rule (ℓ = %3).")
-        .arg(purpose == QLatin1String("anomaly") ? tr("anomaly ranking") : tr("the density"))
-        .arg(QString::fromStdString(f.rule))
-        .arg(r.lengthScale(), 0, 'g', 4);
 }
 
 QString MainWindow::scoresTuning() const
@@ -547,7 +530,7 @@ void MainWindow::showMaps()
         c.valueLabel = r->model().kind() == DensityKind::Score ? kind : tr("log %1").arg(kind);
         if (r->model().kind() == DensityKind::Score) {
             // The rows' scores are at hand when the map's model is the one that scored them.
-            c.scoreLevels = rowScoreLevels(&r->scoresModel() == &r->model()
+            c.scoreLevels = rowScoreLevels(&r->scoresModel() == &r->model() && r->scoresReady()
                                                ? r->rowLogDensity
                                                : r->model().logValues(c.points).values);
         }
@@ -559,18 +542,7 @@ void MainWindow::showMaps()
     }
     showDensityCurve();
     m_compare->showResult(*r, m_controller->features(), m_controller->labels(), names);
-    DensityHeatmap::RowInfo info;
-    info.raw = m_controller->featureData().x;
-    info.names = names;
-    info.anomalyScores = -r->rowLogDensity;
-    info.scoreName = r->scoresModel().kind() == DensityKind::Score
-                         ? tr("anomaly score (−normality)")
-                         : tr("anomaly score (−log p)");
-    info.scaler = m_controller->scaler();
-    for (DensityHeatmap* map : {m_density, m_compare->firstView(), m_compare->secondView(),
-                                m_compare->differenceView()}) {
-        map->setRowInfo(info);
-    }
+    showRowInfo();
     highlightRows(selectedRows());
 }
 
@@ -618,20 +590,7 @@ void MainWindow::showResult()
     showStaleness();
     refreshWarnings();
     showMaps();
-    m_scores->setScores(r->rowLogDensity, m_controller->labels(), r->scoresModel().kind(),
-                        r->fitRowIndices);
-    m_scorePlots->setScores(-r->rowLogDensity, m_controller->labels(),
-                            r->scoresModel().kind() == DensityKind::Score, r->fitRowIndices);
-    m_scoresTuning->setText(scoresTuningText(*r));
-    const auto& labels = m_controller->labels();
-    if (labels && labels->sum() > 0 && labels->sum() < labels->size()) {
-        const Vector score = -r->rowLogDensity;
-        m_aucLabel->setText(tr("AUC-ROC %1   AUC-PR %2   (labels used only for these numbers)")
-                                .arg(aucRoc(score, *labels), 0, 'f', 4)
-                                .arg(aucPr(score, *labels), 0, 'f', 4));
-    } else {
-        m_aucLabel->setText(tr("No labels with both classes: no AUC."));
-    }
+    showScores();
     const QString rows = r->fitRows < m_controller->features().rows()
                              ? tr(" on a seeded subsample of %1 of %2 rows (all rows scored)")
                                    .arg(r->fitRows)

@@ -60,6 +60,9 @@ public:
     /// How the Scores view's model was tuned, as the Scores tab says it.
     QString scoresTuning() const;
     CompareView* compareView() const { return m_compare; }
+    /// The Scores tab (table, plots, AUC line) and its AUC line's text.
+    QWidget* scoresPage() const { return m_scoresPage; }
+    QString aucText() const;
     RatioView* ratioView() const { return m_ratio; }
     QTabWidget* tabs() const { return m_tabs; }
     /// Last error shown to the user (for tests and the status bar).
@@ -121,6 +124,11 @@ private:
     void showResult();
     /// The density and compare maps of the result (again after the plot columns change).
     void showMaps();
+    /// The Scores view (table, histogram, ROC, AUC, how its l was tuned), or what it waits for
+    /// (main_window_scores.cpp).
+    void showScores();
+    /// The maps' row tooltips: raw values and anomaly scores (when the rows are scored).
+    void showRowInfo();
     void highlightRows(const QList<qint64>& rows);
     void showError(const QString& message);
     QString densityTitle() const;
@@ -161,6 +169,7 @@ private:
     FdPlot* m_fd;
     QTableView* m_scoresView;
     ScoresModel* m_scores;
+    QWidget* m_scoresPage;
     QSortFilterProxyModel* m_scoresProxy = nullptr;
     ScorePlots* m_scorePlots;
     QLabel* m_aucLabel;

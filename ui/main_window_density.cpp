@@ -76,8 +76,8 @@ void MainWindow::showDensityCurve()
     }
     c.xLabel = names.value(column);
     if (m.kind() == DensityKind::Score) {
-        c.scoreLevels =
-            rowScoreLevels(&r->scoresModel() == &m ? r->rowLogDensity : m.logValues(x).values);
+        c.scoreLevels = rowScoreLevels(
+            &r->scoresModel() == &m && r->scoresReady() ? r->rowLogDensity : m.logValues(x).values);
     }
     QString t = QString::fromStdString(m.estimator()).toUpper();
     if (curve->marginal && x.cols() == 2) {

@@ -93,6 +93,16 @@ QString MainWindow::exportScores(const QString& path)
         showError(e);
         return e;
     }
+    if (!r->scoresReady()) {
+        const QString e =
+            r->scoresDeferred
+                ? tr("%1: the rows are still being scored (after the density "
+                     "view); export when the Scores view fills")
+                      .arg(path)
+                : tr("%1: no row scores to export (the Scores view's stage failed)").arg(path);
+        showError(e);
+        return e;
+    }
     // The same table, byte for byte, as `sosrep fit --scores-out` writes (with the purpose of
     // the Scores view's model: `sosrep fit --purpose anomaly` when the app tuned it for that).
     try {

@@ -85,7 +85,9 @@ QString saveProject(const QString& path, const EstimationController& c)
     p.ratio = c.ratio()->toJson();
     if (const FitJobResult* r = c.result(); r && r->fit.search) {
         p.tuning[QStringLiteral("density_view")] = tuningOf(r->fit);
-        p.tuning[QStringLiteral("scores_view")] = tuningOf(r->scoresOutcome());
+        if (!r->scoresDeferred) { // else the Scores view's model is still being fitted
+            p.tuning[QStringLiteral("scores_view")] = tuningOf(r->scoresOutcome());
+        }
     }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(io::projectJson(p)) < 0 || !file.commit()) {

@@ -74,9 +74,12 @@ EstimationController::~EstimationController()
         m_cancel = true;
         m_solverWatcher->waitForFinished();
     }
-    if (m_comparisonWatcher) {
-        m_comparisonCancel = true;
-        m_comparisonWatcher->waitForFinished();
+    for (QFutureWatcherBase* stage : {static_cast<QFutureWatcherBase*>(m_scoresWatcher),
+                                      static_cast<QFutureWatcherBase*>(m_comparisonWatcher)}) {
+        if (stage) {
+            m_scoresCancel = m_comparisonCancel = true;
+            stage->waitForFinished();
+        }
     }
 }
 
@@ -530,8 +533,8 @@ void EstimationController::fit()
     in.solverComparison = m_solverComparison;
     in.plotX = m_plotX;
     in.plotY = m_plotY;
-    in.eagerComparisonMaxRows = m_eagerComparisonMaxRows;
-    m_comparisonCancel = true; // a stage of the previous fit is of no use now
+    in.eagerStagesMaxRows = m_eagerStagesMaxRows;
+    m_scoresCancel = m_comparisonCancel = true; // the previous fit's late stages are of no use
     m_lastInput = in;
     const FitJobSink sink = workerSink();
     m_watcher = new QFutureWatcher<FitJobResult>(this);
@@ -687,10 +690,10 @@ void EstimationController::onJobFinished()
     }
     // With labels of both classes, compare normal rows (cluster 1) with anomalies (cluster 2)
     // until the user picks clusters of their own.
-    if (m_result->comparisonDeferred) {
-        startComparisonStage(); // the label clusters follow it
-    } else if (m_labels && m_labels->sum() > 0 && m_labels->sum() < m_labels->size()) {
-        compareClusters(*m_labels, tr("clusters from the label column (0 vs 1)"));
+    if (m_result->scoresDeferred) {
+        startScoresStage(); // the comparison and the label clusters follow it
+    } else {
+        startStagesAfterScores();
     }
 }
 

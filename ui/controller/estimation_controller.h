@@ -130,10 +130,18 @@ public:
     /// Starts a deferred comparison once (the Optimizer view calls it when shown); false when
     /// none is waiting or a job runs. A cancelled one is not restarted by this (Run is).
     bool startDeferredSolverComparison();
-    /// Fits above this many rows run the compare view's stage after the fit (FitJobInput).
-    void setEagerComparisonMaxRows(int rows) { m_eagerComparisonMaxRows = rows; }
-    /// Whether the compare view's stage of a large fit still runs (comparisonReady follows).
-    bool comparisonPending() const { return m_comparisonWatcher != nullptr; }
+    /// Fits above this many rows run the Scores view's and the compare view's stages after the
+    /// fit (FitJobInput::eagerStagesMaxRows).
+    void setEagerStagesMaxRows(int rows) { m_eagerStagesMaxRows = rows; }
+    /// Whether the Scores view's stage of a large fit still runs (scoresReady follows).
+    bool scoresPending() const { return m_scoresWatcher != nullptr; }
+    /// Whether the compare view's stage of a large fit is still to come (comparisonReady
+    /// follows): it runs after the scores stage.
+    bool comparisonPending() const
+    {
+        return m_comparisonWatcher != nullptr ||
+               (m_scoresWatcher != nullptr && m_result && m_result->comparisonDeferred);
+    }
     /// Refits with a fixed length scale (e.g. a point clicked on the FD curve).
     void fitAtLengthScale(double lengthScale);
     void cancel();
@@ -184,6 +192,9 @@ signals:
     void solverComparisonCancelled();
     void errorOccurred(const QString& message);
     void clusterComparisonReady();
+    /// The Scores view's stage of a large fit, run after it, is in the result now (or failed:
+    /// errorOccurred came first and the result has no row scores).
+    void scoresReady();
     /// The compare view's stage of a large fit, run after it, is in the result now.
     void comparisonReady();
     /// A 1-D marginal started on a worker, and when it is ready.
@@ -248,10 +259,17 @@ private:
     quint64 m_resultGeneration = 0; // a finished grid job applies only to its own result
     std::unique_ptr<ClusterComparison> m_clusters;
     QString m_clusterDescription;
+    /// The Scores view's stage of a large fit, after it (estimation_controller_scores.cpp);
+    /// the compare view's stage follows it.
+    void startScoresStage();
+    QFutureWatcher<ScoresStage>* m_scoresWatcher = nullptr;
+    std::atomic<bool> m_scoresCancel{false};
+    /// After the scores stage: the comparison stage, or the label clusters when none is due.
+    void startStagesAfterScores();
     /// The compare view's stage of a large fit, after it (estimation_controller_comparison.cpp).
     void startComparisonStage();
     FitJobInput m_lastInput; // what the current result was fitted from
-    int m_eagerComparisonMaxRows = FitJobInput().eagerComparisonMaxRows;
+    int m_eagerStagesMaxRows = FitJobInput().eagerStagesMaxRows;
     QFutureWatcher<ComparisonStage>* m_comparisonWatcher = nullptr;
     std::atomic<bool> m_comparisonCancel{false};
     std::map<int, DensityCurve> m_marginals; // of the current result, by column

@@ -82,17 +82,17 @@ bool evaluateGrids(const FitJobInput& in, FitJobResult& out, const FitJobSink& s
 /// purpose=auto with a tuned l: the Scores view ranks rows with the anomaly rule's model,
 /// fitted from the density fit's sweep (what `sosrep fit --purpose anomaly` fits on the same
 /// rows). False when cancelled.
-bool fitScoresModel(const FitJobInput& in, const Matrix& fitX, const FitObserver& observer,
-                    FitJobResult& out)
+bool fitScoresModel(const FitJobInput& in, const Matrix& fitX, const FitOutcome& fit,
+                    const FitObserver& observer, std::optional<FitOutcome>* out)
 {
     const OptionValues& v = in.settings.values;
-    if (!out.fit.search || !v.has("purpose") || v.text("purpose") != "auto" ||
+    if (!fit.search || !v.has("purpose") || v.text("purpose") != "auto" ||
         v.text("selection") != "auto") {
         return true;
     }
     FitSettings anomaly = in.settings;
     anomaly.resolvePurpose("anomaly");
-    if (reselect(*out.fit.search, searchConfigFrom(anomaly.values)).memberScales.size() < 2) {
+    if (reselect(*fit.search, searchConfigFrom(anomaly.values)).memberScales.size() < 2) {
         return true; // one scale: the density's model ranks the rows
     }
     FitObserver quiet;
@@ -103,12 +103,12 @@ bool fitScoresModel(const FitJobInput& in, const Matrix& fitX, const FitObserver
         }
     };
     FitData data{fitX, Matrix(), "data", nullptr};
-    data.sweep = &*out.fit.search;
-    out.scoresFit = fitModel(data, anomaly, quiet);
-    if (out.scoresFit->cancelled) {
+    data.sweep = &*fit.search;
+    *out = fitModel(data, anomaly, quiet);
+    if ((*out)->cancelled) {
         return false;
     }
-    checkUsable(*out.scoresFit->model);
+    checkUsable(*(*out)->model);
     return true;
 }
 
@@ -164,13 +164,6 @@ bool runOptimizer(const FitJobInput& in, uint64_t seed, const FitJobSink& sink,
         return !out.solverRuns.empty();
     }
     return true;
-}
-
-/// Every row's log density (the Scores view's model). The comparison's values for the scatter
-/// are the compare stage's (runComparisonStage), on a subsample of rows.
-void scoreRows(const FitJobInput& in, FitJobResult& out)
-{
-    out.rowLogDensity = out.scoresModel().logValues(in.x).values;
 }
 
 /// Where the time went, for the status bar: the app does more than `sosrep fit`.
@@ -290,6 +283,51 @@ ComparisonStage runComparisonStage(const FitJobInput& in, const FittedModel& mod
     return stage;
 }
 
+ScoresStage runScoresStage(const FitJobInput& in, const FitOutcome& fit, const FitJobSink& sink,
+                           const std::atomic<bool>& cancel)
+{
+    auto lap = Clock::now();
+    const auto since = [&lap] {
+        const auto now = Clock::now();
+        const double s = std::chrono::duration<double>(now - lap).count();
+        lap = now;
+        return s;
+    };
+    ScoresStage stage;
+    try {
+        FitJobResult rows; // the rows the model was fitted on, drawn again from the same seed
+        const Matrix fitX = rowsToFit(in, in.settings.values.seed("seed"), rows);
+        FitObserver observer;
+        observer.progress = sink.progress;
+        observer.cancelled = [&cancel] { return cancel.load(); };
+        if (!fitScoresModel(in, fitX, fit, observer, &stage.scoresFit)) {
+            stage.cancelled = true;
+            return stage;
+        }
+        stage.modelSeconds = stage.scoresFit ? since() : 0.0;
+        // Every row's log value; the comparison's, for the scatter, are the compare stage's.
+        const FittedModel& model = stage.scoresFit ? *stage.scoresFit->model : *fit.model;
+        stage.rowLogDensity = model.logValues(in.x).values;
+        stage.rowSeconds = since();
+    } catch (const ParameterError& e) {
+        stage.error = describe(e);
+    } catch (const std::exception& e) {
+        stage.error = e.what();
+    }
+    return stage;
+}
+
+void mergeScoresStage(ScoresStage stage, FitJobResult& result)
+{
+    result.scoresFit = std::move(stage.scoresFit);
+    result.rowLogDensity = std::move(stage.rowLogDensity);
+    result.scoresDeferred = false;
+    if (result.scoresFit) {
+        result.stages.push_back({"anomaly model", stage.modelSeconds});
+    }
+    result.stages.push_back({"row scores", stage.rowSeconds});
+}
+
 void mergeComparisonStage(ComparisonStage stage, FitJobResult& result)
 {
     result.comparison = std::move(stage.comparison);
@@ -328,9 +366,6 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
             return cancelled();
         }
         checkUsable(out.model());
-        if (!fitScoresModel(in, fitX, observer, out)) {
-            return cancelled();
-        }
         StageClock clock(out, start);
         clock.lap("model");
         bool ran = false;
@@ -344,9 +379,20 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
             return cancelled();
         }
         clock.lap("maps");
-        scoreRows(in, out);
-        clock.lap("row scores");
-        if (!in.compareWith.empty() && out.fitRows > in.eagerComparisonMaxRows) {
+        const bool late = out.fitRows > in.eagerStagesMaxRows;
+        if (late) {
+            out.scoresDeferred = true;
+        } else {
+            ScoresStage stage = runScoresStage(in, out.fit, sink, cancel);
+            if (stage.cancelled) {
+                return cancelled();
+            }
+            if (!stage.error.empty()) {
+                throw std::runtime_error(stage.error);
+            }
+            mergeScoresStage(std::move(stage), out);
+        }
+        if (!in.compareWith.empty() && late) {
             out.comparisonDeferred = true;
         } else if (!in.compareWith.empty()) {
             ComparisonStage stage = runComparisonStage(

@@ -43,10 +43,23 @@ struct FitJobInput
     int plotX = 0;
     int plotY = 1;
     int gridResolution = 128;
-    /// Above this many fitted rows the compare view's stage (the second model, its map, the
-    /// MMDs, the scatter) runs after the fit, so the other views show first (shuttle: 4 of
-    /// the 18 s before the density view showed).
-    int eagerComparisonMaxRows = 2000;
+    /// Above this many fitted rows two stages run after the fit, so the density view shows
+    /// first: the Scores view's (the anomaly rule's model and every row's score; shuttle: 3.2
+    /// of the 9.5 s before the density view showed) and then the compare view's (the second
+    /// model, its map, the MMDs, the scatter; shuttle: 4 of 18 s).
+    int eagerStagesMaxRows = 2000;
+};
+
+/// The Scores view's part of a fit: with purpose=auto the anomaly rule's model (from the fit's
+/// sweep), and every row's log value under the Scores view's model.
+struct ScoresStage
+{
+    bool cancelled = false;
+    std::string error;
+    std::optional<FitOutcome> scoresFit;
+    Vector rowLogDensity;
+    double modelSeconds = 0.0; // the anomaly model (0 when none was fitted)
+    double rowSeconds = 0.0;
 };
 
 /// The compare view's part of a fit: the second estimator at the fitted length scale, its map
@@ -76,8 +89,12 @@ struct FitJobResult
     /// when the anomaly rule comes to the density's one scale, or the purpose is explicit.
     std::optional<FitOutcome> scoresFit;
     std::shared_ptr<const FittedModel> comparison; // `compareWith` at the same kernel
-    /// The comparison was left for after the fit (more fitted rows than
-    /// eagerComparisonMaxRows): the controller runs runComparisonStage and merges it.
+    /// The Scores view's stage was left for after the fit (more fitted rows than
+    /// eagerStagesMaxRows): scoresFit and rowLogDensity are empty until the controller runs
+    /// runScoresStage and merges it.
+    bool scoresDeferred = false;
+    /// The comparison was left for after the fit (more fitted rows than eagerStagesMaxRows):
+    /// the controller runs runComparisonStage after the scores stage and merges it.
     bool comparisonDeferred = false;
     std::vector<NamedTrace> solverRuns; // the optimizer comparison, when run
     /// The comparison was left for later (a kernel above eagerMaxCentres): the Optimizer view
@@ -94,9 +111,9 @@ struct FitJobResult
     Vector scatterComparison;
     static constexpr int kScatterRows = 5000;
     double seconds = 0.0;
-    /// Seconds per stage, in order: "model" (the fit route, as `sosrep fit`), "comparison"
-    /// (the compare view's model and MMDs), "optimizer runs" (when run in the fit), "maps",
-    /// "row scores".
+    /// Seconds per stage, in order: "model" (the fit route, as `sosrep fit`), "optimizer runs"
+    /// (when run in the fit), "maps", "anomaly model" (purpose=auto), "row scores",
+    /// "comparison" (the compare view's model and MMDs).
     struct Stage
     {
         std::string name;
@@ -111,6 +128,8 @@ struct FitJobResult
     int maxFitRows = 0;
     std::string compareWith;
 
+    /// Every row has its score (false while a deferred scores stage runs).
+    bool scoresReady() const { return !scoresDeferred && rowLogDensity.size() > 0; }
     const FittedModel& model() const { return *fit.model; }
     /// The model the Scores view ranks rows with (scoresFit's, else the model).
     const FittedModel& scoresModel() const { return scoresFit ? *scoresFit->model : *fit.model; }
@@ -151,6 +170,13 @@ ComparisonStage runComparisonStage(const FitJobInput& in, const FittedModel& mod
                                    const std::atomic<bool>& cancel);
 /// Puts a finished stage into its result (and its time into the stages).
 void mergeComparisonStage(ComparisonStage stage, FitJobResult& result);
+
+/// The Scores view's stage of a fit `fit` (the same rows and seed): run inside runFitJob for
+/// small data, after it for large data. Polls `cancel`.
+ScoresStage runScoresStage(const FitJobInput& in, const FitOutcome& fit, const FitJobSink& sink,
+                           const std::atomic<bool>& cancel);
+/// Puts a finished scores stage into its result (and its times into the stages).
+void mergeScoresStage(ScoresStage stage, FitJobResult& result);
 
 /// Runs the whole fit off the GUI thread: the model through core's fitModel (exactly what
 /// `sosrep fit` does with the same settings and data), then the comparison model, the

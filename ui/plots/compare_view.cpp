@@ -346,7 +346,7 @@ void CompareView::showScoreScatter(const FitJobResult& r,
                                    const std::optional<Eigen::VectorXi>& labels)
 {
     const Eigen::Index n = Eigen::Index(r.scatterRows.size());
-    if (n < 2 || r.scatterComparison.size() != n) {
+    if (n < 2 || r.scatterComparison.size() != n || !r.scoresReady()) {
         return;
     }
     // Anomaly scores (minus the log value or the normality score), as percentiles of the rows.

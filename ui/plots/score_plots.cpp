@@ -58,7 +58,7 @@ ScorePlots::ScorePlots(QWidget* parent) : QCustomPlot(parent)
     applyPlotStyle(this);
 }
 
-void ScorePlots::clearScores()
+void ScorePlots::clearScores(const QString& note)
 {
     for (QCPGraph* g : {m_histAll, m_histAnomalies, m_histFitted, m_roc}) {
         g->data()->clear();
@@ -67,7 +67,7 @@ void ScorePlots::clearScores()
     m_chance->setVisible(false);
     setAxisRectEmpty(m_histRect, true);
     setAxisRectEmpty(m_rocRect, true);
-    m_histTitle->setFullText(tr("Anomaly scores: fit a model first"));
+    m_histTitle->setFullText(note.isEmpty() ? tr("Anomaly scores: fit a model first") : note);
     m_rocTitle->setFullText(tr("ROC: fit a model with labels of both classes"));
     replot(rpQueuedReplot);
 }

@@ -31,8 +31,8 @@ public:
     QString histogramTitle() const;
     /// The histogram's x range (for tests).
     QCPRange histogramRange() const;
-    /// No scores: empty panels that say so.
-    void clearScores();
+    /// No scores: empty panels that say so (`note`, if given, in the histogram's title).
+    void clearScores(const QString& note = QString());
 
 private:
     QCPAxisRect* m_histRect;
