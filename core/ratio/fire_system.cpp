@@ -3,6 +3,7 @@
 
 #include "core/errors.h"
 #include "core/numerics/banded_solvers.h"
+#include "core/numerics/lanczos.h"
 #include "core/random.h"
 #include "core/ratio/ratio_gaussian.h"
 #include "core/util/text.h"
@@ -15,23 +16,67 @@
 
 namespace sosrep {
 
+namespace {
+
+/// The filtered coefficients in T's basis: (T^3 + lambda)^-1 T c, factored as (T + a)(T^2 -
+/// a T + a^2) with a = lambda^(1/3) (both factors positive definite for T >= 0, so each
+/// solve is a Cholesky), or (T^2 + lambda)^-1 c.
+Vector filteredSolve(FireLoss loss, const SymmetricTridiagonal& t, double lambda, const Vector& c)
+{
+    if (loss == FireLoss::Rkhs) {
+        return solveTridiagonalQuadratic(t, 0.0, lambda, c);
+    }
+    const double a = std::cbrt(lambda);
+    return solveTridiagonalQuadratic(t, -a, a * a, solveShiftedTridiagonal(t, a, t.times(c)));
+}
+
+} // namespace
+
+/// Kpp = Q T Q^T with Householder Q (the reduction), or Kpp Q ~ Q T with a Lanczos basis Q
+/// (n x m) of the Krylov space from b.
 struct FireFit::TridiagonalForm
 {
     Eigen::Tridiagonalization<Matrix> reduction;
+    Matrix lanczosBasis; // empty: the reduction's Q
     SymmetricTridiagonal t;
     Vector projected; // Q^T b
 
-    /// The filtered coefficients in T's basis: (T^3 + lambda)^-1 T Q^T b, factored as
-    /// (T + a)(T^2 - a T + a^2) with a = lambda^(1/3) (both factors positive definite for
-    /// T >= 0, so each solve is a Cholesky), or (T^2 + lambda)^-1 Q^T b.
     Vector solve(FireLoss loss, double lambda) const
     {
-        if (loss == FireLoss::Rkhs) {
-            return solveTridiagonalQuadratic(t, 0.0, lambda, projected);
+        return filteredSolve(loss, t, lambda, projected);
+    }
+    Vector fromBasis(const Vector& w) const
+    {
+        return lanczosBasis.size() > 0 ? Vector(lanczosBasis * w) : Vector(reduction.matrixQ() * w);
+    }
+
+    /// Tries the Lanczos basis (setup.krylovTolerance > 0); false when it did not converge.
+    bool lanczosFrom(const Matrix& kpp, const Vector& b, const FireSetup& setup)
+    {
+        std::vector<Vector> previous(setup.krylovLambdas.size());
+        const auto converged = [&](const SymmetricTridiagonal& tm) {
+            bool all = true;
+            Vector e1 = Vector::Zero(tm.size());
+            e1(0) = 1.0;
+            for (size_t k = 0; k < previous.size(); ++k) {
+                const Vector y = filteredSolve(setup.loss, tm, setup.krylovLambdas[k], e1);
+                Vector before = Vector::Zero(y.size());
+                before.head(previous[k].size()) = previous[k];
+                all = all && previous[k].size() > 0 &&
+                      (y - before).norm() <= setup.krylovTolerance * y.norm();
+                previous[k] = y;
+            }
+            return all;
+        };
+        const auto basis = lanczos(kpp, b, std::max<Eigen::Index>(kpp.rows() / 4, 8), 8, converged);
+        if (!basis) {
+            return false;
         }
-        const double a = std::cbrt(lambda);
-        return solveTridiagonalQuadratic(t, -a, a * a,
-                                         solveShiftedTridiagonal(t, a, t.times(projected)));
+        lanczosBasis = basis->q;
+        t = basis->t;
+        projected = Vector::Zero(t.size());
+        projected(0) = basis->norm;
+        return true;
     }
 };
 
@@ -168,10 +213,14 @@ std::shared_ptr<const FireFit> FireFit::build(const MatrixRef& xp, const RatioTa
     }
     if (setup.loss != FireLoss::Cutoff) {
         auto form = std::make_shared<TridiagonalForm>();
-        form->reduction.compute(kpp);
-        form->t.diagonal = form->reduction.diagonal();
-        form->t.subDiagonal = form->reduction.subDiagonal();
-        form->projected = form->reduction.matrixQ().adjoint() * b;
+        const bool krylov = setup.krylovTolerance > 0.0 && !setup.krylovLambdas.empty() &&
+                            b.norm() > 0.0 && form->lanczosFrom(kpp, b, setup);
+        if (!krylov) {
+            form->reduction.compute(kpp);
+            form->t.diagonal = form->reduction.diagonal();
+            form->t.subDiagonal = form->reduction.subDiagonal();
+            form->projected = form->reduction.matrixQ().adjoint() * b;
+        }
         fit->m_tridiagonal = std::move(form);
         return fit;
     }
@@ -220,7 +269,7 @@ Vector FireFit::coefficients(double lambda) const
         return static_cast<double>(n) * sys.partialPivLu().solve(m_mixedRhs);
     }
     if (m_tridiagonal) {
-        return m_tridiagonal->reduction.matrixQ() * m_tridiagonal->solve(m_setup.loss, lambda);
+        return m_tridiagonal->fromBasis(m_tridiagonal->solve(m_setup.loss, lambda));
     }
     return m_vectors * filter(lambda).cwiseProduct(m_projected);
 }
@@ -248,7 +297,7 @@ Vector FireFit::sampleValues(double lambda) const
     }
     if (m_tridiagonal) { // Kpp v = Q T w
         const TridiagonalForm& f = *m_tridiagonal;
-        return f.reduction.matrixQ() * f.t.times(f.solve(m_setup.loss, lambda));
+        return f.fromBasis(f.t.times(f.solve(m_setup.loss, lambda)));
     }
     return m_vectors * m_eigenvalues.cwiseProduct(filter(lambda)).cwiseProduct(m_projected);
 }

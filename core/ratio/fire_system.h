@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace sosrep {
 
@@ -46,6 +47,13 @@ struct FireSetup
     FireForm form = FireForm::Exact;
     int features = 500; // D of the feature form
     uint64_t seed = 0;  // the features' frequencies and phases
+    /// Exact L2,p and RKHS from a Lanczos basis of Kpp's Krylov space from b instead of the
+    /// tridiagonal reduction, when > 0: steps are added until the coefficients at each of
+    /// `krylovLambdas` change by less than this (relative) over 8 steps; without convergence
+    /// by n/4 steps, the reduction. For the tuning's fold fits (issue 25: 10-100 steps at
+    /// n = 800, 1e-11 from the exact path); the final model keeps the exact path.
+    double krylovTolerance = 0.0;
+    std::vector<double> krylovLambdas;
 };
 
 /// The random Fourier features of the unit-peak Gaussian g_t: phi(x) = sqrt(2/D) cos(W x + b),
