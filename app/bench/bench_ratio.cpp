@@ -38,6 +38,35 @@ std::string number(double v)
 
 } // namespace
 
+RatioRun timeRatioFit(const GaussianShift& shift, int n, int s, const std::string& estimator,
+                      const std::vector<std::pair<std::string, std::string>>& options)
+{
+    const uint64_t seed = 1000 * uint64_t(n) + 10 * uint64_t(shift.dim) + uint64_t(s);
+    const Matrix p = shift.sampleP(n, seed);
+    const Matrix q = shift.sampleQ(n, seed + 500);
+    const Matrix test = shift.sampleP(5000, seed + 900);
+    FitSettings settings = FitSettings::defaults(estimator);
+    for (const auto& [k, v] : options) {
+        settings.values.set(k, v);
+    }
+    settings.values.set("seed", std::to_string(s));
+    const auto start = std::chrono::steady_clock::now();
+    const auto model = EstimatorRegistry::instance().get(estimator).fit(
+        FitInput{p, &q, KernelSpec{}, settings.values}, FitControl{});
+    RatioRun run;
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const auto& ratio = dynamic_cast<const RatioModel&>(*model);
+    run.nmse = normalizedSquaredError(ratio.ratio(test), shift.ratio(test));
+    run.t = ratio.t();
+    run.lambda = ratio.lambda();
+    for (const auto& [key, value] : model->report().fields) {
+        if (key == "form") {
+            run.form = std::get<std::string>(value);
+        }
+    }
+    return run;
+}
+
 void densityRatios(int seeds)
 {
     std::vector<GaussianShift> shifts(3);
@@ -62,32 +91,12 @@ void densityRatios(int seeds)
                 std::vector<double> errors, seconds, ts, lambdas;
                 std::string form = "-";
                 for (int s = 0; s < seeds; ++s) {
-                    const uint64_t seed = 1000 * uint64_t(n) + 10 * uint64_t(shift.dim) + s;
-                    const Matrix p = shift.sampleP(n, seed);
-                    const Matrix q = shift.sampleQ(n, seed + 500);
-                    const Matrix test = shift.sampleP(5000, seed + 900);
-                    FitSettings settings = FitSettings::defaults(m.estimator);
-                    for (const auto& [k, v] : m.options) {
-                        settings.values.set(k, v);
-                    }
-                    settings.values.set("seed", std::to_string(s));
-                    const auto start = std::chrono::steady_clock::now();
-                    const auto model =
-                        EstimatorRegistry::instance()
-                            .get(m.estimator)
-                            .fit(FitInput{p, &q, KernelSpec{}, settings.values}, FitControl{});
-                    seconds.push_back(
-                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                            .count());
-                    const auto& ratio = dynamic_cast<const RatioModel&>(*model);
-                    errors.push_back(normalizedSquaredError(ratio.ratio(test), shift.ratio(test)));
-                    ts.push_back(ratio.t());
-                    lambdas.push_back(ratio.lambda());
-                    for (const auto& [key, value] : model->report().fields) {
-                        if (key == "form") {
-                            form = std::get<std::string>(value);
-                        }
-                    }
+                    const RatioRun run = timeRatioFit(shift, n, s, m.estimator, m.options);
+                    errors.push_back(run.nmse);
+                    seconds.push_back(run.seconds);
+                    ts.push_back(run.t);
+                    lambdas.push_back(run.lambda);
+                    form = run.form;
                 }
                 const bool tuned = m.estimator != "sosrep-ratio";
                 std::printf("| %s | %d | %s | %s | %.3f | %.2f | %s | %s |\n", shift.name().c_str(),

@@ -2,6 +2,7 @@
 #include "app/bench/bench_speed.h"
 
 #include "app/bench/bench_kernel_sos.h"
+#include "app/bench/bench_ratio.h"
 #include "core/data/npz_reader.h"
 #include "core/data/scaler.h"
 #include "core/data/split.h"
@@ -132,6 +133,73 @@ std::string cell(double v, const char* format = "%.2f")
     return buf;
 }
 
+/// The app's batch run on a data file (`sosrep-studio FILE --screenshot ... --tab 3`, offscreen):
+/// seconds from its start until the density view and the Scores view had their data, as it
+/// prints them, and its wall seconds; negative when it did not run.
+struct AppRun
+{
+    double density = -1.0;
+    double scores = -1.0;
+    double wall = -1.0;
+};
+
+AppRun appRun(const std::string& studio, const std::string& data)
+{
+    AppRun run;
+    const std::string shot = "/tmp/sosrep-bench-app-" + std::to_string(getpid()) + ".png";
+    const std::string cmd = "QT_QPA_PLATFORM=offscreen " + studio + " " + data + " --screenshot " +
+                            shot + " --size 1400x900 --tab 3 2>/dev/null";
+    const auto t0 = std::chrono::steady_clock::now();
+    if (FILE* p = popen(cmd.c_str(), "r")) {
+        char line[256];
+        while (std::fgets(line, sizeof line, p)) {
+            std::sscanf(line, "density view ready %lf", &run.density);
+            std::sscanf(line, "scores view ready %lf", &run.scores);
+        }
+        if (pclose(p) == 0) {
+            run.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        }
+    }
+    std::remove(shot.c_str());
+    return run;
+}
+
+/// The directory of this executable (sosrep-studio is built beside it).
+std::string ownDirectory()
+{
+    char buf[4096];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    std::string path = n > 0 ? std::string(buf, size_t(n)) : std::string(".");
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+/// FIRE with its J tuning (10 widths x 5 folds x 6 lambdas) at n = m = 1000 on the three known
+/// shifts of `sosrep-bench --ratio`, median of 3 seeds, beside uLSIF with leave-one-out.
+void ratioTuningSpeed()
+{
+    std::vector<GaussianShift> shifts(3);
+    shifts[1].dim = shifts[1].shifted = 2;
+    shifts[2].dim = 10;
+    shifts[2].shifted = 2;
+    std::printf("\n| FIRE L2,p with J tuning, n = m = 1000 | seconds (median of 3) | NMSE "
+                "(median) | uLSIF-LOO seconds | uLSIF-LOO NMSE |\n|---|---|---|---|---|\n");
+    for (const GaussianShift& shift : shifts) {
+        std::vector<double> fs, fe, us, ue;
+        for (int s = 0; s < 3; ++s) {
+            const RatioRun f = timeRatioFit(shift, 1000, s, "fire", {{"loss", "l2p"}});
+            const RatioRun u = timeRatioFit(shift, 1000, s, "ulsif", {});
+            fs.push_back(f.seconds);
+            fe.push_back(f.nmse);
+            us.push_back(u.seconds);
+            ue.push_back(u.nmse);
+        }
+        std::printf("| %s | %.2f | %.3f | %.2f | %.3f |\n", shift.name().c_str(), median(fs),
+                    median(fe), median(us), median(ue));
+        std::fflush(stdout);
+    }
+}
+
 } // namespace
 
 void defaultFitSpeed(const std::string& dir, const std::string& python, const std::string& peer)
@@ -154,6 +222,22 @@ void defaultFitSpeed(const std::string& dir, const std::string& python, const st
                 them > 0 ? cell(us / them, "%.3f").c_str() : "-", last.lengthScale, last.auc,
                 peakMemoryMb());
     std::fflush(stdout);
+    // The app on all of shuttle (fit on a seeded 10 000, every row scored, every view).
+    std::vector<double> density, scores, wall;
+    for (int r = 0; r < 3; ++r) {
+        const AppRun a = appRun(ownDirectory() + "/sosrep-studio", dir + "/32_shuttle.npz");
+        density.push_back(a.density);
+        scores.push_back(a.scores);
+        wall.push_back(a.wall);
+    }
+    const double shown = median(density);
+    std::printf("| the app, `sosrep-studio 32_shuttle.npz --screenshot --tab 3`: start until "
+                "the density view has its data (Scores view: %.2f s; wall %.2f s) | %ld | "
+                "%.2f s | %s s | %s | - | - | - |\n",
+                median(scores), median(wall), long(shuttle.rows()), shown, cell(them).c_str(),
+                them > 0 && shown > 0 ? cell(shown / them, "%.3f").c_str() : "-");
+    std::fflush(stdout);
+    ratioTuningSpeed();
 
     std::printf("\n| N | data | back-end | ours (s) | peer (s) | l |\n|---|---|---|---|---|---|\n");
     std::vector<std::pair<double, double>> dense, landmarks, peerPoints;
