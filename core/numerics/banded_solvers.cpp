@@ -29,6 +29,17 @@ Vector SymmetricTridiagonal::times(const Vector& x) const
     return y;
 }
 
+Matrix SymmetricTridiagonal::dense() const
+{
+    const Eigen::Index n = size();
+    Matrix m = Matrix::Zero(n, n);
+    m.diagonal() = diagonal;
+    for (Eigen::Index i = 0; i + 1 < n; ++i) {
+        m(i + 1, i) = m(i, i + 1) = subDiagonal(i);
+    }
+    return m;
+}
+
 Vector solveShiftedTridiagonal(const SymmetricTridiagonal& t, double shift, const Vector& rhs)
 {
     // LDL^T of T + shift I: d_i = a_i - e_{i-1}^2 / d_{i-1}, l_i = e_i / d_i.

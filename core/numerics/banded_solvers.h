@@ -14,6 +14,8 @@ struct SymmetricTridiagonal
     Eigen::Index size() const { return diagonal.size(); }
     /// T x in O(n).
     Vector times(const Vector& x) const;
+    /// T as a full matrix (for checks).
+    Matrix dense() const;
 };
 
 /// (T + shift I)^-1 rhs by Cholesky of the shifted tridiagonal matrix, O(n). Throws

@@ -4,7 +4,7 @@
 // matrix's do), and their refusal of matrices that are not positive definite.
 #include "core/errors.h"
 #include "core/numerics/banded_solvers.h"
-#include "core/random.h"
+#include "support/random_arrays.h"
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
@@ -21,13 +21,7 @@ namespace {
 /// down to 1e-14, reduced to tridiagonal form.
 SymmetricTridiagonal gramLike(Eigen::Index n, uint64_t seed)
 {
-    Rng rng(seed);
-    Matrix z(n, n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        for (Eigen::Index j = 0; j < n; ++j) {
-            z(i, j) = rng.normal();
-        }
-    }
+    const Matrix z = test::normalMatrix(n, n, seed);
     const Matrix q = z.householderQr().householderQ();
     Vector sigma(n);
     for (Eigen::Index i = 0; i < n; ++i) {
@@ -36,27 +30,6 @@ SymmetricTridiagonal gramLike(Eigen::Index n, uint64_t seed)
     const Matrix a = q * sigma.asDiagonal() * q.transpose();
     const Eigen::Tridiagonalization<Matrix> tri(0.5 * (a + a.transpose()));
     return {tri.diagonal(), tri.subDiagonal()};
-}
-
-Matrix dense(const SymmetricTridiagonal& t)
-{
-    const Eigen::Index n = t.size();
-    Matrix m = Matrix::Zero(n, n);
-    m.diagonal() = t.diagonal;
-    for (Eigen::Index i = 0; i + 1 < n; ++i) {
-        m(i + 1, i) = m(i, i + 1) = t.subDiagonal(i);
-    }
-    return m;
-}
-
-Vector randomVector(Eigen::Index n, uint64_t seed)
-{
-    Rng rng(seed);
-    Vector v(n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        v(i) = rng.normal();
-    }
-    return v;
 }
 
 double relative(const Vector& a, const Vector& b)
@@ -75,8 +48,8 @@ private slots:
     {
         for (Eigen::Index n : {1, 2, 3, 40}) {
             const SymmetricTridiagonal t = gramLike(n, 1 + uint64_t(n));
-            const Vector x = randomVector(n, 7);
-            QVERIFY(relative(t.times(x), dense(t) * x) < 1e-14);
+            const Vector x = test::normalVector(n, 7);
+            QVERIFY(relative(t.times(x), t.dense() * x) < 1e-14);
         }
     }
 
@@ -96,8 +69,8 @@ private slots:
         QFETCH(int, n);
         QFETCH(double, shift);
         const SymmetricTridiagonal t = gramLike(n, 3 + uint64_t(n));
-        const Vector rhs = randomVector(n, 11);
-        Matrix m = dense(t);
+        const Vector rhs = test::normalVector(n, 11);
+        Matrix m = t.dense();
         m.diagonal().array() += shift;
         const Vector want = m.partialPivLu().solve(rhs);
         const double err = relative(solveShiftedTridiagonal(t, shift, rhs), want);
@@ -128,8 +101,8 @@ private slots:
         QFETCH(double, a);
         QFETCH(double, b);
         const SymmetricTridiagonal t = gramLike(n, 5 + uint64_t(n));
-        const Vector rhs = randomVector(n, 13);
-        const Matrix d = dense(t);
+        const Vector rhs = test::normalVector(n, 13);
+        const Matrix d = t.dense();
         Matrix m = d * d + a * d;
         m.diagonal().array() += b;
         const Vector want = m.partialPivLu().solve(rhs);
@@ -141,8 +114,8 @@ private slots:
     {
         // (T + c)(T^2 - cT + c^2) = T^3 + lambda with c = lambda^(1/3): FIRE's L2,p filter.
         const SymmetricTridiagonal t = gramLike(150, 17);
-        const Vector rhs = randomVector(150, 19);
-        const Matrix d = dense(t);
+        const Vector rhs = test::normalVector(150, 19);
+        const Matrix d = t.dense();
         for (double lambda : {1e-5, 1e-7, 1e-10}) {
             const double c = std::cbrt(lambda);
             const Vector got =

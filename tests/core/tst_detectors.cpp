@@ -6,6 +6,7 @@
 #include "core/numerics/nearest_neighbours.h"
 #include "core/random.h"
 #include "support/fit_helpers.h"
+#include "support/random_arrays.h"
 
 #include <QtTest>
 
@@ -19,14 +20,7 @@ namespace {
 
 Matrix gaussianRows(Eigen::Index n, Eigen::Index d, uint64_t seed)
 {
-    Rng rng(seed);
-    Matrix x(n, d);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        for (Eigen::Index j = 0; j < d; ++j) {
-            x(i, j) = rng.normal();
-        }
-    }
-    return x;
+    return test::normalMatrix(n, d, seed);
 }
 
 /// c(n) straight from the paper's Eq. 1 with the harmonic number summed exactly.

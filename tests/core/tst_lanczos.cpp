@@ -2,7 +2,7 @@
 // The Lanczos basis behind FIRE's tuning folds: orthonormal, T = Q^T A Q, f(A) b recovered from
 // a full basis, an invariant space found and flagged, and no basis when it cannot converge.
 #include "core/numerics/lanczos.h"
-#include "core/random.h"
+#include "support/random_arrays.h"
 
 #include <Eigen/Eigenvalues>
 
@@ -16,34 +16,8 @@ namespace {
 
 Matrix randomSpd(Eigen::Index n, Eigen::Index rank, uint64_t seed)
 {
-    Rng rng(seed);
-    Matrix z(n, rank);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        for (Eigen::Index j = 0; j < rank; ++j) {
-            z(i, j) = rng.normal();
-        }
-    }
+    const Matrix z = test::normalMatrix(n, rank, seed);
     return z * z.transpose() / double(n);
-}
-
-Vector randomVector(Eigen::Index n, uint64_t seed)
-{
-    Rng rng(seed);
-    Vector v(n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        v(i) = rng.normal();
-    }
-    return v;
-}
-
-Matrix dense(const SymmetricTridiagonal& t)
-{
-    Matrix m = Matrix::Zero(t.size(), t.size());
-    m.diagonal() = t.diagonal;
-    for (Eigen::Index i = 0; i + 1 < t.size(); ++i) {
-        m(i + 1, i) = m(i, i + 1) = t.subDiagonal(i);
-    }
-    return m;
 }
 
 } // namespace
@@ -56,7 +30,7 @@ private slots:
     void basisIsOrthonormalAndReducesA()
     {
         const Matrix a = randomSpd(60, 60, 1);
-        const Vector b = randomVector(60, 2);
+        const Vector b = test::normalVector(60, 2);
         int asked = 0;
         const auto basis = lanczos(a, b, 60, 5, [&](const SymmetricTridiagonal& t) {
             ++asked;
@@ -68,7 +42,7 @@ private slots:
         QVERIFY(!basis->invariant);
         const Matrix& q = basis->q;
         QVERIFY((q.transpose() * q - Matrix::Identity(20, 20)).norm() < 1e-12);
-        QVERIFY((q.transpose() * a * q - dense(basis->t)).norm() < 1e-12 * a.norm());
+        QVERIFY((q.transpose() * a * q - basis->t.dense()).norm() < 1e-12 * a.norm());
         QVERIFY((q.col(0) * basis->norm - b).norm() < 1e-14 * b.norm());
     }
 
@@ -77,7 +51,7 @@ private slots:
         // f(A) b = |b| Q f(T) e1 once the basis spans the space (here: all of R^n), with
         // f(s) = 1 / (s^2 + 0.01) through the banded solve.
         const Matrix a = randomSpd(40, 40, 3);
-        const Vector b = randomVector(40, 4);
+        const Vector b = test::normalVector(40, 4);
         const auto basis = lanczos(a, b, 40, 1, [](const SymmetricTridiagonal&) { return false; });
         QVERIFY(basis.has_value()); // invariant at the last step at the latest
         Vector e1 = Vector::Zero(basis->t.size());
@@ -97,7 +71,7 @@ private slots:
         // later: rounding leaves the 4th residual at 4e-14 here, above the 1e-13 x max|A_ii|
         // of a breakdown), and what it returns is exact.
         const Matrix a = randomSpd(50, 3, 5);
-        const Vector b = randomVector(50, 6);
+        const Vector b = test::normalVector(50, 6);
         const auto basis = lanczos(a, b, 50, 10, [](const SymmetricTridiagonal&) { return false; });
         QVERIFY(basis.has_value());
         QVERIFY(basis->invariant);
@@ -114,7 +88,7 @@ private slots:
     {
         const Matrix a = randomSpd(50, 50, 7);
         const auto never = [](const SymmetricTridiagonal&) { return false; };
-        QVERIFY(!lanczos(a, randomVector(50, 8), 10, 5, never).has_value());
+        QVERIFY(!lanczos(a, test::normalVector(50, 8), 10, 5, never).has_value());
         QVERIFY(!lanczos(a, Vector::Zero(50), 10, 5, never).has_value());
     }
 };
