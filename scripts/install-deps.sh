@@ -2,11 +2,12 @@
 # Installs the Debian packages SOSREP Studio needs, skipping those already present (idempotent).
 #   install-deps.sh               what the build, the app and the tests need
 #   install-deps.sh --sanitizers  also clang with its runtimes (ASan, UBSan, libFuzzer, OpenMP)
-#   install-deps.sh --python      also NumPy and scikit-learn (the peers sosrep-bench and
-#                                 scripts/bench_density.py time and compare against)
+#   install-deps.sh --python      the same (NumPy, scikit-learn, pybind11 and pytest are now
+#                                 in the base list: the Python package is built and tested)
 set -euo pipefail
 packages=(build-essential cmake pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev
-          libqcustomplot2.1-qt6 libeigen3-dev zlib1g-dev libgl-dev xvfb xauth locales)
+          libqcustomplot2.1-qt6 libeigen3-dev zlib1g-dev libgl-dev xvfb xauth locales
+          python3 python3-dev pybind11-dev python3-numpy python3-sklearn python3-pytest)
 if [ "${1:-}" = "--sanitizers" ]; then
     packages+=(clang libclang-rt-14-dev libomp-dev)
 elif [ "${1:-}" = "--python" ]; then

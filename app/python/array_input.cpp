@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#include "app/python/array_input.h"
+
+#include <pybind11/pybind11.h>
+
+#include <cmath>
+
+namespace py = pybind11;
+
+namespace sosrep::python {
+namespace {
+
+template <typename T> T at(const py::array& a, Eigen::Index i, Eigen::Index j)
+{
+    const auto* base = static_cast<const char*>(a.data());
+    return *reinterpret_cast<const T*>(base + i * a.strides(0) + j * a.strides(1));
+}
+
+} // namespace
+
+ArrayRows::ArrayRows(const py::array& array, const std::string& name) : m_array(array)
+{
+    if (array.ndim() != 2) {
+        throw py::value_error(name + ": expected a 2-D array (rows x columns), got " +
+                              std::to_string(array.ndim()) +
+                              "-D. Reshape your data with reshape(-1, 1) for one column or "
+                              "reshape(1, -1) for one row");
+    }
+    const py::dtype dt = array.dtype();
+    if (dt.is(py::dtype::of<double>())) {
+        m_single = false;
+    } else if (dt.is(py::dtype::of<float>())) {
+        m_single = true;
+    } else {
+        throw py::type_error(name + ": expected float64 or float32 values, got " +
+                             py::str(static_cast<const py::handle&>(dt)).cast<std::string>());
+    }
+    m_rows = array.shape(0);
+    m_cols = array.shape(1);
+    m_borrowed =
+        !m_single && array.strides(0) == Eigen::Index(sizeof(double)) &&
+        array.strides(1) == Eigen::Index(sizeof(double)) * std::max<Eigen::Index>(m_rows, 1);
+}
+
+void ArrayRows::forEachBlock(Eigen::Index blockRows,
+                             const std::function<void(Eigen::Index, const MatrixRef&)>& use) const
+{
+    if (m_borrowed) {
+        const Eigen::Map<const Matrix> whole(static_cast<const double*>(m_array.data()), m_rows,
+                                             m_cols);
+        for (Eigen::Index first = 0; first < m_rows; first += blockRows) {
+            const Eigen::Index n = std::min(blockRows, m_rows - first);
+            use(first, whole.middleRows(first, n));
+        }
+        return;
+    }
+    Matrix block;
+    for (Eigen::Index first = 0; first < m_rows; first += blockRows) {
+        const Eigen::Index n = std::min(blockRows, m_rows - first);
+        block.resize(n, m_cols);
+        for (Eigen::Index j = 0; j < m_cols; ++j) {
+            for (Eigen::Index i = 0; i < n; ++i) {
+                block(i, j) = m_single ? double(at<float>(m_array, first + i, j))
+                                       : at<double>(m_array, first + i, j);
+            }
+        }
+        use(first, block);
+    }
+}
+
+Matrix ArrayRows::all() const
+{
+    Matrix out(m_rows, m_cols);
+    forEachBlock(std::max<Eigen::Index>(m_rows, 1),
+                 [&out](Eigen::Index, const MatrixRef& block) { out = block; });
+    return out;
+}
+
+bool ArrayRows::firstNonFinite(long* row, long* column, std::string* value) const
+{
+    for (Eigen::Index i = 0; i < m_rows; ++i) {
+        for (Eigen::Index j = 0; j < m_cols; ++j) {
+            const double v =
+                m_single ? double(at<float>(m_array, i, j)) : at<double>(m_array, i, j);
+            if (!std::isfinite(v)) {
+                *row = long(i) + 1;
+                *column = long(j) + 1;
+                *value = std::isnan(v) ? "NaN" : (v > 0 ? "inf" : "-inf");
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+} // namespace sosrep::python

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: MIT
+// The `sosrep._sosrep` extension: the core's registry, its one fit route and the model files,
+// for the Python package (app/python/sosrep). No widgets: sosrep_core and sosrep_io only.
+#include "app/python/array_input.h"
+#include "core/data/preparation.h"
+#include "core/errors.h"
+#include "core/estimators/registry.h"
+#include "core/pipeline/fit_route.h"
+#include "ui/io/model_file.h"
+#include "ui/io/output_set.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <QFile>
+
+#include <atomic>
+
+namespace py = pybind11;
+
+namespace sosrep::python {
+namespace {
+
+/// Rows scored per block: bounded memory whatever the input's size and layout.
+constexpr Eigen::Index kScoreBlockRows = 8192;
+
+/// A fitted model as the package holds it: what a model file stores, and the fit's tuning.
+struct Model
+{
+    std::shared_ptr<const FittedModel> fitted;
+    io::SavedModel saved;
+    std::vector<FdPoint> fdCurve;
+    double lengthScale = 0.0;
+    std::vector<std::string> warnings;
+};
+
+std::string typeName(OptionType t)
+{
+    switch (t) {
+    case OptionType::Integer:
+        return "integer";
+    case OptionType::Real:
+        return "real";
+    case OptionType::Choice:
+        return "choice";
+    case OptionType::RealOrChoice:
+        return "real_or_choice";
+    case OptionType::Seed:
+        return "seed";
+    }
+    return "real";
+}
+
+/// Every registered estimator with its option table (the common options included): the
+/// package generates its classes from this.
+py::list estimatorTable()
+{
+    py::list out;
+    for (const Estimator* e : EstimatorRegistry::instance().all()) {
+        const FitSettings defaults = FitSettings::defaults(e->name());
+        const Capabilities caps = e->capabilities();
+        py::list options;
+        for (const auto& [name, value] : defaults.values.all()) {
+            const OptionSpec* spec = defaults.values.spec(name);
+            py::dict o;
+            o["name"] = name;
+            o["type"] = typeName(spec->type);
+            o["default"] = value;
+            o["choices"] = spec->choices;
+            o["help"] = spec->help;
+            o["label"] = spec->label;
+            o["group"] = spec->group;
+            o["minimum"] = spec->minimum;
+            o["maximum"] = spec->maximum;
+            options.append(o);
+        }
+        py::dict d;
+        d["name"] = e->name();
+        d["title"] = e->title();
+        d["kind"] = toString(caps.kind);
+        d["needs_second_sample"] = caps.needsSecondSample;
+        d["options"] = options;
+        out.append(d);
+    }
+    return out;
+}
+
+void refuseNonFinite(const ArrayRows& rows, const std::string& name)
+{
+    long row = 0, column = 0;
+    std::string value;
+    if (rows.firstNonFinite(&row, &column, &value)) {
+        throw DataError(name, row, column,
+                        "non-finite value " + value + " in " + name + " (row " +
+                            std::to_string(row) + ", column " + std::to_string(column) + ")");
+    }
+}
+
+Dataset datasetOf(const ArrayRows& rows, const std::string& name)
+{
+    refuseNonFinite(rows, name);
+    Dataset d;
+    d.x = rows.all();
+    d.source = name;
+    for (Eigen::Index j = 0; j < d.x.cols(); ++j) {
+        d.columns.push_back("x" + std::to_string(j + 1));
+    }
+    return d;
+}
+
+/// The fit's observer: Python's progress callback, and Ctrl+C (or an exception from the
+/// callback) as a cancel, answered at the next solver step. Python is entered with the GIL.
+struct PythonObserver
+{
+    py::object progress;
+    std::atomic<bool> stop{false};
+
+    FitObserver observer()
+    {
+        FitObserver o;
+        o.cancelled = [this] {
+            if (!stop) {
+                py::gil_scoped_acquire gil;
+                if (PyErr_CheckSignals() != 0) {
+                    stop = true; // the KeyboardInterrupt stays set: raised after the fit
+                }
+            }
+            return stop.load();
+        };
+        if (!progress.is_none()) {
+            o.progress = [this](const std::string& stage, int done, int total) {
+                if (stop) {
+                    return;
+                }
+                py::gil_scoped_acquire gil;
+                try {
+                    progress(stage, done, total);
+                } catch (py::error_already_set& e) {
+                    e.restore(); // raised again after the fit
+                    stop = true;
+                }
+            };
+        }
+        return o;
+    }
+};
+
+std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
+                           const std::map<std::string, std::string>& options,
+                           const py::object& second, const py::object& progress)
+{
+    FitSettings settings = FitSettings::defaults(estimator);
+    for (const auto& [name, value] : options) {
+        if (!settings.values.has(name)) {
+            std::string known;
+            for (const auto& [k, v] : settings.values.all()) {
+                known += (known.empty() ? "" : ", ") + k;
+            }
+            throw ParameterError(name, "is not an option of " + estimator + " (" + known + ")");
+        }
+        settings.values.set(name, value);
+    }
+    settings.resolvePurpose("density"); // as `sosrep fit`: purpose=auto is the density
+    const ArrayRows rows(x, "X");
+    const Dataset train = datasetOf(rows, "X");
+    const PreparedTraining prepared =
+        prepareTraining(train, scalingKindFromString(settings.values.text("scale")));
+    FitData data;
+    data.train = prepared.x;
+    data.validation = Matrix(0, train.dim());
+    data.source = "X";
+    Matrix q;
+    if (!second.is_none()) {
+        const ArrayRows qRows(second.cast<py::array>(), "q");
+        if (qRows.cols() != train.dim()) {
+            throw py::value_error("q: has " + std::to_string(qRows.cols()) + " columns, X has " +
+                                  std::to_string(train.dim()));
+        }
+        Dataset qData = datasetOf(qRows, "q");
+        qData.columns = train.columns;
+        q = applyToOther(prepared.scaler, qData);
+        data.second = &q;
+    }
+    PythonObserver watch;
+    watch.progress = progress;
+    const FitObserver observer = watch.observer();
+    FitOutcome f;
+    {
+        py::gil_scoped_release release;
+        f = fitModel(data, settings, observer);
+    }
+    if (PyErr_Occurred()) {
+        throw py::error_already_set(); // KeyboardInterrupt, or the progress callback's error
+    }
+    if (f.cancelled || !f.model) {
+        throw py::error_already_set();
+    }
+    checkUsable(*f.model);
+    auto m = std::make_shared<Model>();
+    m->fitted = f.model;
+    m->lengthScale = f.lengthScale;
+    m->warnings = prepared.warnings;
+    m->warnings.insert(m->warnings.end(), f.warnings.begin(), f.warnings.end());
+    if (f.search) {
+        m->fdCurve = f.search->curve;
+    }
+    QJsonObject prov;
+    prov[QStringLiteral("seed")] = QString::fromStdString(settings.values.text("seed"));
+    prov[QStringLiteral("train_file")] = QStringLiteral("(NumPy array)");
+    if (f.search) {
+        prov[QStringLiteral("purpose")] = QString::fromStdString(f.purpose);
+        prov[QStringLiteral("selection_rule")] = QString::fromStdString(f.rule);
+        prov[QStringLiteral("selection_reason")] =
+            QString::fromStdString(f.search->selection.reason);
+    }
+    m->saved = io::savedModelOf(*f.model, settings, prepared.scaler, train.columns, prov);
+    return m;
+}
+
+std::shared_ptr<Model> fromJson(const std::string& bytes, const std::string& source)
+{
+    auto m = std::make_shared<Model>();
+    const QString name = QString::fromStdString(source);
+    m->saved = io::parseModel(QByteArray::fromStdString(bytes), name);
+    m->fitted = io::toModel(m->saved, name);
+    m->lengthScale = m->saved.kernel ? m->saved.kernel->lengthScale : 0.0;
+    return m;
+}
+
+std::shared_ptr<Model> load(const std::string& path)
+{
+    QFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::ReadOnly)) {
+        throw DataError(path, 0, 0,
+                        "cannot read the model file (" + file.errorString().toStdString() + ")");
+    }
+    return fromJson(file.readAll().toStdString(), path);
+}
+
+py::bytes toJson(const Model& m)
+{
+    return py::bytes(io::modelJson(m.saved).toStdString());
+}
+
+void save(const Model& m, const std::string& path)
+{
+    io::OutputSet out;
+    const QString p = QString::fromStdString(path);
+    out.plan(p, "model");
+    out.stage(p, io::modelJson(m.saved));
+    out.commit(); // a temporary file renamed into place: never half written
+}
+
+py::array_t<double> logValues(const Model& m, const py::array& x)
+{
+    const ArrayRows rows(x, "X");
+    if (rows.cols() != Eigen::Index(m.saved.columns.size())) {
+        throw py::value_error("X: has " + std::to_string(rows.cols()) +
+                              " columns, the model was fitted on " +
+                              std::to_string(m.saved.columns.size()));
+    }
+    refuseNonFinite(rows, "X");
+    py::array_t<double> out(rows.rows());
+    double* values = out.mutable_data();
+    {
+        py::gil_scoped_release release;
+        rows.forEachBlock(kScoreBlockRows, [&](Eigen::Index first, const MatrixRef& block) {
+            const Vector v = m.fitted->logValues(m.saved.scaler.apply(block)).values;
+            std::copy(v.data(), v.data() + v.size(), values + first);
+        });
+    }
+    return out;
+}
+
+py::dict settingsOf(const Model& m)
+{
+    py::dict d;
+    for (const auto& [k, v] : m.saved.settings.values.all()) {
+        d[py::str(k)] = v;
+    }
+    return d;
+}
+
+py::dict summaryOf(const Model& m)
+{
+    py::dict d;
+    const auto put = [&d](const SummaryFields& fields) {
+        for (const auto& [k, v] : fields) {
+            std::visit([&](const auto& x) { d[py::str(k)] = x; }, v);
+        }
+    };
+    put(m.fitted->summary());
+    put(m.fitted->report().fields);
+    return d;
+}
+
+py::list fdCurveOf(const Model& m)
+{
+    py::list out;
+    for (const FdPoint& p : m.fdCurve) {
+        out.append(py::make_tuple(p.lengthScale, p.value, p.invalidPoints, p.iterations,
+                                  p.kernelProducts, p.heldOutLogLikelihood, toString(p.status)));
+    }
+    return out;
+}
+
+} // namespace
+} // namespace sosrep::python
+
+PYBIND11_MODULE(_sosrep, m)
+{
+    using namespace sosrep;
+    using namespace sosrep::python;
+    m.doc() = "SOSREP Studio's core: estimators, fits, scores and model files";
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) {
+                std::rethrow_exception(p);
+            }
+        } catch (const ParameterError& e) {
+            PyErr_SetString(PyExc_ValueError, e.what());
+        } catch (const DataError& e) {
+            PyErr_SetString(PyExc_ValueError, e.what());
+        } catch (const NumericalError& e) {
+            PyErr_SetString(PyExc_FloatingPointError, e.what());
+        }
+    });
+    m.def("estimators", &estimatorTable, "Every registered estimator and its options");
+    m.def("fit", &fit, py::arg("estimator"), py::arg("X"), py::arg("options"),
+          py::arg("second") = py::none(), py::arg("progress") = py::none(),
+          "Fits an estimator through the core's fit route (the command line's)");
+    m.def("load", &load, py::arg("path"), "Reads a model file of the command line or the app");
+    m.def("from_json", &fromJson, py::arg("data"), py::arg("source") = "<bytes>");
+    py::class_<Model, std::shared_ptr<Model>>(m, "Model")
+        .def_property_readonly("estimator", [](const Model& x) { return x.fitted->estimator(); })
+        .def_property_readonly("kind", [](const Model& x) { return toString(x.fitted->kind()); })
+        .def_property_readonly("n_features", [](const Model& x) { return x.saved.columns.size(); })
+        .def_property_readonly("length_scale", [](const Model& x) { return x.lengthScale; })
+        .def_property_readonly("settings", &settingsOf)
+        .def_property_readonly("summary", &summaryOf)
+        .def_property_readonly("fd_curve", &fdCurveOf)
+        .def_property_readonly("warnings", [](const Model& x) { return x.warnings; })
+        .def("log_values", &logValues, py::arg("X"))
+        .def("to_json", &toJson)
+        .def("save", &save, py::arg("path"))
+        .def(py::pickle([](const Model& x) { return toJson(x); },
+                        [](const py::bytes& b) { return fromJson(std::string(b), "<pickle>"); }));
+}

@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: MIT
+"""SOSREP Studio's estimators from NumPy, by scikit-learn's conventions.
+
+    import sosrep
+    model = sosrep.SOSREP().fit(X)          # length_scale="auto": Fisher-divergence tuning
+    log_p = model.score_samples(X_new)      # log density (or log pre-density)
+    model.save("model.json")                # the command line's and the app's model file
+
+Every estimator of the core's registry is a class here (SOSREP, KDE, KernelSoS, FIRE, ...);
+`sosrep.Estimator("name", **options)` makes one by name.
+"""
+from . import _sosrep
+from ._estimators import (DensityEstimator, DetectorEstimator, SosrepEstimator, class_name,
+                          keyword_of, make_classes)
+
+_classes = make_classes()
+globals().update(_classes)
+_by_name = {e["name"]: _classes[class_name(e["name"])] for e in _sosrep.estimators()}
+
+
+def estimators():
+    """The registered estimators' names."""
+    return list(_by_name)
+
+
+def Estimator(name, **options):
+    """The estimator `name` of the registry, with these options."""
+    if name not in _by_name:
+        raise ValueError(f"estimator: '{name}' is not one of {', '.join(_by_name)}")
+    return _by_name[name](**options)
+
+
+def load(path):
+    """A fitted estimator from a model file written by `sosrep fit --model-out`, the app or
+    `save`."""
+    model = _sosrep.load(str(path))
+    settings = model.settings
+    cls = _by_name[model.estimator]
+    est = cls(**{keyword_of(k): v for k, v in settings.items() if k in cls._option_names})
+    est._set_model(model)
+    if isinstance(est, DetectorEstimator):
+        est.offset_ = 0.0  # no training rows to take a quantile of
+    return est
+
+
+__all__ = ["Estimator", "estimators", "load"] + sorted(_classes)

@@ -1,0 +1,232 @@
+# SPDX-License-Identifier: MIT
+"""Estimator classes generated from the core's registry and option tables.
+
+Every registered estimator becomes a scikit-learn estimator whose constructor keywords are its
+options (the same names as in model files and the command line's --help, with '_'), so a new
+plug-in appears here without Python code. Fits go through the core's one fit route, the one
+`sosrep fit` uses (purpose=auto is the density there too), and the fitted model is the command
+line's and the app's model file: scores are equal bit for bit.
+"""
+import inspect
+import keyword
+
+import numpy as np
+from sklearn.base import BaseEstimator
+
+from . import _sosrep
+
+# Names that do not follow from the registry name by the general rule (upper case).
+_CLASS_NAMES = {"sos-mmd": "KernelSoS", "iforest": "IForest", "sosrep-ratio": "SOSREPRatio"}
+
+
+def class_name(estimator):
+    """The Python class name of a registry name: 'sosrep' -> 'SOSREP', 'sos-mmd' -> 'KernelSoS'."""
+    if estimator in _CLASS_NAMES:
+        return _CLASS_NAMES[estimator]
+    return "".join(part.upper() for part in estimator.replace("_", "-").split("-"))
+
+
+def keyword_of(option_name):
+    """The constructor keyword of an option: its name, except where that is a Python keyword
+    ('lambda' -> 'lam'). Not PEP 8's 'lambda_': scikit-learn takes attributes ending in '_'
+    for fitted ones, and check_is_fitted would call an unfitted estimator fitted."""
+    name = option_name.replace("-", "_")
+    if name == "lambda":
+        return "lam"
+    return name + "_value" if keyword.iskeyword(name) else name
+
+
+def _python_default(option):
+    text, kind = option["default"], option["type"]
+    if kind in ("integer", "seed"):
+        return int(text)
+    if kind == "real":
+        return float(text)
+    if kind == "real_or_choice" and text not in option["choices"]:
+        return float(text)
+    return text
+
+
+def _option_text(value):
+    """An option value as the core's canonical text reads it."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError("a boolean is not an option value")
+    if isinstance(value, (float, np.floating)):
+        return repr(float(value))
+    return str(value)
+
+
+class SosrepEstimator(BaseEstimator):
+    """Common behaviour of the generated classes (see the class of each estimator)."""
+
+    _estimator = None  # the registry name
+    _kind = None
+    _option_names = ()
+
+    def _options(self):
+        return {name: _option_text(getattr(self, keyword_of(name)))
+                for name in self._option_names}
+
+    def _check_fitted(self):
+        if not hasattr(self, "model_"):
+            from sklearn.exceptions import NotFittedError
+
+            raise NotFittedError(
+                f"This {type(self).__name__} instance is not fitted yet: call fit first")
+
+    def _array(self, X, name="X"):
+        """X as a NumPy array of float64 or float32, as the core reads it (it refuses other
+        shapes and NaN or infinite values itself, in the command line's words)."""
+        if hasattr(X, "toarray") and hasattr(X, "nnz"):
+            raise TypeError(f"{name}: sparse input is not supported: pass {name}.toarray()")
+        if hasattr(X, "to_numpy"):
+            X = X.to_numpy()
+        X = np.asarray(X)
+        if X.dtype.kind == "c":
+            raise ValueError(f"{name}: Complex data not supported: expected real numbers")
+        if X.dtype not in (np.float64, np.float32):
+            if X.dtype.kind in "iub":
+                X = X.astype(np.float64)
+            elif X.dtype.kind == "O":
+                try:
+                    X = X.astype(np.float64)
+                except TypeError as e:
+                    raise TypeError(f"{name}: values are not all numbers ({e})") from None
+                except ValueError as e:
+                    raise ValueError(f"{name}: values are not all numbers ({e})") from None
+            else:
+                raise TypeError(f"{name}: expected float64 or float32 values, got {X.dtype}")
+        if X.ndim == 2 and X.shape[1] == 0:
+            raise ValueError(f"{name}: 0 feature(s) (shape={X.shape}) while a minimum of 1 is "
+                             "required.")
+        return X
+
+    def _fit_model(self, X, second=None, progress=None):
+        X = self._array(X)
+        if X.ndim == 2 and X.shape[0] < 2:
+            raise ValueError(f"X: {X.shape[0]} sample(s): a fit needs at least 2 rows")
+        model = _sosrep.fit(self._estimator, X, self._options(),
+                            None if second is None else self._array(second, "q"), progress)
+        self._set_model(model)
+        return self
+
+    def _set_model(self, model):
+        self.model_ = model
+        self.n_features_in_ = model.n_features
+        self.length_scale_ = model.length_scale
+        self.fd_curve_ = np.array(
+            [tuple(p) for p in model.fd_curve],
+            dtype=[("length_scale", "f8"), ("fd", "f8"), ("invalid_points", "i8"),
+                   ("iterations", "i8"), ("kernel_products", "i8"),
+                   ("held_out_log_likelihood", "f8"), ("status", "U16")])
+        summary = model.summary
+        if "log_normalizer" in summary:
+            self.log_normalizer_ = summary["log_normalizer"]
+        self.summary_ = summary
+
+    def save(self, path):
+        """Writes the command line's and the app's model file (JSON), atomically."""
+        self._check_fitted()
+        self.model_.save(str(path))
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        if "model_" in state:
+            state["model_"] = state["model_"].to_json()
+        return state
+
+    def __setstate__(self, state):
+        model = state.pop("model_", None)
+        self.__dict__.update(state)
+        if model is not None:
+            self.model_ = _sosrep.from_json(model, "<pickle>")
+
+
+class DetectorEstimator(SosrepEstimator):
+    """fit / score_samples (a normality score: higher is more typical), PyOD's anomaly_score
+    and scikit-learn's outlier API. No score(): a normality score has no likelihood."""
+
+    def fit(self, X, y=None, progress=None):
+        """Fits on the rows of X (y is ignored). `progress(stage, done, total)` is called as
+        the fit goes; Ctrl+C cancels it within one solver step (KeyboardInterrupt)."""
+        self._fit_model(X, progress=progress)
+        train = self.score_samples(X)
+        self.offset_ = float(np.quantile(train, self.contamination))
+        return self
+
+    def score_samples(self, X):
+        """log p at the rows of X (the log pre-density for a pre-density, the normality score
+        for a detector): higher is more typical."""
+        self._check_fitted()
+        return self.model_.log_values(self._array(X))
+
+    def anomaly_score(self, X):
+        """Higher is more anomalous (PyOD's convention): minus score_samples."""
+        return -self.score_samples(X)
+
+    def decision_function(self, X):
+        """score_samples minus the training rows' `contamination` quantile: negative for
+        outliers (scikit-learn's convention)."""
+        self._check_fitted()
+        return self.score_samples(X) - self.offset_
+
+    def predict(self, X):
+        """+1 for inliers, -1 for outliers (decision_function below 0)."""
+        return np.where(self.decision_function(X) >= 0, 1, -1)
+
+    def fit_predict(self, X, y=None):
+        return self.fit(X).predict(X)
+
+
+class DensityEstimator(DetectorEstimator):
+    """A density estimator: the detector's methods, and score() (the mean log-likelihood)."""
+
+    def score(self, X, y=None):
+        """Mean log-likelihood of the rows; only for a normalized density."""
+        self._check_fitted()
+        if self.model_.kind != "density":
+            raise ValueError(
+                f"{type(self).__name__} with these options gives a {self.model_.kind}, not a "
+                "normalized density: there is no log-likelihood (use score_samples)")
+        return float(np.mean(self.score_samples(X)))
+
+
+def _make_class(entry):
+    options = [o for o in entry["options"]]
+    params = [inspect.Parameter(keyword_of(o["name"]), inspect.Parameter.KEYWORD_ONLY,
+                                default=_python_default(o)) for o in options]
+    density = not entry["needs_second_sample"]
+    if density:
+        params.append(inspect.Parameter("contamination", inspect.Parameter.KEYWORD_ONLY,
+                                        default=0.1))
+    names = tuple(o["name"] for o in options)
+
+    def __init__(self, **kwargs):
+        for p in params:
+            setattr(self, p.name, kwargs.pop(p.name, p.default))
+        if kwargs:
+            unknown = ", ".join(sorted(kwargs))
+            raise TypeError(f"{unknown}: not an option of {entry['name']} "
+                            f"(its options: {', '.join(p.name for p in params)})")
+
+    __init__.__signature__ = inspect.Signature(
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + params)
+    doc = [entry["title"], "", "Parameters", "----------"]
+    for o in options:
+        doc.append(f"{keyword_of(o['name'])} : default {o['default']!r}")
+        doc.append(f"    {o['help']}")
+    if not density:
+        base = SosrepEstimator
+    elif entry["kind"] == "normality score":
+        base = DetectorEstimator
+    else:
+        base = DensityEstimator
+    attrs = {"__init__": __init__, "__doc__": "\n".join(doc), "_estimator": entry["name"],
+             "_kind": entry["kind"], "_option_names": names, "__module__": "sosrep"}
+    if density:
+        attrs["_estimator_type"] = "outlier_detector"
+    return type(class_name(entry["name"]), (base,), attrs)
+
+
+def make_classes():
+    return {class_name(e["name"]): _make_class(e) for e in _sosrep.estimators()}

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: MIT
+"""scikit-learn's own conformance checks on every density and detector class the registry
+makes (generated, so a new plug-in is checked without a line here)."""
+import warnings
+
+import pytest
+from sklearn.utils.estimator_checks import check_estimator
+
+import sosrep
+
+# Open in issue 26: kernel SoS's default support of 50 points exceeds the 8-32 rows of most
+# checks, and the core refuses it ("m must be at most N").
+_NOT_YET = {"sos-mmd"}
+
+_CLASSES = [type(sosrep.Estimator(name)) for name in sosrep.estimators()
+            if issubclass(type(sosrep.Estimator(name)), sosrep.DetectorEstimator)
+            and name not in _NOT_YET]
+
+
+@pytest.mark.parametrize("cls", _CLASSES, ids=lambda c: c.__name__)
+def test_check_estimator(cls):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_estimator(cls())
+    # The one check scikit-learn skips here: pandas is not installed (Debian's python3-pandas
+    # is not among the package's dependencies).
+    skipped = [str(w.message) for w in caught if w.category.__name__ == "SkipTestWarning"]
+    assert all("pandas" in s for s in skipped), skipped

@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: MIT
+"""The Python package against the core it wraps: classes from the registry, the command
+line's numbers bit for bit, model files both ways, pickling, input layouts, errors, cancel."""
+import _thread
+import pickle
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import sosrep
+from conftest import write_csv
+
+
+def test_every_registered_estimator_is_a_class():
+    names = sosrep.estimators()
+    for name in ("sosrep", "kde", "sos-mmd", "fire", "ulsif"):
+        assert name in names
+    assert sosrep.SOSREP().length_scale == "auto"
+    assert isinstance(sosrep.Estimator("kde", kernel="laplace"), sosrep.KDE)
+    assert sosrep.KernelSoS.__name__ == "KernelSoS"
+    params = sosrep.SOSREP().get_params()
+    assert params["purpose"] == "auto" and "contamination" in params
+
+
+def test_fit_and_score_moons(moons):
+    est = sosrep.SOSREP().fit(moons)
+    s = est.score_samples(moons)
+    assert s.shape == (400,) and np.all(np.isfinite(s))
+    assert est.length_scale_ > 0
+    assert est.n_features_in_ == 2
+    assert len(est.fd_curve_) >= 15
+    assert est.fd_curve_.dtype.names[:2] == ("length_scale", "fd")
+    assert np.isclose(est.fd_curve_["length_scale"], est.length_scale_).any()
+    # Outliers: far from the moons scores below every training row.
+    far = np.array([[10.0, 10.0]])
+    assert est.score_samples(far)[0] < s.min()
+    assert est.predict(far)[0] == -1
+    assert est.anomaly_score(far)[0] == -est.score_samples(far)[0]
+
+
+def test_scores_equal_the_command_line_bit_for_bit(moons, cli, tmp_path):
+    data = tmp_path / "moons.csv"
+    write_csv(data, moons)
+    model_file = tmp_path / "cli.json"
+    subprocess.run([cli, "fit", "--train", str(data), "--model-out", str(model_file)],
+                   check=True, capture_output=True)
+    ours = sosrep.SOSREP().fit(moons)
+    theirs = sosrep.load(model_file)
+    assert theirs.length_scale_ == ours.length_scale_
+    assert np.array_equal(theirs.score_samples(moons), ours.score_samples(moons))
+    # And the other way: the command line scores with the model Python wrote.
+    ours.save(tmp_path / "py.json")
+    scores = tmp_path / "scores.csv"
+    subprocess.run([cli, "score", "--model", str(tmp_path / "py.json"), "--data", str(data),
+                    "--scores-out", str(scores)], check=True, capture_output=True)
+    table = np.genfromtxt(scores, delimiter=",", names=True)
+    assert np.array_equal(table[table.dtype.names[1]], ours.score_samples(moons))
+
+
+def test_pickle_round_trip(moons):
+    est = sosrep.KDE().fit(moons)
+    back = pickle.loads(pickle.dumps(est))
+    assert np.array_equal(back.score_samples(moons), est.score_samples(moons))
+    assert back.get_params() == est.get_params()
+
+
+def test_float32_and_fortran_input(moons):
+    est = sosrep.SOSREP().fit(moons)
+    want = est.score_samples(np.ascontiguousarray(moons))
+    assert np.array_equal(est.score_samples(np.asfortranarray(moons)), want)
+    x32 = moons.astype(np.float32)
+    assert np.array_equal(est.score_samples(x32), est.score_samples(x32.astype(np.float64)))
+    strided = np.repeat(moons, 2, axis=0)[::2]
+    assert np.array_equal(est.score_samples(strided), want)
+
+
+def test_bad_input_says_what_is_wrong(moons):
+    bad = moons.copy()
+    bad[2, 1] = np.nan
+    with pytest.raises(ValueError, match=r"non-finite value NaN in X \(row 3, column 2\)"):
+        sosrep.SOSREP().fit(bad)
+    bad[2, 1] = np.inf
+    with pytest.raises(ValueError, match="non-finite value inf"):
+        sosrep.KDE().fit(bad)
+    with pytest.raises(ValueError, match="2-D"):
+        sosrep.KDE().fit(moons[:, 0])
+    est = sosrep.KDE().fit(moons)
+    with pytest.raises(ValueError, match="3 columns, the model was fitted on 2"):
+        est.score_samples(np.zeros((4, 3)))
+    with pytest.raises(TypeError, match="bandwidth: not an option of kde"):
+        sosrep.KDE(bandwidth=0.3)
+    with pytest.raises(ValueError, match="estimator: 'nope' is not one of"):
+        sosrep.Estimator("nope")
+    with pytest.raises(ValueError, match="length_scale"):
+        sosrep.KDE(length_scale=-1.0).fit(moons)
+    with pytest.raises(ValueError, match="pre-density"):
+        sosrep.SOSREP(kernel="laplace").fit(moons).score(moons)
+
+
+def test_progress_callback_and_released_gil(moons):
+    # The core works in a worker thread; this thread counts meanwhile. With the GIL held by
+    # the core it could not run at all in that time; released, it counts all along.
+    X = np.tile(moons, (3, 1)) + 0.01 * np.arange(1200)[:, None] / 1200
+    seen = []
+    est = sosrep.SOSREP().fit(X, progress=lambda stage, d, n: seen.append((stage, d, n)))
+    # Scoring: one call into the core with nothing that enters Python (a fit polls Python for
+    # Ctrl+C between steps, which hands the GIL over too, so it tells less).
+    big = np.random.default_rng(1).normal(size=(400_000, 2))
+    worker = threading.Thread(target=lambda: est.score_samples(big))
+    start = time.monotonic()
+    stamps = [start]  # Thread.start() itself waits if the worker took the GIL into the core
+    worker.start()
+    while worker.is_alive():
+        stamps.append(time.monotonic())
+        for _ in range(1000):
+            pass
+    stamps.append(time.monotonic())  # a wait for the GIL at the end is a gap too
+    elapsed = stamps[-1] - start
+    assert seen and all(n > 0 for _, _, n in seen)
+    assert elapsed > 0.1, "the scoring was too quick to tell"
+    longest = max(b - a for a, b in zip(stamps, stamps[1:]))
+    assert longest < 0.25 * elapsed, (longest, elapsed)  # held: one gap as long as the fit
+
+
+def test_keyboard_interrupt_cancels_a_fit():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3000, 5))
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        sosrep.SOSREP(grid=40).fit(X)
+    timer.cancel()
+    assert time.monotonic() - start < 5.0
