@@ -4,8 +4,10 @@
 #include "app/python/array_input.h"
 #include "core/data/preparation.h"
 #include "core/errors.h"
+#include "core/estimators/ratio_model.h"
 #include "core/estimators/registry.h"
 #include "core/pipeline/fit_route.h"
+#include "core/ratio/importance_weights.h"
 #include "ui/io/model_file.h"
 #include "ui/io/output_set.h"
 
@@ -272,6 +274,49 @@ py::array_t<double> logValues(const Model& m, const py::array& x)
     return out;
 }
 
+/// The ratio q/p at the rows of X (a ratio model; the scaling cancels in a ratio).
+py::array_t<double> ratioAt(const Model& m, const py::array& x)
+{
+    const auto* ratio = dynamic_cast<const RatioModel*>(m.fitted.get());
+    if (!ratio) {
+        throw py::type_error(m.fitted->estimator() + " is not a density-ratio model");
+    }
+    const ArrayRows rows(x, "X");
+    if (rows.cols() != Eigen::Index(m.saved.columns.size())) {
+        throw py::value_error("X: has " + std::to_string(rows.cols()) +
+                              " columns, the model was fitted on " +
+                              std::to_string(m.saved.columns.size()));
+    }
+    refuseNonFinite(rows, "X");
+    py::array_t<double> out(rows.rows());
+    double* values = out.mutable_data();
+    {
+        py::gil_scoped_release release;
+        rows.forEachBlock(kScoreBlockRows, [&](Eigen::Index first, const MatrixRef& block) {
+            const Vector v = ratio->ratio(m.saved.scaler.apply(block));
+            std::copy(v.data(), v.data() + v.size(), values + first);
+        });
+    }
+    return out;
+}
+
+/// What `sosrep ratio` prints about importance weights: mean, ESS, negative share, chi^2.
+py::dict weightSummary(const py::array_t<double, py::array::c_style | py::array::forcecast>& w)
+{
+    const WeightSummary s =
+        summarizeWeights(Eigen::Map<const Vector>(w.data(), Eigen::Index(w.size())));
+    py::dict d;
+    d["mean"] = s.mean;
+    d["ess"] = s.ess;
+    d["ess_fraction"] = s.essFraction;
+    d["negative_share"] = s.negativeShare;
+    d["chi2"] = s.chi2;
+    d["minimum"] = s.minimum;
+    d["maximum"] = s.maximum;
+    d["non_finite"] = s.nonFinite;
+    return d;
+}
+
 py::dict settingsOf(const Model& m)
 {
     py::dict d;
@@ -331,6 +376,7 @@ PYBIND11_MODULE(_sosrep, m)
           "Fits an estimator through the core's fit route (the command line's)");
     m.def("load", &load, py::arg("path"), "Reads a model file of the command line or the app");
     m.def("from_json", &fromJson, py::arg("data"), py::arg("source") = "<bytes>");
+    m.def("weight_summary", &weightSummary, py::arg("weights"));
     py::class_<Model, std::shared_ptr<Model>>(m, "Model")
         .def_property_readonly("estimator", [](const Model& x) { return x.fitted->estimator(); })
         .def_property_readonly("kind", [](const Model& x) { return toString(x.fitted->kind()); })
@@ -341,6 +387,7 @@ PYBIND11_MODULE(_sosrep, m)
         .def_property_readonly("fd_curve", &fdCurveOf)
         .def_property_readonly("warnings", [](const Model& x) { return x.warnings; })
         .def("log_values", &logValues, py::arg("X"))
+        .def("ratio", &ratioAt, py::arg("X"))
         .def("to_json", &toJson)
         .def("save", &save, py::arg("path"))
         .def(py::pickle([](const Model& x) { return toJson(x); },

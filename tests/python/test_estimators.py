@@ -135,3 +135,26 @@ def test_keyboard_interrupt_cancels_a_fit():
         sosrep.SOSREP(grid=40).fit(X)
     timer.cancel()
     assert time.monotonic() - start < 5.0
+
+
+def test_fire_ratio_equals_the_command_line(cli, tmp_path):
+    rng = np.random.default_rng(7)
+    p = rng.normal(size=(400, 1))
+    q = 0.5 + 0.6 * rng.normal(size=(300, 1))
+    write_csv(tmp_path / "p.csv", p)
+    write_csv(tmp_path / "q.csv", q)
+    out = subprocess.run([cli, "ratio", "-p", str(tmp_path / "p.csv"), "-q",
+                          str(tmp_path / "q.csv"), "--estimator", "fire", "--weights-out",
+                          str(tmp_path / "w.csv")], check=True, capture_output=True, text=True)
+    import json
+
+    summary = json.loads(out.stdout.strip().splitlines()[-1])
+    est = sosrep.FIRE().fit(p, q)
+    assert est.model_.summary["t"] == summary["t"]
+    assert est.model_.summary["lambda"] == summary["lambda"]
+    assert est.ess_ == summary["weight_ess"]
+    weights = np.genfromtxt(tmp_path / "w.csv", delimiter=",", names=True)
+    assert np.array_equal(weights[weights.dtype.names[1]], est.weights_)
+    assert np.array_equal(est.ratio(p), est.weights_)
+    with pytest.raises(ValueError, match="needs a sample of q"):
+        sosrep.FIRE().fit(p, None)

@@ -10,8 +10,8 @@ Every estimator of the core's registry is a class here (SOSREP, KDE, KernelSoS, 
 `sosrep.Estimator("name", **options)` makes one by name.
 """
 from . import _sosrep
-from ._estimators import (DensityEstimator, DetectorEstimator, SosrepEstimator, class_name,
-                          keyword_of, make_classes)
+from ._estimators import (DensityEstimator, DetectorEstimator, RatioEstimator, SosrepEstimator,
+                          class_name, keyword_of, make_classes)
 
 _classes = make_classes()
 globals().update(_classes)

@@ -191,6 +191,26 @@ class DensityEstimator(DetectorEstimator):
         return float(np.mean(self.score_samples(X)))
 
 
+class RatioEstimator(SosrepEstimator):
+    """A density ratio r = q/p: fit on a sample of p and one of q, then r at any rows."""
+
+    def fit(self, X, Y, progress=None):
+        """Fits r = q/p with X a sample of p and Y one of q (the same columns). Sets
+        weights_ (r at the rows of X: importance weights), ess_ and weight_summary_."""
+        if Y is None:
+            raise ValueError(f"{type(self).__name__}: fit(X_p, X_q) needs a sample of q")
+        self._fit_model(X, second=Y, progress=progress)
+        self.weights_ = self.ratio(X)
+        self.weight_summary_ = _sosrep.weight_summary(self.weights_)
+        self.ess_ = self.weight_summary_["ess"]
+        return self
+
+    def ratio(self, X):
+        """The estimated q/p at the rows of X (FIRE imposes no sign: values may be negative)."""
+        self._check_fitted()
+        return self.model_.ratio(self._array(X))
+
+
 def _make_class(entry):
     options = [o for o in entry["options"]]
     params = [inspect.Parameter(keyword_of(o["name"]), inspect.Parameter.KEYWORD_ONLY,
@@ -216,7 +236,7 @@ def _make_class(entry):
         doc.append(f"{keyword_of(o['name'])} : default {o['default']!r}")
         doc.append(f"    {o['help']}")
     if not density:
-        base = SosrepEstimator
+        base = RatioEstimator
     elif entry["kind"] == "normality score":
         base = DetectorEstimator
     else:
