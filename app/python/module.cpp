@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "core/estimators/ratio_model.h"
 #include "core/estimators/registry.h"
+#include "core/metrics/mmd.h"
 #include "core/pipeline/fit_route.h"
 #include "core/ratio/importance_weights.h"
 #include "ui/io/model_file.h"
@@ -317,6 +318,65 @@ py::dict weightSummary(const py::array_t<double, py::array::c_style | py::array:
     return d;
 }
 
+/// `sosrep mmd --data X --data2 Y`: both samples in X's min-max coordinates, the V- and
+/// U-statistics at the bandwidth given or the median distance of X's scaled rows.
+py::dict mmdSamples(const py::array& x, const py::array& y, double bandwidth, uint64_t seed)
+{
+    const ArrayRows a(x, "X");
+    const ArrayRows b(y, "Y");
+    if (b.cols() != a.cols()) {
+        throw py::value_error("Y: has " + std::to_string(b.cols()) + " columns, X has " +
+                              std::to_string(a.cols()));
+    }
+    const Dataset first = datasetOf(a, "X");
+    Dataset second = datasetOf(b, "Y");
+    second.columns = first.columns;
+    py::dict d;
+    {
+        py::gil_scoped_release release;
+        const PreparedTraining prepared = prepareTraining(first, ScalingKind::MinMax);
+        const Matrix scaled = applyToOther(prepared.scaler, second);
+        const double h = bandwidth > 0.0 ? bandwidth : medianPairwiseDistance(prepared.x, seed);
+        const SampleMmd s = sampleMmd(prepared.x, scaled, h);
+        py::gil_scoped_acquire gil;
+        d["mmd2_v"] = s.vStatistic;
+        d["mmd2_u"] = s.uStatistic;
+        d["bandwidth"] = h;
+    }
+    return d;
+}
+
+/// `sosrep mmd --data X --model M`: X in the model's coordinates against the model (closed
+/// form, grid quadrature or Monte Carlo, as the model allows).
+py::dict mmdModel(const py::array& x, const Model& m, double bandwidth, uint64_t seed, int samples)
+{
+    const ArrayRows a(x, "X");
+    Dataset data = datasetOf(a, "X");
+    if (data.dim() != Eigen::Index(m.saved.columns.size())) {
+        throw py::value_error("X: has " + std::to_string(data.dim()) +
+                              " columns, the model was fitted on " +
+                              std::to_string(m.saved.columns.size()));
+    }
+    data.columns = m.saved.columns;
+    py::dict d;
+    {
+        py::gil_scoped_release release;
+        const Matrix scaled = applyToOther(m.saved.scaler, data);
+        MmdOptions options;
+        options.seed = seed;
+        options.samples = samples;
+        options.bandwidth = bandwidth > 0.0 ? bandwidth : medianPairwiseDistance(scaled, seed);
+        const MmdResult r =
+            mmd(MmdMeasure::ofSample(scaled), MmdMeasure::ofModel(*m.fitted), scaled, options);
+        py::gil_scoped_acquire gil;
+        d["mmd2"] = r.mmd2;
+        d["bandwidth"] = r.bandwidth;
+        d["method"] = toString(r.method);
+        d["detail"] = r.detail;
+    }
+    return d;
+}
+
 py::dict settingsOf(const Model& m)
 {
     py::dict d;
@@ -377,6 +437,10 @@ PYBIND11_MODULE(_sosrep, m)
     m.def("load", &load, py::arg("path"), "Reads a model file of the command line or the app");
     m.def("from_json", &fromJson, py::arg("data"), py::arg("source") = "<bytes>");
     m.def("weight_summary", &weightSummary, py::arg("weights"));
+    m.def("mmd_samples", &mmdSamples, py::arg("X"), py::arg("Y"), py::arg("bandwidth") = 0.0,
+          py::arg("seed") = 0);
+    m.def("mmd_model", &mmdModel, py::arg("X"), py::arg("model"), py::arg("bandwidth") = 0.0,
+          py::arg("seed") = 0, py::arg("samples") = 4000);
     py::class_<Model, std::shared_ptr<Model>>(m, "Model")
         .def_property_readonly("estimator", [](const Model& x) { return x.fitted->estimator(); })
         .def_property_readonly("kind", [](const Model& x) { return toString(x.fitted->kind()); })

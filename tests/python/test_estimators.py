@@ -158,3 +158,25 @@ def test_fire_ratio_equals_the_command_line(cli, tmp_path):
     assert np.array_equal(est.ratio(p), est.weights_)
     with pytest.raises(ValueError, match="needs a sample of q"):
         sosrep.FIRE().fit(p, None)
+
+
+def test_mmd_equals_the_command_line(moons, cli, tmp_path):
+    import json
+
+    rng = np.random.default_rng(8)
+    other = moons[::2] + 0.05 * rng.normal(size=(200, 2))
+    write_csv(tmp_path / "a.csv", moons)
+    write_csv(tmp_path / "b.csv", other)
+    out = subprocess.run([cli, "mmd", "--data", str(tmp_path / "a.csv"), "--data2",
+                          str(tmp_path / "b.csv")], check=True, capture_output=True, text=True)
+    want = json.loads(out.stdout.strip().splitlines()[-1])
+    got = sosrep.mmd(moons, other)
+    assert (got["mmd2_v"], got["mmd2_u"], got["bandwidth"]) == \
+        (want["mmd2_v"], want["mmd2_u"], want["bandwidth"])
+    est = sosrep.KDE().fit(moons)
+    est.save(tmp_path / "kde.json")
+    out = subprocess.run([cli, "mmd", "--data", str(tmp_path / "b.csv"), "--model",
+                          str(tmp_path / "kde.json")], check=True, capture_output=True, text=True)
+    got = sosrep.mmd(other, est)
+    assert got["mmd2"] > 0 and got["method"] == "closed-form"
+    assert json.dumps(got["mmd2"]) in out.stdout

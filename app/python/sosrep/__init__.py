@@ -30,6 +30,23 @@ def Estimator(name, **options):
     return _by_name[name](**options)
 
 
+def mmd(X, other, bandwidth=None, seed=0, mc_samples=4000):
+    """MMD^2 with the Gaussian kernel exp(-|x - y|^2 / 2 h^2), as `sosrep mmd` computes it.
+
+    other: a second sample (both in X's min-max coordinates; returns the V- and U-statistics
+    "mmd2_v", "mmd2_u") or a fitted density estimator (X in its coordinates; returns "mmd2"
+    and how it was computed, "method"). h: `bandwidth`, else the median pairwise distance of
+    X's scaled rows ("bandwidth" in the result)."""
+    h = 0.0 if bandwidth is None else float(bandwidth)
+    if not h >= 0.0:
+        raise ValueError("bandwidth: must be positive")
+    est = SosrepEstimator()
+    if isinstance(other, SosrepEstimator):
+        other._check_fitted()
+        return _sosrep.mmd_model(est._array(X), other.model_, h, int(seed), int(mc_samples))
+    return _sosrep.mmd_samples(est._array(X), est._array(other, "Y"), h, int(seed))
+
+
 def load(path):
     """A fitted estimator from a model file written by `sosrep fit --model-out`, the app or
     `save`."""
@@ -43,4 +60,4 @@ def load(path):
     return est
 
 
-__all__ = ["Estimator", "estimators", "load"] + sorted(_classes)
+__all__ = ["Estimator", "estimators", "load", "mmd"] + sorted(_classes)
