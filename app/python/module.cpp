@@ -148,9 +148,34 @@ struct PythonObserver
     }
 };
 
+/// Type II: q's values at the rows of p, checked as `sosrep ratio` checks them (finite, not
+/// negative, not all zero), in the scaled coordinates' units.
+Vector typeTwoValues(const py::object& qValues, Eigen::Index rows, const Scaler& scaler)
+{
+    const auto q = qValues.cast<py::array_t<double, py::array::c_style | py::array::forcecast>>();
+    if (q.ndim() != 1 || q.shape(0) != rows) {
+        throw py::value_error("q: gives " + std::to_string(q.size()) + " values for the " +
+                              std::to_string(rows) + " rows of X (one per row expected)");
+    }
+    const Eigen::Map<const Vector> raw(q.data(), rows);
+    for (Eigen::Index i = 0; i < rows; ++i) {
+        if (!std::isfinite(raw(i)) || raw(i) < 0.0) {
+            throw ParameterError("q", "is " + formatReal(raw(i)) + " at row " +
+                                          std::to_string(i + 1) +
+                                          " of 'X': q must be finite and non-negative there");
+        }
+    }
+    if ((raw.array() == 0.0).all()) {
+        throw ParameterError("q", "q is zero at every row of 'X': the ratio q/p is 0 there and "
+                                  "has nothing to fit");
+    }
+    return raw * std::exp(scaler.logJacobian());
+}
+
 std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
                            const std::map<std::string, std::string>& options,
-                           const py::object& second, const py::object& progress)
+                           const py::object& second, const py::object& progress,
+                           const py::object& qValues)
 {
     FitSettings settings = FitSettings::defaults(estimator);
     for (const auto& [name, value] : options) {
@@ -183,6 +208,11 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
         qData.columns = train.columns;
         q = applyToOther(prepared.scaler, qData);
         data.second = &q;
+    }
+    Vector values;
+    if (!qValues.is_none()) {
+        values = typeTwoValues(qValues, train.rows(), prepared.scaler);
+        data.secondValues = &values;
     }
     PythonObserver watch;
     watch.progress = progress;
@@ -433,6 +463,7 @@ PYBIND11_MODULE(_sosrep, m)
     m.def("estimators", &estimatorTable, "Every registered estimator and its options");
     m.def("fit", &fit, py::arg("estimator"), py::arg("X"), py::arg("options"),
           py::arg("second") = py::none(), py::arg("progress") = py::none(),
+          py::arg("q_values") = py::none(),
           "Fits an estimator through the core's fit route (the command line's)");
     m.def("load", &load, py::arg("path"), "Reads a model file of the command line or the app");
     m.def("from_json", &fromJson, py::arg("data"), py::arg("source") = "<bytes>");

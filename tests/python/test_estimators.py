@@ -180,3 +180,21 @@ def test_mmd_equals_the_command_line(moons, cli, tmp_path):
     got = sosrep.mmd(other, est)
     assert got["mmd2"] > 0 and got["method"] == "closed-form"
     assert json.dumps(got["mmd2"]) in out.stdout
+
+
+def test_fire_with_q_as_a_function_equals_the_command_line(cli, tmp_path):
+    rng = np.random.default_rng(9)
+    p = rng.normal(size=(300, 1))
+    write_csv(tmp_path / "p.csv", p)
+    expr = "exp(-(x1-0.5)^2/(2*0.36))/sqrt(2*pi*0.36)"
+    subprocess.run([cli, "ratio", "-p", str(tmp_path / "p.csv"), "--type", "2",
+                    "--q-function", expr, "--estimator", "fire", "--weights-out",
+                    str(tmp_path / "w.csv")], check=True, capture_output=True, text=True)
+    q = lambda X: np.exp(-(X[:, 0] - 0.5) ** 2 / (2 * 0.36)) / np.sqrt(2 * np.pi * 0.36)
+    est = sosrep.FIRE().fit(p, q=q)
+    weights = np.genfromtxt(tmp_path / "w.csv", delimiter=",", names=True)
+    assert np.allclose(weights[weights.dtype.names[1]], est.weights_, rtol=1e-12, atol=0)
+    with pytest.raises(ValueError, match="q: is -1 at row 1 of 'X'"):
+        sosrep.FIRE().fit(p, q=lambda X: -np.ones(len(X)))
+    with pytest.raises(ValueError, match="one of them"):
+        sosrep.FIRE().fit(p)

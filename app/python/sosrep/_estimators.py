@@ -101,12 +101,13 @@ class SosrepEstimator(BaseEstimator):
                              "required.")
         return X
 
-    def _fit_model(self, X, second=None, progress=None):
+    def _fit_model(self, X, second=None, progress=None, q_values=None):
         X = self._array(X)
         if X.ndim == 2 and X.shape[0] < 2:
             raise ValueError(f"X: {X.shape[0]} sample(s): a fit needs at least 2 rows")
         model = _sosrep.fit(self._estimator, X, self._options(),
-                            None if second is None else self._array(second, "q"), progress)
+                            None if second is None else self._array(second, "q"), progress,
+                            q_values)
         self._set_model(model)
         return self
 
@@ -194,12 +195,19 @@ class DensityEstimator(DetectorEstimator):
 class RatioEstimator(SosrepEstimator):
     """A density ratio r = q/p: fit on a sample of p and one of q, then r at any rows."""
 
-    def fit(self, X, Y, progress=None):
-        """Fits r = q/p with X a sample of p and Y one of q (the same columns). Sets
-        weights_ (r at the rows of X: importance weights), ess_ and weight_summary_."""
-        if Y is None:
-            raise ValueError(f"{type(self).__name__}: fit(X_p, X_q) needs a sample of q")
-        self._fit_model(X, second=Y, progress=progress)
+    def fit(self, X, Y=None, q=None, progress=None):
+        """Fits r = q/p with X a sample of p and Y one of q (Type I, the same columns), or
+        with q a function giving q's density at rows (Type II, `sosrep ratio --q-function`'s
+        case: q(X) is evaluated at the rows of X). Sets weights_ (r at the rows of X:
+        importance weights), ess_ and weight_summary_."""
+        if (Y is None) == (q is None):
+            raise ValueError(f"{type(self).__name__}: fit(X_p, X_q) needs a sample of q, or "
+                             "fit(X_p, q=function) q's density as a function (one of them)")
+        if q is not None:
+            X = self._array(X)
+            self._fit_model(X, progress=progress, q_values=np.asarray(q(X), dtype=np.float64))
+        else:
+            self._fit_model(X, second=Y, progress=progress)
         self.weights_ = self.ratio(X)
         self.weight_summary_ = _sosrep.weight_summary(self.weights_)
         self.ess_ = self.weight_summary_["ess"]
