@@ -452,6 +452,21 @@ private slots:
         } catch (const ParameterError& error) {
             QCOMPARE(QString::fromStdString(error.parameter()), QString("support"));
         }
+        // support=auto (the default): 50 points, or every row of a smaller sample; a fraction
+        // of a point is refused.
+        const auto small = fitAt("sos-mmd", x.topRows(20), 0.3, {});
+        ParameterMap smallSaved;
+        small->save(smallSaved);
+        QCOMPARE(smallSaved.matrix("support").rows(), Eigen::Index(20));
+        ParameterMap autoSaved;
+        fitAt("sos-mmd", x, 0.3, {})->save(autoSaved);
+        QCOMPARE(autoSaved.matrix("support").rows(), Eigen::Index(50));
+        try {
+            fitAt("sos-mmd", x, 0.3, {{"support", "12.5"}});
+            QFAIL("a fractional support accepted");
+        } catch (const ParameterError& error) {
+            QCOMPARE(QString::fromStdString(error.parameter()), QString("support"));
+        }
         try {
             fitAt("sos-mmd", x, 0.3, {{"support", "41"}, {"objective", "exact"}});
             QFAIL("exact objective with m = 41 accepted");

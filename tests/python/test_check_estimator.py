@@ -8,13 +8,8 @@ from sklearn.utils.estimator_checks import check_estimator
 
 import sosrep
 
-# Open in issue 26: kernel SoS's default support of 50 points exceeds the 8-32 rows of most
-# checks, and the core refuses it ("m must be at most N").
-_NOT_YET = {"sos-mmd"}
-
 _CLASSES = [type(sosrep.Estimator(name)) for name in sosrep.estimators()
-            if issubclass(type(sosrep.Estimator(name)), sosrep.DetectorEstimator)
-            and name not in _NOT_YET]
+            if issubclass(type(sosrep.Estimator(name)), sosrep.DetectorEstimator)]
 
 
 @pytest.mark.parametrize("cls", _CLASSES, ids=lambda c: c.__name__)

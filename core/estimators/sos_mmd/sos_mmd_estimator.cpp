@@ -17,6 +17,8 @@ namespace {
 
 /// The u tensor holds m^3 numbers and every iteration eigendecomposes an m x m matrix.
 constexpr int kMaxSupport = 300;
+/// support=auto: this many points, or every training row when there are fewer.
+constexpr Eigen::Index kAutoSupport = 50;
 /// The exact objective's matrix holds m^4 numbers.
 constexpr int kMaxExactSupport = 40;
 
@@ -31,12 +33,17 @@ OptionTable sosMmdOptions()
                              {"trace", "frobenius"}, "trace",
                              "trace: lambda Tr(B K~) (the paper's); frobenius: lambda <B, K~ B K~> "
                              "(the authors' code)"));
-    t.push_back(integerOption({"support", "Support points m", "Kernel SoS", "M"}, 50, 1,
-                              kMaxSupport,
-                              "support points: a seeded random subset of the training rows "
-                              "(at most N)",
-                              "the u tensor holds m^3 numbers and each step eigendecomposes "
-                              "an m x m matrix"));
+    // auto: 50 points, or every row of a smaller sample (scikit-learn's conformance checks fit
+    // on 8-32 rows; a number larger than N is still refused).
+    OptionSpec support =
+        realOption({"support", "Support points m", "Kernel SoS", "M"}, "auto", 1.0, false,
+                   "support points: a seeded random subset of the training "
+                   "rows (at most N; auto: min(50, N))",
+                   {"auto"});
+    support.maximum = kMaxSupport;
+    support.limitReason =
+        "the u tensor holds m^3 numbers and each step eigendecomposes an m x m matrix";
+    t.push_back(support);
     t.push_back(realOption({"jitter", "Jitter ε", "Kernel SoS"}, "1e-10", 0.0, false,
                            "relative jitter on K~ and W before factorizing (Remark 1); B is "
                            "renormalized exactly afterwards"));
@@ -100,7 +107,14 @@ public:
             throw ParameterError("kernel", "must be gaussian for sos-mmd (its integrals W and u "
                                            "are closed forms for that kernel only)");
         }
-        const int m = in.options.integer("support");
+        if (!in.options.isChoice("support") &&
+            in.options.real("support") != std::floor(in.options.real("support"))) {
+            throw ParameterError("support", "is " + in.options.text("support") +
+                                                ": a number of points must be whole");
+        }
+        const int m = in.options.isChoice("support")
+                          ? static_cast<int>(std::min<Eigen::Index>(kAutoSupport, in.x.rows()))
+                          : static_cast<int>(in.options.real("support"));
         if (m > in.x.rows()) {
             throw ParameterError("support", "is " + std::to_string(m) + " but the fit has only " +
                                                 std::to_string(in.x.rows()) +
