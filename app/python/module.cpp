@@ -18,6 +18,7 @@
 #include <QFile>
 
 #include <atomic>
+#include <functional>
 
 namespace py = pybind11;
 
@@ -284,7 +285,10 @@ void save(const Model& m, const std::string& path)
     out.commit(); // a temporary file renamed into place: never half written
 }
 
-py::array_t<double> logValues(const Model& m, const py::array& x)
+/// One value per row of X, in the model's coordinates, a block of rows at a time with the
+/// GIL released: `of(scaled block)` gives the block's values.
+py::array_t<double> rowValues(const Model& m, const py::array& x,
+                              const std::function<Vector(const Matrix&)>& of)
 {
     const ArrayRows rows(x, "X");
     if (rows.cols() != Eigen::Index(m.saved.columns.size())) {
@@ -298,11 +302,16 @@ py::array_t<double> logValues(const Model& m, const py::array& x)
     {
         py::gil_scoped_release release;
         rows.forEachBlock(kScoreBlockRows, [&](Eigen::Index first, const MatrixRef& block) {
-            const Vector v = m.fitted->logValues(m.saved.scaler.apply(block)).values;
+            const Vector v = of(m.saved.scaler.apply(block));
             std::copy(v.data(), v.data() + v.size(), values + first);
         });
     }
     return out;
+}
+
+py::array_t<double> logValues(const Model& m, const py::array& x)
+{
+    return rowValues(m, x, [&m](const Matrix& y) { return m.fitted->logValues(y).values; });
 }
 
 /// The ratio q/p at the rows of X (a ratio model; the scaling cancels in a ratio).
@@ -312,23 +321,7 @@ py::array_t<double> ratioAt(const Model& m, const py::array& x)
     if (!ratio) {
         throw py::type_error(m.fitted->estimator() + " is not a density-ratio model");
     }
-    const ArrayRows rows(x, "X");
-    if (rows.cols() != Eigen::Index(m.saved.columns.size())) {
-        throw py::value_error("X: has " + std::to_string(rows.cols()) +
-                              " columns, the model was fitted on " +
-                              std::to_string(m.saved.columns.size()));
-    }
-    refuseNonFinite(rows, "X");
-    py::array_t<double> out(rows.rows());
-    double* values = out.mutable_data();
-    {
-        py::gil_scoped_release release;
-        rows.forEachBlock(kScoreBlockRows, [&](Eigen::Index first, const MatrixRef& block) {
-            const Vector v = ratio->ratio(m.saved.scaler.apply(block));
-            std::copy(v.data(), v.data() + v.size(), values + first);
-        });
-    }
-    return out;
+    return rowValues(m, x, [ratio](const Matrix& y) { return ratio->ratio(y); });
 }
 
 /// What `sosrep ratio` prints about importance weights: mean, ESS, negative share, chi^2.
