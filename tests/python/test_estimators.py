@@ -65,6 +65,8 @@ def test_pickle_round_trip(moons):
     back = pickle.loads(pickle.dumps(est))
     assert np.array_equal(back.score_samples(moons), est.score_samples(moons))
     assert back.get_params() == est.get_params()
+    tuned = pickle.loads(pickle.dumps(sosrep.SOSREP().fit(moons)))
+    assert len(tuned.fd_curve_) >= 15 and tuned.length_scale_ > 0 and hasattr(tuned, "offset_")
 
 
 def test_float32_and_fortran_input(moons):
