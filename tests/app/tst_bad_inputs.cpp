@@ -5,6 +5,7 @@
 #include "support/german_locale.h"
 #include "support/shared_data.h"
 
+#include <QRegularExpression>
 #include <QtTest>
 
 namespace {
@@ -19,18 +20,31 @@ namespace {
 QStringList expand(QStringList args, const QString& train, const QString& test,
                    const QString& outDir)
 {
+    // One pass over the original text: a replacement is never read again (a temporary folder
+    // named ...UyOLDo... once had its "OLD" replaced by the old file's path).
+    const QMap<QString, QString> tokens{
+        {QStringLiteral("NODIR/"), outDir + QStringLiteral("/missing/folder/")},
+        {QStringLiteral("TRAIN"), train},
+        {QStringLiteral("TEST"), test},
+        {QStringLiteral("BAD/"), QStringLiteral(SOSREP_TEST_DATA_DIR "/bad/")},
+        {QStringLiteral("OUT/"), outDir + QLatin1Char('/')},
+        {QStringLiteral("OLD"), outDir + QStringLiteral("/old.csv")},
+        {QStringLiteral("ADBENCH"),
+         QFileInfo(QString::fromStdString(adbenchPath("45_wine.npz"))).path()}};
+    static const QRegularExpression any(QStringLiteral("NODIR/|TRAIN|TEST|BAD/|OUT/|OLD|ADBENCH"));
     for (QString& a : args) {
-        a.replace(QStringLiteral("NODIR/"), outDir + QStringLiteral("/missing/folder/"))
-            .replace(QStringLiteral("TRAIN"), train)
-            .replace(QStringLiteral("TEST"), test)
-            .replace(QStringLiteral("BAD/"), QStringLiteral(SOSREP_TEST_DATA_DIR "/bad/"))
-            .replace(QStringLiteral("OUT/"), outDir + QLatin1Char('/'))
-            .replace(QStringLiteral("OLD"), outDir + QStringLiteral("/old.csv"))
-            .replace(QStringLiteral("ADBENCH"),
-                     QFileInfo(QString::fromStdString(adbenchPath("45_wine.npz"))).path());
         if (a == QLatin1String("DIR")) {
             a = outDir;
+            continue;
         }
+        QString out;
+        qsizetype at = 0;
+        for (auto it = any.globalMatch(a); it.hasNext();) {
+            const QRegularExpressionMatch m = it.next();
+            out += a.mid(at, m.capturedStart() - at) + tokens.value(m.captured());
+            at = m.capturedEnd();
+        }
+        a = out + a.mid(at);
     }
     return args;
 }
@@ -477,6 +491,18 @@ private slots:
         QTest::newRow("experiment: missing data file")
             << QStringList{"experiment", "negativity", "--data", "NODIR/x.csv"} << 3
             << QStringList{"x.csv"};
+    }
+
+    void expandReadsEachTokenOnce()
+    {
+        // Regression: the placeholders were replaced one after the other, so an output folder
+        // whose random name held "OLD" (tst_bad_inputs-UyOLDo) was rewritten by the next one.
+        const QString dir = QStringLiteral("/tmp/x-UyOLDoTESTBAD/");
+        const QStringList got = expand({QStringLiteral("OUT/s.csv"), QStringLiteral("OLD"),
+                                        QStringLiteral("DIR"), QStringLiteral("--a=TRAIN,TEST")},
+                                       QStringLiteral("tr.csv"), QStringLiteral("te.csv"), dir);
+        QCOMPARE(got, (QStringList{dir + QStringLiteral("/s.csv"), dir + QStringLiteral("/old.csv"),
+                                   dir, QStringLiteral("--a=tr.csv,te.csv")}));
     }
 
     void badInput()
