@@ -42,6 +42,17 @@ ArrayRows::ArrayRows(const py::array& array, const std::string& name) : m_array(
         array.strides(1) == Eigen::Index(sizeof(double)) * std::max<Eigen::Index>(m_rows, 1);
 }
 
+void ArrayRows::copyRows(Eigen::Index first, Eigen::Index n, Matrix* out) const
+{
+    out->resize(n, m_cols);
+    for (Eigen::Index j = 0; j < m_cols; ++j) {
+        for (Eigen::Index i = 0; i < n; ++i) {
+            (*out)(i, j) = m_single ? double(at<float>(m_array, first + i, j))
+                                    : at<double>(m_array, first + i, j);
+        }
+    }
+}
+
 void ArrayRows::forEachBlock(Eigen::Index blockRows,
                              const std::function<void(Eigen::Index, const MatrixRef&)>& use) const
 {
@@ -57,22 +68,20 @@ void ArrayRows::forEachBlock(Eigen::Index blockRows,
     Matrix block;
     for (Eigen::Index first = 0; first < m_rows; first += blockRows) {
         const Eigen::Index n = std::min(blockRows, m_rows - first);
-        block.resize(n, m_cols);
-        for (Eigen::Index j = 0; j < m_cols; ++j) {
-            for (Eigen::Index i = 0; i < n; ++i) {
-                block(i, j) = m_single ? double(at<float>(m_array, first + i, j))
-                                       : at<double>(m_array, first + i, j);
-            }
-        }
+        copyRows(first, n, &block);
         use(first, block);
     }
 }
 
 Matrix ArrayRows::all() const
 {
-    Matrix out(m_rows, m_cols);
-    forEachBlock(std::max<Eigen::Index>(m_rows, 1),
-                 [&out](Eigen::Index, const MatrixRef& block) { out = block; });
+    // Converted straight into the result: going through forEachBlock would hold two copies.
+    Matrix out;
+    if (m_borrowed) {
+        out = Eigen::Map<const Matrix>(static_cast<const double*>(m_array.data()), m_rows, m_cols);
+    } else {
+        copyRows(0, m_rows, &out);
+    }
     return out;
 }
 

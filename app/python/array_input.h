@@ -35,6 +35,8 @@ public:
     bool firstNonFinite(long* row, long* column, std::string* value) const;
 
 private:
+    void copyRows(Eigen::Index first, Eigen::Index n, Matrix* out) const;
+
     pybind11::array m_array;
     Eigen::Index m_rows = 0;
     Eigen::Index m_cols = 0;

@@ -191,19 +191,23 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
     }
     settings.resolvePurpose("density"); // as `sosrep fit`: purpose=auto is the density
     const ArrayRows rows(x, "X");
-    const Dataset train = datasetOf(rows, "X");
-    const PreparedTraining prepared =
+    Dataset train = datasetOf(rows, "X");
+    PreparedTraining prepared =
         prepareTraining(train, scalingKindFromString(settings.values.text("scale")));
+    // The fit holds one double copy of X, the scaled one: the raw copy goes before it starts.
+    const Eigen::Index trainRows = train.rows();
+    const Eigen::Index trainDim = train.dim();
+    train.x = Matrix();
     FitData data;
-    data.train = prepared.x;
-    data.validation = Matrix(0, train.dim());
+    data.train = std::move(prepared.x);
+    data.validation = Matrix(0, trainDim);
     data.source = "X";
     Matrix q;
     if (!second.is_none()) {
         const ArrayRows qRows(second.cast<py::array>(), "q");
-        if (qRows.cols() != train.dim()) {
+        if (qRows.cols() != trainDim) {
             throw py::value_error("q: has " + std::to_string(qRows.cols()) + " columns, X has " +
-                                  std::to_string(train.dim()));
+                                  std::to_string(trainDim));
         }
         Dataset qData = datasetOf(qRows, "q");
         qData.columns = train.columns;
@@ -212,7 +216,7 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
     }
     Vector values;
     if (!qValues.is_none()) {
-        values = typeTwoValues(qValues, train.rows(), prepared.scaler);
+        values = typeTwoValues(qValues, trainRows, prepared.scaler);
         data.secondValues = &values;
     }
     PythonObserver watch;
@@ -432,6 +436,39 @@ py::list fdCurveOf(const Model& m)
     return out;
 }
 
+/// The outlier threshold of scikit-learn's API (the training rows' `contamination` quantile of
+/// score_samples), kept in the model file's provenance so a saved detector predicts as it did.
+/// None when the file has none (the command line and the app score without one).
+py::object outlierThreshold(const Model& m)
+{
+    const QJsonObject t = m.saved.provenance[QStringLiteral("outlier_threshold")].toObject();
+    const QJsonValue c = t[QStringLiteral("contamination")];
+    const QJsonValue o = t[QStringLiteral("offset")];
+    if (!c.isDouble() || !o.isDouble()) {
+        return py::none();
+    }
+    return py::make_tuple(c.toDouble(), o.toDouble());
+}
+
+void setOutlierThreshold(Model& m, const py::object& value)
+{
+    if (value.is_none()) {
+        m.saved.provenance.remove(QStringLiteral("outlier_threshold"));
+        return;
+    }
+    const auto [contamination, offset] = value.cast<std::pair<double, double>>();
+    if (!(contamination >= 0.0 && contamination <= 1.0) || !std::isfinite(offset)) {
+        throw ParameterError("contamination", "the outlier threshold needs a contamination in "
+                                              "[0, 1] and a finite offset, got " +
+                                                  formatReal(contamination) + " and " +
+                                                  formatReal(offset));
+    }
+    QJsonObject t;
+    t[QStringLiteral("contamination")] = contamination;
+    t[QStringLiteral("offset")] = offset;
+    m.saved.provenance[QStringLiteral("outlier_threshold")] = t;
+}
+
 } // namespace
 } // namespace sosrep::python
 
@@ -474,6 +511,7 @@ PYBIND11_MODULE(_sosrep, m)
         .def_property_readonly("summary", &summaryOf)
         .def_property_readonly("fd_curve", &fdCurveOf)
         .def_property_readonly("warnings", [](const Model& x) { return x.warnings; })
+        .def_property("outlier_threshold", &outlierThreshold, &setOutlierThreshold)
         .def("log_values", &logValues, py::arg("X"))
         .def("ratio", &ratioAt, py::arg("X"))
         .def("to_json", &toJson)

@@ -58,6 +58,30 @@ def test_scores_equal_the_command_line_bit_for_bit(moons, cli, tmp_path):
                     "--scores-out", str(scores)], check=True, capture_output=True)
     table = np.genfromtxt(scores, delimiter=",", names=True)
     assert np.array_equal(table[table.dtype.names[1]], ours.score_samples(moons))
+    # The command line's file has no outlier threshold: predict says so instead of guessing.
+    with pytest.raises(ValueError, match="holds no outlier threshold"):
+        theirs.predict(moons)
+
+
+def test_a_saved_detector_predicts_as_it_did(moons, cli, tmp_path):
+    est = sosrep.KNN(contamination=0.05).fit(moons)
+    est.save(tmp_path / "knn.json")
+    loaded = sosrep.load(tmp_path / "knn.json")
+    assert loaded.contamination == 0.05 and loaded.offset_ == est.offset_
+    assert np.array_equal(loaded.predict(moons), est.predict(moons))
+    assert (est.predict(moons) == -1).sum() == 20  # 5 % of 400 rows
+    back = pickle.loads(pickle.dumps(est))
+    assert np.array_equal(back.decision_function(moons), est.decision_function(moons))
+    # The threshold rides in the provenance: the command line still reads and scores the file.
+    subprocess.run([cli, "score", "--model", str(tmp_path / "knn.json"), "--data",
+                    str(_csv(tmp_path, moons)), "--scores-out", str(tmp_path / "s.csv")],
+                   check=True, capture_output=True)
+
+
+def _csv(tmp_path, X):
+    path = tmp_path / "rows.csv"
+    write_csv(path, X)
+    return path
 
 
 def test_pickle_round_trip(moons):

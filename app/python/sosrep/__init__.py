@@ -55,8 +55,11 @@ def load(path):
     cls = _by_name[model.estimator]
     est = cls(**{keyword_of(k): v for k, v in settings.items() if k in cls._option_names})
     est._set_model(model)
-    if isinstance(est, DetectorEstimator):
-        est.offset_ = 0.0  # no training rows to take a quantile of
+    threshold = model.outlier_threshold
+    if isinstance(est, DetectorEstimator) and threshold is not None:
+        # Saved by this package's fit; files of the command line and the app have none, and
+        # decision_function and predict then say so rather than guess a threshold.
+        est.contamination, est.offset_ = threshold
     return est
 
 

@@ -153,6 +153,9 @@ class DetectorEstimator(SosrepEstimator):
         self._fit_model(X, progress=progress)
         train = self.score_samples(X)
         self.offset_ = float(np.quantile(train, self.contamination))
+        if np.isfinite(self.offset_):
+            # Saved with the model, so a loaded or unpickled detector predicts as this one.
+            self.model_.outlier_threshold = (float(self.contamination), self.offset_)
         return self
 
     def score_samples(self, X):
@@ -169,6 +172,11 @@ class DetectorEstimator(SosrepEstimator):
         """score_samples minus the training rows' `contamination` quantile: negative for
         outliers (scikit-learn's convention)."""
         self._check_fitted()
+        if not hasattr(self, "offset_"):
+            raise ValueError(
+                "decision_function: this model holds no outlier threshold (a model file written "
+                "by the command line or the app, which score without one): fit the estimator, "
+                "or use score_samples or anomaly_score")
         return self.score_samples(X) - self.offset_
 
     def predict(self, X):
