@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: MIT
 """sosrep.dask.score on a LocalCluster of two worker processes equals in-process scoring."""
+# Imported, not skipped when missing: the two commands install Debian's python3-dask,
+# python3-distributed and python3-pandas, and a missing one is a failure of theirs.
+import dask.array as da
+import dask.dataframe as dd
+import distributed
 import numpy as np
+import pandas as pd
 import pytest
 
 import sosrep
 import sosrep.dask
-
-da = pytest.importorskip("dask.array")
-distributed = pytest.importorskip("distributed")
 
 
 def test_cluster_scoring_equals_in_process(moons):
@@ -25,8 +28,6 @@ def test_cluster_scoring_equals_in_process(moons):
 
 
 def test_dataframe_partitions_keep_their_index(moons):
-    dd = pytest.importorskip("dask.dataframe")
-    pd = pytest.importorskip("pandas")
     est = sosrep.KDE().fit(moons)
     frame = pd.DataFrame(np.random.default_rng(6).normal(size=(999, 2)), columns=["a", "b"],
                          index=np.arange(1000, 1999))

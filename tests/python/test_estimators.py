@@ -224,3 +224,24 @@ def test_fire_with_q_as_a_function_equals_the_command_line(cli, tmp_path):
         sosrep.FIRE().fit(p, q=lambda X: -np.ones(len(X)))
     with pytest.raises(ValueError, match="one of them"):
         sosrep.FIRE().fit(p)
+
+
+def test_clone_pipeline_and_grid_search(moons):
+    from sklearn.base import clone
+    from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    est = sosrep.KDE(length_scale=0.1, kernel="laplace")
+    twin = clone(est).set_params(length_scale=0.2)
+    assert twin.get_params()["kernel"] == "laplace" and est.length_scale == 0.1
+    pipe = make_pipeline(StandardScaler(), sosrep.KDE()).fit(moons)
+    assert pipe.score_samples(moons).shape == (400,)
+    # GridSearchCV picks the length scale whose held-out mean log-likelihood is highest, the
+    # same choice as cross-validating each value by hand.
+    grid = [0.01, 0.03, 0.1]  # the best, 0.03, inside the grid
+    folds = KFold(3, shuffle=True, random_state=0)
+    search = GridSearchCV(sosrep.KDE(), {"length_scale": grid}, cv=folds).fit(moons)
+    by_hand = [cross_val_score(sosrep.KDE(length_scale=h), moons, cv=folds).mean() for h in grid]
+    assert search.best_params_["length_scale"] == grid[int(np.argmax(by_hand))] == 0.03
+    assert np.allclose(search.cv_results_["mean_test_score"], by_hand)
