@@ -142,6 +142,9 @@ void KernelOperator::buildNystrom()
         inv(i) = lambda(i) > cut ? 1.0 / lambda(i) : 0.0;
     }
     m_pinv = eig.eigenvectors() * inv.asDiagonal() * eig.eigenvectors().transpose();
+    // The kept eigenpairs as a factor, for diagonal(): eigenvalues ascend, so they are the last.
+    const Eigen::Index kept = (lambda.array() > cut).count();
+    m_pinvFactor = eig.eigenvectors().rightCols(kept) * inv.tail(kept).cwiseSqrt().asDiagonal();
     m_backend = KernelBackend::Nystrom;
     // K_nm K_mm^+ K_mn can have (small) negative entries even for a positive kernel.
     m_negativeEntries = true;
@@ -276,6 +279,24 @@ Vector KernelOperator::apply(const VectorRef& a) const
         return out;
     }
     return m_dense.multiply(a);
+}
+
+Vector KernelOperator::diagonal() const
+{
+    if (m_backend == KernelBackend::LowRank) {
+        return m_phi.rowwise().squaredNorm();
+    }
+    if (m_backend != KernelBackend::Nystrom) {
+        return Vector::Ones(size());
+    }
+    const Eigen::Index n = size();
+    Vector out(n);
+#pragma omp parallel for schedule(static)
+    for (Eigen::Index b = 0; b < n; b += 1024) {
+        const Eigen::Index rows = std::min<Eigen::Index>(1024, n - b);
+        out.segment(b, rows) = (m_knm.middleRows(b, rows) * m_pinvFactor).rowwise().squaredNorm();
+    }
+    return out;
 }
 
 bool KernelOperator::fieldAsKernelSum(const VectorRef& w, Matrix* centres,

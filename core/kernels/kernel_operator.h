@@ -79,6 +79,10 @@ public:
 
     /// K a with the unit-diagonal kernel. O(N^2) dense, O(N T) low rank. Parallel over rows.
     Vector apply(const VectorRef& a) const;
+    /// The diagonal of K as apply() uses it: 1 for the exact kernels; for Nystroem
+    /// k_i^T K_mm^+ k_i, far below 1 at rows the landmarks cover poorly (O(N M r), r the kept
+    /// rank: a few kernel products' worth); for random features the squared feature norms.
+    Vector diagonal() const;
 
     /// K A for several coefficient columns at once (equal to apply() per column up to rounding).
     Matrix applyMany(const MatrixRef& a) const;
@@ -144,6 +148,7 @@ private:
     Matrix m_landmarks;                          // M x d (Nystroem)
     Matrix m_knm;                                // N x M
     Matrix m_pinv;                               // M x M, K_mm^+
+    Matrix m_pinvFactor;                         // M x r, K_mm^+ = F F^T (diagonal())
     Eigen::Index m_uncovered = 0;
     /// Not owned: a model that outlives its sweep computes its distances afresh.
     std::weak_ptr<const SweepWorkspace> m_workspace;

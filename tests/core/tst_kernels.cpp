@@ -293,6 +293,49 @@ private slots:
         QCOMPARE(fine.uncoveredRows(), Eigen::Index(300 - 40));
     }
 
+    void diagonal_isTheDiagonalApplyUses()
+    {
+        // Oracle: the diagonal of the matrix apply() multiplies by, column by column.
+        std::srand(5);
+        const Matrix x = Matrix::Random(150, 2);
+        // The largest difference from the oracle, and the diagonal.
+        const auto diagonalOf = [&x](const KernelSpec& spec, double* error) {
+            const KernelOperator op(x, spec);
+            Matrix k(x.rows(), x.rows());
+            for (Eigen::Index j = 0; j < x.rows(); ++j) {
+                k.col(j) = op.apply(Vector::Unit(x.rows(), j));
+            }
+            const Vector d = op.diagonal();
+            *error = (d - k.diagonal()).cwiseAbs().maxCoeff();
+            return d;
+        };
+        double error = 0.0;
+        KernelSpec spec;
+        spec.lengthScale = 0.3;
+        QVERIFY(diagonalOf(spec, &error) == Vector::Ones(x.rows()));
+        QVERIFY(error < 1e-12);
+        spec.backend = BackendChoice::LowRank;
+        spec.rank = 20;
+        const Vector coarse = diagonalOf(spec, &error);
+        QVERIFY2(error < 1e-12, qPrintable(QString::number(error)));
+        QVERIFY(coarse.maxCoeff() <= 1.0 + 1e-12);
+        spec.lengthScale = 0.08; // 20 landmarks cover these rows poorly
+        const Vector fine = diagonalOf(spec, &error);
+        QVERIFY2(error < 1e-12, qPrintable(QString::number(error)));
+        QVERIFY(fine.minCoeff() < 0.1);
+        // K_mm numerically of low rank: eigenvalues below 1e-8 of the largest are dropped and
+        // those just above are inverted, so the two routes' rounding (1e-16) grows by up to 1e8.
+        spec.lengthScale = 30.0;
+        diagonalOf(spec, &error);
+        QVERIFY2(error < 1e-8, qPrintable(QString::number(error)));
+        spec.type = KernelType::Sdo;
+        spec.lengthScale = 0.3;
+        spec.features = 64;
+        const Vector features = diagonalOf(spec, &error);
+        QVERIFY2(error < 1e-12, qPrintable(QString::number(error)));
+        QVERIFY(features != Vector::Ones(x.rows()));
+    }
+
     void autoBackend_switchesToLowRankForLargeN()
     {
         const Matrix x = Matrix::Random(KernelSpec::kAutoDenseRows + 1, 1);

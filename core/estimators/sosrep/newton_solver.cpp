@@ -65,19 +65,26 @@ bool NewtonSolver::newtonStep()
     const Vector b = -m_u.cwiseProduct(g);
     const double residual = m_trace.back().residual;
     const double forcing = std::min(0.1, std::sqrt(residual));
-    // Jacobi preconditioner for kernels with negative entries: the diagonal 1 + 1 / (N u_i^2)
-    // (unit-diagonal K) is huge where f(x_i) is small, which only happens there: with K >= 0,
-    // u_i >= alpha_i and near the optimum N u_i^2 >= N alpha_i u_i = 1, so it lies in [1, 2] and
-    // is left out (measured: it cost a product or two on Gaussian fits, halved SDO's).
-    const Vector precond = m_signed ? Vector((1.0 + s.array().square() / n).inverse().matrix())
-                                    : Vector(Vector::Ones(b.size()));
+    // Jacobi preconditioner for kernels with negative entries: the diagonal 1 + K_ii / (N u_i^2)
+    // is huge where f(x_i) is small, which only happens there: with K >= 0, u_i >= alpha_i and
+    // near the optimum N u_i^2 >= N alpha_i u_i = 1, so it lies in [1, 2] and is left out
+    // (measured: it cost a product or two on Gaussian fits, halved SDO's). K_ii is taken as 1
+    // (exact for the exact kernels, about 1 for random features) until CG runs out of
+    // iterations on a Nystroem kernel (below).
+    Vector precond = Vector::Ones(b.size());
+    if (m_signed && m_diagonal.size() > 0) {
+        precond = (1.0 + m_diagonal.array() * s.array().square() / n).inverse().matrix();
+    } else if (m_signed) {
+        precond = (1.0 + s.array().square() / n).inverse().matrix();
+    }
     Vector y = Vector::Zero(b.size());
     Vector r = b;
     Vector z = precond.cwiseProduct(r);
     Vector p = z;
     double rz = r.dot(z);
     const double stop = forcing * forcing * b.squaredNorm();
-    for (int it = 0; it < m_config.maxCgIterations && r.squaredNorm() > stop; ++it) {
+    int it = 0;
+    for (; it < m_config.maxCgIterations && r.squaredNorm() > stop; ++it) {
         const Vector ap = p + s.cwiseProduct(m_kernel.apply(s.cwiseProduct(p))) / n;
         ++m_products;
         const double pap = p.dot(ap);
@@ -91,6 +98,18 @@ bool NewtonSolver::newtonStep()
         const double rzNew = r.dot(z);
         p = z + (rzNew / rz) * p;
         rz = rzNew;
+    }
+    if (it == m_config.maxCgIterations && r.squaredNorm() > stop && m_signed &&
+        m_diagonal.size() == 0 && m_config.nystromDiagonal &&
+        m_kernel.backend() == KernelBackend::Nystrom) {
+        // CG ran out of iterations. With Nystroem, K_ii = k_i^T K_mm^+ k_i is far below 1 at
+        // rows the landmarks barely cover, exactly where u_i is small, so the unit diagonal
+        // overstated those rows by orders of magnitude (skin, 48 000 rows, l next to the finest
+        // the landmarks resolve: 50 CG products per step, the residual halving per Newton step,
+        // 1810 products; with K_ii, 47). The exact diagonal costs about r/2 products: it is
+        // computed only now, and used from the next step on.
+        m_diagonal = m_kernel.diagonal();
+        m_diagonalFrom = m_newtonSteps + 1;
     }
     const Vector delta = y.cwiseProduct(s);
     const Vector kDelta = m_kernel.apply(delta);
@@ -162,6 +181,10 @@ std::string NewtonSolver::summary() const
     }
     if (m_fallbackSteps > m_warmSteps) {
         s += ", " + std::to_string(m_fallbackSteps - m_warmSteps) + " balancing fallbacks";
+    }
+    if (m_diagonalFrom > 0) {
+        s += ", the kernel's diagonal in the preconditioner after step " +
+             std::to_string(m_diagonalFrom);
     }
     if (m_stalled) {
         std::ostringstream lr;

@@ -19,6 +19,9 @@ struct NewtonConfig
     /// rest of the budget on natural gradient (eq. 8) at `naturalLearningRate`.
     int stallLimit = 3;
     double naturalLearningRate = 0.1;
+    /// Once CG runs out of iterations on a Nystroem kernel, precondition with its true diagonal
+    /// instead of 1 (newtonStep()); off only to measure what it saves.
+    bool nystromDiagonal = true;
 };
 
 /// Damped Newton on the SOSREP objective (arXiv eq. 3/5), solving the stationarity condition
@@ -28,7 +31,9 @@ struct NewtonConfig
 /// 2K (I + diag(u^-2) K / N), so the Newton step is Delta = -(I + D K / N)^-1 g, D = diag(u^-2):
 /// the natural gradient preconditioned. With S = diag(1/u) the system becomes the symmetric
 /// positive definite (I + S K S / N) y = -u o g, Delta = y / u, solved inexactly by conjugate
-/// gradients (one kernel product per CG iteration; forcing term min(0.1, sqrt(residual))).
+/// gradients (one kernel product per CG iteration; forcing term min(0.1, sqrt(residual))),
+/// Jacobi-preconditioned when K has negative entries (K_ii taken as 1, or Nystroem's true
+/// K_ii once CG has run out of iterations: newtonStep()).
 /// L is convex wherever the signs of (K alpha)_i are fixed, so a backtracking line search that
 /// keeps every (K alpha)_i on its side of 0 and asks for sufficient decrease makes it globally
 /// convergent there; u + t K Delta is linear in t, so the search costs no further products.
@@ -79,7 +84,9 @@ private:
     int m_newtonSteps = 0;
     int m_failures = 0; // consecutive failed Newton steps
     bool m_stalled = false;
-    bool m_signed = false; // kernel with negative entries
+    bool m_signed = false;  // kernel with negative entries
+    Vector m_diagonal;      // K_ii for the preconditioner, once CG has run out (Nystroem)
+    int m_diagonalFrom = 0; // the Newton step whose CG ran out (0: none did)
 };
 
 } // namespace sosrep
