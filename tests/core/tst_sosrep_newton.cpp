@@ -172,35 +172,34 @@ private slots:
     void nystromPreconditionsWithTheKernelsDiagonal_data()
     {
         QTest::addColumn<double>("lengthScale");
-        QTest::addColumn<bool>("stalls"); // CG runs out with the unit diagonal
-        QTest::newRow("l=0.12") << 0.12 << true;
-        QTest::newRow("l=0.15") << 0.15 << true;
-        QTest::newRow("l=0.3") << 0.3 << false;
+        QTest::addColumn<int>("which");
+        QTest::newRow("l=0.1: both converge") << 0.1 << 0;
+        QTest::newRow("l=0.12: only with the diagonal") << 0.12 << 1;
+        QTest::newRow("l=0.3: CG never runs out") << 0.3 << 2;
     }
 
     void nystromPreconditionsWithTheKernelsDiagonal()
     {
-        // Skin-like: a dense core and sparse rows around it, 60 landmarks, l near the finest
-        // they resolve (every row covered). At the sparse rows K_ii = k_i^T K_mm^+ k_i is far
-        // below 1 and so is u_i; the unit-diagonal Jacobi preconditioner overstated them, CG
-        // ran out at every step and Newton crawled or stalled (measured: 919 and 2119 products
-        // at l = 0.12 and 0.15, against 102 and 144). Both ways reach the same optimum; where
-        // CG never runs out nothing changes, bit for bit.
+        // Skin-like: a dense core and sparse rows around it, 40 landmarks, l near the finest
+        // they resolve. At the sparse rows K_ii = k_i^T K_mm^+ k_i is far below 1 and so is
+        // u_i; the unit-diagonal Jacobi preconditioner overstated them and CG ran out at every
+        // step (skin, 48 000 rows: 1810 products for one sweep point, against 47 with K_ii).
+        // Where both converge they reach the same optimum; where CG never runs out nothing
+        // changes, bit for bit.
         QFETCH(double, lengthScale);
-        QFETCH(bool, stalls);
+        QFETCH(int, which);
         Rng rng(11);
-        Matrix x(3000, 3);
+        Matrix x(1500, 3);
         for (Eigen::Index i = 0; i < x.rows(); ++i) {
             for (int j = 0; j < 3; ++j) {
-                x(i, j) = i < 2700 ? 0.5 + 0.05 * rng.normal() : rng.uniform();
+                x(i, j) = i < 1350 ? 0.5 + 0.05 * rng.normal() : rng.uniform();
             }
         }
         KernelSpec spec;
         spec.lengthScale = lengthScale;
         spec.backend = BackendChoice::LowRank;
-        spec.rank = 60;
+        spec.rank = 40;
         const KernelOperator op(x, spec);
-        QCOMPARE(op.uncoveredRows(), Eigen::Index(0));
         NewtonConfig nc;
         nc.maxIterations = 200;
         nc.maxProducts = 3000;
@@ -208,11 +207,12 @@ private slots:
         QCOMPARE(toString(with.run()), toString(SolverStatus::Converged));
         nc.nystromDiagonal = false;
         NewtonSolver without(op, nc);
-        QCOMPARE(toString(without.run()), toString(SolverStatus::Converged));
+        const SolverStatus status = without.run();
         const QString path = QString::fromStdString(with.summary());
-        qInfo("with the diagonal %d products (%s); without %d (%s)", with.kernelProducts(),
-              with.summary().c_str(), without.kernelProducts(), without.summary().c_str());
-        if (!stalls) {
+        qInfo("with the diagonal %d products (%s); without %d (%s, %s)", with.kernelProducts(),
+              with.summary().c_str(), without.kernelProducts(), without.summary().c_str(),
+              toString(status).c_str());
+        if (which == 2) {
             QCOMPARE(with.kernelProducts(), without.kernelProducts());
             QVERIFY(with.alpha() == without.alpha());
             QVERIFY(!path.contains(QStringLiteral("diagonal")));
@@ -221,6 +221,11 @@ private slots:
         QVERIFY2(path.contains(QStringLiteral("the kernel's diagonal in the preconditioner")),
                  qPrintable(path));
         QVERIFY(4 * with.kernelProducts() < without.kernelProducts());
+        if (which == 1) {
+            QVERIFY(status != SolverStatus::Converged); // 3000 products were not enough
+            return;
+        }
+        QCOMPARE(toString(status), toString(SolverStatus::Converged));
         const Vector u = op.apply(with.alpha());
         QVERIFY((u - op.apply(without.alpha())).norm() < 1e-6 * u.norm());
     }
