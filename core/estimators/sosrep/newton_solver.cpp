@@ -72,10 +72,9 @@ bool NewtonSolver::newtonStep()
     // (exact for the exact kernels, about 1 for random features) until CG runs out of
     // iterations on a Nystroem kernel (below).
     Vector precond = Vector::Ones(b.size());
-    if (m_signed && m_diagonal.size() > 0) {
-        precond = (1.0 + m_diagonal.array() * s.array().square() / n).inverse().matrix();
-    } else if (m_signed) {
-        precond = (1.0 + s.array().square() / n).inverse().matrix();
+    if (m_signed) {
+        const Vector kii = m_diagonal.size() > 0 ? m_diagonal : Vector(Vector::Ones(b.size()));
+        precond = (1.0 + kii.array() * s.array().square() / n).inverse().matrix();
     }
     Vector y = Vector::Zero(b.size());
     Vector r = b;
