@@ -5,6 +5,7 @@
 #include "core/kernels/sdo_spectrum.h"
 #include "core/kernels/sweep_workspace.h"
 #include "core/numerics/distances.h"
+#include "core/numerics/row_blocks.h"
 #include "core/random.h"
 #include "core/util/limits.h"
 
@@ -410,7 +411,10 @@ FieldValues KernelOperator::evaluateExponential(const Matrix& centres, const Mat
         const Matrix yb = y.middleRows(b, rows);
         Matrix fresh;
         if (!stored) {
-            fresh = squaredDistancesZeroed(centres, norms, yb, yb.rowwise().squaredNorm());
+            // Every block at the full width (row_blocks.h): a query's distances do not depend
+            // on the rows evaluated with it.
+            const Matrix padded = paddedRows(y, b, rows, kQueries);
+            fresh = squaredDistancesZeroed(centres, norms, padded, padded.rowwise().squaredNorm());
         }
         const Eigen::Map<const Matrix> d2(stored ? stored->data() + b * n : fresh.data(), n, rows);
         // Gaussian: k_i = exp(-r_i^2 / 2l^2), weights k_i; Laplace: k_i = exp(-r_i / l), weights
@@ -473,17 +477,19 @@ FieldValues KernelOperator::evaluateFeatures(const MatrixRef& y, const VectorRef
 #pragma omp parallel for schedule(dynamic)
     for (Eigen::Index b = 0; b < q; b += kBlock) {
         const Eigen::Index rows = std::min(kBlock, q - b);
-        Matrix arg = (2.0 * M_PI) * (y.middleRows(b, rows) * m_freq.transpose());
+        // Full-width blocks (row_blocks.h): a row's value does not depend on the batch.
+        Matrix arg = (2.0 * M_PI) * (paddedRows(y, b, rows, kBlock) * m_freq.transpose());
         arg.rowwise() += m_phase.transpose();
         const Matrix c = arg.array().cos();
-        out.value.segment(b, rows) = scale * (c * wf);
+        out.value.segment(b, rows) = (scale * (c * wf)).head(rows);
         if (deriv) {
             // d/dy cos(2 pi <z, y> + b) = -2 pi sin(.) z;  Laplacian = -4 pi^2 |z|^2 cos(.).
             const Matrix s = arg.array().sin();
-            out.gradient.middleRows(b, rows) =
+            const Matrix g =
                 (-2.0 * M_PI * scale) * (s * (m_freq.array().colwise() * wf.array()).matrix());
+            out.gradient.middleRows(b, rows) = g.topRows(rows);
             out.laplacian.segment(b, rows) =
-                (-4.0 * M_PI * M_PI * scale) * (c * wf.cwiseProduct(zNorm2));
+                ((-4.0 * M_PI * M_PI * scale) * (c * wf.cwiseProduct(zNorm2))).head(rows);
         }
     }
     return out;
@@ -503,17 +509,17 @@ FieldValues KernelOperator::evaluateRadial(const Matrix& centres, const MatrixRe
 #pragma omp parallel for schedule(dynamic)
     for (Eigen::Index b = 0; b < q; b += kBlock) {
         const Eigen::Index rows = std::min(kBlock, q - b);
-        const Matrix yb = y.middleRows(b, rows);
+        const Matrix yb = paddedRows(y, b, rows, kBlock); // full width: row_blocks.h
         const Matrix d2 = squaredDistancesZeroed(yb, centres, norms);
         if (!deriv) {
-            out.value.segment(b, rows) = radialKernel(d2, *m_profile, l) * w;
+            out.value.segment(b, rows) = (radialKernel(d2, *m_profile, l) * w).head(rows);
             continue;
         }
-        Matrix k(rows, d2.cols());
-        Matrix kr(rows, d2.cols()); // G'(rho) / (l r)
-        Matrix lap(rows, d2.cols());
+        Matrix k(kBlock, d2.cols());
+        Matrix kr(kBlock, d2.cols()); // G'(rho) / (l r)
+        Matrix lap(kBlock, d2.cols());
         for (Eigen::Index j = 0; j < d2.cols(); ++j) {
-            for (Eigen::Index i = 0; i < rows; ++i) {
+            for (Eigen::Index i = 0; i < kBlock; ++i) {
                 const double r = std::max(std::sqrt(d2(i, j)), 1e-12 * l);
                 double v = 0.0;
                 double g1 = 0.0;
@@ -525,9 +531,10 @@ FieldValues KernelOperator::evaluateRadial(const Matrix& centres, const MatrixRe
             }
         }
         const Vector krw = kr * w;
-        out.value.segment(b, rows) = k * w;
-        out.gradient.middleRows(b, rows) = (yb.array().colwise() * krw.array()).matrix() - kr * wx;
-        out.laplacian.segment(b, rows) = lap * w;
+        out.value.segment(b, rows) = (k * w).head(rows);
+        const Matrix g = (yb.array().colwise() * krw.array()).matrix() - kr * wx;
+        out.gradient.middleRows(b, rows) = g.topRows(rows);
+        out.laplacian.segment(b, rows) = (lap * w).head(rows);
     }
     return out;
 }

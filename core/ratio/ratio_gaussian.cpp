@@ -2,6 +2,7 @@
 #include "core/ratio/ratio_gaussian.h"
 
 #include "core/numerics/distances.h"
+#include "core/numerics/row_blocks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,23 +17,29 @@ Matrix gaussianGram(const MatrixRef& a, const MatrixRef& b, double t)
 
 Vector gaussianExpansion(const MatrixRef& y, const MatrixRef& centres, const Vector& a, double t)
 {
+    // Full-width blocks (row_blocks.h): a row's value does not depend on the batch.
     Vector out(y.rows());
-    const Eigen::Index block = 4096;
-    for (Eigen::Index s = 0; s < y.rows(); s += block) {
-        const Eigen::Index rows = std::min(block, y.rows() - s);
-        out.segment(s, rows) = gaussianGram(y.middleRows(s, rows), centres, t) * a;
-    }
+    forEachPaddedBlock(y, kInvariantBlock,
+                       [&](const Matrix& block, Eigen::Index first, Eigen::Index rows) {
+                           out.segment(first, rows) = (gaussianGram(block, centres, t) * a).head(rows);
+                       });
     return out;
 }
 
 Vector gaussianRowMeans(const MatrixRef& y, const MatrixRef& sample, double t)
 {
-    Vector out = Vector::Zero(y.rows());
-    const Eigen::Index block = 2048;
-    for (Eigen::Index s = 0; s < sample.rows(); s += block) {
-        const Eigen::Index rows = std::min(block, sample.rows() - s);
-        out += gaussianGram(y, sample.middleRows(s, rows), t).rowwise().sum();
-    }
+    // Full-width blocks of y (row_blocks.h): a row's mean does not depend on the batch.
+    Vector out(y.rows());
+    forEachPaddedBlock(y, kInvariantBlock,
+                       [&](const Matrix& yb, Eigen::Index first, Eigen::Index rows) {
+                           Vector sum = Vector::Zero(yb.rows());
+                           const Eigen::Index block = 2048;
+                           for (Eigen::Index s = 0; s < sample.rows(); s += block) {
+                               const Eigen::Index n = std::min(block, sample.rows() - s);
+                               sum += gaussianGram(yb, sample.middleRows(s, n), t).rowwise().sum();
+                           }
+                           out.segment(first, rows) = sum.head(rows);
+                       });
     return out / static_cast<double>(sample.rows());
 }
 

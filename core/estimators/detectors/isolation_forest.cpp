@@ -194,7 +194,13 @@ Vector IsolationForest::anomalyScores(const MatrixRef& y) const
     if (c <= 0.0) {
         return Vector::Constant(y.rows(), 0.5); // one training row: nothing to isolate
     }
-    return (-(h.array() / c) * std::log(2.0)).exp();
+    // One std::exp per row: Eigen's array exp takes SIMD lanes for full packets and std::exp for
+    // the tail, so a row's bits would depend on the batch's length (row_blocks.h).
+    Vector s(h.size());
+    for (Eigen::Index i = 0; i < h.size(); ++i) {
+        s(i) = std::exp(-(h(i) / c) * std::log(2.0));
+    }
+    return s;
 }
 
 } // namespace sosrep

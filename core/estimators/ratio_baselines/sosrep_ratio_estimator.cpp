@@ -27,7 +27,13 @@ public:
     {
         const LogDensity lp = m_models[0]->logValues(y);
         const LogDensity lq = m_models[1]->logValues(y);
-        return (lq.values - lp.values).array().exp().matrix();
+        // One std::exp per row: Eigen's array exp treats a vector's tail apart from its full
+        // SIMD packets, so a row's bits would depend on the batch (row_blocks.h).
+        Vector r(lp.values.size());
+        for (Eigen::Index i = 0; i < r.size(); ++i) {
+            r(i) = std::exp(lq.values(i) - lp.values(i));
+        }
+        return r;
     }
     void save(ParameterMap& out) const override
     {

@@ -4,6 +4,7 @@
 #include "core/errors.h"
 #include "core/estimators/score_terms.h"
 #include "core/numerics/distances.h"
+#include "core/numerics/row_blocks.h"
 #include "core/util/text.h"
 
 #include <Eigen/Eigenvalues>
@@ -111,10 +112,11 @@ LogDensity SosMmdModel::logValues(const MatrixRef& y) const
 {
     LogDensity out;
     out.values.resize(y.rows());
-    for (Eigen::Index b = 0; b < y.rows(); b += 1024) {
-        const Eigen::Index rows = std::min<Eigen::Index>(1024, y.rows() - b);
+    // Full-width blocks (row_blocks.h): a row's value does not depend on the batch.
+    for (Eigen::Index b = 0; b < y.rows(); b += kInvariantBlock) {
+        const Eigen::Index rows = std::min(kInvariantBlock, y.rows() - b);
         Vector shift;
-        const Matrix k = shiftedKernel(y.middleRows(b, rows), &shift); // rows x m
+        const Matrix k = shiftedKernel(paddedRows(y, b, rows, kInvariantBlock), &shift);
         const Matrix proj = k * m_v;                                   // rows x r
         const Vector p = proj.array().square().matrix() * m_lambda;
         for (Eigen::Index i = 0; i < rows; ++i) {
