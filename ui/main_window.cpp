@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/main_window.h"
 
+#include "ui/density_units.h"
+
 #include "core/errors.h"
 #include "core/estimators/common_options.h"
 #include "core/kernels/kernel_operator.h"
@@ -186,11 +188,21 @@ void MainWindow::buildViews()
     m_staleBanner->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; "
                                                 "border: 1px solid #ffe69c; padding: 4px; }"));
     m_staleBanner->setVisible(false);
+    // A fit that ran but needs a look (a length scale far below the rows' spacing, a tuned
+    // value at its grid's edge...) says so where the numbers are, not only in the status bar.
+    m_warningBanner = new QLabel;
+    m_warningBanner->setObjectName(QStringLiteral("warningBanner"));
+    m_warningBanner->setWordWrap(true);
+    m_warningBanner->setTextFormat(Qt::PlainText);
+    m_warningBanner->setStyleSheet(QStringLiteral("QLabel { background: #f8d7da; color: #58151c; "
+                                                  "border: 1px solid #f1aeb5; padding: 4px; }"));
+    m_warningBanner->setVisible(false);
     auto* central = new QWidget;
     auto* centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->setSpacing(2);
     centralLayout->addWidget(m_staleBanner);
+    centralLayout->addWidget(m_warningBanner);
     centralLayout->addWidget(m_tabs, 1);
     setCentralWidget(central);
     clearResultViews(tr("Open or generate data, then Fit (F5)"));
@@ -526,8 +538,8 @@ void MainWindow::showMaps()
         c.title = densityTitle();
         c.slice = m_controller->features().cols() > 2;
         c.fitRows = r->fitRowIndices;
-        const QString kind = QString::fromStdString(toString(r->model().kind()));
-        c.valueLabel = r->model().kind() == DensityKind::Score ? kind : tr("log %1").arg(kind);
+        // Per unit of the data's own columns (a slice of the d-dimensional density when d > 2).
+        c.valueLabel = logValueLabel(names, r->model().kind());
         if (r->model().kind() == DensityKind::Score) {
             // The rows' scores are at hand when the map's model is the one that scored them.
             c.scoreLevels = rowScoreLevels(&r->scoresModel() == &r->model() && r->scoresReady()

@@ -175,6 +175,7 @@ private:
     QLabel* m_aucLabel;
     QLabel* m_scoresTuning; // how the Scores view's model was tuned
     QLabel* m_staleBanner = nullptr;
+    QLabel* m_warningBanner = nullptr; // the data's and the last fit's warnings, above the views
     QProgressBar* m_progress;
     QLabel* m_stage;
     QToolButton* m_warnings;

@@ -20,6 +20,7 @@ void MainWindow::showScores()
 {
     const FitJobResult* r = m_controller->result();
     const DensityKind kind = r->scoresModel().kind();
+    m_scores->setColumns(m_controller->featureNames());
     m_scores->setScores(r->rowLogDensity, m_controller->labels(), kind, r->fitRowIndices);
     m_scoresTuning->setText(scoresTuningText(*r));
     if (!r->scoresReady()) {

@@ -78,6 +78,13 @@ void MainWindow::refreshWarnings()
     m_warnings->setText(warnings.size() == 1 ? tr("⚠ 1 warning")
                                              : tr("⚠ %1 warnings").arg(warnings.size()));
     m_warnings->setToolTip(warnings.join(QLatin1Char('\n')) + tr("\n(click for the list)"));
+    m_warningBanner->setVisible(!warnings.isEmpty());
+    m_warningBanner->setText(warnings.isEmpty() ? QString()
+                             : warnings.size() == 1
+                                 ? tr("⚠ %1").arg(warnings.front())
+                                 : tr("⚠ %1\n(and %2 more: click ⚠ in the status bar)")
+                                       .arg(warnings.front())
+                                       .arg(warnings.size() - 1));
 }
 
 void MainWindow::showWarnings()

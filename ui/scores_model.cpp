@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/scores_model.h"
 
+#include "ui/density_units.h"
+
 #include <algorithm>
 
 namespace sosrep::ui {
@@ -67,9 +69,7 @@ QVariant ScoresModel::headerData(int section, Qt::Orientation orientation, int r
     case 0:
         return tr("row");
     case 1:
-        return m_kind == DensityKind::Score        ? tr("normality score")
-               : m_kind == DensityKind::PreDensity ? tr("log pre-density")
-                                                   : tr("log density");
+        return logValueLabel(m_columns, m_kind);
     case 2:
         return m_kind == DensityKind::Score ? tr("anomaly score (−normality)")
                                             : tr("anomaly score (−log p)");

@@ -26,12 +26,15 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    /// The data's column names: the log-value column says its unit ("per minute × hour").
+    void setColumns(const QStringList& columns) { m_columns = columns; }
 
 private:
     Vector m_logDensity;
     std::optional<Eigen::VectorXi> m_labels;
     DensityKind m_kind = DensityKind::Normalized;
     std::vector<Eigen::Index> m_fitRows;
+    QStringList m_columns;
     int labelColumn() const { return m_labels ? 3 : -1; }
     int fittedColumn() const { return m_fitRows.empty() ? -1 : (m_labels ? 4 : 3); }
 };

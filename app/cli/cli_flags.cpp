@@ -25,6 +25,10 @@ const Flag kFlags[] = {
     {"scores-out", "FILE", "per-row scores (CSV)"},
     {"trace-out", "FILE", "optimizer trace (CSV)"},
     {"fd-out", "FILE", "Fisher-divergence curve (CSV)"},
+    {"contamination", "C",
+     "share of rows to flag as outliers, 'auto' (0.1) or in (0, 0.5]: the threshold is the C "
+     "quantile of log values at rows the scoring model did not fit (a 5-fold cross-fit), saved "
+     "in the model; the scores get an outlier column"},
     {"kind", "KIND", "gmm|moons|rings|square|cosine|blocks|shift (label = sample)"},
     {"n", "N", "number of rows (default 500)"},
     {"anomalies", "X", "share of uniform anomalies, label 1 (default 0)"},

@@ -8,6 +8,7 @@
 #include "core/data/preparation.h"
 #include "core/errors.h"
 #include "core/pipeline/fit_route.h"
+#include "core/pipeline/outlier_threshold.h"
 #include "ui/io/model_file.h"
 #include "ui/io/table_text.h"
 
@@ -67,12 +68,14 @@ LoadedData loadFitData(const Options& o, const FitSettings& settings, CommandCon
 
 void stageOutputs(CommandContext& ctx, const FitFiles& files, const FitOutcome& f,
                   const FitSettings& settings, const LoadedData& d, const Dataset& scored,
-                  const LogDensity& ld)
+                  const LogDensity& ld, const std::optional<OutlierThreshold>& threshold)
 {
     io::OutputSet& out = ctx.outputs();
     if (!files.scores.isEmpty()) {
+        const std::optional<double> offset =
+            threshold ? std::optional<double>(threshold->offset) : std::nullopt;
         out.stage(files.scores,
-                  io::scoresText(files.scores, ld.values, f.model->kind(), scored.labels));
+                  io::scoresText(files.scores, ld.values, f.model->kind(), scored.labels, offset));
     }
     if (!files.trace.isEmpty()) {
         out.stage(files.trace, traceText(files.trace, f.model->report()));
@@ -90,6 +93,9 @@ void stageOutputs(CommandContext& ctx, const FitFiles& files, const FitOutcome& 
             prov[QStringLiteral("selection_reason")] =
                 QString::fromStdString(f.search->selection.reason);
         }
+        if (threshold) {
+            prov[QStringLiteral("outlier_threshold")] = io::outlierThresholdJson(*threshold);
+        }
         out.stage(files.model, io::modelJson(io::savedModelOf(*f.model, settings, d.prepared.scaler,
                                                               d.train.columns, prov)));
     }
@@ -100,10 +106,10 @@ void stageOutputs(CommandContext& ctx, const FitFiles& files, const FitOutcome& 
 int commandFit(const QStringList& args, CommandContext& ctx)
 {
     QCommandLineParser p;
-    addFlags(p,
-             {QStringLiteral("train"), QStringLiteral("test"), QStringLiteral("columns"),
-              QStringLiteral("label-column"), QStringLiteral("model-out"),
-              QStringLiteral("scores-out"), QStringLiteral("trace-out"), QStringLiteral("fd-out")});
+    addFlags(p, {QStringLiteral("train"), QStringLiteral("test"), QStringLiteral("columns"),
+                 QStringLiteral("label-column"), QStringLiteral("model-out"),
+                 QStringLiteral("scores-out"), QStringLiteral("trace-out"),
+                 QStringLiteral("fd-out"), QStringLiteral("contamination")});
     addEstimatorOptions(p);
     if (!ctx.parse(p, args)) {
         return ExitOk;
@@ -114,6 +120,15 @@ int commandFit(const QStringList& args, CommandContext& ctx)
         ctx.input(o.required(QStringLiteral("test")), "--test");
     }
     const FitFiles files = planOutputs(o, ctx);
+    std::optional<double> contamination;
+    if (o.has(QStringLiteral("contamination"))) {
+        try {
+            contamination =
+                parseContamination(o.text(QStringLiteral("contamination")).toStdString());
+        } catch (const ParameterError& e) {
+            throw ParameterError("--contamination", e.message());
+        }
+    }
     // Every flag is checked before any data is read (a typo costs nothing); whether an option
     // applies can depend on the number of rows, so the warnings come once the data is read.
     std::vector<std::string> optionWarnings;
@@ -129,14 +144,29 @@ int commandFit(const QStringList& args, CommandContext& ctx)
     data.train = d.prepared.x;
     data.validation = d.test ? d.testX : Matrix(0, d.train.dim());
     data.source = d.train.source;
+    data.scaler = d.prepared.scaler; // log values per unit of the data's columns
     const FitOutcome f = fitModel(data, settings);
     checkUsable(*f.model);
     ctx.warn(f.warnings);
     const Dataset& scored = d.test ? *d.test : d.train;
     const LogDensity ld = f.model->logValues(d.test ? d.testX : d.prepared.x);
     warnFloored(ctx, ld);
-    stageOutputs(ctx, files, f, settings, d, scored, ld);
+    std::optional<OutlierThreshold> threshold;
+    if (contamination) {
+        if (f.model->kind() == DensityKind::Ratio) {
+            throw ParameterError("--contamination", "applies to densities and detectors, not to "
+                                                    "a density ratio");
+        }
+        std::string method;
+        const Vector held = heldOutLogValues(data, settings, f, kThresholdFolds, {}, &method);
+        threshold = outlierThreshold(held, *contamination, method);
+    }
+    stageOutputs(ctx, files, f, settings, d, scored, ld, threshold);
     QJsonObject s = fitSummary(f, settings, d.train, scored, ld);
+    addUnits(s, *f.model, d.prepared.scaler, d.train.columns);
+    if (threshold) {
+        addThreshold(s, *threshold, ld);
+    }
     addAucs(s, ld, scored);
     ctx.finish(s);
     return ExitOk;

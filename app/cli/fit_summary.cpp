@@ -3,6 +3,7 @@
 
 #include "core/kernels/kernel_operator.h"
 #include "core/metrics/auc.h"
+#include "ui/io/model_file.h"
 #include "ui/io/table_text.h"
 
 #include <QJsonArray>
@@ -100,6 +101,37 @@ void addModelFields(QJsonObject& summary, const FittedModel& model)
     for (const auto& [key, value] : model.report().fields) {
         summary[QString::fromStdString(key)] = jsonOf(value);
     }
+}
+
+void addUnits(QJsonObject& summary, const FittedModel& model, const Scaler& scaler,
+              const std::vector<std::string>& columns)
+{
+    if (model.kind() == DensityKind::Normalized || model.kind() == DensityKind::PreDensity) {
+        QStringList names;
+        for (const std::string& c : columns) {
+            names << QString::fromStdString(c);
+        }
+        summary[QStringLiteral("log_value_unit")] =
+            QStringLiteral("per ") + names.join(QStringLiteral(" × "));
+    }
+    const KernelOperator* k = model.kernel();
+    if (k && k->spec().lengthScale > 0.0) {
+        QJsonArray perColumn;
+        for (Eigen::Index j = 0; j < Eigen::Index(columns.size()); ++j) {
+            const double scale = scaler.scale.size() > j ? scaler.scale(j) : 1.0;
+            perColumn.append(k->spec().lengthScale * scale);
+        }
+        summary[QStringLiteral("length_scale_data_units")] = perColumn;
+    }
+}
+
+void addThreshold(QJsonObject& summary, const OutlierThreshold& threshold, const LogDensity& ld)
+{
+    summary[QStringLiteral("outlier_threshold")] = io::outlierThresholdJson(threshold);
+    const auto flagged = (ld.values.array() < threshold.offset).count();
+    summary[QStringLiteral("n_flagged")] = static_cast<int>(flagged);
+    summary[QStringLiteral("flagged_fraction")] =
+        ld.values.size() ? double(flagged) / double(ld.values.size()) : 0.0;
 }
 
 QJsonObject fitSummary(const FitOutcome& f, const FitSettings& settings, const Dataset& train,

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/data/scaler.h"
+#include "core/pipeline/outlier_threshold.h"
+
 #include "app/cli/command_context.h"
 #include "core/data/dataset.h"
 #include "core/pipeline/fit_route.h"
@@ -20,6 +23,17 @@ void warnFloored(CommandContext& ctx, const LogDensity& ld,
 
 /// The model's summary fields (its own, then what its fit reported) into a JSON object.
 void addModelFields(QJsonObject& summary, const FittedModel& model);
+
+/// What the log values are per ("log_value_unit": "per minute × hour", every column's own unit;
+/// absent for ratios and normality scores) and the kernel's length scale in each column's own
+/// units ("length_scale_data_units": l * scale_j, one per column; the kernel works in the
+/// scaled coordinates, where "length_scale" is given).
+void addUnits(QJsonObject& summary, const FittedModel& model, const Scaler& scaler,
+              const std::vector<std::string>& columns);
+
+/// The outlier threshold ("outlier_threshold") and how many of the scored rows fall below it
+/// ("n_flagged", "flagged_fraction").
+void addThreshold(QJsonObject& summary, const OutlierThreshold& threshold, const LogDensity& ld);
 
 /// The fit's one-line JSON summary (without AUCs and warnings).
 QJsonObject fitSummary(const FitOutcome& f, const FitSettings& settings, const Dataset& train,

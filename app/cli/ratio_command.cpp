@@ -99,8 +99,8 @@ Vector typeTwoValues(const QSource& src, const Dataset& p, const Scaler& pScaler
             ctx.warn("the --q-model density is unnormalized (a pre-density): the ratio is q/p "
                      "up to the same unknown constant");
         }
-        const LogDensity ld = model->logValues(saved.scaler.apply(p.x));
-        raw = (ld.values.array() - saved.scaler.logJacobian()).exp().matrix();
+        // Per unit of the data's columns (the model file's scaler applied in the model).
+        raw = model->logValues(saved.scaler.apply(p.x)).values.array().exp().matrix();
     } else {
         raw = Vector::Ones(p.rows());
         ctx.warn("--inverse estimates 1/p: it is in L2(p) only on a bounded support or a "

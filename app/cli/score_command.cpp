@@ -34,16 +34,23 @@ int commandScore(const QStringList& args, CommandContext& ctx)
     const Matrix x = applyToOther(m.scaler, raw);
     const std::unique_ptr<FittedModel> model = io::toModel(m, modelPath);
     const LogDensity ld = model->logValues(x);
-    ctx.outputs().stage(outPath, io::scoresText(outPath, ld.values, model->kind(), raw.labels));
+    const std::optional<OutlierThreshold> threshold = io::savedOutlierThreshold(m, *model);
+    ctx.outputs().stage(outPath, io::scoresText(outPath, ld.values, model->kind(), raw.labels,
+                                                threshold ? std::optional<double>(threshold->offset)
+                                                          : std::nullopt));
     QJsonObject s;
     s[QStringLiteral("estimator")] = QString::fromStdString(m.settings.estimator);
     if (m.kernel) {
         s[QStringLiteral("kernel")] = QString::fromStdString(toString(m.kernel->type));
         s[QStringLiteral("length_scale")] = m.kernel->lengthScale;
     }
+    addUnits(s, *model, m.scaler, m.columns);
     s[QStringLiteral("n_scored")] = static_cast<int>(raw.rows());
     s[QStringLiteral("floored_scores")] = ld.floored;
     warnFloored(ctx, ld, model->kind());
+    if (threshold) {
+        addThreshold(s, *threshold, ld);
+    }
     addAucs(s, ld, raw);
     ctx.finish(s);
     return ExitOk;

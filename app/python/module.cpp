@@ -8,6 +8,7 @@
 #include "core/estimators/registry.h"
 #include "core/metrics/mmd.h"
 #include "core/pipeline/fit_route.h"
+#include "core/pipeline/outlier_threshold.h"
 #include "core/ratio/importance_weights.h"
 #include "ui/io/model_file.h"
 #include "ui/io/output_set.h"
@@ -36,6 +37,14 @@ struct Model
     std::vector<FdPoint> fdCurve;
     double lengthScale = 0.0;
     std::vector<std::string> warnings;
+    /// What an outlier threshold is cross-fitted from (outlier_threshold.h), kept from a fit
+    /// in this process: the scaled training rows (one copy, as the kernel's) and the fit.
+    /// Empty for a model read from a file, whose threshold (if any) is saved in it.
+    FitData data;
+    FitSettings settings;
+    FitOutcome outcome;
+    std::optional<Vector> heldOut; // computed on first use
+    std::string heldOutMethod;
 };
 
 std::string typeName(OptionType t)
@@ -202,6 +211,7 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
     data.train = std::move(prepared.x);
     data.validation = Matrix(0, trainDim);
     data.source = "X";
+    data.scaler = prepared.scaler; // log values per unit of X's columns
     Matrix q;
     if (!second.is_none()) {
         const ArrayRows qRows(second.cast<py::array>(), "q");
@@ -252,6 +262,14 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
             QString::fromStdString(f.search->selection.reason);
     }
     m->saved = io::savedModelOf(*f.model, settings, prepared.scaler, train.columns, prov);
+    if (!data.second && !data.secondValues) { // a density or a detector: it may need a threshold
+        m->data.train = std::move(data.train);
+        m->data.source = data.source;
+        m->data.scaler = data.scaler;
+        m->settings = settings;
+        m->outcome.lengthScale = f.lengthScale;
+        m->outcome.heldOutLogValues = f.heldOutLogValues;
+    }
     return m;
 }
 
@@ -262,6 +280,14 @@ std::shared_ptr<Model> fromJson(const std::string& bytes, const std::string& sou
     m->saved = io::parseModel(QByteArray::fromStdString(bytes), name);
     m->fitted = io::toModel(m->saved, name);
     m->lengthScale = m->saved.kernel ? m->saved.kernel->lengthScale : 0.0;
+    if (const auto t = io::savedOutlierThreshold(m->saved, *m->fitted)) {
+        // In today's units (a file written before log values were per unit of the data's
+        // columns: its threshold moved by the same constant as the model's log values).
+        QJsonObject o = m->saved.provenance[QStringLiteral("outlier_threshold")].toObject();
+        o[QStringLiteral("offset")] = t->offset;
+        m->saved.provenance[QStringLiteral("outlier_threshold")] = o;
+    }
+    m->saved.logValuesInDataUnits = true;
     return m;
 }
 
@@ -439,7 +465,7 @@ py::list fdCurveOf(const Model& m)
 /// The outlier threshold of scikit-learn's API (the training rows' `contamination` quantile of
 /// score_samples), kept in the model file's provenance so a saved detector predicts as it did.
 /// None when the file has none (the command line and the app score without one).
-py::object outlierThreshold(const Model& m)
+py::object savedThresholdOf(const Model& m)
 {
     const QJsonObject t = m.saved.provenance[QStringLiteral("outlier_threshold")].toObject();
     const QJsonValue c = t[QStringLiteral("contamination")];
@@ -448,6 +474,37 @@ py::object outlierThreshold(const Model& m)
         return py::none();
     }
     return py::make_tuple(c.toDouble(), o.toDouble());
+}
+
+/// The outlier threshold for `contamination` from log values of rows the models giving them
+/// did not fit (outlier_threshold.h), computed once per fit and kept: (offset, held-out rows,
+/// method). Also saved as the model's outlier_threshold. A model read from a file has no rows
+/// to cross-fit on: ValueError.
+py::tuple heldOutThreshold(Model& m, double contamination)
+{
+    checkContamination(contamination);
+    if (!m.heldOut) {
+        if (m.data.train.rows() == 0) {
+            throw py::value_error("contamination: this model was read from a file, which keeps "
+                                  "no training rows to cross-fit a threshold on");
+        }
+        PythonObserver watch;
+        watch.progress = py::none(); // Ctrl+C still cancels
+        const FitObserver observer = watch.observer();
+        Vector values;
+        {
+            py::gil_scoped_release release;
+            values = heldOutLogValues(m.data, m.settings, m.outcome, kThresholdFolds, observer,
+                                      &m.heldOutMethod);
+        }
+        if (PyErr_Occurred() || values.size() == 0) {
+            throw py::error_already_set(); // KeyboardInterrupt
+        }
+        m.heldOut = std::move(values);
+    }
+    const OutlierThreshold t = outlierThreshold(*m.heldOut, contamination, m.heldOutMethod);
+    m.saved.provenance[QStringLiteral("outlier_threshold")] = io::outlierThresholdJson(t);
+    return py::make_tuple(t.offset, t.heldOutRows, t.method);
 }
 
 void setOutlierThreshold(Model& m, const py::object& value)
@@ -511,7 +568,8 @@ PYBIND11_MODULE(_sosrep, m)
         .def_property_readonly("summary", &summaryOf)
         .def_property_readonly("fd_curve", &fdCurveOf)
         .def_property_readonly("warnings", [](const Model& x) { return x.warnings; })
-        .def_property("outlier_threshold", &outlierThreshold, &setOutlierThreshold)
+        .def_property("outlier_threshold", &savedThresholdOf, &setOutlierThreshold)
+        .def("held_out_threshold", &heldOutThreshold, py::arg("contamination"))
         .def("log_values", &logValues, py::arg("X"))
         .def("ratio", &ratioAt, py::arg("X"))
         .def("to_json", &toJson)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/data/scaler.h"
 #include "core/estimators/option.h"
 #include "core/estimators/parameter_map.h"
 #include "core/kernels/kernel.h"
@@ -101,8 +102,33 @@ public:
     virtual std::string estimator() const = 0;
     virtual DensityKind kind() const = 0;
 
-    /// log p (or log pre-density, log ratio) at the rows of y, log-sum-exp safe.
-    virtual LogDensity logValues(const MatrixRef& y) const = 0;
+    /// log p (or log pre-density, log ratio) at the rows of y (in the scaled coordinates the
+    /// model was fitted in), log-sum-exp safe, per unit of the data's own columns once
+    /// setDataUnits() has been called: what every front end shows and writes. A row's value
+    /// depends on the row and the model only, bit for bit (core/numerics/row_blocks.h).
+    LogDensity logValues(const MatrixRef& y) const
+    {
+        LogDensity v = modelLogValues(y);
+        if (m_logUnitShift != 0.0) {
+            v.values.array() += m_logUnitShift;
+        }
+        return v;
+    }
+    /// The same per unit of the scaled coordinates: what closed forms over the model's own
+    /// kernel sums (grids, MMD) compare with.
+    virtual LogDensity modelLogValues(const MatrixRef& y) const = 0;
+
+    /// Log values per unit of the data's columns from now on: a density in scaled units
+    /// x' = (x - shift) / scale is a density in data units times prod_j 1 / scale_j, so
+    /// log p(x) = log p'(x') - sum_j log scale_j (the change of variables, applied here once).
+    /// Ratios (q/p: the Jacobians cancel) and normality scores have no unit: unchanged.
+    void setDataUnits(const Scaler& scaler)
+    {
+        const bool density = kind() == DensityKind::Normalized || kind() == DensityKind::PreDensity;
+        m_logUnitShift = density ? -scaler.logJacobian() : 0.0;
+    }
+    /// What logValues() adds to modelLogValues(): -sum_j log scale_j, or 0.
+    double logUnitShift() const { return m_logUnitShift; }
 
     /// Hyvaerinen score-matching terms tr grad^2 log p + 1/2 |grad log p|^2 per point
     /// (design.md section 4); invalid (non-finite) points counted and left +inf. Only when
@@ -136,6 +162,7 @@ public:
 
 private:
     FitReport m_report;
+    double m_logUnitShift = 0.0;
 };
 
 /// Called with each solver step of a fit: the run's name and its new trace row.

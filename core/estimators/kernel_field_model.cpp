@@ -74,7 +74,7 @@ double KernelFieldModel::logFromField(double value, double logShift, double offs
     return m_power * (std::log(v) + logShift) + offset;
 }
 
-LogDensity KernelFieldModel::logValues(const MatrixRef& y) const
+LogDensity KernelFieldModel::modelLogValues(const MatrixRef& y) const
 {
     const FieldValues f = m_kernel->evaluate(y, m_weights, false);
     LogDensity out;

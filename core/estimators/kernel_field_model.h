@@ -34,7 +34,7 @@ public:
 
     std::string estimator() const override { return m_estimator; }
     DensityKind kind() const override { return m_kind; }
-    LogDensity logValues(const MatrixRef& y) const override;
+    LogDensity modelLogValues(const MatrixRef& y) const override;
     bool hasFisherTerms() const override { return true; }
     Vector fisherTerms(const MatrixRef& y, int* invalid) const override;
     Vector fisherTermsFiniteDifference(const MatrixRef& y, const HutchinsonConfig& config,

@@ -8,7 +8,7 @@
 
 namespace sosrep {
 
-LogDensity RatioModel::logValues(const MatrixRef& y) const
+LogDensity RatioModel::modelLogValues(const MatrixRef& y) const
 {
     LogDensity out;
     const Vector r = ratio(y);

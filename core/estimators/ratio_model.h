@@ -16,7 +16,7 @@ class RatioModel : public FittedModel
 {
 public:
     DensityKind kind() const override { return DensityKind::Ratio; }
-    LogDensity logValues(const MatrixRef& y) const override;
+    LogDensity modelLogValues(const MatrixRef& y) const override;
 
     /// The estimated ratio at the rows of y.
     virtual Vector ratio(const MatrixRef& y) const = 0;

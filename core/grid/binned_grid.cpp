@@ -244,7 +244,7 @@ bool agreesWithExact(const KernelFieldModel& model, const GridSpec& spec, const 
         probes(static_cast<Eigen::Index>(m / stride), spec.xColumn) = spec.x(nodes[m].first);
         probes(static_cast<Eigen::Index>(m / stride), spec.yColumn) = spec.y(nodes[m].second);
     }
-    const LogDensity exact = model.logValues(probes);
+    const LogDensity exact = model.modelLogValues(probes); // the grid's units
     for (Eigen::Index m = 0; m < probes.rows(); ++m) {
         const auto& node = nodes[static_cast<size_t>(m) * stride];
         const double diff = g.logDensity(node.second, node.first) - exact.values(m);

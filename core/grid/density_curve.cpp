@@ -135,7 +135,9 @@ DensityCurve evaluateCurve(const FittedModel& model, const CurveSpec& spec)
         pts.row(i) = spec.fixedValues.transpose();
         pts(i, spec.column) = spec.t(i);
     }
-    const LogDensity ld = model.logValues(pts);
+    // In the model's coordinates, as the marginals are: the curve's plot converts to the
+    // column's own unit (a slice is not a 1-D density, and only that column is plotted).
+    const LogDensity ld = model.modelLogValues(pts);
     out.logValues = ld.values;
     out.floored = ld.floored;
     return out;

@@ -175,16 +175,22 @@ DensityGrid evaluateGrid(const FittedModel& fitted, const GridSpec& spec,
     const KernelOperator& k = *model.kernel();
     const bool columnsOk =
         spec.xColumn != spec.yColumn && k.train().cols() == spec.fixedValues.size();
+    // The fast paths sum the kernel field in the model's own units; the data's units are the
+    // model's constant shift away (FittedModel::setDataUnits), as logValues() gives them.
+    const auto inDataUnits = [&fitted](DensityGrid g) {
+        g.logDensity.array() += fitted.logUnitShift();
+        return g;
+    };
     if (columnsOk && k.spec().type == KernelType::Gaussian && k.backend() == KernelBackend::Dense) {
         evaluateSeparable(model, spec, progress, &out);
-        return out;
+        return inDataUnits(std::move(out));
     }
     if (columnsOk && k.frequencies().rows() > 0) {
         evaluateFeatureGrid(model, spec, progress, &out);
-        return out;
+        return inDataUnits(std::move(out));
     }
     if (columnsOk && evaluateBinnedRadial(model, spec, &out)) {
-        return out;
+        return inDataUnits(std::move(out));
     }
     return evaluateGridPointwise(model, spec, progress);
 }

@@ -394,7 +394,7 @@ FieldValues KernelOperator::evaluateExponential(const Matrix& centres, const Mat
     // work (shift, exp, sums) runs over a contiguous column that stays in cache, and the
     // gradients' sums over centres are one product per block (measured at 1400 x 5600, d = 9:
     // 3x faster than whole-block passes over a queries x centres matrix).
-    constexpr Eigen::Index kQueries = 64;
+    constexpr Eigen::Index kQueries = kInvariantBlock;
     const Eigen::Index q = y.rows();
     const Eigen::Index n = centres.rows();
     const int d = dim();
@@ -411,10 +411,9 @@ FieldValues KernelOperator::evaluateExponential(const Matrix& centres, const Mat
         const Matrix yb = y.middleRows(b, rows);
         Matrix fresh;
         if (!stored) {
-            // Every block at the full width (row_blocks.h): a query's distances do not depend
-            // on the rows evaluated with it.
-            const Matrix padded = paddedRows(y, b, rows, kQueries);
-            fresh = squaredDistancesZeroed(centres, norms, padded, padded.rowwise().squaredNorm());
+            // A padded full-width block: a query's distances do not depend on the batch, and
+            // equal the workspace's stored ones bit for bit.
+            fresh = centreQueryBlock(centres, norms, y, b, rows);
         }
         const Eigen::Map<const Matrix> d2(stored ? stored->data() + b * n : fresh.data(), n, rows);
         // Gaussian: k_i = exp(-r_i^2 / 2l^2), weights k_i; Laplace: k_i = exp(-r_i / l), weights

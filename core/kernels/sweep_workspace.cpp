@@ -2,6 +2,7 @@
 #include "core/kernels/sweep_workspace.h"
 
 #include "core/numerics/distances.h"
+#include "core/numerics/row_blocks.h"
 
 #include <algorithm>
 
@@ -59,8 +60,14 @@ const Matrix* SweepWorkspace::validationDistances(const MatrixRef& queries,
         return nullptr;
     }
     std::call_once(m_validationOnce, [this] {
-        m_validationSquared =
-            squaredDistancesZeroed(m_train, m_validation, m_validation.rowwise().squaredNorm());
+        // Block by block as KernelOperator::evaluate computes them: the same bits.
+        const Vector norms = m_train.rowwise().squaredNorm();
+        m_validationSquared.resize(m_train.rows(), m_validation.rows());
+        for (Eigen::Index b = 0; b < m_validation.rows(); b += kInvariantBlock) {
+            const Eigen::Index rows = std::min(kInvariantBlock, m_validation.rows() - b);
+            m_validationSquared.middleCols(b, rows) =
+                centreQueryBlock(m_train, norms, m_validation, b, rows);
+        }
     });
     return &m_validationSquared;
 }

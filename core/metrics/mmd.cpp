@@ -43,10 +43,10 @@ double selfTerm(const Prepared& p, double h)
     return (full - w2) / (1.0 - w2);
 }
 
-/// The model's log density at the rows of y, requiring finite values.
+/// The model's log density at the rows of y, in the scaled coordinates the MMD is taken in.
 Vector logDensity(const FittedModel& model, const MatrixRef& y)
 {
-    return model.logValues(y).values;
+    return model.modelLogValues(y).values;
 }
 
 void requireDensity(const FittedModel& model)

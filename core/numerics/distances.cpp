@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/numerics/distances.h"
 
+#include "core/numerics/row_blocks.h"
+
 namespace sosrep {
 
 Matrix squaredDistances(const MatrixRef& a, const MatrixRef& b)
@@ -29,6 +31,15 @@ Matrix squaredDistancesZeroed(const MatrixRef& a, const Vector& aNorms, const Ma
         }
     }
     return d2;
+}
+
+Matrix centreQueryBlock(const MatrixRef& centres, const Vector& centreNorms, const MatrixRef& y,
+                        Eigen::Index first, Eigen::Index rows)
+{
+    const Matrix padded = paddedRows(y, first, rows, kInvariantBlock);
+    Matrix d2 =
+        squaredDistancesZeroed(centres, centreNorms, padded, padded.rowwise().squaredNorm());
+    return d2.leftCols(rows);
 }
 
 } // namespace sosrep

@@ -19,6 +19,12 @@ Matrix squaredDistancesZeroed(const MatrixRef& a, const MatrixRef& b, const Vect
 Matrix squaredDistancesZeroed(const MatrixRef& a, const Vector& aNorms, const MatrixRef& b,
                               const Vector& bNorms);
 
+/// Squared distances (zeroed as above) from every centre (rows) to the queries y.middleRows(
+/// first, rows) (columns), computed as one padded block of kInvariantBlock queries: a query's
+/// column is the same bits whatever the batch it came in (row_blocks.h). centres x rows.
+Matrix centreQueryBlock(const MatrixRef& centres, const Vector& centreNorms, const MatrixRef& y,
+                        Eigen::Index first, Eigen::Index rows);
+
 /// Calls f(j, d2, len) for every column j of the lower triangle of the rows' squared-distance
 /// matrix (squaredDistancesZeroed), d2 pointing at the len = n - j distances of rows j..n-1 to
 /// row j. Panels of 256 columns run in parallel, so f must be safe to call concurrently for

@@ -34,11 +34,12 @@ inline Matrix paddedRows(const MatrixRef& y, Eigen::Index first, Eigen::Index ro
     return block;
 }
 
-template <class Fn>
-void forEachPaddedBlock(const MatrixRef& y, Eigen::Index width, Fn&& fn)
+template <class Fn> void forEachPaddedBlock(const MatrixRef& y, Eigen::Index width, Fn&& fn)
 {
     const Eigen::Index q = y.rows();
+#ifdef _OPENMP // the header is also read by code built without OpenMP (tests)
 #pragma omp parallel for schedule(dynamic)
+#endif
     for (Eigen::Index b = 0; b < q; b += width) {
         const Eigen::Index rows = std::min(width, q - b);
         fn(paddedRows(y, b, rows, width), b, rows);

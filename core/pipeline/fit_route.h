@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/data/scaler.h"
 #include "core/estimators/estimator.h"
 #include "core/estimators/fit_settings.h"
 #include "core/tuning/length_scale_search.h"
@@ -27,6 +28,10 @@ struct FitData
     /// A finished sweep of the same estimator, kernel and rows (a benchmark comparing rules):
     /// reused instead of run again, with this fit's rule applied to its curve.
     const SearchResult* sweep = nullptr;
+    /// The scaler that made `train` from the data's own columns: the fitted model's log values
+    /// (and the curve's held-out log-likelihoods) are then per unit of those columns
+    /// (FittedModel::setDataUnits). The identity leaves them in the scaled coordinates' units.
+    Scaler scaler{};
 };
 
 /// What a fit route reports while it runs; every member is optional.
@@ -52,6 +57,9 @@ struct FitOutcome
     std::string lengthScaleRule;              // "auto", "scott", "silverman", "" for a number
     double lengthScale = 0.0;                 // the fitted kernel's (0 without a kernel)
     std::vector<std::string> warnings;        // soft problems of the fit
+    /// Log values at rows the model did not fit, when the fit holds such rows: the multi-scale
+    /// anomaly rule's validation rows, which none of its members saw (outlier_threshold.h).
+    Vector heldOutLogValues;
     bool cancelled = false;
     double seconds = 0.0;
 };

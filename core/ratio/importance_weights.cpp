@@ -52,8 +52,19 @@ Vector postProcessWeights(const Vector& raw, WeightForm form)
 WeightSummary summarizeWeights(const Vector& w)
 {
     WeightSummary s;
+    // ESS = (sum w)^2 / sum w^2 is scale-free: computed on w / max|w|, so that equal tiny
+    // weights (1e-306, whose squares underflow to 0) give n, not 0.
+    double top = 0.0;
+    for (Eigen::Index i = 0; i < w.size(); ++i) {
+        if (std::isfinite(w(i))) {
+            top = std::max(top, std::abs(w(i)));
+        }
+    }
+    const double unit = top > 0.0 ? 1.0 / top : 1.0;
     double sum = 0.0;
     double sum2 = 0.0;
+    double scaledSum = 0.0;
+    double scaledSum2 = 0.0;
     long long count = 0;
     long long negative = 0;
     s.minimum = std::numeric_limits<double>::infinity();
@@ -67,6 +78,8 @@ WeightSummary summarizeWeights(const Vector& w)
         ++count;
         sum += v;
         sum2 += v * v;
+        scaledSum += v * unit;
+        scaledSum2 += (v * unit) * (v * unit);
         negative += v < 0.0 ? 1 : 0;
         s.minimum = std::min(s.minimum, v);
         s.maximum = std::max(s.maximum, v);
@@ -76,7 +89,7 @@ WeightSummary summarizeWeights(const Vector& w)
     }
     const double n = static_cast<double>(count);
     s.mean = sum / n;
-    s.ess = sum2 > 0.0 ? sum * sum / sum2 : 0.0;
+    s.ess = scaledSum2 > 0.0 ? scaledSum * scaledSum / scaledSum2 : 0.0;
     s.essFraction = s.ess / n;
     s.negativeShare = static_cast<double>(negative) / n;
     s.chi2 = sum2 / n - 1.0;

@@ -135,7 +135,7 @@ std::unique_ptr<RankEnsembleModel> RankEnsembleModel::build(
         new RankEnsembleModel(std::move(out), lowest, pairs ? total / pairs : 1.0, combination));
 }
 
-LogDensity RankEnsembleModel::logValues(const MatrixRef& y) const
+LogDensity RankEnsembleModel::modelLogValues(const MatrixRef& y) const
 {
     const bool max = m_combination == Combination::MaxRank;
     LogDensity out{Vector::Constant(y.rows(), max ? 1.0 : 0.0), 0};

@@ -49,7 +49,7 @@ public:
 
     std::string estimator() const override { return m_members.front().model->estimator(); }
     DensityKind kind() const override { return DensityKind::Score; }
-    LogDensity logValues(const MatrixRef& y) const override;
+    LogDensity modelLogValues(const MatrixRef& y) const override;
     const KernelOperator* kernel() const override { return m_members.front().model->kernel(); }
     void save(ParameterMap& out) const override;
     SummaryFields summary() const override;

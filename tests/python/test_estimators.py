@@ -69,7 +69,9 @@ def test_a_saved_detector_predicts_as_it_did(moons, cli, tmp_path):
     loaded = sosrep.load(tmp_path / "knn.json")
     assert loaded.contamination == 0.05 and loaded.offset_ == est.offset_
     assert np.array_equal(loaded.predict(moons), est.predict(moons))
-    assert (est.predict(moons) == -1).sum() == 20  # 5 % of 400 rows
+    # The threshold is the 5 % quantile of held-out rows' scores (a 5-fold cross-fit): the
+    # training rows themselves sit higher, so fewer than 5 % of them fall below it.
+    assert 0 < (est.predict(moons) == -1).sum() <= 20
     back = pickle.loads(pickle.dumps(est))
     assert np.array_equal(back.decision_function(moons), est.decision_function(moons))
     # The threshold rides in the provenance: the command line still reads and scores the file.
@@ -153,7 +155,9 @@ def test_progress_callback_and_released_gil(moons):
 
 def test_keyboard_interrupt_cancels_a_fit():
     rng = np.random.default_rng(0)
-    X = rng.normal(size=(3000, 5))
+    # Long enough (about 2 s) that the interrupt comes mid-fit: 3000 rows took 0.4 s, and the
+    # interrupt then landed in the next test.
+    X = rng.normal(size=(8000, 5))
     timer = threading.Timer(0.5, _thread.interrupt_main)
     start = time.monotonic()
     timer.start()

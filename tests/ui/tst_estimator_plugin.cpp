@@ -28,7 +28,7 @@ public:
     }
     std::string estimator() const override { return "toy-gaussian"; }
     DensityKind kind() const override { return DensityKind::Normalized; }
-    LogDensity logValues(const MatrixRef& y) const override
+    LogDensity modelLogValues(const MatrixRef& y) const override
     {
         LogDensity out;
         out.values.resize(y.rows());

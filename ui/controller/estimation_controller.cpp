@@ -527,6 +527,7 @@ void EstimationController::fit()
 
     FitJobInput in;
     in.x = m_features;
+    in.scaler = m_scaler;
     in.settings = m_settings;
     in.maxFitRows = m_maxFitRows;
     in.compareWith = compareEstimator();

@@ -104,6 +104,7 @@ bool fitScoresModel(const FitJobInput& in, const Matrix& fitX, const FitOutcome&
     };
     FitData data{fitX, Matrix(), "data", nullptr};
     data.sweep = &*fit.search;
+    data.scaler = in.scaler;
     *out = fitModel(data, anomaly, quiet);
     if ((*out)->cancelled) {
         return false;
@@ -187,7 +188,8 @@ private:
 
 std::shared_ptr<const FittedModel> fitAtLengthScale(const Matrix& x, const FitSettings& settings,
                                                     const std::string& estimator,
-                                                    double lengthScale, const FitObserver& observer)
+                                                    double lengthScale, const FitObserver& observer,
+                                                    const Scaler& scaler)
 {
     FitSettings other = settings;
     if (estimator != settings.estimator) {
@@ -205,7 +207,9 @@ std::shared_ptr<const FittedModel> fitAtLengthScale(const Matrix& x, const FitSe
     FitObserver quiet;
     quiet.cancelled = observer.cancelled;
     quiet.progress = observer.progress;
-    FitOutcome f = fitModel(FitData{x, Matrix(), "data", nullptr}, other, quiet);
+    FitData data{x, Matrix(), "data", nullptr};
+    data.scaler = scaler;
+    FitOutcome f = fitModel(data, other, quiet);
     if (f.cancelled) {
         return nullptr;
     }
@@ -246,7 +250,7 @@ ComparisonStage runComparisonStage(const FitJobInput& in, const FittedModel& mod
         FitObserver observer = jobObserver(sink, cancel, traces);
         observer.trace = nullptr; // the second model's solver is not the Optimizer view's
         stage.comparison =
-            fitAtLengthScale(fitX, in.settings, in.compareWith, lengthScale, observer);
+            fitAtLengthScale(fitX, in.settings, in.compareWith, lengthScale, observer, in.scaler);
         if (!stage.comparison) {
             stage.cancelled = true;
             return stage;
@@ -360,7 +364,9 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
         // is the density here, as for `sosrep fit`).
         FitSettings settings = in.settings;
         settings.resolvePurpose("density");
-        out.fit = fitModel(FitData{fitX, Matrix(), "data", nullptr}, settings, observer);
+        FitData data{fitX, Matrix(), "data", nullptr};
+        data.scaler = in.scaler; // log values per unit of the data's columns
+        out.fit = fitModel(data, settings, observer);
         traces.flush();
         if (out.fit.cancelled) {
             return cancelled();

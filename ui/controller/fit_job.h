@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/data/scaler.h"
+
 #include "core/estimators/fit_settings.h"
 #include "core/grid/density_curve.h"
 #include "core/grid/density_grid.h"
@@ -35,7 +37,8 @@ struct SolverComparisonSettings
 /// app shows.
 struct FitJobInput
 {
-    Matrix x; // scaled features, every row
+    Matrix x;      // scaled features, every row
+    Scaler scaler; // what scaled them: models give log values per unit of the data's columns
     FitSettings settings;
     int maxFitRows = 10000;  // larger data are fitted on a seeded subsample (the ADBench cap)
     std::string compareWith; // a second estimator for the compare view ("" = none)
@@ -152,8 +155,8 @@ struct FitJobSink
 /// seed...) copied. Null when cancelled.
 std::shared_ptr<const FittedModel> fitAtLengthScale(const Matrix& x, const FitSettings& settings,
                                                     const std::string& estimator,
-                                                    double lengthScale,
-                                                    const FitObserver& observer);
+                                                    double lengthScale, const FitObserver& observer,
+                                                    const Scaler& scaler = Scaler());
 
 /// The optimizer view's natural-vs-standard comparison alone, on the kernel of a fitted
 /// kernel-field model (no refit), streamed to the sink; empty when cancelled.

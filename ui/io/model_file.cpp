@@ -322,6 +322,7 @@ QByteArray modelJson(const SavedModel& m)
     root[QStringLiteral("columns")] = cols;
     root[QStringLiteral("parameters")] = parametersToJson(m.parameters);
     root[QStringLiteral("provenance")] = m.provenance;
+    root[QStringLiteral("log_value_units")] = QStringLiteral("data");
     return QJsonDocument(root).toJson(QJsonDocument::Compact) + '\n';
 }
 
@@ -370,6 +371,11 @@ SavedModel parseModel(const QByteArray& bytes, const QString& path)
     }
     m.scaler = scalerFromJson(root[QStringLiteral("scaler")].toObject(), path, d);
     m.provenance = root[QStringLiteral("provenance")].toObject();
+    const QJsonValue units = root[QStringLiteral("log_value_units")];
+    if (!units.isUndefined() && units != QJsonValue(QStringLiteral("data"))) {
+        throw fieldError(path, "log_value_units", "must be \"data\" (or absent, in older files)");
+    }
+    m.logValuesInDataUnits = !units.isUndefined();
     return m;
 }
 
@@ -393,6 +399,7 @@ std::unique_ptr<FittedModel> toModel(const SavedModel& m, const QString& source)
                                               " columns, the file names " +
                                               std::to_string(m.columns.size()));
         }
+        model->setDataUnits(m.scaler);
         return model;
     } catch (const ParameterError& e) {
         const auto& k = kernelOptions();
@@ -414,6 +421,33 @@ std::unique_ptr<FittedModel> toDensityModel(const SavedModel& m, const QString& 
                                        " (" + m.settings.estimator + "), not a density");
     }
     return model;
+}
+
+QJsonObject outlierThresholdJson(const OutlierThreshold& t)
+{
+    QJsonObject o;
+    o[QStringLiteral("contamination")] = t.contamination;
+    o[QStringLiteral("offset")] = t.offset;
+    o[QStringLiteral("held_out_rows")] = t.heldOutRows;
+    o[QStringLiteral("method")] = QString::fromStdString(t.method);
+    return o;
+}
+
+std::optional<OutlierThreshold> savedOutlierThreshold(const SavedModel& m,
+                                                      const FittedModel& fitted)
+{
+    const QJsonObject o = m.provenance[QStringLiteral("outlier_threshold")].toObject();
+    const QJsonValue c = o[QStringLiteral("contamination")];
+    const QJsonValue offset = o[QStringLiteral("offset")];
+    if (!c.isDouble() || !offset.isDouble() || !std::isfinite(offset.toDouble())) {
+        return std::nullopt;
+    }
+    OutlierThreshold t;
+    t.contamination = c.toDouble();
+    t.offset = offset.toDouble() + (m.logValuesInDataUnits ? 0.0 : fitted.logUnitShift());
+    t.heldOutRows = o[QStringLiteral("held_out_rows")].toInt();
+    t.method = o[QStringLiteral("method")].toString(QStringLiteral("training rows")).toStdString();
+    return t;
 }
 
 } // namespace sosrep::io

@@ -4,6 +4,7 @@
 #include "core/data/scaler.h"
 #include "core/estimators/estimator.h"
 #include "core/estimators/fit_settings.h"
+#include "core/pipeline/outlier_threshold.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -29,6 +30,11 @@ struct SavedModel
     std::vector<std::string> columns;
     ParameterMap parameters;
     QJsonObject provenance; // seeds, selection, source files
+    /// Which units the log values tied to this file are in: per unit of the data's own columns
+    /// ("log_value_units": "data", every file written now), or, in files written before that
+    /// field, per unit of the scaled coordinates. Only a saved outlier threshold depends on it
+    /// (outlierThresholdInDataUnits); the model's parameters mean the same either way.
+    bool logValuesInDataUnits = true;
 };
 
 /// The parts of a fitted model as a model file stores them.
@@ -52,5 +58,14 @@ std::unique_ptr<FittedModel> toModel(const SavedModel& model, const QString& sou
 /// ParameterError(flag) saying what the file holds.
 std::unique_ptr<FittedModel> toDensityModel(const SavedModel& model, const QString& source,
                                             const std::string& flag);
+
+/// A detector's outlier threshold as a model file's provenance keeps it ("outlier_threshold":
+/// contamination, offset, held_out_rows, method); `sosrep fit --contamination` and the Python
+/// package write it.
+QJsonObject outlierThresholdJson(const OutlierThreshold& threshold);
+/// The threshold a model file holds, in today's units (a file written before log values were
+/// per unit of the data's columns is moved by the model's logUnitShift); none without one.
+std::optional<OutlierThreshold> savedOutlierThreshold(const SavedModel& model,
+                                                      const FittedModel& fitted);
 
 } // namespace sosrep::io

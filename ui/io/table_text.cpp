@@ -77,7 +77,8 @@ QString logValueColumn(DensityKind kind)
 }
 
 QByteArray scoresText(const QString& path, const Vector& logDensity, DensityKind kind,
-                      const std::optional<Eigen::VectorXi>& labels)
+                      const std::optional<Eigen::VectorXi>& labels,
+                      const std::optional<double>& threshold)
 {
     const Eigen::Index bad = logDensity.size() - logDensity.array().isFinite().count();
     if (bad > 0) {
@@ -86,6 +87,9 @@ QByteArray scoresText(const QString& path, const Vector& logDensity, DensityKind
     }
     QStringList header{QStringLiteral("row"), logValueColumn(kind),
                        QStringLiteral("anomaly_score")};
+    if (threshold) {
+        header << QStringLiteral("outlier");
+    }
     if (labels) {
         header << QStringLiteral("label");
     }
@@ -93,6 +97,9 @@ QByteArray scoresText(const QString& path, const Vector& logDensity, DensityKind
         path, header,
         [&](int i, QStringList& c) {
             c << QString::number(i) << formatNumber(logDensity(i)) << formatNumber(-logDensity(i));
+            if (threshold) {
+                c << QString::number(logDensity(i) < *threshold ? 1 : 0);
+            }
             if (labels) {
                 c << QString::number((*labels)(i));
             }

@@ -29,8 +29,11 @@ QByteArray datasetText(const QString& path, const Dataset& data);
 /// row,<log value>,anomaly_score[,label], where the column says what the value is: log_density
 /// (a normalized density), log_pre_density (unnormalized) or log_ratio. Throws NumericalError
 /// if a value is not finite (nothing may leave the program as NaN or infinity).
+/// With an outlier threshold (a log value, outlier_threshold.h) an `outlier` column follows the
+/// anomaly score: 1 where the log value is below it.
 QByteArray scoresText(const QString& path, const Vector& logValues, DensityKind kind,
-                      const std::optional<Eigen::VectorXi>& labels);
+                      const std::optional<Eigen::VectorXi>& labels,
+                      const std::optional<double>& threshold = std::nullopt);
 
 /// Importance weights as `sosrep ratio --weights-out` and the app's Ratio view write them:
 /// row,weight_raw,weight_clipped,weight_renormalized (clipping at 0 and renormalizing to mean 1

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/plots/compare_view.h"
 
+#include "ui/density_units.h"
+
 #include "core/metrics/auc.h"
 #include "core/tuning/rank_ensemble.h"
 #include "ui/plots/density_heatmap.h"
@@ -322,7 +324,8 @@ void CompareView::showResult(const FitJobResult& r, const Matrix& features,
     c.yLabel = names.value(r.grid.spec.yColumn);
     c.colorRange = shared;
     c.legend = false; // three small maps: the Density tab carries the legend
-    c.valueLabel = normalized ? tr("log density") : tr("log density, normalized on the grid");
+    c.valueLabel = normalized ? logValueLabel(names, DensityKind::Normalized)
+                              : tr("log density, normalized on the grid");
     c.grid = &m_normFirst;
     c.title =
         r.lengthScale() > 0 ? tr("%1, ℓ = %2").arg(first).arg(r.lengthScale(), 0, 'g', 4) : first;

@@ -10,8 +10,8 @@ Every estimator of the core's registry is a class here (SOSREP, KDE, KernelSoS, 
 `sosrep.Estimator("name", **options)` makes one by name.
 """
 from . import _sosrep
-from ._estimators import (DensityEstimator, DetectorEstimator, RatioEstimator, SosrepEstimator,
-                          class_name, keyword_of, make_classes)
+from ._estimators import (DensityEstimator, DetectorEstimator, FitWarning, RatioEstimator,
+                          SosrepEstimator, class_name, keyword_of, make_classes)
 
 _classes = make_classes()
 globals().update(_classes)
@@ -63,4 +63,4 @@ def load(path):
     return est
 
 
-__all__ = ["Estimator", "estimators", "load", "mmd"] + sorted(_classes)
+__all__ = ["Estimator", "FitWarning", "estimators", "load", "mmd"] + sorted(_classes)

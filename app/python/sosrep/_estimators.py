@@ -10,6 +10,8 @@ line's and the app's model file: scores are equal bit for bit.
 import inspect
 import keyword
 
+import warnings
+
 import numpy as np
 from sklearn.base import BaseEstimator
 
@@ -109,6 +111,9 @@ class SosrepEstimator(BaseEstimator):
                             None if second is None else self._array(second, "q"), progress,
                             q_values)
         self._set_model(model)
+        for message in model.warnings:
+            # What the command line prints to stderr and the app shows in its banner.
+            warnings.warn(message, FitWarning, stacklevel=3)
         return self
 
     def _set_model(self, model):
@@ -126,11 +131,22 @@ class SosrepEstimator(BaseEstimator):
         self.summary_ = summary
 
     def save(self, path):
-        """Writes the command line's and the app's model file (JSON), atomically."""
+        """Writes the command line's and the app's model file (JSON), atomically; a detector's
+        outlier threshold is saved with it."""
         self._check_fitted()
+        if isinstance(self, DetectorEstimator):
+            try:
+                self.offset_
+            except ValueError:
+                pass
         self.model_.save(str(path))
 
     def __getstate__(self):
+        if "model_" in self.__dict__ and isinstance(self, DetectorEstimator):
+            try:
+                self.offset_  # a pickled detector predicts as this one: its threshold goes along
+            except ValueError:
+                pass  # a model read from a file without a threshold
         state = dict(self.__dict__)
         if "model_" in state:
             state["model_"] = state["model_"].to_json()
@@ -143,6 +159,22 @@ class SosrepEstimator(BaseEstimator):
             self.model_ = _sosrep.from_json(model, "<pickle>")
 
 
+class FitWarning(UserWarning):
+    """A fit that ran but whose numbers need a look: a length scale far below the rows'
+    spacing, a tuned value at the edge of its grid, no stable minimum of the Fisher divergence,
+    a solver that clamped values. The same words as the command line's warnings."""
+
+
+def _contamination(value):
+    """The share of rows predict flags: 'auto' (PyOD's default, 0.1) or a number in (0, 0.5]."""
+    if isinstance(value, str) and value == "auto":
+        return 0.1
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)) \
+            or not 0.0 < float(value) <= 0.5:
+        raise ValueError(f"contamination: must be 'auto' or a number in (0, 0.5], not {value!r}")
+    return float(value)
+
+
 class DetectorEstimator(SosrepEstimator):
     """fit / score_samples (a normality score: higher is more typical), PyOD's anomaly_score
     and scikit-learn's outlier API. No score(): a normality score has no likelihood."""
@@ -150,13 +182,26 @@ class DetectorEstimator(SosrepEstimator):
     def fit(self, X, y=None, progress=None):
         """Fits on the rows of X (y is ignored). `progress(stage, done, total)` is called as
         the fit goes; Ctrl+C cancels it within one solver step (KeyboardInterrupt)."""
-        self._fit_model(X, progress=progress)
-        train = self.score_samples(X)
-        self.offset_ = float(np.quantile(train, self.contamination))
-        if np.isfinite(self.offset_):
-            # Saved with the model, so a loaded or unpickled detector predicts as this one.
-            self.model_.outlier_threshold = (float(self.contamination), self.offset_)
-        return self
+        _contamination(self.contamination)  # refused before the fit, not after it
+        self.__dict__.pop("_offset", None)
+        return self._fit_model(X, progress=progress)
+
+    @property
+    def offset_(self):
+        """The outlier threshold: the `contamination` quantile of score_samples at rows the
+        scoring model did not fit (a 5-fold cross-fit at the fitted length scale, or the
+        anomaly rule's own validation rows), computed on first use. The training rows' own
+        scores would be the wrong reference: each sits on its own kernel bump, and a threshold
+        from them flags most new inliers."""
+        if "_offset" not in self.__dict__:
+            self._check_fitted()
+            offset, _, _ = self.model_.held_out_threshold(_contamination(self.contamination))
+            self._offset = float(offset)
+        return self._offset
+
+    @offset_.setter
+    def offset_(self, value):
+        self._offset = float(value)
 
     def score_samples(self, X):
         """log p at the rows of X (the log pre-density for a pre-density, the normality score
@@ -169,10 +214,14 @@ class DetectorEstimator(SosrepEstimator):
         return -self.score_samples(X)
 
     def decision_function(self, X):
-        """score_samples minus the training rows' `contamination` quantile: negative for
+        """score_samples minus offset_ (held-out rows' `contamination` quantile): negative for
         outliers (scikit-learn's convention)."""
         self._check_fitted()
-        if not hasattr(self, "offset_"):
+        try:
+            self.offset_
+        except ValueError:
+            pass
+        if "_offset" not in self.__dict__:
             raise ValueError(
                 "decision_function: this model holds no outlier threshold (a model file written "
                 "by the command line or the app, which score without one): fit the estimator, "

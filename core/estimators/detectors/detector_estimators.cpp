@@ -46,7 +46,7 @@ public:
     }
     std::string estimator() const override { return "iforest"; }
     DensityKind kind() const override { return DensityKind::Score; }
-    LogDensity logValues(const MatrixRef& y) const override
+    LogDensity modelLogValues(const MatrixRef& y) const override
     {
         checkColumns(y, m_dim, "iforest");
         return {-m_forest.anomalyScores(y), 0};
@@ -156,7 +156,7 @@ public:
     KnnModel(Matrix reference, int k) : m_reference(std::move(reference)), m_k(k) {}
     std::string estimator() const override { return "knn"; }
     DensityKind kind() const override { return DensityKind::Score; }
-    LogDensity logValues(const MatrixRef& y) const override
+    LogDensity modelLogValues(const MatrixRef& y) const override
     {
         checkColumns(y, m_reference.cols(), "knn");
         return {-kthNeighbourDistances(m_reference, y, m_k), 0};

@@ -148,15 +148,39 @@ public:
             config.objective == SosObjective::Exact ? "mmd2_exact" : "mmd2_projected", last.mmd);
         report.fields.emplace_back("relative_change", last.residual);
         report.fields.emplace_back("step_lipschitz", solver.stepLipschitz());
+        if (solver.stalled() && last.residual > 1e-6) {
+            // Stopped improving far from a fixed point: not converged, and said so.
+            report.status = SolverStatus::MaxIterations;
+            report.note = "the objective stopped improving at relative change " +
+                          numberText(last.residual, 3) + " (not converged)";
+        }
         std::unique_ptr<SosMmdModel> model;
         try {
             model = std::make_unique<SosMmdModel>(support, solver.b(), in.kernel.lengthScale);
         } catch (const ParameterError& e) {
-            // The model's checks name the file field "b" for a model file; here B is what the
-            // solver produced, so a zero or indefinite B is a failed fit, not a bad option.
-            throw NumericalError("kernel SoS: the fitted B is unusable (b " + e.message() +
-                                 "); lambda = " + numberText(config.lambda, 6) +
-                                 " may be too large for these data: try a smaller --lambda");
+            if (solver.b().allFinite()) {
+                // A zero or indefinite B: the regularizer won (the model's checks name the
+                // file field "b"; here B is what the solver produced).
+                throw NumericalError("kernel SoS: the fitted B is unusable (b " + e.message() +
+                                     "); lambda = " + numberText(config.lambda, 6) +
+                                     " may be too large for these data: try a smaller --lambda");
+            }
+            // At a fine l in many dimensions the kernel's mass (pi l^2)^(d/2) is so small that
+            // Tr(BW) = 1 asks for a B beyond double precision (Cardiotocography, d = 21, at the
+            // tuned l = 0.05: 7e-23), whatever lambda: nothing can be fitted at this l. Refused
+            // like a length scale the landmarks cannot resolve: a sweep skips it and the fit
+            // route refits at the next larger l; a fixed l says which option to change.
+            const double logMass = 0.5 * double(in.x.cols()) *
+                                   std::log(M_PI * in.kernel.lengthScale * in.kernel.lengthScale);
+            report.status = SolverStatus::Diverged;
+            report.refused = true;
+            report.note = "not fitted: at l = " + numberText(in.kernel.lengthScale, 4) + " in " +
+                          std::to_string(in.x.cols()) +
+                          " dimensions the kernel's mass (pi l^2)^(d/2) is 1e" +
+                          numberText(logMass / std::log(10.0), 3) + ", and the fitted B (b " +
+                          e.message() + ") left double precision; a larger length scale fits";
+            const Matrix identity = Matrix::Identity(m, m);
+            model = std::make_unique<SosMmdModel>(support, identity, in.kernel.lengthScale);
         }
         model->setReport(std::move(report));
         return model;

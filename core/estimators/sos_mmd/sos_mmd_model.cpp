@@ -108,7 +108,7 @@ Matrix SosMmdModel::shiftedKernel(const MatrixRef& y, Vector* shift) const
     return e.array().exp();
 }
 
-LogDensity SosMmdModel::logValues(const MatrixRef& y) const
+LogDensity SosMmdModel::modelLogValues(const MatrixRef& y) const
 {
     LogDensity out;
     out.values.resize(y.rows());
@@ -117,7 +117,7 @@ LogDensity SosMmdModel::logValues(const MatrixRef& y) const
         const Eigen::Index rows = std::min(kInvariantBlock, y.rows() - b);
         Vector shift;
         const Matrix k = shiftedKernel(paddedRows(y, b, rows, kInvariantBlock), &shift);
-        const Matrix proj = k * m_v;                                   // rows x r
+        const Matrix proj = k * m_v; // rows x r
         const Vector p = proj.array().square().matrix() * m_lambda;
         for (Eigen::Index i = 0; i < rows; ++i) {
             double v = p(i);

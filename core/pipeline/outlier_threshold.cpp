@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+#include "core/pipeline/outlier_threshold.h"
+
+#include "core/data/split.h"
+#include "core/errors.h"
+#include "core/estimators/registry.h"
+#include "core/util/text.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace sosrep {
+
+double parseContamination(const std::string& text)
+{
+    if (text == "auto") {
+        return kAutoContamination;
+    }
+    double c = 0.0;
+    size_t used = 0;
+    try {
+        c = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size()) {
+        throw ParameterError("contamination",
+                             "must be 'auto' or a number in (0, 0.5], not '" + text + "'");
+    }
+    checkContamination(c);
+    return c;
+}
+
+void checkContamination(double c)
+{
+    if (!(c > 0.0 && c <= 0.5)) {
+        throw ParameterError("contamination",
+                             "must be in (0, 0.5] (the share of rows to flag), not " +
+                                 numberText(c));
+    }
+}
+
+Vector heldOutLogValues(const FitData& data, const FitSettings& settings, const FitOutcome& fit,
+                        int folds, const FitObserver& observer, std::string* method)
+{
+    if (fit.heldOutLogValues.size() > 0) {
+        *method = "validation rows";
+        return fit.heldOutLogValues;
+    }
+    const Eigen::Index n = data.train.rows();
+    const int k = static_cast<int>(std::min<Eigen::Index>(folds, n));
+    if (k < 2) {
+        throw DataError(data.source, 0, 0,
+                        "an outlier threshold needs at least 2 rows to cross-fit on");
+    }
+    FitSettings fixed = settings;
+    if (EstimatorRegistry::instance().get(settings.estimator).capabilities().usesKernel &&
+        fit.lengthScale > 0.0) {
+        // The fitted length scale, not a sweep per fold: the threshold is for this model.
+        fixed.values.setReal("length_scale", fit.lengthScale);
+    }
+    const std::vector<SplitIndices> splits = kFoldSplits(n, k, settings.values.seed("seed"));
+    Vector out(n);
+    FitObserver quiet;
+    quiet.cancelled = observer.cancelled;
+    for (int f = 0; f < k; ++f) {
+        const SplitIndices& s = splits[size_t(f)];
+        Matrix train(Eigen::Index(s.train.size()), data.train.cols());
+        for (size_t i = 0; i < s.train.size(); ++i) {
+            train.row(Eigen::Index(i)) = data.train.row(s.train[i]);
+        }
+        Matrix held(Eigen::Index(s.test.size()), data.train.cols());
+        for (size_t i = 0; i < s.test.size(); ++i) {
+            held.row(Eigen::Index(i)) = data.train.row(s.test[i]);
+        }
+        FitData part;
+        part.train = std::move(train);
+        part.validation = Matrix(0, data.train.cols());
+        part.source = data.source;
+        part.scaler = data.scaler;
+        if (observer.progress) {
+            observer.progress("cross-fit for the outlier threshold", f, k);
+        }
+        const FitOutcome o = fitModel(part, fixed, quiet);
+        if (o.cancelled || !o.model) {
+            return {};
+        }
+        checkUsable(*o.model);
+        const Vector v = o.model->logValues(held).values;
+        for (size_t i = 0; i < s.test.size(); ++i) {
+            out(s.test[i]) = v(Eigen::Index(i));
+        }
+    }
+    if (observer.progress) {
+        observer.progress("cross-fit for the outlier threshold", k, k);
+    }
+    *method = std::to_string(k) + "-fold cross-fit";
+    return out;
+}
+
+OutlierThreshold outlierThreshold(const Vector& heldOut, double contamination,
+                                  const std::string& method)
+{
+    checkContamination(contamination);
+    std::vector<double> v(heldOut.data(), heldOut.data() + heldOut.size());
+    if (v.empty()) {
+        throw std::invalid_argument("outlierThreshold: no held-out values");
+    }
+    std::sort(v.begin(), v.end());
+    const double h = contamination * double(v.size() - 1);
+    const size_t lo = static_cast<size_t>(std::floor(h));
+    const size_t hi = std::min(lo + 1, v.size() - 1);
+    OutlierThreshold t;
+    t.contamination = contamination;
+    t.offset = v[lo] + (h - double(lo)) * (v[hi] - v[lo]);
+    t.heldOutRows = static_cast<int>(v.size());
+    t.method = method;
+    return t;
+}
+
+} // namespace sosrep

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/pipeline/fit_route.h"
+
+#include <string>
+
+namespace sosrep {
+
+/// The share of rows a detector is told to flag: "auto" (PyOD's default, 0.1) or a number in
+/// (0, 0.5]. Anything else throws ParameterError("contamination") before a fit starts.
+double parseContamination(const std::string& text);
+void checkContamination(double contamination);
+constexpr double kAutoContamination = 0.1;
+
+/// The outlier threshold of predict / decision_function and of `sosrep fit --contamination`:
+/// the `contamination` quantile of log values that models gave rows they did not fit.
+///
+/// The training rows' own values are the wrong reference: each sits on its own kernel bump, so
+/// its value is higher than a new row's from the same distribution, and a threshold from them
+/// flagged 96-100 % of new inliers on Cardiotocography and landsat with contamination 0.1.
+struct OutlierThreshold
+{
+    double contamination = kAutoContamination;
+    double offset = 0.0; // log value below which a row is an outlier (the model's log units)
+    int heldOutRows = 0; // how many held-out values the quantile was taken over
+    std::string method;  // "5-fold cross-fit" or "validation rows" (the anomaly rule's)
+};
+
+/// Log values of rows that the model giving them did not fit, in the final model's units
+/// (data.scaler applied): for the multi-scale anomaly rule the ensemble's values at its own
+/// validation rows (fit.heldOutLogValues), otherwise every training row's value from a
+/// `folds`-fold cross-fit at the fitted length scale (seeded by the settings' seed). `method`
+/// says which. Empty when cancelled.
+Vector heldOutLogValues(const FitData& data, const FitSettings& settings, const FitOutcome& fit,
+                        int folds, const FitObserver& observer, std::string* method);
+
+/// The `contamination` quantile of `heldOut` (linear interpolation between order statistics,
+/// NumPy's default).
+OutlierThreshold outlierThreshold(const Vector& heldOut, double contamination,
+                                  const std::string& method);
+
+constexpr int kThresholdFolds = 5;
+
+} // namespace sosrep

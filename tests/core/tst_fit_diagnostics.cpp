@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+// Degenerate fits say so (core/pipeline/fit_route): a length scale far below the rows' spacing
+// or far above their diameter is warned about, a density ratio whose weights all underflow is
+// refused naming t, and the effective sample size of equal tiny weights is n, not 0.
+#include "core/errors.h"
+#include "core/estimators/fit_settings.h"
+#include "core/pipeline/fit_route.h"
+#include "core/ratio/importance_weights.h"
+#include "support/random_arrays.h"
+
+#include <QtTest>
+
+#include <string>
+
+using namespace sosrep;
+
+namespace {
+
+bool mentions(const std::vector<std::string>& warnings, const std::string& text)
+{
+    for (const std::string& w : warnings) {
+        if (w.find(text) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+FitOutcome kdeAt(const Matrix& x, double l)
+{
+    FitSettings s = FitSettings::defaults("kde");
+    s.values.setReal("length_scale", l);
+    FitData data;
+    data.train = x;
+    data.source = "rows";
+    return fitModel(data, s);
+}
+
+} // namespace
+
+class TstFitDiagnostics : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void aLengthScaleBelowTheSpacingIsWarned()
+    {
+        // 300 rows in 40 dimensions: neighbours ~ 8 apart. At l = 0.5 the kernel matrix is the
+        // identity to 1e-100 (the embedding set's case: l = 0.094 against a spacing of 0.964).
+        const Matrix x = test::normalMatrix(300, 40, 3);
+        QVERIFY(mentions(kdeAt(x, 0.5).warnings, "nearest-neighbour spacing"));
+        QVERIFY(!mentions(kdeAt(x, 4.0).warnings, "nearest-neighbour spacing"));
+    }
+
+    void aLengthScaleAboveTheDiameterIsWarned()
+    {
+        const Matrix x = test::normalMatrix(200, 2, 4);
+        QVERIFY(mentions(kdeAt(x, 500.0).warnings, "diameter"));
+        QVERIFY(!mentions(kdeAt(x, 1.0).warnings, "diameter"));
+    }
+
+    void ratioWeightsThatUnderflowAreRefused_data()
+    {
+        QTest::addColumn<QString>("estimator");
+        QTest::newRow("ulsif") << "ulsif";
+        QTest::newRow("tikde") << "tikde";
+        QTest::newRow("fire") << "fire";
+    }
+
+    void ratioWeightsThatUnderflowAreRefused()
+    {
+        QFETCH(QString, estimator);
+        const Matrix p = test::normalMatrix(200, 2, 5);
+        const Matrix q = test::normalMatrix(200, 2, 6).array() + 0.5;
+        FitSettings s = FitSettings::defaults(estimator.toStdString());
+        s.values.set("t", "1e-10");
+        if (s.values.has("lambda")) {
+            s.values.set("lambda", "0.1");
+        }
+        FitData data;
+        data.train = p;
+        data.source = "p";
+        data.second = &q;
+        try {
+            const FitOutcome f = fitModel(data, s);
+            // Not refused: then the weights did not underflow, and the kernel's reach is
+            // warned about.
+            QVERIFY2(mentions(f.warnings, "below 1e-6"), "neither refused nor warned");
+        } catch (const ParameterError& e) {
+            QCOMPARE(e.parameter(), std::string("t"));
+            QVERIFY(e.message().find("underflow") != std::string::npos);
+        }
+    }
+
+    void equalTinyWeightsHaveTheFullSampleSize()
+    {
+        const Vector w = Vector::Constant(50, 1e-306);
+        const WeightSummary s = summarizeWeights(w);
+        QCOMPARE(s.ess, 50.0);
+        QCOMPARE(s.essFraction, 1.0);
+    }
+};
+
+QTEST_APPLESS_MAIN(TstFitDiagnostics)
+#include "tst_fit_diagnostics.moc"

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+// Outlier thresholds from rows the scoring model did not fit (core/pipeline/outlier_threshold):
+// the quantile, the contamination's checks, and the cross-fit against a brute-force KDE.
+#include "core/data/split.h"
+#include "core/errors.h"
+#include "core/estimators/fit_settings.h"
+#include "core/pipeline/outlier_threshold.h"
+#include "support/random_arrays.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+using namespace sosrep;
+
+class TstOutlierThreshold : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void quantileInterpolatesLikeNumPy()
+    {
+        Vector v(11);
+        for (int i = 0; i < 11; ++i) {
+            v(i) = double(11 - i); // unsorted on purpose
+        }
+        QCOMPARE(outlierThreshold(v, 0.1, "m").offset, 2.0);  // h = 1
+        QCOMPARE(outlierThreshold(v, 0.25, "m").offset, 3.5); // h = 2.5
+        QCOMPARE(outlierThreshold(v, 0.5, "m").offset, 6.0);
+        QCOMPARE(outlierThreshold(v, 0.5, "m").heldOutRows, 11);
+        // numpy.quantile(x, 0.1) of these 7 values, computed by hand: h = 0.6, 1 + 0.6 * 2.
+        Vector w(7);
+        w << 5.0, 1.0, 3.0, 9.0, 7.0, 11.0, 13.0;
+        QVERIFY(std::abs(outlierThreshold(w, 0.1, "m").offset - 2.2) < 1e-15);
+    }
+
+    void contaminationIsCheckedBeforeAnyFit()
+    {
+        QCOMPARE(parseContamination("auto"), kAutoContamination);
+        QCOMPARE(parseContamination("0.5"), 0.5);
+        QCOMPARE(parseContamination("0.05"), 0.05);
+        for (const char* bad : {"0", "0.51", "-0.1", "nan", "inf", "x", "0.1x", "", "1"}) {
+            try {
+                parseContamination(bad);
+                QFAIL(qPrintable(QString("'%1' was accepted").arg(bad)));
+            } catch (const ParameterError& e) {
+                QCOMPARE(e.parameter(), std::string("contamination"));
+            }
+        }
+    }
+
+    void crossFitEqualsABruteForceKde()
+    {
+        // Each row's held-out value is the KDE of the other folds' rows at it (log-sum-exp of
+        // Gaussian kernels, normalized), with the folds the settings' seed makes.
+        const Matrix x = test::normalMatrix(60, 2, 5);
+        const double l = 0.6;
+        FitSettings s = FitSettings::defaults("kde");
+        s.values.setReal("length_scale", l);
+        FitData data;
+        data.train = x;
+        data.source = "rows";
+        const FitOutcome fit = fitModel(data, s);
+        std::string method;
+        const Vector held = heldOutLogValues(data, s, fit, 5, {}, &method);
+        QCOMPARE(method, std::string("5-fold cross-fit"));
+        const auto splits = kFoldSplits(60, 5, s.values.seed("seed"));
+        for (const SplitIndices& f : splits) {
+            for (Eigen::Index i : f.test) {
+                double top = -1e300;
+                std::vector<double> e;
+                for (Eigen::Index j : f.train) {
+                    e.push_back(-(x.row(i) - x.row(j)).squaredNorm() / (2 * l * l));
+                    top = std::max(top, e.back());
+                }
+                double sum = 0.0;
+                for (double v : e) {
+                    sum += std::exp(v - top);
+                }
+                const double want =
+                    top + std::log(sum / double(f.train.size())) - std::log(2.0 * M_PI * l * l);
+                QVERIFY2(std::abs(held(i) - want) < 1e-10,
+                         qPrintable(QString("row %1: %2 vs %3").arg(i).arg(held(i)).arg(want)));
+            }
+        }
+        // Held-out rows score lower than they do under the model that fitted them (their own
+        // kernel bump): the reason the training rows' values are the wrong reference.
+        const Vector own = fit.model->logValues(x).values;
+        QVERIFY((own - held).mean() > 0.1);
+    }
+
+    void theAnomalyRulesEnsembleUsesItsValidationRows()
+    {
+        const Matrix x = test::normalMatrix(200, 2, 9);
+        FitSettings s = FitSettings::defaults("sosrep");
+        s.values.set("purpose", "anomaly");
+        s.values.set("grid", "6");
+        FitData data;
+        data.train = x;
+        data.source = "rows";
+        const FitOutcome fit = fitModel(data, s);
+        if (fit.heldOutLogValues.size() == 0) {
+            QSKIP("the anomaly rule chose one scale here: no ensemble");
+        }
+        std::string method;
+        const Vector held = heldOutLogValues(data, s, fit, 5, {}, &method);
+        QCOMPARE(method, std::string("validation rows"));
+        QCOMPARE(held.size(), Eigen::Index(40)); // the 80/20 split's validation rows
+    }
+};
+
+QTEST_APPLESS_MAIN(TstOutlierThreshold)
+#include "tst_outlier_threshold.moc"

@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: MIT
+"""Numbers that mean what they say: log densities per unit of X's own columns (scikit-learn's
+KernelDensity to 1e-10), scores that do not depend on the batch, and outlier thresholds taken
+from rows the model did not fit."""
+import subprocess
+
+import numpy as np
+import pytest
+from sklearn.neighbors import KernelDensity
+
+import sosrep
+from conftest import write_csv
+
+
+def test_kde_unscaled_equals_scikit_learn():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(300, 3)) * [1.0, 3.0, 0.5]
+    Y = rng.normal(size=(200, 3)) * 2.0
+    h = 0.7
+    est = sosrep.KDE(length_scale=h, scale="none").fit(X)
+    sk = KernelDensity(bandwidth=h).fit(X)
+    # On the fitted rows, and on new rows where scikit-learn's tree is exact: to 1e-10.
+    assert np.max(np.abs(est.score_samples(X) - sk.score_samples(X))) < 1e-10
+    ours, theirs = est.score_samples(Y), sk.score_samples(Y)
+    inside = theirs > -15.0
+    assert inside.sum() > 150
+    assert np.max(np.abs(ours[inside] - theirs[inside])) < 1e-10
+    # Everywhere against a brute-force log-sum-exp (far in the tail, at log p = -26, the tree
+    # of scikit-learn 1.2 is 1.4e-9 off it while we are 7e-15 off).
+    d2 = ((Y[:, None, :] - X[None, :, :]) ** 2).sum(-1)
+    top = (-d2 / (2 * h * h)).max(axis=1)
+    brute = (top + np.log(np.exp(-d2 / (2 * h * h) - top[:, None]).sum(axis=1)) - np.log(300)
+             - 1.5 * np.log(2 * np.pi * h * h))
+    assert np.max(np.abs(ours - brute)) < 1e-12
+
+
+@pytest.mark.parametrize("scale", ["minmax", "zscore"])
+def test_kde_scaled_is_in_the_datas_units(scale):
+    # One column: both scalings are isotropic, so l in scaled units is h / spread in X's
+    # units, and the log density in X's units is scikit-learn's on the raw rows.
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(400, 1)) * 60.0 + 1000.0  # minutes, say
+    Y = np.linspace(700, 1300, 61)[:, None]
+    spread = np.ptp(X) if scale == "minmax" else np.std(X, ddof=1)  # our z-score: sample std
+    h = 9.0
+    ours = sosrep.KDE(length_scale=h / spread, scale=scale).fit(X)
+    theirs = KernelDensity(bandwidth=h).fit(X).score_samples(Y)
+    assert np.max(np.abs(ours.score_samples(Y) - theirs)) < 1e-10
+    # And it integrates to 1 over X's own axis (2000 draws of N(0, 1) gave 6.97 before).
+    grid = np.linspace(500, 1500, 20001)[:, None]
+    mass = np.exp(ours.score_samples(grid)).sum() * (grid[1, 0] - grid[0, 0])
+    assert abs(mass - 1.0) < 1e-3
+
+
+def test_the_command_line_writes_data_units_and_says_so(cli, tmp_path):
+    rng = np.random.default_rng(3)
+    X = np.column_stack([rng.normal(size=300) * 60.0, rng.normal(size=300) * 2.0])
+    data = tmp_path / "t.csv"
+    np.savetxt(data, X, delimiter=",", header="minutes,hours", comments="", fmt="%.17g")
+    scores = tmp_path / "s.csv"
+    out = subprocess.run([cli, "fit", "--train", str(data), "--estimator", "kde",
+                          "--length-scale", "0.1", "--scores-out", str(scores)],
+                         check=True, capture_output=True, text=True)
+    assert '"log_value_unit":"per minutes × hours"' in out.stdout
+    assert '"length_scale_data_units":[' in out.stdout
+    cli_values = np.genfromtxt(scores, delimiter=",", names=True)["log_density"]
+    py = sosrep.KDE(length_scale=0.1).fit(X).score_samples(X)
+    assert np.array_equal(cli_values, py)
+
+
+@pytest.mark.parametrize("name", ["SOSREP", "KDE", "KernelSoS", "IForest", "KNN"])
+def test_a_rows_score_does_not_depend_on_the_batch(moons, name):
+    est = getattr(sosrep, name)().fit(moons)
+    Y = np.random.default_rng(4).normal(scale=1.5, size=(999, 2))
+    whole = est.score_samples(Y)
+    for chunk in (1, 7, 250):
+        parts = np.concatenate([est.score_samples(Y[i:i + chunk]) for i in range(0, 999, chunk)])
+        assert np.array_equal(parts, whole), chunk
+
+
+@pytest.mark.parametrize("bad", [0, 0.0, 0.51, 1.0, -0.1, float("nan"), "most", None, True])
+def test_contamination_is_refused_before_the_fit(moons, bad):
+    with pytest.raises(ValueError, match="contamination"):
+        sosrep.KDE(contamination=bad).fit(moons)
+
+
+@pytest.mark.parametrize("name", ["SOSREP", "KDE", "KNN", "IForest"])
+def test_predict_flags_about_the_contamination_of_new_inliers(name):
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(1500, 4))
+    new = rng.normal(size=(3000, 4))
+    est = getattr(sosrep, name)(contamination=0.1).fit(X)
+    flagged = np.mean(est.predict(new) == -1)
+    assert 0.06 <= flagged <= 0.15, flagged
+    assert est.model_.outlier_threshold[0] == 0.1
+    # 'auto' is PyOD's default contamination.
+    assert getattr(sosrep, name)(contamination="auto").fit(X).offset_ == est.offset_
+
+
+def test_a_threshold_saved_before_data_units_reads_in_todays_units(moons, tmp_path):
+    est = sosrep.KDE(contamination=0.1).fit(moons * 10.0)
+    est.save(tmp_path / "new.json")
+    text = (tmp_path / "new.json").read_text()
+    assert '"log_value_units":"data"' in text
+    # The same file as an older build wrote it: no units field, log values and the threshold
+    # per unit of the scaled coordinates (sum_j log range_j above today's).
+    import json
+    old = json.loads(text)
+    del old["log_value_units"]
+    shift = float(np.sum(np.log(np.ptp(moons * 10.0, axis=0))))
+    old["provenance"]["outlier_threshold"]["offset"] += shift
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    loaded = sosrep.load(tmp_path / "old.json")
+    assert abs(loaded.offset_ - est.offset_) < 1e-9
+    assert np.array_equal(loaded.predict(moons * 10.0), est.predict(moons * 10.0))
+
+
+def test_a_degenerate_fit_warns_in_python():
+    # 40 columns, neighbours ~8 apart, l = 0.5 in the scaled coordinates: the kernel matrix is
+    # the identity. The command line prints this warning; Python raises it.
+    X = np.random.default_rng(6).normal(size=(300, 40))
+    with pytest.warns(sosrep.FitWarning, match="nearest-neighbour spacing"):
+        sosrep.KDE(length_scale=0.5, scale="none").fit(X)
+
+
+def test_kernel_sos_fits_with_its_defaults_where_a_fine_l_cannot_be_fitted():
+    # 21 columns: at the finest l of the sweep the kernel's mass leaves double precision; those
+    # points are skipped instead of failing the fit ("lambda may be too large" before).
+    X = np.random.default_rng(7).uniform(size=(400, 21))
+    est = sosrep.KernelSoS().fit(X)
+    assert np.all(np.isfinite(est.score_samples(X)))
