@@ -485,8 +485,16 @@ py::tuple heldOutThreshold(Model& m, double contamination)
     checkContamination(contamination);
     if (!m.heldOut) {
         if (m.data.train.rows() == 0) {
+            // Read from a file (or unpickled): its saved threshold, for the same contamination.
+            const auto saved = io::savedOutlierThreshold(m.saved, *m.fitted);
+            if (saved && saved->contamination == contamination) {
+                return py::make_tuple(saved->offset, saved->heldOutRows, saved->method);
+            }
             throw py::value_error("contamination: this model was read from a file, which keeps "
-                                  "no training rows to cross-fit a threshold on");
+                                  "no training rows to cross-fit a threshold on" +
+                                  std::string(saved ? " (its saved threshold is for another "
+                                                      "contamination)"
+                                                    : ""));
         }
         PythonObserver watch;
         watch.progress = py::none(); // Ctrl+C still cancels

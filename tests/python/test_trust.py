@@ -129,3 +129,13 @@ def test_kernel_sos_fits_with_its_defaults_where_a_fine_l_cannot_be_fitted():
     X = np.random.default_rng(7).uniform(size=(400, 21))
     est = sosrep.KernelSoS().fit(X)
     assert np.all(np.isfinite(est.score_samples(X)))
+
+
+def test_novelty_false_labels_the_training_rows_as_scikit_learn_does(moons):
+    est = sosrep.KDE(contamination=0.1, novelty=False)
+    labels = est.fit_predict(moons)
+    assert (labels == -1).sum() == 40  # 10 % of 400 training rows
+    # novelty=True (the default) is for new rows: like LocalOutlierFactor(novelty=True) it
+    # has no fit_predict, and its threshold comes from held-out rows.
+    assert not hasattr(sosrep.KDE(), "fit_predict")
+    assert sosrep.KDE(contamination=0.1).fit(moons).offset_ < est.offset_

@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.utils.metaestimators import available_if
 
 from . import _sosrep
 
@@ -184,7 +185,16 @@ class DetectorEstimator(SosrepEstimator):
         the fit goes; Ctrl+C cancels it within one solver step (KeyboardInterrupt)."""
         _contamination(self.contamination)  # refused before the fit, not after it
         self.__dict__.pop("_offset", None)
-        return self._fit_model(X, progress=progress)
+        self._fit_model(X, progress=progress)
+        if not self.novelty:
+            # Outlier detection on the training rows (scikit-learn's convention): the threshold
+            # is the contamination quantile of their own scores. New rows score lower than the
+            # rows a model fitted, so with this threshold predict flags more than that share of
+            # new inliers: novelty=True (the default) is for new rows.
+            self._offset = float(np.quantile(self.score_samples(X),
+                                             _contamination(self.contamination)))
+            self.model_.outlier_threshold = (_contamination(self.contamination), self._offset)
+        return self
 
     @property
     def offset_(self):
@@ -193,11 +203,13 @@ class DetectorEstimator(SosrepEstimator):
         anomaly rule's own validation rows), computed on first use. The training rows' own
         scores would be the wrong reference: each sits on its own kernel bump, and a threshold
         from them flags most new inliers."""
-        if "_offset" not in self.__dict__:
-            self._check_fitted()
-            offset, _, _ = self.model_.held_out_threshold(_contamination(self.contamination))
-            self._offset = float(offset)
-        return self._offset
+        if "_offset" in self.__dict__:  # novelty=False, or set (a loaded model's)
+            return self._offset
+        self._check_fitted()
+        # The model keeps the held-out values once computed: no attribute of this object changes
+        # (scikit-learn checks that predict leaves __dict__ alone).
+        offset, _, _ = self.model_.held_out_threshold(_contamination(self.contamination))
+        return float(offset)
 
     @offset_.setter
     def offset_(self, value):
@@ -218,21 +230,32 @@ class DetectorEstimator(SosrepEstimator):
         outliers (scikit-learn's convention)."""
         self._check_fitted()
         try:
-            self.offset_
+            offset = self.offset_
         except ValueError:
-            pass
-        if "_offset" not in self.__dict__:
+            offset = None
+        if offset is None:
             raise ValueError(
                 "decision_function: this model holds no outlier threshold (a model file written "
                 "by the command line or the app, which score without one): fit the estimator, "
                 "or use score_samples or anomaly_score")
-        return self.score_samples(X) - self.offset_
+        return self.score_samples(X) - offset
 
     def predict(self, X):
         """+1 for inliers, -1 for outliers (decision_function below 0)."""
         return np.where(self.decision_function(X) >= 0, 1, -1)
 
+    def _training_labels(self):
+        if self.novelty:
+            raise AttributeError(
+                "fit_predict is not available when novelty=True (the default: the threshold is "
+                "for new rows, as LocalOutlierFactor(novelty=True)); use fit(X).predict(X_new), "
+                "or novelty=False to label the training rows themselves")
+        return True
+
+    @available_if(_training_labels)
     def fit_predict(self, X, y=None):
+        """novelty=False only: fits on X and labels its rows, the `contamination` share of
+        them -1 (scikit-learn's outlier-detection convention)."""
         return self.fit(X).predict(X)
 
 
@@ -284,6 +307,8 @@ def _make_class(entry):
     if density:
         params.append(inspect.Parameter("contamination", inspect.Parameter.KEYWORD_ONLY,
                                         default=0.1))
+        params.append(inspect.Parameter("novelty", inspect.Parameter.KEYWORD_ONLY,
+                                        default=True))
     names = tuple(o["name"] for o in options)
 
     def __init__(self, **kwargs):
