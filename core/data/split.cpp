@@ -104,4 +104,14 @@ std::vector<Eigen::Index> duplicatedAnomalyRows(const Eigen::VectorXi& labels, d
     return rows;
 }
 
+Eigen::MatrixXd rowsOf(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                       const std::vector<Eigen::Index>& rows)
+{
+    Eigen::MatrixXd out(Eigen::Index(rows.size()), x.cols());
+    for (size_t i = 0; i < rows.size(); ++i) {
+        out.row(Eigen::Index(i)) = x.row(rows[i]);
+    }
+    return out;
+}
+
 } // namespace sosrep

@@ -25,6 +25,10 @@ SplitIndices trainTestSplit(Eigen::Index n, double testFraction, uint64_t seed,
 /// exactly one fold's second part; fold sizes differ by at most one. k in [2, n].
 std::vector<SplitIndices> kFoldSplits(Eigen::Index n, int k, uint64_t seed);
 
+/// The rows of x at these indices, in their order (a fold's part, a subsample).
+Eigen::MatrixXd rowsOf(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                       const std::vector<Eigen::Index>& rows);
+
 /// Up to `maxRows` row indices drawn without replacement (all rows when n <= maxRows), sorted.
 std::vector<Eigen::Index> subsampleRows(Eigen::Index n, Eigen::Index maxRows, uint64_t seed);
 

@@ -16,15 +16,6 @@
 namespace sosrep {
 namespace {
 
-Matrix rowsOf(const Matrix& x, const std::vector<Eigen::Index>& idx)
-{
-    Matrix out(static_cast<Eigen::Index>(idx.size()), x.cols());
-    for (size_t i = 0; i < idx.size(); ++i) {
-        out.row(static_cast<Eigen::Index>(i)) = x.row(idx[i]);
-    }
-    return out;
-}
-
 /// Enough rows for what was asked: two to fit, five when l is tuned on an 80/20 split.
 void checkRows(const FitData& data, bool split)
 {

@@ -3,6 +3,7 @@
 
 #include "core/data/split.h"
 #include "core/errors.h"
+#include "core/estimators/common_options.h"
 #include "core/estimators/registry.h"
 #include "core/util/text.h"
 
@@ -54,40 +55,34 @@ Vector heldOutLogValues(const FitData& data, const FitSettings& settings, const 
         throw DataError(data.source, 0, 0,
                         "an outlier threshold needs at least 2 rows to cross-fit on");
     }
-    FitSettings fixed = settings;
-    if (EstimatorRegistry::instance().get(settings.estimator).capabilities().usesKernel &&
-        fit.lengthScale > 0.0) {
-        // The fitted length scale, not a sweep per fold: the threshold is for this model.
-        fixed.values.setReal("length_scale", fit.lengthScale);
+    // The estimator at the fitted length scale, straight: no sweep per fold (the threshold is
+    // for this model), and none of the fit route's diagnostics, which the fit has given.
+    const Estimator& estimator = EstimatorRegistry::instance().get(settings.estimator);
+    KernelSpec kernel;
+    if (estimator.capabilities().usesKernel) {
+        kernel = kernelSpecFrom(settings.values);
+        kernel.lengthScale = fit.lengthScale;
     }
+    FitControl control;
+    control.progress = [&observer](int, int) {
+        return !(observer.cancelled && observer.cancelled());
+    };
     const std::vector<SplitIndices> splits = kFoldSplits(n, k, settings.values.seed("seed"));
     Vector out(n);
-    FitObserver quiet;
-    quiet.cancelled = observer.cancelled;
     for (int f = 0; f < k; ++f) {
-        const SplitIndices& s = splits[size_t(f)];
-        Matrix train(Eigen::Index(s.train.size()), data.train.cols());
-        for (size_t i = 0; i < s.train.size(); ++i) {
-            train.row(Eigen::Index(i)) = data.train.row(s.train[i]);
-        }
-        Matrix held(Eigen::Index(s.test.size()), data.train.cols());
-        for (size_t i = 0; i < s.test.size(); ++i) {
-            held.row(Eigen::Index(i)) = data.train.row(s.test[i]);
-        }
-        FitData part;
-        part.train = std::move(train);
-        part.validation = Matrix(0, data.train.cols());
-        part.source = data.source;
-        part.scaler = data.scaler;
         if (observer.progress) {
             observer.progress("cross-fit for the outlier threshold", f, k);
         }
-        const FitOutcome o = fitModel(part, fixed, quiet);
-        if (o.cancelled || !o.model) {
+        const SplitIndices& s = splits[size_t(f)];
+        const Matrix train = rowsOf(data.train, s.train);
+        std::unique_ptr<FittedModel> model = estimator.fit(
+            FitInput{train, data.second, kernel, settings.values, data.secondValues}, control);
+        if (model->report().status == SolverStatus::Cancelled) {
             return {};
         }
-        checkUsable(*o.model);
-        const Vector v = o.model->logValues(held).values;
+        checkUsable(*model);
+        model->setDataUnits(data.scaler);
+        const Vector v = model->logValues(rowsOf(data.train, s.test)).values;
         for (size_t i = 0; i < s.test.size(); ++i) {
             out(s.test[i]) = v(Eigen::Index(i));
         }

@@ -19,10 +19,10 @@ Vector gaussianExpansion(const MatrixRef& y, const MatrixRef& centres, const Vec
 {
     // Full-width blocks (row_blocks.h): a row's value does not depend on the batch.
     Vector out(y.rows());
-    forEachPaddedBlock(y, kInvariantBlock,
-                       [&](const Matrix& block, Eigen::Index first, Eigen::Index rows) {
-                           out.segment(first, rows) = (gaussianGram(block, centres, t) * a).head(rows);
-                       });
+    forEachPaddedBlock(
+        y, kInvariantBlock, [&](const Matrix& block, Eigen::Index first, Eigen::Index rows) {
+            out.segment(first, rows) = (gaussianGram(block, centres, t) * a).head(rows);
+        });
     return out;
 }
 

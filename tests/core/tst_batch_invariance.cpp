@@ -36,11 +36,14 @@ std::vector<Case> cases()
     return {
         {"sosrep gaussian dense", "sosrep", {{"length_scale", "0.15"}}},
         {"sosrep laplace dense", "sosrep", {{"kernel", "laplace"}, {"length_scale", "0.2"}}},
-        {"sosrep gaussian nystroem", "sosrep",
+        {"sosrep gaussian nystroem",
+         "sosrep",
          {{"length_scale", "0.2"}, {"backend", "lowrank"}, {"rank", "60"}}},
-        {"sosrep sdo features", "sosrep",
+        {"sosrep sdo features",
+         "sosrep",
          {{"kernel", "sdo"}, {"length_scale", "0.1"}, {"features", "500"}}},
-        {"sosrep sdo exact", "sosrep",
+        {"sosrep sdo exact",
+         "sosrep",
          {{"kernel", "sdo"}, {"sdo_method", "exact"}, {"length_scale", "0.1"}}},
         {"sosrep anomaly ensemble", "sosrep", {{"purpose", "anomaly"}, {"grid", "6"}}},
         {"kde gaussian", "kde", {{"length_scale", "0.1"}}},
@@ -147,7 +150,8 @@ private slots:
         QVERIFY(all.allFinite());
         for (Eigen::Index chunk : {1, 7, 250}) {
             const Eigen::Index at = firstDifference(all, inChunks(model, y, chunk));
-            QVERIFY2(at < 0, qPrintable(QString("chunks of %1: row %2 differs").arg(chunk).arg(at)));
+            QVERIFY2(at < 0,
+                     qPrintable(QString("chunks of %1: row %2 differs").arg(chunk).arg(at)));
         }
         // One row at every position of a block of other rows (and of a batch's last, padded
         // block): its bits never change.
@@ -157,12 +161,11 @@ private slots:
                 Matrix batch = y.middleRows(1, size);
                 batch.row(p) = y.row(0);
                 const double v = model.logValues(batch).values(p);
-                QVERIFY2(bitEqual(v, alone),
-                         qPrintable(QString("position %1 of %2: %3 vs %4")
-                                        .arg(p)
-                                        .arg(size)
-                                        .arg(v, 0, 'g', 17)
-                                        .arg(alone, 0, 'g', 17)));
+                QVERIFY2(bitEqual(v, alone), qPrintable(QString("position %1 of %2: %3 vs %4")
+                                                            .arg(p)
+                                                            .arg(size)
+                                                            .arg(v, 0, 'g', 17)
+                                                            .arg(alone, 0, 'g', 17)));
             }
         }
     }

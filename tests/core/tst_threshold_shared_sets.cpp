@@ -16,19 +16,6 @@
 
 using namespace sosrep;
 
-namespace {
-
-Matrix rowsOf(const Matrix& x, const std::vector<Eigen::Index>& rows)
-{
-    Matrix out(Eigen::Index(rows.size()), x.cols());
-    for (size_t i = 0; i < rows.size(); ++i) {
-        out.row(Eigen::Index(i)) = x.row(rows[i]);
-    }
-    return out;
-}
-
-} // namespace
-
 class TstThresholdSharedSets : public QObject
 {
     Q_OBJECT

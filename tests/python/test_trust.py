@@ -2,6 +2,7 @@
 """Numbers that mean what they say: log densities per unit of X's own columns (scikit-learn's
 KernelDensity to 1e-10), scores that do not depend on the batch, and outlier thresholds taken
 from rows the model did not fit."""
+import json
 import subprocess
 
 import numpy as np
@@ -104,7 +105,6 @@ def test_a_threshold_saved_before_data_units_reads_in_todays_units(moons, tmp_pa
     assert '"log_value_units":"data"' in text
     # The same file as an older build wrote it: no units field, log values and the threshold
     # per unit of the scaled coordinates (sum_j log range_j above today's).
-    import json
     old = json.loads(text)
     del old["log_value_units"]
     shift = float(np.sum(np.log(np.ptp(moons * 10.0, axis=0))))

@@ -27,9 +27,6 @@ namespace sosrep::ui {
 
 class RatioController;
 
-/// What changed between two settings, one "name old → new" per option (or the estimator).
-QStringList settingsDifference(const FitSettings& was, const FitSettings& now);
-
 enum class ColumnRole
 {
     Feature,

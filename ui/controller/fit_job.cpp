@@ -17,15 +17,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-Matrix rowsOf(const Matrix& x, const std::vector<Eigen::Index>& idx)
-{
-    Matrix out(static_cast<Eigen::Index>(idx.size()), x.cols());
-    for (size_t i = 0; i < idx.size(); ++i) {
-        out.row(static_cast<Eigen::Index>(i)) = x.row(idx[i]);
-    }
-    return out;
-}
-
 /// Collects trace rows per run on the worker and hands them to the sink in batches (at most
 /// every 50 ms), so a fast solver does not flood the GUI thread with queued calls.
 class TraceStream

@@ -4,6 +4,7 @@
 #include "core/data/csv_reader.h"
 #include "core/data/npz_reader.h"
 #include "core/data/preparation.h"
+#include "core/data/split.h"
 #include "core/errors.h"
 #include "core/estimators/registry.h"
 #include "core/pipeline/fit_route.h"
@@ -22,15 +23,6 @@
 
 namespace sosrep::ui {
 namespace {
-
-Matrix rowsOf(const Matrix& x, const std::vector<Eigen::Index>& rows)
-{
-    Matrix out(Eigen::Index(rows.size()), x.cols());
-    for (size_t i = 0; i < rows.size(); ++i) {
-        out.row(Eigen::Index(i)) = x.row(rows[i]);
-    }
-    return out;
-}
 
 DataError fieldError(const QString& field, const std::string& what)
 {

@@ -2,6 +2,7 @@
 #include "ui/controller/settings_history.h"
 
 #include "ui/controller/ratio_controller.h"
+#include "ui/controller/settings_difference.h"
 
 #include <QUndoCommand>
 #include <QUndoStack>
