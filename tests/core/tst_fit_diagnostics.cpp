@@ -92,6 +92,39 @@ private slots:
         }
     }
 
+    void kernelSosAtAnLTooFineForItsDimensionIsRefusedNamingIt_data()
+    {
+        QTest::addColumn<int>("dim");
+        QTest::addColumn<double>("lengthScale");
+        QTest::newRow("B overflows (d = 21)") << 21 << 0.02;
+        QTest::newRow("(pi l^2)^(d/2) itself overflows (d = 600)") << 600 << 0.05;
+    }
+
+    void kernelSosAtAnLTooFineForItsDimensionIsRefusedNamingIt()
+    {
+        QFETCH(int, dim);
+        QFETCH(double, lengthScale);
+        const Matrix x = (test::normalMatrix(120, dim, 8).array() * 0.2 + 0.5).matrix();
+        FitSettings s = FitSettings::defaults("sos-mmd");
+        s.values.setReal("length_scale", lengthScale);
+        FitData data;
+        data.train = x;
+        data.source = "rows";
+        const FitOutcome f = fitModel(data, s);
+        QVERIFY(f.model->report().refused);
+        try {
+            checkUsable(*f.model);
+            QFAIL("a refused fit was usable");
+        } catch (const ParameterError& e) {
+            QCOMPARE(e.parameter(), std::string("length_scale"));
+        }
+        // Tuned, the sweep skips such points and the fit is usable.
+        FitSettings tuned = FitSettings::defaults("sos-mmd");
+        const FitOutcome t = fitModel(data, tuned);
+        checkUsable(*t.model);
+        QVERIFY(t.model->logValues(x).values.allFinite());
+    }
+
     void equalTinyWeightsHaveTheFullSampleSize()
     {
         const Vector w = Vector::Constant(50, 1e-306);

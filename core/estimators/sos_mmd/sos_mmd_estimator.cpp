@@ -137,7 +137,25 @@ public:
         config.jitter = in.options.real("jitter");
         const uint64_t seed = in.options.seed("seed");
         const Matrix support = supportPoints(in.x, m, seed);
-        const SosMmdProblem problem(support, in.x, config);
+        std::unique_ptr<SosMmdProblem> problemHolder;
+        try {
+            problemHolder = std::make_unique<SosMmdProblem>(support, in.x, config);
+        } catch (const ParameterError& e) {
+            if (e.parameter() != "length_scale") {
+                throw;
+            }
+            // (pi l^2)^(d/2) itself leaves double precision (InternetAds, d = 1555): refused
+            // like an l whose B overflows (below), so a sweep skips it.
+            FitReport report;
+            report.status = SolverStatus::Diverged;
+            report.refused = true;
+            report.note =
+                "not fitted at l = " + numberText(in.kernel.lengthScale, 4) + ": " + e.message();
+            auto model = SosMmdModel::refused(support, in.kernel.lengthScale);
+            model->setReport(std::move(report));
+            return model;
+        }
+        const SosMmdProblem& problem = *problemHolder;
         SosMmdSolver solver(problem, in.options.integer("iterations"), in.options.real("tolerance"),
                             seed);
         FitReport report = runSolver(solver, control);
@@ -179,8 +197,7 @@ public:
                           " dimensions the kernel's mass (pi l^2)^(d/2) is 1e" +
                           numberText(logMass / std::log(10.0), 3) + ", and the fitted B (b " +
                           e.message() + ") left double precision; a larger length scale fits";
-            const Matrix identity = Matrix::Identity(m, m);
-            model = std::make_unique<SosMmdModel>(support, identity, in.kernel.lengthScale);
+            model = SosMmdModel::refused(support, in.kernel.lengthScale);
         }
         model->setReport(std::move(report));
         return model;

@@ -22,6 +22,13 @@ public:
     static std::unique_ptr<SosMmdModel> fromFactors(const Matrix& support, const Matrix& vectors,
                                                     const Vector& values, double lengthScale);
 
+    /// What a refused fit returns (its report says why; FitReport::refused): no B, nothing to
+    /// evaluate. The fit route refuses it before anything could be.
+    static std::unique_ptr<SosMmdModel> refused(const Matrix& support, double lengthScale)
+    {
+        return std::unique_ptr<SosMmdModel>(new SosMmdModel(support, lengthScale));
+    }
+
     std::string estimator() const override { return "sos-mmd"; }
     DensityKind kind() const override { return DensityKind::Normalized; }
     LogDensity modelLogValues(const MatrixRef& y) const override;
