@@ -19,6 +19,8 @@ namespace {
 constexpr int kMaxSupport = 300;
 /// support=auto: this many points, or every training row when there are fewer.
 constexpr Eigen::Index kAutoSupport = 50;
+/// A fit whose regularizer exceeds its data term this many times ignores the data.
+constexpr double kDataShare = 1e6;
 /// The exact objective's matrix holds m^4 numbers.
 constexpr int kMaxExactSupport = 40;
 
@@ -62,7 +64,10 @@ OptionTable sosMmdOptions()
     return t;
 }
 
-/// m rows of x chosen by a seeded shuffle (the seed is recorded with the model's options).
+/// Up to m distinct rows of x chosen by a seeded shuffle (the seed is recorded with the model's
+/// options). A repeated row would repeat a row of K~ and W, which are then singular: their
+/// factorizations blow up (mammography, with its repeated rows: B with an eigenvalue -3e15
+/// times its largest). Fewer than m distinct rows give fewer support points.
 Matrix supportPoints(const MatrixRef& x, int m, uint64_t seed)
 {
     std::vector<Eigen::Index> idx(static_cast<size_t>(x.rows()));
@@ -70,10 +75,17 @@ Matrix supportPoints(const MatrixRef& x, int m, uint64_t seed)
     Rng rng(seed ^ 0x5e1ec7ed599000ffULL);
     rng.shuffle(idx);
     Matrix s(m, x.cols());
-    for (int i = 0; i < m; ++i) {
-        s.row(i) = x.row(idx[size_t(i)]);
+    Eigen::Index kept = 0;
+    for (size_t i = 0; i < idx.size() && kept < m; ++i) {
+        bool repeated = false;
+        for (Eigen::Index k = 0; k < kept && !repeated; ++k) {
+            repeated = s.row(k) == x.row(idx[i]);
+        }
+        if (!repeated) {
+            s.row(kept++) = x.row(idx[i]);
+        }
     }
-    return s;
+    return s.topRows(kept);
 }
 
 class SosMmdEstimator final : public Estimator
@@ -172,18 +184,41 @@ public:
             report.note = "the objective stopped improving at relative change " +
                           numberText(last.residual, 3) + " (not converged)";
         }
+        // The regularizer outweighing the data a million times over: B is whatever minimizes
+        // lambda Tr(B K~) on the spectraplex, and the data hardly enter. At a fine l in many
+        // columns this is what (pi l^2)^(d/2) does to lambda's weight (Cardiotocography at the
+        // tuned l = 0.15: 6.6e8 against an MMD^2 of 5e-4, AUC-ROC 0.67; at l = 0.3: 1e4, 0.77).
+        const double regularizer = last.loss - last.mmd;
+        if (std::isfinite(last.loss) && regularizer > kDataShare * std::abs(last.mmd)) {
+            const std::string why =
+                "the regularizer lambda Tr(B K~) = " + numberText(regularizer, 3) +
+                " outweighs the data's MMD^2 " + numberText(last.mmd, 3) +
+                " at l = " + numberText(in.kernel.lengthScale, 4);
+            if (!control.sweep) {
+                throw NumericalError("kernel SoS: the fitted B is unusable (" + why +
+                                     ": the fit ignores the data); try a smaller --lambda or a "
+                                     "larger --length-scale");
+            }
+            report.status = SolverStatus::Diverged;
+            report.refused = true; // a sweep skips this l
+            report.note = "not fitted: " + why;
+            auto model = SosMmdModel::refused(support, in.kernel.lengthScale);
+            model->setReport(std::move(report));
+            return model;
+        }
         std::unique_ptr<SosMmdModel> model;
         try {
             model = std::make_unique<SosMmdModel>(support, solver.b(), in.kernel.lengthScale);
         } catch (const ParameterError& e) {
-            if (solver.b().allFinite()) {
-                // A zero or indefinite B: the regularizer won (the model's checks name the
-                // file field "b"; here B is what the solver produced).
-                throw NumericalError("kernel SoS: the fitted B is unusable (b " + e.message() +
-                                     "); lambda = " + numberText(config.lambda, 6) +
-                                     " may be too large for these data: try a smaller --lambda");
+            if (e.message().find("not zero") != std::string::npos) {
+                // A zero B: the regularizer won (the model's checks name the file field "b";
+                // here B is what the solver produced).
+                throw NumericalError("kernel SoS: the fitted B is unusable (zero: the regularizer "
+                                     "won at lambda = " +
+                                     numberText(config.lambda, 6) + "); try a smaller --lambda");
             }
-            // At a fine l in many dimensions the kernel's mass (pi l^2)^(d/2) is so small that
+            // A non-finite or indefinite B is a numerical failure at this l. At a fine l in
+            // many dimensions the kernel's mass (pi l^2)^(d/2) is so small that
             // Tr(BW) = 1 asks for a B beyond double precision (Cardiotocography, d = 21, at the
             // tuned l = 0.05: 7e-23), whatever lambda: nothing can be fitted at this l. Refused
             // like a length scale the landmarks cannot resolve: a sweep skips it and the fit
@@ -196,7 +231,7 @@ public:
                           std::to_string(in.x.cols()) +
                           " dimensions the kernel's mass (pi l^2)^(d/2) is 1e" +
                           numberText(logMass / std::log(10.0), 3) + ", and the fitted B (b " +
-                          e.message() + ") left double precision; a larger length scale fits";
+                          e.message() + ") is unusable there; try a larger length scale";
             model = SosMmdModel::refused(support, in.kernel.lengthScale);
         }
         model->setReport(std::move(report));
