@@ -23,6 +23,29 @@ constexpr Eigen::Index kAutoSupport = 50;
 constexpr double kDataShare = 1e6;
 /// The exact objective's matrix holds m^4 numbers.
 constexpr int kMaxExactSupport = 40;
+/// |log (pi l^2)^(d/2)| beyond which the problem is not formed (sos_mmd_problem.cpp).
+constexpr double kMaxLogMass = 600.0;
+
+/// Why nothing fits in many columns, appended to a refusal's note (empty in few columns). The
+/// normalizer (pi l^2)^(d/2) is a double only in a window of l that narrows like 1/d, and the
+/// model's kernel embedding is (2/3)^(d/2) of the data's at every l (digest 1.4: u / W), so the
+/// MMD^2's data term drowns in rounding: InternetAds (d = 1555) is refused at every l of the
+/// grid, its first 500 columns still fit.
+std::string manyColumnsNote(Eigen::Index columns)
+{
+    const double d = static_cast<double>(columns);
+    const double shrink = 0.5 * d * std::log10(2.0 / 3.0);
+    if (shrink > -30.0) {
+        return {};
+    }
+    const double lo = std::sqrt(std::exp(-2.0 * kMaxLogMass / d) / M_PI);
+    const double hi = std::sqrt(std::exp(2.0 * kMaxLogMass / d) / M_PI);
+    return ". Kernel SoS suits few columns: in " + std::to_string(columns) +
+           " columns its normalizer (pi l^2)^(d/2) is a double only for l in [" + numberText(lo, 3) + ", " +
+           numberText(hi, 3) + "] (scaled units), and the model's kernel embedding is (2/3)^(d/2) "
+           "= 1e" + numberText(shrink, 3) +
+           " of the data's at every l; reduce the columns first (e.g. to principal components)";
+}
 
 OptionTable sosMmdOptions()
 {
@@ -161,8 +184,8 @@ public:
             FitReport report;
             report.status = SolverStatus::Diverged;
             report.refused = true;
-            report.note =
-                "not fitted at l = " + numberText(in.kernel.lengthScale, 4) + ": " + e.message();
+            report.note = "not fitted at l = " + numberText(in.kernel.lengthScale, 4) + ": " +
+                          e.message() + manyColumnsNote(in.x.cols());
             auto model = SosMmdModel::refused(support, in.kernel.lengthScale);
             model->setReport(std::move(report));
             return model;
@@ -197,11 +220,12 @@ public:
             if (!control.sweep) {
                 throw NumericalError("kernel SoS: the fitted B is unusable (" + why +
                                      ": the fit ignores the data); try a smaller --lambda or a "
-                                     "larger --length-scale");
+                                     "larger --length-scale" +
+                                     manyColumnsNote(in.x.cols()));
             }
             report.status = SolverStatus::Diverged;
             report.refused = true; // a sweep skips this l
-            report.note = "not fitted: " + why;
+            report.note = "not fitted: " + why + manyColumnsNote(in.x.cols());
             auto model = SosMmdModel::refused(support, in.kernel.lengthScale);
             model->setReport(std::move(report));
             return model;
@@ -231,7 +255,8 @@ public:
                           std::to_string(in.x.cols()) +
                           " dimensions the kernel's mass (pi l^2)^(d/2) is 1e" +
                           numberText(logMass / std::log(10.0), 3) + ", and the fitted B (b " +
-                          e.message() + ") is unusable there; try a larger length scale";
+                          e.message() + ") is unusable there; try a larger length scale" +
+                          manyColumnsNote(in.x.cols());
             model = SosMmdModel::refused(support, in.kernel.lengthScale);
         }
         model->setReport(std::move(report));
