@@ -84,15 +84,9 @@ void stageOutputs(CommandContext& ctx, const FitFiles& files, const FitOutcome& 
         out.stage(files.fd, fdText(files.fd, *f.search));
     }
     if (!files.model.isEmpty()) {
-        QJsonObject prov;
-        prov[QStringLiteral("seed")] = QString::fromStdString(settings.values.text("seed"));
-        prov[QStringLiteral("train_file")] = QString::fromStdString(d.train.source);
-        if (f.search) {
-            prov[QStringLiteral("purpose")] = QString::fromStdString(f.purpose);
-            prov[QStringLiteral("selection_rule")] = QString::fromStdString(f.rule);
-            prov[QStringLiteral("selection_reason")] =
-                QString::fromStdString(f.search->selection.reason);
-        }
+        std::vector<std::string> warnings = d.prepared.warnings;
+        warnings.insert(warnings.end(), f.warnings.begin(), f.warnings.end());
+        QJsonObject prov = io::fitProvenance(settings, f, d.train.source, warnings);
         if (threshold) {
             prov[QStringLiteral("outlier_threshold")] = io::outlierThresholdJson(*threshold);
         }

@@ -27,6 +27,10 @@ int commandScore(const QStringList& args, CommandContext& ctx)
     ctx.outputs().plan(outPath, "--scores-out");
 
     const io::SavedModel m = io::loadModel(modelPath);
+    for (const std::string& w : io::savedFitWarnings(m)) {
+        // A degenerate fit says so each time its file is used.
+        ctx.warn("the model's fit warned: " + w);
+    }
     std::vector<std::string> warnings;
     const Dataset raw =
         loadMatching(dataPath, o.text(QStringLiteral("label-column")), m.columns, &warnings);

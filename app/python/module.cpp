@@ -18,7 +18,9 @@
 
 #include <QFile>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <functional>
 
 namespace py = pybind11;
@@ -46,6 +48,42 @@ struct Model
     std::optional<Vector> heldOut; // computed on first use
     std::string heldOutMethod;
 };
+
+/// The core and the command line name options as flags ("give a larger --length-scale"); in
+/// Python they are constructor keywords: `--length-scale` -> `length_scale`, `--lambda` -> `lam`
+/// (keyword_of in _estimators.py).
+std::string pythonWords(const std::string& text)
+{
+    std::string out;
+    for (size_t i = 0; i < text.size();) {
+        const bool flag = text.compare(i, 2, "--") == 0 && i + 2 < text.size() &&
+                          std::islower(static_cast<unsigned char>(text[i + 2])) &&
+                          (i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1])));
+        if (!flag) {
+            out += text[i++];
+            continue;
+        }
+        size_t end = i + 2;
+        while (end < text.size() &&
+               (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '-')) {
+            ++end;
+        }
+        std::string name = text.substr(i + 2, end - i - 2);
+        std::replace(name.begin(), name.end(), '-', '_');
+        out += name == "lambda" ? "lam" : name;
+        i = end;
+    }
+    return out;
+}
+
+std::vector<std::string> pythonWords(const std::vector<std::string>& texts)
+{
+    std::vector<std::string> out;
+    for (const std::string& t : texts) {
+        out.push_back(pythonWords(t));
+    }
+    return out;
+}
 
 std::string typeName(OptionType t)
 {
@@ -252,15 +290,7 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
     if (f.search) {
         m->fdCurve = f.search->curve;
     }
-    QJsonObject prov;
-    prov[QStringLiteral("seed")] = QString::fromStdString(settings.values.text("seed"));
-    prov[QStringLiteral("train_file")] = QStringLiteral("(NumPy array)");
-    if (f.search) {
-        prov[QStringLiteral("purpose")] = QString::fromStdString(f.purpose);
-        prov[QStringLiteral("selection_rule")] = QString::fromStdString(f.rule);
-        prov[QStringLiteral("selection_reason")] =
-            QString::fromStdString(f.search->selection.reason);
-    }
+    const QJsonObject prov = io::fitProvenance(settings, f, "(NumPy array)", m->warnings);
     m->saved = io::savedModelOf(*f.model, settings, prepared.scaler, train.columns, prov);
     if (!data.second && !data.secondValues) { // a density or a detector: it may need a threshold
         m->data.train = std::move(data.train);
@@ -280,6 +310,7 @@ std::shared_ptr<Model> fromJson(const std::string& bytes, const std::string& sou
     m->saved = io::parseModel(QByteArray::fromStdString(bytes), name);
     m->fitted = io::toModel(m->saved, name);
     m->lengthScale = m->saved.kernel ? m->saved.kernel->lengthScale : 0.0;
+    m->warnings = io::savedFitWarnings(m->saved);
     if (const auto t = io::savedOutlierThreshold(m->saved, *m->fitted)) {
         // In today's units (a file written before log values were per unit of the data's
         // columns: its threshold moved by the same constant as the model's log values).
@@ -548,11 +579,11 @@ PYBIND11_MODULE(_sosrep, m)
                 std::rethrow_exception(p);
             }
         } catch (const ParameterError& e) {
-            PyErr_SetString(PyExc_ValueError, e.what());
+            PyErr_SetString(PyExc_ValueError, pythonWords(e.what()).c_str());
         } catch (const DataError& e) {
             PyErr_SetString(PyExc_ValueError, e.what());
         } catch (const NumericalError& e) {
-            PyErr_SetString(PyExc_FloatingPointError, e.what());
+            PyErr_SetString(PyExc_FloatingPointError, pythonWords(e.what()).c_str());
         }
     });
     m.def("estimators", &estimatorTable, "Every registered estimator and its options");
@@ -575,7 +606,7 @@ PYBIND11_MODULE(_sosrep, m)
         .def_property_readonly("settings", &settingsOf)
         .def_property_readonly("summary", &summaryOf)
         .def_property_readonly("fd_curve", &fdCurveOf)
-        .def_property_readonly("warnings", [](const Model& x) { return x.warnings; })
+        .def_property_readonly("warnings", [](const Model& x) { return pythonWords(x.warnings); })
         .def_property("outlier_threshold", &savedThresholdOf, &setOutlierThreshold)
         .def("held_out_threshold", &heldOutThreshold, py::arg("contamination"))
         .def("log_values", &logValues, py::arg("X"))

@@ -3,6 +3,7 @@
 KernelDensity to 1e-10), scores that do not depend on the batch, and outlier thresholds taken
 from rows the model did not fit."""
 import json
+import re
 import subprocess
 
 import numpy as np
@@ -121,6 +122,50 @@ def test_a_degenerate_fit_warns_in_python():
     X = np.random.default_rng(6).normal(size=(300, 40))
     with pytest.warns(sosrep.FitWarning, match="nearest-neighbour spacing"):
         sosrep.KDE(length_scale=0.5, scale="none").fit(X)
+
+
+_rng = np.random.default_rng(6)
+_BLOB = _rng.normal(size=(300, 2))
+_WIDE = _rng.normal(size=(300, 40))
+
+
+@pytest.mark.parametrize("make, X, expected", [
+    (lambda: sosrep.KDE(length_scale=0.5, scale="none"), _WIDE, "nearest-neighbour spacing"),
+    (lambda: sosrep.KDE(length_scale=1e5, scale="none"), _BLOB, "times the data's diameter"),
+    (lambda: sosrep.KernelSoS(length_scale=0.3, iterations=3), _BLOB, "stopped before converging"),
+    (lambda: sosrep.SOSREP(grid=3), _BLOB, "no stable local minimum"),
+], ids=["l below the spacing", "l beyond the diameter", "kernel SoS not converged",
+        "no stable minimum"])
+def test_a_degenerate_fit_warns_and_its_file_warns_again(make, X, expected, tmp_path, cli):
+    # The same cases as the command line's tst_degenerate_fits and the app's banner test.
+    with pytest.warns(sosrep.FitWarning, match=expected) as record:
+        est = make().fit(X)
+    # Options are named as this package's keywords, not as the command line's flags.
+    assert not any("--" in str(w.message) for w in record)
+    assert np.all(np.isfinite(est.score_samples(X)))
+    est.save(tmp_path / "m.json")
+    with pytest.warns(sosrep.FitWarning, match="the fit warned: .*" + expected):
+        sosrep.load(tmp_path / "m.json")
+    # And the command line, scoring the file Python wrote, says it too.
+    np.savetxt(tmp_path / "x.csv", X, delimiter=",", comments="",
+               header=",".join(f"x{j + 1}" for j in range(X.shape[1])))
+    run = subprocess.run([cli, "score", "--model", str(tmp_path / "m.json"), "--data",
+                          str(tmp_path / "x.csv"), "--scores-out", str(tmp_path / "s.csv")],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "the model's fit warned: " in run.stderr and expected in run.stderr
+
+
+@pytest.mark.parametrize("make, fit_args, error, keyword", [
+    (lambda: sosrep.KernelSoS(length_scale=1e-4), (_BLOB,), FloatingPointError, "lam"),
+    (lambda: sosrep.ULSIF(t=1e-10), (_BLOB, _BLOB[:200] + 0.5), ValueError, "t"),
+], ids=["kernel SoS ignoring the data", "ratio weights underflow"])
+def test_a_refused_fit_names_the_keyword_to_change(make, fit_args, error, keyword):
+    with pytest.raises(error) as info:
+        make().fit(*fit_args)
+    message = str(info.value)
+    assert "--" not in message, message
+    assert re.search(rf"\b{keyword}\b", message), message
 
 
 def test_kernel_sos_fits_with_its_defaults_where_a_fine_l_cannot_be_fitted():

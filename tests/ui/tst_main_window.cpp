@@ -309,6 +309,82 @@ private slots:
         QVERIFY(c->dataSource().endsWith(QLatin1String("good.csv")));
     }
 
+    // Issue 33: a degenerate fit is kept with a warning in the banner above the views (the
+    // command line prints it, Python raises FitWarning: tst_degenerate_fits, test_trust.py), or
+    // refused with the message naming the option while the last result stays.
+    void degenerateFitsWarnInTheBannerOrAreRefused_data()
+    {
+        QTest::addColumn<QString>("estimator");
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("l beyond the diameter")
+            << "kde"
+            << "length_scale" << 1e5 << "times the data's diameter";
+        QTest::newRow("l below the spacing")
+            << "kde"
+            << "length_scale" << 1e-6 << "nearest-neighbour spacing";
+        QTest::newRow("kernel SoS not converged")
+            << "sos-mmd"
+            << "iterations" << 3.0 << "stopped before converging";
+    }
+
+    void degenerateFitsWarnInTheBannerOrAreRefused()
+    {
+        QFETCH(QString, estimator);
+        QFETCH(QString, option);
+        QFETCH(double, value);
+        QFETCH(QString, expected);
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        auto* c = w.controller();
+        w.openFile(writeFile("clusters.csv", clusterCsv(200)));
+        auto* banner = w.findChild<QLabel*>(QStringLiteral("warningBanner"));
+        QVERIFY(banner);
+        sosrep::FitSettings s = sosrep::FitSettings::defaults(estimator.toStdString());
+        s.values.set("scale", "none");
+        if (option == QLatin1String("iterations")) {
+            s.values.setInteger("iterations", int(value));
+            s.values.setReal("length_scale", 0.3);
+        } else {
+            s.values.setReal(option.toStdString(), value);
+        }
+        c->setSettings(s);
+        QVERIFY(fitAndWait(c));
+        QVERIFY(c->result() && c->result()->error.empty());
+        QVERIFY2(c->warnings().join(QLatin1Char('\n')).contains(expected),
+                 qPrintable(c->warnings().join(QLatin1Char('\n'))));
+        QVERIFY(banner->isVisible());
+        QVERIFY2(banner->text().contains(expected) ||
+                     banner->text().contains(QStringLiteral("more")),
+                 qPrintable(banner->text()));
+    }
+
+    void aKernelSosThatIgnoresTheDataIsRefusedAndTheLastResultStays()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        w.openFile(writeFile("clusters.csv", clusterCsv(200)));
+        sosrep::FitSettings s = sosrep::FitSettings::defaults("kde");
+        s.values.setReal("length_scale", 0.1);
+        c->setSettings(s);
+        QVERIFY(fitAndWait(c));
+        QVERIFY(c->result() && c->result()->error.empty());
+        const double before = c->result()->rowLogDensity(0);
+        sosrep::FitSettings sos = sosrep::FitSettings::defaults("sos-mmd");
+        sos.values.setReal("length_scale", 1e-4); // the regularizer outweighs the data
+        c->setSettings(sos);
+        QSignalSpy errors(c, &EstimationController::errorOccurred);
+        c->fit();
+        QVERIFY(errors.wait(60000));
+        QVERIFY2(w.lastError().contains(QStringLiteral("--lambda")) ||
+                     w.lastError().contains(QStringLiteral("lambda")),
+                 qPrintable(w.lastError()));
+        QVERIFY(c->result());
+        QCOMPARE(c->result()->rowLogDensity(0), before); // the KDE result is still shown
+    }
+
     void invalidRolesAreRefused()
     {
         MainWindow w;

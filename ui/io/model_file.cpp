@@ -6,6 +6,7 @@
 #include "core/estimators/common_options.h"
 #include "core/estimators/registry.h"
 #include "core/kernels/kernel_operator.h"
+#include "core/pipeline/fit_route.h"
 #include "core/tuning/rank_ensemble.h"
 #include "core/util/text.h"
 #include "ui/io/json_text.h"
@@ -448,6 +449,39 @@ std::optional<OutlierThreshold> savedOutlierThreshold(const SavedModel& m,
     t.heldOutRows = o[QStringLiteral("held_out_rows")].toInt();
     t.method = o[QStringLiteral("method")].toString(QStringLiteral("training rows")).toStdString();
     return t;
+}
+
+QJsonObject fitProvenance(const FitSettings& settings, const FitOutcome& fit,
+                          const std::string& trainSource, const std::vector<std::string>& warnings)
+{
+    QJsonObject prov;
+    prov[QStringLiteral("seed")] = QString::fromStdString(settings.values.text("seed"));
+    prov[QStringLiteral("train_file")] = QString::fromStdString(trainSource);
+    if (fit.search) {
+        prov[QStringLiteral("purpose")] = QString::fromStdString(fit.purpose);
+        prov[QStringLiteral("selection_rule")] = QString::fromStdString(fit.rule);
+        prov[QStringLiteral("selection_reason")] =
+            QString::fromStdString(fit.search->selection.reason);
+    }
+    if (!warnings.empty()) { // absent when there is nothing to say: older files read the same
+        QJsonArray list;
+        for (const std::string& w : warnings) {
+            list.append(QString::fromStdString(w));
+        }
+        prov[QStringLiteral("fit_warnings")] = list;
+    }
+    return prov;
+}
+
+std::vector<std::string> savedFitWarnings(const SavedModel& m)
+{
+    std::vector<std::string> out;
+    for (const QJsonValue& v : m.provenance[QStringLiteral("fit_warnings")].toArray()) {
+        if (v.isString()) {
+            out.push_back(v.toString().toStdString());
+        }
+    }
+    return out;
 }
 
 } // namespace sosrep::io

@@ -15,6 +15,10 @@
 #include <string>
 #include <vector>
 
+namespace sosrep {
+struct FitOutcome;
+}
+
 namespace sosrep::io {
 
 /// What a model file holds: enough to score new rows exactly as the fit did, whatever the
@@ -67,5 +71,13 @@ QJsonObject outlierThresholdJson(const OutlierThreshold& threshold);
 /// per unit of the data's columns is moved by the model's logUnitShift); none without one.
 std::optional<OutlierThreshold> savedOutlierThreshold(const SavedModel& model,
                                                       const FittedModel& fitted);
+
+/// What a model file records of how it was fitted: the seed, the training file, the tuning's
+/// purpose and rule, and the fit's warnings ("fit_warnings", when there were any), so that a
+/// degenerate fit still says so when the file is scored later, in every front end.
+QJsonObject fitProvenance(const FitSettings& settings, const FitOutcome& fit,
+                          const std::string& trainSource, const std::vector<std::string>& warnings);
+/// The warnings a model file's fit gave (none in files written before they were recorded).
+std::vector<std::string> savedFitWarnings(const SavedModel& model);
 
 } // namespace sosrep::io

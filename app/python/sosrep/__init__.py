@@ -9,6 +9,8 @@
 Every estimator of the core's registry is a class here (SOSREP, KDE, KernelSoS, FIRE, ...);
 `sosrep.Estimator("name", **options)` makes one by name.
 """
+import warnings
+
 from . import _sosrep
 from ._estimators import (DensityEstimator, DetectorEstimator, FitWarning, RatioEstimator,
                           SosrepEstimator, class_name, keyword_of, make_classes)
@@ -55,6 +57,9 @@ def load(path):
     cls = _by_name[model.estimator]
     est = cls(**{keyword_of(k): v for k, v in settings.items() if k in cls._option_names})
     est._set_model(model)
+    for message in model.warnings:
+        # A degenerate fit says so when its file is used later, as `sosrep score` does.
+        warnings.warn(f"{path}: the fit warned: {message}", FitWarning, stacklevel=2)
     threshold = model.outlier_threshold
     if isinstance(est, DetectorEstimator) and threshold is not None:
         # Saved by this package's fit; files of the command line and the app have none, and

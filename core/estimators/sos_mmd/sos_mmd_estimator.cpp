@@ -41,9 +41,11 @@ std::string manyColumnsNote(Eigen::Index columns)
     const double lo = std::sqrt(std::exp(-2.0 * kMaxLogMass / d) / M_PI);
     const double hi = std::sqrt(std::exp(2.0 * kMaxLogMass / d) / M_PI);
     return ". Kernel SoS suits few columns: in " + std::to_string(columns) +
-           " columns its normalizer (pi l^2)^(d/2) is a double only for l in [" + numberText(lo, 3) + ", " +
-           numberText(hi, 3) + "] (scaled units), and the model's kernel embedding is (2/3)^(d/2) "
-           "= 1e" + numberText(shrink, 3) +
+           " columns its normalizer (pi l^2)^(d/2) is a double only for l in [" +
+           numberText(lo, 3) + ", " + numberText(hi, 3) +
+           "] (scaled units), and the model's kernel embedding is (2/3)^(d/2) "
+           "= 1e" +
+           numberText(shrink, 3) +
            " of the data's at every l; reduce the columns first (e.g. to principal components)";
 }
 
@@ -251,12 +253,11 @@ public:
                                    std::log(M_PI * in.kernel.lengthScale * in.kernel.lengthScale);
             report.status = SolverStatus::Diverged;
             report.refused = true;
-            report.note = "not fitted: at l = " + numberText(in.kernel.lengthScale, 4) + " in " +
-                          std::to_string(in.x.cols()) +
-                          " dimensions the kernel's mass (pi l^2)^(d/2) is 1e" +
-                          numberText(logMass / std::log(10.0), 3) + ", and the fitted B (b " +
-                          e.message() + ") is unusable there; try a larger length scale" +
-                          manyColumnsNote(in.x.cols());
+            report.note =
+                "not fitted: at l = " + numberText(in.kernel.lengthScale, 4) + " in " +
+                std::to_string(in.x.cols()) + " dimensions the kernel's mass (pi l^2)^(d/2) is 1e" +
+                numberText(logMass / std::log(10.0), 3) + ", and the fitted B (b " + e.message() +
+                ") is unusable there; try a larger length scale" + manyColumnsNote(in.x.cols());
             model = SosMmdModel::refused(support, in.kernel.lengthScale);
         }
         model->setReport(std::move(report));
