@@ -196,6 +196,101 @@ private slots:
         QVERIFY(qobject_cast<DensityHeatmap*>(page->currentPlot()));
     }
 
+    // Issue 33: the 2-D map and the 1-D marginal are densities in the data's own units, so the
+    // map integrated over b is the marginal of a, even with columns whose ranges differ by 1e4
+    // (before, the map was per unit of the min-max coordinates and 3e4 times too high here).
+    void theMapIntegratedOverOneColumnIsTheOthersMarginal_data()
+    {
+        QTest::addColumn<QString>("estimator");
+        QTest::addColumn<QString>("scale");
+        QTest::newRow("KDE, min-max") << "kde" << "minmax";
+        QTest::newRow("KDE, z-score") << "kde" << "zscore";
+        QTest::newRow("kernel SoS, min-max") << "sos-mmd" << "minmax";
+    }
+
+    void theMapIntegratedOverOneColumnIsTheOthersMarginal()
+    {
+        QFETCH(QString, estimator);
+        QFETCH(QString, scale);
+        QByteArray csv = "a,b\n";
+        std::mt19937 rng(21);
+        std::normal_distribution<double> z;
+        for (int i = 0; i < 300; ++i) {
+            const double a = (i % 2 ? -1.5 : 1.5) + 0.5 * z(rng);
+            csv += QByteArray::number(a, 'g', 12) + ',' +
+                   QByteArray::number(3000.0 * (0.4 * a + 0.5 * z(rng)), 'g', 12) + '\n';
+        }
+        MainWindow w;
+        w.resize(1100, 800);
+        w.openFile(writeTempFile(m_dir, QStringLiteral("units.csv"), csv));
+        auto* c = w.controller();
+        sosrep::FitSettings s = sosrep::FitSettings::defaults(estimator.toStdString());
+        s.values.set("scale", scale.toStdString());
+        s.values.set("length_scale", scale == QLatin1String("zscore") ? "0.3" : "0.06");
+        c->setSettings(s);
+        QVERIFY(fitAndWait(c));
+        DensityPage* page = w.densityPage();
+        auto* map = qobject_cast<DensityHeatmap*>(page->currentPlot());
+        QVERIFY(map);
+        QCPColorMap* colors = nullptr;
+        for (int i = 0; i < map->plottableCount(); ++i) {
+            colors = colors ? colors : qobject_cast<QCPColorMap*>(map->plottable(i));
+        }
+        QVERIFY(colors);
+        QCPColorMapData* cells = colors->data();
+        const QCPRange keys = cells->keyRange();
+        const QCPRange values = cells->valueRange();
+        // The map's cells are in the scaled coordinates (its ticks show the data's units).
+        const sosrep::Scaler& sc = c->scaler();
+        const double db = sc.scale(1) * values.size() / (cells->valueSize() - 1);
+        QVERIFY2(db > 10.0, "b's cells span many of its units");
+
+        QSignalSpy ready(c, &EstimationController::curveReady);
+        w.showMarginal(0);
+        QVERIFY(c->curve(0) || ready.wait(30000));
+        auto* plot = qobject_cast<DensityCurvePlot*>(page->currentPlot());
+        QVERIFY(plot);
+        const QCPGraph* marginal = nullptr;
+        for (int i = 0; i < plot->graphCount(); ++i) {
+            if (plot->graph(i)->name() == QLatin1String("marginal density")) {
+                marginal = plot->graph(i);
+            }
+        }
+        QVERIFY(marginal);
+        // The marginal at a, linearly between its plotted points.
+        const auto marginalAt = [&](double a) {
+            auto hi = marginal->data()->findBegin(a, false);
+            auto lo = hi == marginal->data()->constBegin() ? hi : hi - 1;
+            if (hi == marginal->data()->constEnd() || lo == hi) {
+                return lo->value;
+            }
+            const double t = (a - lo->key) / (hi->key - lo->key);
+            return lo->value + t * (hi->value - lo->value);
+        };
+        double peak = 0.0;
+        for (auto it = marginal->data()->constBegin(); it != marginal->data()->constEnd(); ++it) {
+            peak = std::max(peak, it->value);
+        }
+        int compared = 0;
+        double worst = 0.0;
+        for (int i = 0; i < cells->keySize(); ++i) {
+            double column = 0.0;
+            for (int j = 0; j < cells->valueSize(); ++j) {
+                column += std::exp(cells->cell(i, j)) * db;
+            }
+            const double a =
+                sc.shift(0) + sc.scale(0) * (keys.lower + keys.size() * i / (cells->keySize() - 1));
+            const double m = marginalAt(a);
+            if (m > 0.1 * peak) {
+                worst = std::max(worst, std::abs(column / m - 1.0));
+                ++compared;
+            }
+        }
+        qInfo("compared %d columns of cells, worst relative gap %.2e", compared, worst);
+        QVERIFY(compared > 40);
+        QVERIFY2(worst < 0.02, qPrintable(QString::number(worst)));
+    }
+
     // Issue 24 (shuttle): thousands of anomaly crosses covered the rows, and rows only scored
     // were near-invisible grey dots. Many anomalies get small light crosses; scored rows rings.
     void manyAnomaliesDoNotHideTheRows()
