@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/allocator_tuning.h"
+#include "core/errors.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
@@ -59,6 +60,10 @@ void addStudioOptions(QCommandLineParser& parser)
         "tunes for the density, the Scores view for anomaly ranking)",
         "P");
     add("compare", "second estimator of the compare view", "NAME");
+    add("contamination",
+        "Scores view: flag this share of rows as outliers, 'auto' (0.1) or in (0, 0.5]; the "
+        "threshold comes from rows the model did not fit, as with sosrep fit --contamination",
+        "C");
     add("ratio-split",
         "Ratio view: q = the rows with COLUMN = VALUE, then fit the ratio (screenshots)",
         "COLUMN=VALUE");
@@ -73,7 +78,8 @@ void addStudioOptions(QCommandLineParser& parser)
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("data file to open"));
 }
 
-/// --estimator, --compare and --purpose; an exit code when a value is refused, else 0.
+/// --estimator, --compare, --contamination and --purpose; an exit code when a value is refused,
+/// else 0.
 int applyModelOptions(const QCommandLineParser& parser, EstimationController* controller)
 {
     if (parser.isSet(QStringLiteral("estimator"))) {
@@ -81,6 +87,15 @@ int applyModelOptions(const QCommandLineParser& parser, EstimationController* co
     }
     if (parser.isSet(QStringLiteral("compare"))) {
         controller->setCompareEstimator(parser.value(QStringLiteral("compare")).toStdString());
+    }
+    if (parser.isSet(QStringLiteral("contamination"))) {
+        try {
+            controller->setContamination(sosrep::parseContamination(
+                parser.value(QStringLiteral("contamination")).toStdString()));
+        } catch (const sosrep::ParameterError& e) {
+            std::fprintf(stderr, "sosrep-studio: --contamination: %s\n", e.message().c_str());
+            return kExitUsage;
+        }
     }
     if (!parser.isSet(QStringLiteral("purpose"))) {
         return 0;
@@ -255,6 +270,10 @@ private:
         };
         if (controller->scoresPending() && (scoresShown || compareShown)) {
             waitFor(&EstimationController::scoresReady);
+            return;
+        }
+        if (controller->thresholdPending() && scoresShown) {
+            waitFor(&EstimationController::thresholdReady);
             return;
         }
         if (controller->comparisonPending() && compareShown) {

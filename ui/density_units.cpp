@@ -3,6 +3,9 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+#include <cmath>
+
 namespace sosrep::ui {
 
 QString densityUnit(const QStringList& columns, DensityKind kind)
@@ -33,6 +36,33 @@ QString logValueLabel(const QStringList& columns, DensityKind kind)
     }
     return QCoreApplication::translate("densityUnit", "log density %1")
         .arg(densityUnit(columns, kind));
+}
+
+QString lengthScaleText(double l, const Scaler& scaler, const QStringList& columns)
+{
+    const QString plain = QStringLiteral("ℓ = %1").arg(l, 0, 'g', 4);
+    const Eigen::Index d = scaler.scale.size();
+    if (scaler.isIdentity() || d == 0 || d != columns.size()) {
+        return plain;
+    }
+    const Vector inData = l * scaler.scale.cwiseAbs();
+    const double lo = inData.minCoeff();
+    const double hi = inData.maxCoeff();
+    QString per;
+    if (hi - lo <= 1e-9 * hi) {
+        per = QCoreApplication::translate("densityUnit", "%1 in every column").arg(lo, 0, 'g', 4);
+    } else if (d > 3) {
+        per = QCoreApplication::translate("densityUnit", "%1 to %2 in the columns' units")
+                  .arg(lo, 0, 'g', 3)
+                  .arg(hi, 0, 'g', 3);
+    } else {
+        QStringList parts;
+        for (Eigen::Index j = 0; j < d; ++j) {
+            parts << QStringLiteral("%1: %2").arg(columns.value(int(j))).arg(inData(j), 0, 'g', 3);
+        }
+        per = parts.join(QStringLiteral(", "));
+    }
+    return QCoreApplication::translate("densityUnit", "%1 in scaled units (%2)").arg(plain, per);
 }
 
 } // namespace sosrep::ui

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/data/scaler.h"
 #include "core/estimators/estimator.h"
 
 #include <QString>
@@ -16,5 +17,11 @@ QString densityUnit(const QStringList& columns, DensityKind kind);
 
 /// "log density per minute × hour", "log pre-density per …", "normality score", "log ratio".
 QString logValueLabel(const QStringList& columns, DensityKind kind);
+
+/// "ℓ = 0.05" said in the data's units too, since ℓ acts on the scaled coordinates: "ℓ = 0.05
+/// in scaled units (minutes: 1.2, hours: 0.3)" per column (anisotropic in the data when the
+/// columns' scales differ), "(3.1 in every column)" when they agree, the range over the
+/// columns for more than three, and plain "ℓ = 0.05" without scaling.
+QString lengthScaleText(double lengthScale, const Scaler& scaler, const QStringList& columns);
 
 } // namespace sosrep::ui

@@ -15,6 +15,7 @@
 #include "ui/panels/data_panel.h"
 #include "ui/panels/model_panel.h"
 #include "ui/panels/negativity_dialog.h"
+#include "ui/panels/outlier_bar.h"
 #include "ui/panels/wheel_guard.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_curve_plot.h"
@@ -170,6 +171,11 @@ void MainWindow::buildViews()
     m_scorePlots->setMinimumHeight(260);
     scoresLayout->addWidget(m_aucLabel);
     scoresLayout->addWidget(m_scoresTuning);
+    m_outlierBar = new OutlierBar;
+    scoresLayout->addWidget(m_outlierBar);
+    connect(m_outlierBar, &OutlierBar::contaminationChanged, m_controller,
+            &EstimationController::setContamination);
+    connect(m_controller, &EstimationController::thresholdReady, this, &MainWindow::showThreshold);
     scoresLayout->addWidget(m_scorePlots, 1);
     scoresLayout->addWidget(m_scoresView, 1);
     m_tabs->addTab(m_densityPage, tr("Density"));
@@ -297,7 +303,9 @@ void MainWindow::clearResultViews(const QString& message)
     m_trace->setTraces({});
     m_fd->setCurve({});
     m_scores->setScores(Vector(), std::nullopt, DensityKind::Normalized);
+    m_scores->setThreshold(std::nullopt);
     m_scorePlots->clearScores();
+    m_outlierBar->showState(m_controller->contamination(), false, std::nullopt, Vector(), {});
     m_aucLabel->setText(tr("Fit a model to score the rows."));
     m_scoresTuning->clear();
     m_compare->clear(message);
@@ -435,6 +443,7 @@ QString MainWindow::openProjectFile(const QString& path)
     m_loading = true;
     const ProjectOpenResult r = openProject(path, *m_controller);
     m_loading = false;
+    m_outlierBar->setContamination(m_controller->contamination());
     if (!r.error.isEmpty()) {
         showError(r.error);
         return r.error;
@@ -511,9 +520,10 @@ QString MainWindow::densityTitle() const
                                   QString::fromStdString(toString(m.kind())));
     QString t = what;
     if (const KernelOperator* k = m.kernel()) {
-        t += tr(", %1 kernel, ℓ = %2")
+        t += tr(", %1 kernel, %2")
                  .arg(QString::fromStdString(toString(k->spec().type)))
-                 .arg(k->spec().lengthScale, 0, 'g', 4);
+                 .arg(lengthScaleText(k->spec().lengthScale, m_controller->scaler(),
+                                      m_controller->featureNames()));
     }
     if (m_controller->features().cols() > 2) {
         t += tr("; a 2-D slice, other columns held at their medians");
@@ -610,7 +620,10 @@ void MainWindow::showResult()
                              : QString();
     const QStringList warnings = m_controller->warnings();
     const QString scale =
-        r->lengthScale() > 0 ? tr(" (ℓ = %1)").arg(r->lengthScale(), 0, 'g', 4) : QString();
+        r->lengthScale() > 0
+            ? tr(" (%1)").arg(lengthScaleText(r->lengthScale(), m_controller->scaler(),
+                                              m_controller->featureNames()))
+            : QString();
     m_lastFitText = tr("Fitted in %1%2%3").arg(fitTimeText(*r)).arg(scale).arg(rows);
     m_fitReport->setText(tr("last fit: %1 s").arg(r->seconds, 0, 'f', 2));
     m_fitReport->setToolTip(m_lastFitText + tr("\n(click for the report and any warnings)"));

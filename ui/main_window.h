@@ -29,6 +29,7 @@ class NegativityJob;
 class OptimizerView;
 class FdPlot;
 class RatioView;
+class OutlierBar;
 class ScorePlots;
 class ScoresModel;
 class SettingsHistory;
@@ -127,6 +128,8 @@ private:
     /// The Scores view (table, histogram, ROC, AUC, how its l was tuned), or what it waits for
     /// (main_window_scores.cpp).
     void showScores();
+    /// The outlier flags of the Scores view: the table's column, the histogram's line, the bar.
+    void showThreshold();
     /// The maps' row tooltips: raw values and anomaly scores (when the rows are scored).
     void showRowInfo();
     void highlightRows(const QList<qint64>& rows);
@@ -174,6 +177,7 @@ private:
     ScorePlots* m_scorePlots;
     QLabel* m_aucLabel;
     QLabel* m_scoresTuning; // how the Scores view's model was tuned
+    OutlierBar* m_outlierBar = nullptr;
     QLabel* m_staleBanner = nullptr;
     QLabel* m_warningBanner = nullptr; // the data's and the last fit's warnings, above the views
     QProgressBar* m_progress;

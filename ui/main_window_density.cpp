@@ -3,6 +3,7 @@
 // of a plotted column chosen beside the 2-D map.
 #include "core/kernels/kernel_operator.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/density_units.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_curve_plot.h"
 #include "ui/plots/density_page.h"
@@ -94,9 +95,10 @@ void MainWindow::showDensityCurve()
                  .arg(c.xLabel);
     }
     if (const KernelOperator* k = m.kernel()) {
-        t += tr(", %1 kernel, ℓ = %2")
+        t += tr(", %1 kernel, %2")
                  .arg(QString::fromStdString(toString(k->spec().type)))
-                 .arg(k->spec().lengthScale, 0, 'g', 4);
+                 .arg(lengthScaleText(k->spec().lengthScale, m_controller->scaler(),
+                                      m_controller->featureNames()));
     }
     if (r->fitRows < x.rows()) {
         t += tr("; fitted on %1 of %2 rows (seeded subsample), all drawn")

@@ -108,8 +108,12 @@ QString MainWindow::exportScores(const QString& path)
     try {
         io::OutputSet out;
         out.plan(path, "scores");
+        // With the Scores view's outlier flags when they are computed (the same outlier column
+        // as `sosrep fit --contamination`).
+        const std::optional<OutlierThreshold>& t = m_controller->threshold();
         out.stage(path, io::scoresText(path, r->rowLogDensity, r->scoresModel().kind(),
-                                       m_controller->labels()));
+                                       m_controller->labels(),
+                                       t ? std::optional<double>(t->offset) : std::nullopt));
         out.commit();
         return {};
     } catch (const std::exception& ex) {

@@ -7,6 +7,8 @@
 
 #include "core/metrics/auc.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/density_units.h"
+#include "ui/panels/outlier_bar.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/score_plots.h"
@@ -23,6 +25,7 @@ void MainWindow::showScores()
     m_scores->setColumns(m_controller->featureNames());
     m_scores->setScores(r->rowLogDensity, m_controller->labels(), kind, r->fitRowIndices);
     m_scoresTuning->setText(scoresTuningText(*r));
+    showThreshold();
     if (!r->scoresReady()) {
         const QString why = r->scoresDeferred
                                 ? tr("Scoring every row after the density view (%1 rows)…")
@@ -34,6 +37,7 @@ void MainWindow::showScores()
     }
     m_scorePlots->setScores(-r->rowLogDensity, m_controller->labels(), kind == DensityKind::Score,
                             r->fitRowIndices);
+    showThreshold(); // the histogram's line, on the new scores
     const auto& labels = m_controller->labels();
     if (labels && labels->sum() > 0 && labels->sum() < labels->size()) {
         const Vector score = -r->rowLogDensity;
@@ -43,6 +47,21 @@ void MainWindow::showScores()
     } else {
         m_aucLabel->setText(tr("No labels with both classes: no AUC."));
     }
+}
+
+void MainWindow::showThreshold()
+{
+    m_outlierBar->setContamination(m_controller->contamination()); // set by a project or option
+    const FitJobResult* r = m_controller->result();
+    const bool scored = r && r->scoresReady();
+    const std::optional<OutlierThreshold> t =
+        scored ? m_controller->threshold() : std::optional<OutlierThreshold>();
+    m_scores->setThreshold(t ? std::optional<double>(t->offset) : std::nullopt);
+    m_scorePlots->setThreshold(t ? std::optional<double>(-t->offset) : std::nullopt);
+    const QString unit =
+        scored ? logValueLabel(m_controller->featureNames(), r->scoresModel().kind()) : QString();
+    m_outlierBar->showState(m_controller->contamination(), m_controller->thresholdPending(), t,
+                            scored ? r->rowLogDensity : Vector(), unit);
 }
 
 QString MainWindow::aucText() const

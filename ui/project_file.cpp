@@ -80,6 +80,7 @@ QString saveProject(const QString& path, const EstimationController& c)
     p.settings = c.settings();
     p.maxFitRows = c.maxFitRows();
     p.compareWith = c.compareChoice();
+    p.contamination = c.contamination();
     p.optimizerStep = c.solverComparison().learningRate;
     p.optimizerIterations = c.solverComparison().iterations;
     p.ratio = c.ratio()->toJson();
@@ -126,6 +127,7 @@ ProjectOpenResult openProject(const QString& path, EstimationController& c)
     c.setSettings(p.settings);
     c.setMaxFitRows(p.maxFitRows);
     c.setCompareEstimator(p.compareWith);
+    c.setContamination(p.contamination);
     SolverComparisonSettings runs = c.solverComparison();
     runs.learningRate = p.optimizerStep;
     runs.iterations = p.optimizerIterations;

@@ -18,6 +18,16 @@ void ScoresModel::setScores(const Vector& logDensity, const std::optional<Eigen:
     endResetModel();
 }
 
+void ScoresModel::setThreshold(std::optional<double> offset)
+{
+    if (offset == m_threshold) {
+        return;
+    }
+    beginResetModel();
+    m_threshold = offset;
+    endResetModel();
+}
+
 int ScoresModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : int(m_logDensity.size());
@@ -25,7 +35,9 @@ int ScoresModel::rowCount(const QModelIndex& parent) const
 
 int ScoresModel::columnCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : 3 + (m_labels ? 1 : 0) + (m_fitRows.empty() ? 0 : 1);
+    return parent.isValid()
+               ? 0
+               : 3 + (m_labels ? 1 : 0) + (m_fitRows.empty() ? 0 : 1) + (m_threshold ? 1 : 0);
 }
 
 QVariant ScoresModel::data(const QModelIndex& index, int role) const
@@ -39,6 +51,18 @@ QVariant ScoresModel::data(const QModelIndex& index, int role) const
         }
         if (role == Qt::DisplayRole || role == Qt::EditRole) {
             return fitted ? tr("yes") : tr("no");
+        }
+        return {};
+    }
+    if (index.column() == outlierColumn()) {
+        const bool outlier = m_logDensity(r) < *m_threshold;
+        if (role == Qt::ToolTipRole) {
+            return outlier
+                       ? tr("below the outlier threshold %1").arg(*m_threshold, 0, 'g', 5)
+                       : tr("at or above the outlier threshold %1").arg(*m_threshold, 0, 'g', 5);
+        }
+        if (role == Qt::DisplayRole || role == Qt::EditRole) {
+            return outlier ? 1 : 0; // as the exported table's outlier column
         }
         return {};
     }
@@ -64,6 +88,9 @@ QVariant ScoresModel::headerData(int section, Qt::Orientation orientation, int r
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
         return QAbstractTableModel::headerData(section, orientation, role);
+    }
+    if (section == outlierColumn()) {
+        return tr("outlier");
     }
     switch (section) {
     case 0:

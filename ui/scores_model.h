@@ -28,6 +28,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
     /// The data's column names: the log-value column says its unit ("per minute × hour").
     void setColumns(const QStringList& columns) { m_columns = columns; }
+    /// The outlier threshold (a log value: rows below it are flagged, as `sosrep fit
+    /// --contamination` writes them), or none (no "outlier" column).
+    void setThreshold(std::optional<double> offset);
 
 private:
     Vector m_logDensity;
@@ -35,8 +38,13 @@ private:
     DensityKind m_kind = DensityKind::Normalized;
     std::vector<Eigen::Index> m_fitRows;
     QStringList m_columns;
+    std::optional<double> m_threshold;
     int labelColumn() const { return m_labels ? 3 : -1; }
     int fittedColumn() const { return m_fitRows.empty() ? -1 : (m_labels ? 4 : 3); }
+    int outlierColumn() const
+    {
+        return m_threshold ? 3 + (m_labels ? 1 : 0) + (m_fitRows.empty() ? 0 : 1) : -1;
+    }
 };
 
 } // namespace sosrep::ui

@@ -2,6 +2,7 @@
 // The Density tab's 1-D views (issue 24): the density of a single column as kdeplot draws it,
 // a detector's score along it, and the closed-form marginal of a plotted column for d > 2.
 #include "ui/controller/estimation_controller.h"
+#include "ui/density_units.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_curve_plot.h"
 #include "ui/plots/density_heatmap.h"
@@ -196,6 +197,27 @@ private slots:
         QVERIFY(qobject_cast<DensityHeatmap*>(page->currentPlot()));
     }
 
+    // Issue 33: l acts on the scaled coordinates; titles and the status bar say it in the
+    // data's units too, per column when the scaling makes it anisotropic.
+    void theLengthScaleIsSaidInTheDatasUnits()
+    {
+        sosrep::Scaler sc;
+        sc.kind = sosrep::ScalingKind::MinMax;
+        sc.shift = sosrep::Vector::Zero(2);
+        sc.scale = (sosrep::Vector(2) << 2.0, 2000.0).finished();
+        const QStringList ab{QStringLiteral("minutes"), QStringLiteral("hours")};
+        QCOMPARE(lengthScaleText(0.1, sc, ab),
+                 QStringLiteral("ℓ = 0.1 in scaled units (minutes: 0.2, hours: 200)"));
+        sc.scale << 3.0, 3.0;
+        QCOMPARE(lengthScaleText(0.5, sc, ab),
+                 QStringLiteral("ℓ = 0.5 in scaled units (1.5 in every column)"));
+        QCOMPARE(lengthScaleText(0.5, sosrep::Scaler(), ab), QStringLiteral("ℓ = 0.5"));
+        sc.shift = sosrep::Vector::Zero(5);
+        sc.scale = (sosrep::Vector(5) << 1.0, 10.0, 100.0, 2.0, 3.0).finished();
+        QCOMPARE(lengthScaleText(0.2, sc, {"a", "b", "c", "d", "e"}),
+                 QStringLiteral("ℓ = 0.2 in scaled units (0.2 to 20 in the columns' units)"));
+    }
+
     // Issue 33: the 2-D map and the 1-D marginal are densities in the data's own units, so the
     // map integrated over b is the marginal of a, even with columns whose ranges differ by 1e4
     // (before, the map was per unit of the min-max coordinates and 3e4 times too high here).
@@ -203,9 +225,12 @@ private slots:
     {
         QTest::addColumn<QString>("estimator");
         QTest::addColumn<QString>("scale");
-        QTest::newRow("KDE, min-max") << "kde" << "minmax";
-        QTest::newRow("KDE, z-score") << "kde" << "zscore";
-        QTest::newRow("kernel SoS, min-max") << "sos-mmd" << "minmax";
+        QTest::newRow("KDE, min-max") << "kde"
+                                      << "minmax";
+        QTest::newRow("KDE, z-score") << "kde"
+                                      << "zscore";
+        QTest::newRow("kernel SoS, min-max") << "sos-mmd"
+                                             << "minmax";
     }
 
     void theMapIntegratedOverOneColumnIsTheOthersMarginal()

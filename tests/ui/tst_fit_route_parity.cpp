@@ -5,6 +5,9 @@
 #include "ui/controller/estimation_controller.h"
 #include "ui/main_window.h"
 
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
 #include <QtTest>
 
 using namespace sosrep::ui;
@@ -105,6 +108,82 @@ private slots:
             QVERIFY(c->result()->scoresFit.has_value()); // the case this row is for
             QCOMPARE(r.summary()[QStringLiteral("ensemble_members")].toInt(), 2);
         }
+    }
+
+    // Issue 33: the Scores view's outlier flags come from rows the model did not fit, as
+    // `sosrep fit --contamination` computes them: the exported table, outlier column included,
+    // is the command line's byte for byte.
+    void outlierFlagsAreTheCommandLines_data()
+    {
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<bool>("rings");
+        QTest::addColumn<double>("contamination");
+        QTest::newRow("defaults: a 5-fold cross-fit at the tuned l")
+            << QStringList{"--purpose", "anomaly"} << QStringList{} << false << 0.1;
+        QTest::newRow("rings: the anomaly rule's validation rows")
+            << QStringList{"--purpose", "anomaly"} << QStringList{} << true << 0.05;
+        QTest::newRow("kde at a fixed l")
+            << QStringList{"--estimator", "kde", "--length-scale", "0.05"}
+            << QStringList{"estimator=kde", "length_scale=0.05"} << false << 0.2;
+    }
+
+    void outlierFlagsAreTheCommandLines()
+    {
+        QFETCH(QStringList, flags);
+        QFETCH(QStringList, options);
+        QFETCH(bool, rings);
+        QFETCH(double, contamination);
+        const QString data = rings ? m_rings : m_data;
+        const QString cliScores = m_dir.filePath(QStringLiteral("cli_flags.csv"));
+        const QString appScores = m_dir.filePath(QStringLiteral("app_flags.csv"));
+        const CliRun r = runSosrep(QStringList{"fit", "--train", data, "--label-column", "label",
+                                               "--contamination", QString::number(contamination),
+                                               "--scores-out", cliScores} +
+                                   flags);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+
+        MainWindow w;
+        EstimationController* c = w.controller();
+        w.openFile(data);
+        for (const QString& o : options) {
+            const QString name = o.section(QLatin1Char('='), 0, 0);
+            const QString value = o.section(QLatin1Char('='), 1);
+            if (name == QLatin1String("estimator")) {
+                c->setEstimator(value.toStdString());
+            } else {
+                QVERIFY(c->setOption(name.toStdString(), value.toStdString()));
+            }
+        }
+        // The user's path: the share in the Scores view's box, then "Flag" (before the fit:
+        // the threshold follows it).
+        auto* percent = w.findChild<QDoubleSpinBox*>(QStringLiteral("contaminationPercent"));
+        auto* flag = w.findChild<QCheckBox*>(QStringLiteral("flagOutliers"));
+        QVERIFY(percent && flag);
+        flag->setChecked(true);
+        percent->setValue(100.0 * contamination);
+        QCOMPARE(c->contamination(), contamination);
+        QSignalSpy ready(c, &EstimationController::thresholdReady);
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        c->fit();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(c->threshold() || ready.wait(60000));
+        QVERIFY(c->threshold());
+        QCOMPARE(
+            c->threshold()->offset,
+            r.summary()[QStringLiteral("outlier_threshold")][QStringLiteral("offset")].toDouble());
+        QCOMPARE(w.exportScores(appScores), QString());
+        QCOMPARE(bytesOf(appScores), bytesOf(cliScores));
+        const QString state = w.findChild<QLabel*>(QStringLiteral("outlierState"))->text();
+        QVERIFY2(state.contains(QStringLiteral("rows flagged")) &&
+                     state.contains(QStringLiteral("did not fit")),
+                 qPrintable(state));
+        // Off again: no outlier column, no threshold.
+        flag->setChecked(false);
+        QVERIFY(!c->threshold());
+        QCOMPARE(w.exportScores(appScores), QString());
+        QVERIFY(!bytesOf(appScores).startsWith("row,log_density,anomaly_score,label,outlier"));
+        QVERIFY(!readLines(appScores).front().contains(QStringLiteral("outlier")));
     }
 };
 

@@ -19,6 +19,7 @@
 #include "support/temp_files.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -215,6 +216,48 @@ private slots:
         c->fit();
         QVERIFY(finished.wait(60000));
         QVERIFY(c->result());
+    }
+
+    // The outlier threshold's cross-fit (five fits) runs on a worker: the GUI answers, Esc
+    // stops it within the cancel budget, and a new share asks again.
+    void outlierThresholdRunsOffTheGuiThreadAndCancels()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::Rings, 3000, 1);
+        sosrep::FitSettings s = c->settings();
+        s.values.set("length_scale", "0.05");
+        s.values.set("solver", "natural");
+        s.values.set("tolerance", "0");
+        s.values.set("iterations", "400"); // each of the five fold fits takes a while
+        c->setSettings(s);
+        QSignalSpy scored(c, &EstimationController::scoresReady);
+        QVERIFY(fitAndWait(c));
+        QVERIFY(c->result()->scoresReady() || scored.wait(60000)); // 3000 rows: after the fit
+        QVERIFY(c->result()->scoresReady());
+        c->setContamination(0.1);
+        QVERIFY(c->thresholdPending());
+        QVERIFY(!c->threshold());
+        QTest::qWait(150); // inside the first fold fits
+        QElapsedTimer t;
+        t.start();
+        c->cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!c->thresholdPending(), 5000);
+        qInfo("threshold cancel answered in %lld ms", static_cast<long long>(t.elapsed()));
+        QVERIFY2(t.elapsed() < 1000, qPrintable(QString::number(t.elapsed())));
+        QVERIFY(!c->threshold());
+        // Another share computes it to the end.
+        QSignalSpy ready(c, &EstimationController::thresholdReady);
+        c->setContamination(0.05);
+        QTRY_VERIFY_WITH_TIMEOUT(c->threshold().has_value(), 60000);
+        QCOMPARE(c->threshold()->contamination, 0.05);
+        QCOMPARE(c->threshold()->method, std::string("5-fold cross-fit"));
+        QCOMPARE(c->threshold()->heldOutRows, 3000);
+        // A bad share is refused, the last one kept.
+        QSignalSpy errors(c, &EstimationController::errorOccurred);
+        c->setContamination(0.9);
+        QCOMPARE(errors.count(), 1);
+        QCOMPARE(c->contamination(), 0.05);
     }
 
     void negativityExperimentRunsCancelsAndGoesStaleWithTheData()
@@ -449,6 +492,7 @@ private slots:
             runs.learningRate = 0.0123;
             runs.iterations = 1234;
             w.controller()->setSolverComparison(runs);
+            w.controller()->setContamination(0.07);
             QCOMPARE(saveProject(project, *w.controller()), QString());
         }
         MainWindow w2;
@@ -460,6 +504,10 @@ private slots:
         QCOMPARE(w2.controller()->plotY(), 0);
         QCOMPARE(w2.controller()->solverComparison().learningRate, 0.0123);
         QCOMPARE(w2.controller()->solverComparison().iterations, 1234);
+        QCOMPARE(w2.controller()->contamination(), 0.07);
+        auto* percent = w2.findChild<QDoubleSpinBox*>(QStringLiteral("contaminationPercent"));
+        QVERIFY(percent && percent->isEnabled());
+        QCOMPARE(percent->value(), 7.0); // the Scores view's box shows the project's share
         QCOMPARE(w2.controller()->dataSource(), QFileInfo(data).absoluteFilePath());
         QCOMPARE(w2.controller()->features().cols(), Eigen::Index(2));
         QVERIFY(std::abs(w2.controller()->features().col(0).mean()) < 1e-12); // z-scored
@@ -476,6 +524,17 @@ private slots:
             writeFile("broken.sosrep.json", "{\"format\": \"sosrep-studio-project\", ");
         QVERIFY(w3.openProjectFile(broken).contains(QStringLiteral("invalid JSON")));
         QCOMPARE(int(w3.controller()->rawData().rows()), 130);
+        // So does an outlier share out of (0, 0.5], named by its field.
+        {
+            QFile f(project);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QByteArray t = f.readAll();
+            QVERIFY(t.contains("\"contamination\": 0.07"));
+            t.replace("\"contamination\": 0.07", "\"contamination\": 0.7");
+            const QString bad = writeFile("bad_share.sosrep.json", t);
+            QVERIFY(w3.openProjectFile(bad).contains(QStringLiteral("app.contamination")));
+            QCOMPARE(int(w3.controller()->rawData().rows()), 130);
+        }
         // So does an optimizer step out of the view's range, named by its field.
         QFile saved(project);
         QVERIFY(saved.open(QIODevice::ReadOnly));

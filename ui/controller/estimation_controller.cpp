@@ -467,6 +467,7 @@ void EstimationController::clearResults()
     m_result.reset();
     m_clusters.reset();
     dropMarginals();
+    dropThreshold();
     m_traces.clear();
     m_fdPoints.clear();
 }
@@ -619,7 +620,8 @@ void EstimationController::fitAtLengthScale(double lengthScale)
 void EstimationController::cancel()
 {
     m_cancel = true;
-    *m_marginalCancel = true; // Esc answers a marginal's computation too
+    *m_marginalCancel = true;  // Esc answers a marginal's computation too
+    *m_thresholdCancel = true; // and the outlier threshold's cross-fit
 }
 
 void EstimationController::onJobFinished()
@@ -652,6 +654,7 @@ void EstimationController::onJobFinished()
     ++m_resultGeneration;
     m_clusters.reset();
     dropMarginals();
+    dropThreshold();
     emit fdCurveUpdated();
     emit traceUpdated();
     emit fitFinished();
@@ -666,6 +669,7 @@ void EstimationController::onJobFinished()
         startScoresStage(); // the comparison and the label clusters follow it
     } else {
         startStagesAfterScores();
+        requestThreshold();
     }
 }
 

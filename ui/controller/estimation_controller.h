@@ -162,6 +162,15 @@ public:
     void requestMarginal(int column);
     /// Why the current model has no closed-form marginal (empty: it has one).
     QString marginalUnavailable() const;
+    /// The share of rows the Scores view flags as outliers (0: none, the default). A share in
+    /// (0, 0.5] computes the threshold on a worker once the rows are scored (thresholdReady),
+    /// again after every fit; the threshold comes from rows the model did not fit, as
+    /// `sosrep fit --contamination` and Python's `offset_`. A bad share emits errorOccurred.
+    void setContamination(double contamination);
+    double contamination() const { return m_contamination; }
+    /// The current result's outlier threshold, once computed (none while it runs or when off).
+    const std::optional<OutlierThreshold>& threshold() const { return m_threshold; }
+    bool thresholdPending() const { return m_thresholdRunning; }
     /// Why the result no longer matches the settings ("" while it does): the estimator or the
     /// options that changed since the fit, old and new values. Data changes clear the result.
     QString staleReason() const;
@@ -194,6 +203,8 @@ signals:
     void scoresReady();
     /// The compare view's stage of a large fit, run after it, is in the result now.
     void comparisonReady();
+    /// The outlier threshold of setContamination is computed (or cleared: threshold() says).
+    void thresholdReady();
     /// A 1-D marginal started on a worker, and when it is ready.
     void curveStarted(int column);
     void curveReady(int column);
@@ -275,6 +286,13 @@ private:
     std::shared_ptr<std::atomic<bool>> m_marginalCancel = std::make_shared<std::atomic<bool>>();
     /// Forgets the marginals of the result and stops any still computing.
     void dropMarginals();
+    /// The outlier threshold of the current result (estimation_controller_threshold.cpp).
+    void requestThreshold();
+    void dropThreshold();
+    double m_contamination = 0.0;
+    std::optional<OutlierThreshold> m_threshold;
+    bool m_thresholdRunning = false;
+    std::shared_ptr<std::atomic<bool>> m_thresholdCancel = std::make_shared<std::atomic<bool>>();
 };
 
 } // namespace sosrep::ui

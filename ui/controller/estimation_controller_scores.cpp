@@ -35,6 +35,7 @@ void EstimationController::startScoresStage()
         }
         startStagesAfterScores(); // first, so that comparisonPending() holds at scoresReady
         emit scoresReady();
+        requestThreshold();
     });
     m_scoresWatcher->setFuture(QtConcurrent::run(
         [this, in, fit, sink] { return runScoresStage(in, fit, sink, m_scoresCancel); }));

@@ -312,6 +312,45 @@ ScoresStage runScoresStage(const FitJobInput& in, const FitOutcome& fit, const F
     return stage;
 }
 
+ThresholdStage runThresholdStage(const FitJobInput& in, const FitOutcome& scores, bool anomalyModel,
+                                 double contamination, const FitJobSink& sink,
+                                 const std::atomic<bool>& cancel)
+{
+    ThresholdStage stage;
+    try {
+        checkContamination(contamination);
+        FitJobResult rows; // the rows the model was fitted on, drawn again from the same seed
+        FitData data;
+        data.train = rowsToFit(in, in.settings.values.seed("seed"), rows);
+        data.source = "data";
+        data.scaler = in.scaler;
+        FitSettings settings = in.settings;
+        if (anomalyModel) {
+            settings.resolvePurpose("anomaly"); // the Scores view's model is the anomaly rule's
+        }
+        FitObserver observer;
+        observer.cancelled = [&cancel] { return cancel.load(); };
+        observer.progress = [&sink](const std::string&, int done, int total) {
+            if (sink.progress) {
+                sink.progress("outlier threshold", done, total);
+            }
+        };
+        std::string method;
+        const Vector heldOut =
+            heldOutLogValues(data, settings, scores, kThresholdFolds, observer, &method);
+        if (heldOut.size() == 0 || cancel.load()) {
+            stage.cancelled = true;
+            return stage;
+        }
+        stage.threshold = outlierThreshold(heldOut, contamination, method);
+    } catch (const ParameterError& e) {
+        stage.error = describe(e);
+    } catch (const std::exception& e) {
+        stage.error = e.what();
+    }
+    return stage;
+}
+
 void mergeScoresStage(ScoresStage stage, FitJobResult& result)
 {
     result.scoresFit = std::move(stage.scoresFit);

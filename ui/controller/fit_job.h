@@ -7,6 +7,7 @@
 #include "core/grid/density_curve.h"
 #include "core/grid/density_grid.h"
 #include "core/pipeline/fit_route.h"
+#include "core/pipeline/outlier_threshold.h"
 #include "ui/controller/mmd_panel.h"
 
 #include <atomic>
@@ -180,6 +181,21 @@ ScoresStage runScoresStage(const FitJobInput& in, const FitOutcome& fit, const F
                            const std::atomic<bool>& cancel);
 /// Puts a finished scores stage into its result (and its times into the stages).
 void mergeScoresStage(ScoresStage stage, FitJobResult& result);
+
+/// The Scores view's outlier threshold: the `contamination` quantile of log values that the
+/// Scores view's model gave rows it did not fit (`sosrep fit --contamination`'s: the anomaly
+/// rule's validation rows, or a 5-fold cross-fit at the fitted l), on the rows and seed of the
+/// fit. `scores` is the Scores view's fit (FitJobResult::scoresOutcome), `anomalyModel` whether
+/// it is the anomaly rule's (FitJobResult::scoresFit). Polls `cancel`.
+struct ThresholdStage
+{
+    bool cancelled = false;
+    std::string error;
+    std::optional<OutlierThreshold> threshold;
+};
+ThresholdStage runThresholdStage(const FitJobInput& in, const FitOutcome& scores, bool anomalyModel,
+                                 double contamination, const FitJobSink& sink,
+                                 const std::atomic<bool>& cancel);
 
 /// Runs the whole fit off the GUI thread: the model through core's fitModel (exactly what
 /// `sosrep fit` does with the same settings and data), then the comparison model, the

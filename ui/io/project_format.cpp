@@ -76,6 +76,9 @@ QByteArray projectJson(const ProjectData& p)
     app[QStringLiteral("compare_with")] = QString::fromStdString(p.compareWith);
     app[QStringLiteral("optimizer_step")] = p.optimizerStep;
     app[QStringLiteral("optimizer_iterations")] = p.optimizerIterations;
+    if (p.contamination > 0.0) { // absent when off: projects without flags read as before
+        app[QStringLiteral("contamination")] = p.contamination;
+    }
     root[QStringLiteral("app")] = app;
     if (!p.ratio.isEmpty()) {
         root[QStringLiteral("ratio")] = p.ratio;
@@ -119,6 +122,13 @@ ProjectData parseProject(const QByteArray& bytes, const QString& path)
         app[QStringLiteral("optimizer_iterations")].toInt(p.optimizerIterations);
     if (p.optimizerIterations < 1 || p.optimizerIterations > 100000) {
         throw fieldError(path, "app.optimizer_iterations", "must be in [1, 100000]");
+    }
+    if (app.contains(QStringLiteral("contamination"))) {
+        const QJsonValue c = app[QStringLiteral("contamination")];
+        p.contamination = c.toDouble(-1.0);
+        if (!c.isDouble() || !(p.contamination > 0.0 && p.contamination <= 0.5)) {
+            throw fieldError(path, "app.contamination", "must be a number in (0, 0.5]");
+        }
     }
     const QJsonObject data = root[QStringLiteral("data")].toObject();
     if (data.contains(QStringLiteral("toy"))) {

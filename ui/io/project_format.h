@@ -29,6 +29,8 @@ struct ProjectData
     FitSettings settings;
     int maxFitRows = 10000;
     std::string compareWith; // "" = automatic
+    /// The Scores view's outlier share (0 = no flags; EstimationController::setContamination).
+    double contamination = 0.0;
     /// The Optimizer view's natural-vs-standard runs: step λ and iterations (the view's range).
     double optimizerStep = 0.1;
     int optimizerIterations = 500;

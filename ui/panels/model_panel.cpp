@@ -5,6 +5,7 @@
 #include "core/estimators/registry.h"
 #include "core/tuning/length_scale_rules.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/density_units.h"
 #include "ui/panels/option_editor.h"
 
 #include <QComboBox>
@@ -168,8 +169,9 @@ void ModelPanel::refresh()
     const FitJobResult* r = m_controller->result();
     m_fitted->setText(
         r && r->lengthScale() > 0
-            ? tr("Last fit: ℓ = %1%2")
-                  .arg(r->lengthScale(), 0, 'g', 4)
+            ? tr("Last fit: %1%2")
+                  .arg(lengthScaleText(r->lengthScale(), m_controller->scaler(),
+                                       m_controller->featureNames()))
                   .arg(r->fit.search ? tr(" (tuned by Fisher divergence)") : QString())
             : QString());
     m_refreshing = false;

@@ -54,6 +54,13 @@ ScorePlots::ScorePlots(QWidget* parent) : QCustomPlot(parent)
     m_histLegend = new QCPLegend;
     m_histRect->insetLayout()->addElement(m_histLegend, Qt::AlignTop | Qt::AlignRight);
     m_histLegend->setLayer(QStringLiteral("legend"));
+    m_threshold = new QCPItemStraightLine(this);
+    m_threshold->setClipAxisRect(m_histRect);
+    for (QCPItemPosition* p : {m_threshold->point1, m_threshold->point2}) {
+        p->setAxes(m_histRect->axis(QCPAxis::atBottom), m_histRect->axis(QCPAxis::atLeft));
+    }
+    m_threshold->setPen(QPen(QColor(0xc0, 0x39, 0x2b), 1.5, Qt::DashLine));
+    m_threshold->setVisible(false);
     clearScores();
     applyPlotStyle(this);
 }
@@ -65,10 +72,22 @@ void ScorePlots::clearScores(const QString& note)
         g->setVisible(false);
     }
     m_chance->setVisible(false);
+    setThreshold(std::nullopt);
     setAxisRectEmpty(m_histRect, true);
     setAxisRectEmpty(m_rocRect, true);
     m_histTitle->setFullText(note.isEmpty() ? tr("Anomaly scores: fit a model first") : note);
     m_rocTitle->setFullText(tr("ROC: fit a model with labels of both classes"));
+    replot(rpQueuedReplot);
+}
+
+void ScorePlots::setThreshold(std::optional<double> anomalyScore)
+{
+    m_thresholdValue = anomalyScore;
+    m_threshold->setVisible(anomalyScore.has_value());
+    if (anomalyScore) {
+        m_threshold->point1->setCoords(*anomalyScore, 0.0);
+        m_threshold->point2->setCoords(*anomalyScore, 1.0);
+    }
     replot(rpQueuedReplot);
 }
 

@@ -33,6 +33,10 @@ public:
     QCPRange histogramRange() const;
     /// No scores: empty panels that say so (`note`, if given, in the histogram's title).
     void clearScores(const QString& note = QString());
+    /// The outlier threshold as an anomaly score (rows above it are flagged): a dashed line on
+    /// the histogram, or none.
+    void setThreshold(std::optional<double> anomalyScore);
+    std::optional<double> threshold() const { return m_thresholdValue; }
 
 private:
     QCPAxisRect* m_histRect;
@@ -43,6 +47,8 @@ private:
     QCPLegend* m_histLegend;
     QCPGraph* m_roc;
     QCPGraph* m_chance;
+    QCPItemStraightLine* m_threshold = nullptr;
+    std::optional<double> m_thresholdValue;
     FittedTitle* m_histTitle = nullptr;
     FittedTitle* m_rocTitle = nullptr;
 };
