@@ -111,8 +111,11 @@ void addUnits(QJsonObject& summary, const FittedModel& model, const Scaler& scal
         for (const std::string& c : columns) {
             names << QString::fromStdString(c);
         }
+        // As the app says it (ui/density_units.h): the product's unit past three columns.
         summary[QStringLiteral("log_value_unit")] =
-            QStringLiteral("per ") + names.join(QStringLiteral(" × "));
+            names.size() > 3
+                ? QStringLiteral("per unit of the %1 columns' product").arg(names.size())
+                : QStringLiteral("per ") + names.join(QStringLiteral(" × "));
     }
     const KernelOperator* k = model.kernel();
     if (k && k->spec().lengthScale > 0.0) {

@@ -88,6 +88,8 @@ struct FitReport
     bool refused = false;
     /// The estimator's own fields about the fit (solver, iterations, final loss...).
     SummaryFields fields;
+    /// Soft problems the estimator saw (the fit route passes them on to every front end).
+    std::vector<std::string> warnings;
 };
 
 /// A fitted estimator: evaluates log values, and the Fisher-divergence terms when it has them;

@@ -66,7 +66,7 @@ const Matrix* SweepWorkspace::validationDistances(const MatrixRef& queries,
         for (Eigen::Index b = 0; b < m_validation.rows(); b += kInvariantBlock) {
             const Eigen::Index rows = std::min(kInvariantBlock, m_validation.rows() - b);
             m_validationSquared.middleCols(b, rows) =
-                centreQueryBlock(m_train, norms, m_validation, b, rows);
+                centreQueryBlock(m_train, norms, m_validation, b, rows).leftCols(rows);
         }
     });
     return &m_validationSquared;

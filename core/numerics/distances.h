@@ -21,7 +21,8 @@ Matrix squaredDistancesZeroed(const MatrixRef& a, const Vector& aNorms, const Ma
 
 /// Squared distances (zeroed as above) from every centre (rows) to the queries y.middleRows(
 /// first, rows) (columns), computed as one padded block of kInvariantBlock queries: a query's
-/// column is the same bits whatever the batch it came in (row_blocks.h). centres x rows.
+/// column is the same bits whatever the batch it came in (row_blocks.h). centres x
+/// kInvariantBlock: the first `rows` columns are the queries', the rest padding.
 Matrix centreQueryBlock(const MatrixRef& centres, const Vector& centreNorms, const MatrixRef& y,
                         Eigen::Index first, Eigen::Index rows);
 

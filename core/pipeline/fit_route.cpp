@@ -6,6 +6,7 @@
 #include "core/estimators/common_options.h"
 #include "core/estimators/ratio_model.h"
 #include "core/estimators/registry.h"
+#include "core/pipeline/fit_diagnostics.h"
 #include "core/tuning/length_scale_rules.h"
 #include "core/tuning/rank_ensemble.h"
 #include "core/util/text.h"
@@ -161,77 +162,52 @@ std::unique_ptr<FittedModel> refitAboveRefused(std::unique_ptr<FittedModel> mode
     return model;
 }
 
-/// A length scale at which the kernel sees no neighbours, or nothing but neighbours: the fit
-/// runs, but its scores measure something else than a density (the kernel matrix is nearly the
-/// identity, or nearly all ones). `spacing`: the rows' median nearest-neighbour distance.
-void warnDegenerateLengthScale(const Matrix& x, const KernelSpec& kernel, double spacing,
-                               std::vector<std::string>& warnings)
+/// The kernel of the settings, with a rule of thumb's length scale applied (scott, silverman);
+/// `rule` gets the rule's name ("" for a number).
+KernelSpec kernelOf(const FitSettings& settings, const FitData& data, std::string& rule)
 {
-    const double l = kernel.lengthScale;
-    // Where the kernel between nearest neighbours falls below 1e-6: exp(-s^2 / 2l^2) for the
-    // Gaussian, exp(-s / l) for Laplace (SDO decays like it).
-    const double reach =
-        kernel.type == KernelType::Gaussian ? std::sqrt(2.0 * std::log(1e6)) : std::log(1e6);
-    if (spacing > reach * l) {
-        warnings.push_back(
-            "the length scale " + numberText(l, 4) + " is far below the rows' median " +
-            "nearest-neighbour spacing " + numberText(spacing, 4) +
-            ": the kernel between neighbours is below 1e-6, so each row sees only itself (the "
-            "kernel matrix is nearly the identity) and scores measure the distance to the "
-            "nearest row, not a density; give a larger --length-scale, or fewer columns");
-        return;
+    KernelSpec kernel = kernelSpecFrom(settings.values);
+    kernel.validate(static_cast<int>(data.train.cols()));
+    const std::string& l = settings.values.text("length_scale");
+    rule = settings.values.isChoice("length_scale") ? l : std::string();
+    if (l == "scott") {
+        kernel.lengthScale = scottBandwidth(data.train);
+    } else if (l == "silverman") {
+        kernel.lengthScale = silvermanBandwidth(data.train);
     }
-    const double diameter = (x.colwise().maxCoeff() - x.colwise().minCoeff()).norm();
-    if (diameter > 0.0 && l > 10.0 * diameter) {
-        warnings.push_back("the length scale " + numberText(l, 4) +
-                           " is more than 10 times the data's diameter " + numberText(diameter, 4) +
-                           ": the kernel is nearly flat over the rows, and the density with "
-                           "it; give a smaller --length-scale");
-    }
+    return kernel;
 }
 
-/// A density ratio whose kernel of variance t cannot reach from one row to the next: its weights
-/// are sums of underflowed kernels. Refused when every weight at the p rows underflows (nothing
-/// was estimated), warned when the kernel between neighbours is below 1e-6.
-void checkRatioReach(const RatioModel& ratio, const Matrix& p, std::vector<std::string>& warnings)
+/// The Fisher-divergence curve over the grid: swept here, or a finished sweep of the same rows
+/// (FitData::sweep) with this fit's rule applied. `sweepPoints`: the grid points swept here.
+SearchResult sweep(const FitData& data, const FitSettings& settings, const SearchConfig& config,
+                   const std::vector<SweepFold>& folds, const Estimator& estimator,
+                   const KernelSpec& kernel, const FitObserver& observer, int& sweepPoints)
 {
-    const double t = ratio.t();
-    if (!(t > 0.0)) {
-        return;
+    if (data.sweep) {
+        SearchResult r = *data.sweep;
+        const Eigen::Index fitRows = folds.front().train.rows();
+        if (config.rule == SelectionRule::Anomaly &&
+            r.reachNeighbours != std::min<int>(config.reachNeighbours, int(fitRows))) {
+            // The sweep's reach is that of another neighbourhood k: the curve holds, the
+            // reach is the first fold's again with this k.
+            r.reach = sweepReach(folds.front(), config.reachNeighbours, config.excludeDuplicates,
+                                 &r.reachNeighbours);
+        }
+        r.selection = reselect(r, config);
+        return r;
     }
-    const Vector w = ratio.ratio(p);
-    const double top = w.array().isFinite().all() ? w.cwiseAbs().maxCoeff() : 0.0;
-    const double spacing = medianNearestNeighbourDistance(p, 500, 0);
-    const std::string where = "the kernel variance t = " + numberText(t, 4) +
-                              " (sqrt t = " + numberText(std::sqrt(t), 4) +
-                              ") against the p rows' median " + "nearest-neighbour spacing " +
-                              numberText(spacing, 4);
-    if (!(top > 1e-250)) {
-        throw ParameterError("t", "every weight underflows (largest |w| " + numberText(top, 3) +
-                                      "): " + where + "; give a larger t, or t=auto");
-    }
-    if (spacing * spacing / (2.0 * t) > std::log(1e6)) {
-        warnings.push_back(where + ": the kernel between neighbours is below 1e-6, so the "
-                                   "weights rest on a few rows each; give a larger --t");
-    }
-}
-
-/// A tuned length scale at the first or last point of its grid: the curve may go on falling
-/// beyond it, and the choice is the grid's, not the data's.
-void warnAtGridEdge(const SearchResult& r, std::vector<std::string>& warnings)
-{
-    if (r.curve.size() < 3 || r.selection.memberScales.size() > 1) {
-        return;
-    }
-    const double l = r.selectedLengthScale();
-    const bool low = l <= r.curve.front().lengthScale;
-    const bool high = l >= r.curve.back().lengthScale;
-    if (low || high) {
-        warnings.push_back("the tuned length scale " + numberText(l, 4) + " is the " +
-                           (low ? "smallest" : "largest") +
-                           " of the grid searched: the Fisher-divergence curve may keep "
-                           "falling beyond it; look at the curve, or give --length-scale");
-    }
+    LengthScaleSearch search(folds, estimator, settings.values, kernel, config);
+    search.setObserver(observer.sweepPoint);
+    SearchResult r = search.run([&](int, int) {
+        if (observer.progress) {
+            // One step more than the sweep's points: the final fit's.
+            observer.progress("Fisher-divergence sweep", search.done(), search.expected() + 1);
+        }
+        return !(observer.cancelled && observer.cancelled());
+    });
+    sweepPoints = search.done();
+    return r;
 }
 
 } // namespace
@@ -246,15 +222,7 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
     checkRows(data, tune && settings.values.text("validation") != "test");
     KernelSpec kernel;
     if (caps.usesKernel) {
-        kernel = kernelSpecFrom(settings.values);
-        kernel.validate(static_cast<int>(data.train.cols()));
-        const std::string& l = settings.values.text("length_scale");
-        out.lengthScaleRule = settings.values.isChoice("length_scale") ? l : std::string();
-        if (l == "scott") {
-            kernel.lengthScale = scottBandwidth(data.train);
-        } else if (l == "silverman") {
-            kernel.lengthScale = silvermanBandwidth(data.train);
-        }
+        kernel = kernelOf(settings, data, out.lengthScaleRule);
     }
     int sweepPoints = 0; // grid points swept here (0: no sweep, or a sweep reused)
     if (tune) {
@@ -265,35 +233,8 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
         out.validation = folds.size() > 1 ? std::to_string(folds.size()) + "-fold"
                          : settings.values.text("validation") == "test" ? "test"
                                                                         : "split-80-20";
-        // The multi-scale rules fit their members on the first fold and rank against its
-        // validation rows.
-        const Matrix fitPart = folds.front().train;
-        const Matrix validation = folds.front().validation;
-        SearchResult r;
-        if (data.sweep) {
-            r = *data.sweep;
-            if (config.rule == SelectionRule::Anomaly &&
-                r.reachNeighbours !=
-                    std::min<int>(config.reachNeighbours, static_cast<int>(fitPart.rows()))) {
-                // The sweep's reach is that of another neighbourhood k: the curve holds, the
-                // reach is the first fold's again with this k.
-                r.reach = sweepReach(folds.front(), config.reachNeighbours,
-                                     config.excludeDuplicates, &r.reachNeighbours);
-            }
-            r.selection = reselect(r, config);
-        } else {
-            LengthScaleSearch search(folds, estimator, settings.values, kernel, config);
-            search.setObserver(observer.sweepPoint);
-            r = search.run([&](int, int) {
-                if (observer.progress) {
-                    // One step more than the sweep's points: the final fit's.
-                    observer.progress("Fisher-divergence sweep", search.done(),
-                                      search.expected() + 1);
-                }
-                return !(observer.cancelled && observer.cancelled());
-            });
-            sweepPoints = search.done();
-        }
+        const SearchResult r =
+            sweep(data, settings, config, folds, estimator, kernel, observer, sweepPoints);
         if (r.cancelled) {
             out.cancelled = true;
             return out;
@@ -306,8 +247,10 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
                                    "before trusting this length scale");
         }
         if (r.selection.memberScales.size() > 1) {
-            return fitEnsemble(out, fitPart, validation, estimator, settings, kernel, observer,
-                               start, sweepPoints);
+            // The multi-scale rules fit their members on the first fold and rank against its
+            // validation rows.
+            return fitEnsemble(out, folds.front().train, folds.front().validation, estimator,
+                               settings, kernel, observer, start, sweepPoints);
         }
     }
     FitControl control;
@@ -324,31 +267,9 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
         out.cancelled = true;
         return out;
     }
-    if (model->report().status == SolverStatus::MaxIterations) {
-        const std::string& note = model->report().note;
-        out.warnings.push_back(
-            "the solver stopped before converging" +
-            (note.empty() ? std::string(": its iteration budget ran out") : ": " + note) +
-            "; give more --iterations, or look at the trace");
-    }
-    if (model->report().clamped > 0) {
-        out.warnings.push_back("the solver floored |f(x_i)| at 1e-12 " +
-                               std::to_string(model->report().clamped) +
-                               " times before taking logs and inverses");
-    }
     out.lengthScale = caps.usesKernel ? kernel.lengthScale : 0.0;
-    if (caps.usesKernel && data.train.rows() > 1) {
-        const double spacing = out.search && out.search->spacing > 0.0
-                                   ? out.search->spacing
-                                   : medianNearestNeighbourDistance(data.train, 500, kernel.seed);
-        warnDegenerateLengthScale(data.train, kernel, spacing, out.warnings);
-    }
-    if (out.search) {
-        warnAtGridEdge(*out.search, out.warnings);
-    }
-    if (const auto* ratio = dynamic_cast<const RatioModel*>(model.get())) {
-        checkRatioReach(*ratio, data.train, out.warnings);
-    }
+    diagnoseFit(*model, data.train, caps.usesKernel ? &kernel : nullptr,
+                out.search ? &*out.search : nullptr, out.warnings);
     model->setDataUnits(data.scaler);
     if (out.search && searchConfigFrom(settings.values).rule == SelectionRule::HeldOutLikelihood) {
         for (FdPoint& p : out.search->curve) { // mean log densities: the same change of units

@@ -124,9 +124,15 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("code");
         QTest::addColumn<QString>("option");
-        QTest::newRow("kernel SoS ignoring the data")
-            << QStringList{"fit", "--estimator", "sos-mmd", "--length-scale", "1e-4"} << 4
-            << "--lambda";
+        // The regularizer outweighs the data: because the kernel's mass (pi l^2)^(d/2) is
+        // tiny at this l (no lambda helps), or because lambda is too large.
+        QTest::newRow("kernel SoS ignoring the data at a tiny l")
+            << QStringList{"fit", "--estimator", "sos-mmd", "--length-scale", "1e-4"} << 2
+            << "--length-scale";
+        QTest::newRow("kernel SoS ignoring the data with a huge lambda")
+            << QStringList{"fit", "--estimator", "sos-mmd", "--length-scale",
+                           "0.3", "--lambda",    "1e12"}
+            << 4 << "--lambda";
         QTest::newRow("ratio weights underflow")
             << QStringList{"ratio", "--q", "OTHER", "--estimator", "ulsif", "--t", "1e-10"} << 2
             << "--t";

@@ -4,6 +4,7 @@
 // refused naming t, and the effective sample size of equal tiny weights is n, not 0.
 #include "core/errors.h"
 #include "core/estimators/fit_settings.h"
+#include "core/pipeline/fit_diagnostics.h"
 #include "core/pipeline/fit_route.h"
 #include "core/ratio/importance_weights.h"
 #include "support/random_arrays.h"
@@ -126,6 +127,51 @@ private slots:
         const FitOutcome t = fitModel(data, tuned);
         checkUsable(*t.model);
         QVERIFY(t.model->logValues(x).values.allFinite());
+        // In many columns the fit says what its scores are (InternetAds, d = 1555, fits so).
+        bool said = false;
+        for (const std::string& w : t.warnings) {
+            said = said || w.find("reduce the columns") != std::string::npos;
+        }
+        QCOMPARE(said, dim > 300);
+    }
+
+    void aTunedLengthScaleAtTheEdgeOfItsGridIsSaid_data()
+    {
+        QTest::addColumn<int>("index");
+        QTest::addColumn<int>("members");
+        QTest::addColumn<QString>("expected"); // "" = no warning
+        QTest::newRow("smallest") << 0 << 1 << "smallest of the grid";
+        QTest::newRow("largest") << 4 << 1 << "largest of the grid";
+        QTest::newRow("inside") << 2 << 1 << "";
+        QTest::newRow("a two-scale rule's edge is not one choice") << 4 << 2 << "";
+    }
+
+    void aTunedLengthScaleAtTheEdgeOfItsGridIsSaid()
+    {
+        QFETCH(int, index);
+        QFETCH(int, members);
+        QFETCH(QString, expected);
+        SearchResult r;
+        for (int i = 0; i < 5; ++i) {
+            FdPoint p;
+            p.lengthScale = 0.01 * std::pow(3.0, i);
+            p.value = -double(i); // still falling at the largest l
+            r.curve.push_back(p);
+        }
+        r.selection.index = index;
+        r.selection.memberScales.assign(size_t(members), 0.1);
+        std::vector<std::string> warnings;
+        warnAtGridEdge(r, warnings);
+        if (expected.isEmpty()) {
+            QVERIFY(warnings.empty());
+            return;
+        }
+        QCOMPARE(int(warnings.size()), 1);
+        QVERIFY2(QString::fromStdString(warnings.front()).contains(expected),
+                 warnings.front().c_str());
+        // It reaches the front ends with the fit's other warnings (tst_degenerate_fits shows
+        // that path for each of them).
+        QVERIFY(warnings.front().find("--length-scale") != std::string::npos);
     }
 
     void equalTinyWeightsHaveTheFullSampleSize()

@@ -143,6 +143,7 @@ def test_a_degenerate_fit_warns_and_its_file_warns_again(make, X, expected, tmp_
     # Options are named as this package's keywords, not as the command line's flags.
     assert not any("--" in str(w.message) for w in record)
     assert np.all(np.isfinite(est.score_samples(X)))
+    assert np.isfinite(est.offset_)  # a threshold, not NaN (every row an outlier before)
     est.save(tmp_path / "m.json")
     with pytest.warns(sosrep.FitWarning, match="the fit warned: .*" + expected):
         sosrep.load(tmp_path / "m.json")
@@ -157,9 +158,11 @@ def test_a_degenerate_fit_warns_and_its_file_warns_again(make, X, expected, tmp_
 
 
 @pytest.mark.parametrize("make, fit_args, error, keyword", [
-    (lambda: sosrep.KernelSoS(length_scale=1e-4), (_BLOB,), FloatingPointError, "lam"),
+    (lambda: sosrep.KernelSoS(length_scale=1e-4), (_BLOB,), ValueError, "length_scale"),
+    (lambda: sosrep.KernelSoS(length_scale=0.3, lam=1e12), (_BLOB,), FloatingPointError, "lam"),
     (lambda: sosrep.ULSIF(t=1e-10), (_BLOB, _BLOB[:200] + 0.5), ValueError, "t"),
-], ids=["kernel SoS ignoring the data", "ratio weights underflow"])
+], ids=["kernel SoS ignoring the data at a tiny l", "kernel SoS with a huge lambda",
+        "ratio weights underflow"])
 def test_a_refused_fit_names_the_keyword_to_change(make, fit_args, error, keyword):
     with pytest.raises(error) as info:
         make().fit(*fit_args)

@@ -47,6 +47,16 @@ private:
         return writeTempFile(m_dir, QString::fromLatin1(name), text);
     }
 
+    /// q = the rows whose label column is `value` (the shift toy's second sample).
+    static RatioSource labelSplit(double value = 1.0)
+    {
+        RatioSource split;
+        split.kind = RatioSource::Column;
+        split.column = QStringLiteral("label");
+        split.value = value;
+        return split;
+    }
+
 private slots:
     // Issue 24: "q = rows in a rectangle" left p = the other rows (disjoint supports, 47 %
     // negative weights) and the rectangle was not drawn. Now p = all rows by default (a box
@@ -215,6 +225,29 @@ private slots:
         QCOMPARE(r->source().kind, RatioSource::None);
     }
 
+    // Issue 33: a t at which every weight underflows is refused with the message naming t,
+    // in the app as on the command line (tst_degenerate_fits) and in Python (test_trust.py).
+    void aRatioWhoseWeightsUnderflowIsRefusedNamingT()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        RatioController* r = c->ratio();
+        c->generateToy(sosrep::ToyKind::Shift, 400, 4);
+        QVERIFY(r->setSource(labelSplit()));
+        r->setEstimator("ulsif");
+        QSignalSpy errors(r, &RatioController::errorOccurred);
+        if (r->setOption("t", "1e-10")) {
+            r->fit();
+            QTRY_VERIFY_WITH_TIMEOUT(!r->isBusy(), 60000);
+        }
+        QCOMPARE(errors.count(), 1);
+        const QString message = errors.front().front().toString();
+        QVERIFY2(message.contains(QStringLiteral("t")) &&
+                     message.contains(QStringLiteral("underflow")),
+                 qPrintable(message));
+        QVERIFY(r->result() == nullptr);
+    }
+
     // Type II in the Ratio view: q as an expression (no q rows needed), as a density fitted to
     // the q rows, or 1; a syntax error names its column and keeps the mode.
     void ratioViewTypeTwo()
@@ -269,10 +302,7 @@ private slots:
         auto* c = w.controller();
         RatioController* r = c->ratio();
         c->generateToy(sosrep::ToyKind::Shift, 2400, 5);
-        RatioSource split;
-        split.kind = RatioSource::Column;
-        split.column = QStringLiteral("label");
-        QVERIFY(r->setSource(split));
+        QVERIFY(r->setSource(labelSplit()));
         QSignalSpy busy(r, &RatioController::busyChanged);
         r->fit();
         QTest::qWait(300);
@@ -283,7 +313,7 @@ private slots:
         qInfo("ratio fit cancelled in %lld ms", static_cast<long long>(timer.elapsed()));
         QVERIFY(timer.elapsed() < 2000);
         QVERIFY(r->result() == nullptr);
-        QVERIFY(r->setSource(split)); // usable afterwards
+        QVERIFY(r->setSource(labelSplit())); // usable afterwards
     }
 };
 

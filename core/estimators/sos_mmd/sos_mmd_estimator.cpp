@@ -21,6 +21,9 @@ constexpr int kMaxSupport = 300;
 constexpr Eigen::Index kAutoSupport = 50;
 /// A fit whose regularizer exceeds its data term this many times ignores the data.
 constexpr double kDataShare = 1e6;
+/// Below this log10 of the kernel's mass (pi l^2)^(d/2), a fit that ignores the data does so
+/// because of l: lambda's weight in the objective is lambda / mass.
+constexpr double kTinyMassLog10 = -6.0;
 /// The exact objective's matrix holds m^4 numbers.
 constexpr int kMaxExactSupport = 40;
 /// |log (pi l^2)^(d/2)| beyond which the problem is not formed (sos_mmd_problem.cpp).
@@ -89,6 +92,117 @@ OptionTable sosMmdOptions()
     return t;
 }
 
+/// The problem's settings from the options.
+SosMmdConfig configOf(const FitInput& in)
+{
+    SosMmdConfig config;
+    config.lengthScale = in.kernel.lengthScale;
+    config.lambda = in.options.real("lambda");
+    config.regularizer = in.options.text("regularizer") == "frobenius" ? SosRegularizer::Frobenius
+                                                                       : SosRegularizer::Trace;
+    config.objective =
+        in.options.text("objective") == "exact" ? SosObjective::Exact : SosObjective::Projected;
+    config.jitter = in.options.real("jitter");
+    return config;
+}
+
+/// The number of support points m (auto: min(50, N)), checked against N and the objective.
+int supportCount(const FitInput& in, const SosMmdConfig& config)
+{
+    if (!in.options.isChoice("support") &&
+        in.options.real("support") != std::floor(in.options.real("support"))) {
+        throw ParameterError("support", "is " + in.options.text("support") +
+                                            ": a number of points must be whole");
+    }
+    const int m = in.options.isChoice("support")
+                      ? static_cast<int>(std::min<Eigen::Index>(kAutoSupport, in.x.rows()))
+                      : static_cast<int>(in.options.real("support"));
+    if (m > in.x.rows()) {
+        throw ParameterError("support", "is " + std::to_string(m) + " but the fit has only " +
+                                            std::to_string(in.x.rows()) +
+                                            " training rows: m must be at most N");
+    }
+    if (config.objective == SosObjective::Exact && m > kMaxExactSupport) {
+        throw ParameterError("objective", "exact needs at most " +
+                                              std::to_string(kMaxExactSupport) +
+                                              " support points (its matrix holds m^4 "
+                                              "numbers); use projected or fewer points");
+    }
+    return m;
+}
+
+/// The solver run and its summary fields; a run that stopped improving far from a fixed point
+/// is not converged, and says so.
+FitReport solverReport(SosMmdSolver& solver, const SosMmdConfig& config, const FitControl& control)
+{
+    FitReport report = runSolver(solver, control);
+    const TraceRow& last = solver.last();
+    report.fields.emplace_back("iterations", static_cast<long long>(last.iteration));
+    report.fields.emplace_back("loss", last.loss);
+    report.fields.emplace_back(
+        config.objective == SosObjective::Exact ? "mmd2_exact" : "mmd2_projected", last.mmd);
+    report.fields.emplace_back("relative_change", last.residual);
+    report.fields.emplace_back("step_lipschitz", solver.stepLipschitz());
+    if (solver.stalled() && last.residual > 1e-6) {
+        report.status = SolverStatus::MaxIterations;
+        report.note = "the objective stopped improving at relative change " +
+                      numberText(last.residual, 3) + " (not converged)";
+    }
+    return report;
+}
+
+/// Nothing fitted at this l: a placeholder model whose report says why (a sweep skips it, a
+/// fixed l is refused naming length_scale).
+std::unique_ptr<SosMmdModel> refusedModel(const Matrix& support, double l, FitReport report,
+                                          std::string note)
+{
+    report.status = SolverStatus::Diverged;
+    report.refused = true;
+    report.note = std::move(note);
+    auto model = SosMmdModel::refused(support, l);
+    model->setReport(std::move(report));
+    return model;
+}
+
+/// The solver's B failed the model's checks. A zero B: the regularizer won (the checks name
+/// the file field "b"; here B is what the solver produced). A non-finite or indefinite B is a
+/// numerical failure at this l: at a fine l in many dimensions the kernel's mass (pi l^2)^(d/2)
+/// is so small that Tr(BW) = 1 asks for a B beyond double precision (Cardiotocography, d = 21,
+/// at the tuned l = 0.05: 7e-23), whatever lambda. Refused like a length scale the landmarks
+/// cannot resolve: a sweep skips it and the fit route refits at the next larger l.
+std::unique_ptr<SosMmdModel> unusableB(const ParameterError& e, const SosMmdConfig& config,
+                                       const Matrix& support, Eigen::Index columns,
+                                       FitReport report)
+{
+    if (e.message().find("not zero") != std::string::npos) {
+        throw NumericalError("kernel SoS: the fitted B is unusable (zero: the regularizer won at "
+                             "lambda = " +
+                             numberText(config.lambda, 6) + "); try a smaller --lambda");
+    }
+    const double l = config.lengthScale;
+    const double logMass = 0.5 * double(columns) * std::log(M_PI * l * l);
+    return refusedModel(
+        support, l, std::move(report),
+        "not fitted: at l = " + numberText(l, 4) + " in " + std::to_string(columns) +
+            " dimensions the kernel's mass (pi l^2)^(d/2) is 1e" +
+            numberText(logMass / std::log(10.0), 3) + ", and the fitted B (b " + e.message() +
+            ") is unusable there; try a larger length scale" + manyColumnsNote(columns));
+}
+
+/// Fitted in many columns, where the MMD^2 hardly sees the model: what the scores are then.
+std::string manyColumnsWarning(Eigen::Index columns, int rank)
+{
+    const double shrink = 0.5 * double(columns) * std::log10(2.0 / 3.0);
+    return "kernel SoS in " + std::to_string(columns) +
+           " columns: the MMD^2 sees the model only through (2/3)^(d/2) = 1e" +
+           numberText(shrink, 3) +
+           " of its mass, so B goes to the support points where the data's smoothed mass is "
+           "largest (rank " +
+           std::to_string(rank) +
+           " here) and the scores rank rows by kernel proximity to them, not by a density; "
+           "reduce the columns first (e.g. to principal components)";
+}
+
 /// Up to m distinct rows of x chosen by a seeded shuffle (the seed is recorded with the model's
 /// options). A repeated row would repeat a row of K~ and W, which are then singular: their
 /// factorizations blow up (mammography, with its repeated rows: B with an eigenvalue -3e15
@@ -144,71 +258,27 @@ public:
             throw ParameterError("kernel", "must be gaussian for sos-mmd (its integrals W and u "
                                            "are closed forms for that kernel only)");
         }
-        if (!in.options.isChoice("support") &&
-            in.options.real("support") != std::floor(in.options.real("support"))) {
-            throw ParameterError("support", "is " + in.options.text("support") +
-                                                ": a number of points must be whole");
-        }
-        const int m = in.options.isChoice("support")
-                          ? static_cast<int>(std::min<Eigen::Index>(kAutoSupport, in.x.rows()))
-                          : static_cast<int>(in.options.real("support"));
-        if (m > in.x.rows()) {
-            throw ParameterError("support", "is " + std::to_string(m) + " but the fit has only " +
-                                                std::to_string(in.x.rows()) +
-                                                " training rows: m must be at most N");
-        }
-        SosMmdConfig config;
-        config.lengthScale = in.kernel.lengthScale;
-        config.lambda = in.options.real("lambda");
-        config.regularizer = in.options.text("regularizer") == "frobenius"
-                                 ? SosRegularizer::Frobenius
-                                 : SosRegularizer::Trace;
-        config.objective =
-            in.options.text("objective") == "exact" ? SosObjective::Exact : SosObjective::Projected;
-        if (config.objective == SosObjective::Exact && m > kMaxExactSupport) {
-            throw ParameterError("objective", "exact needs at most " +
-                                                  std::to_string(kMaxExactSupport) +
-                                                  " support points (its matrix holds m^4 "
-                                                  "numbers); use projected or fewer points");
-        }
-        config.jitter = in.options.real("jitter");
+        const SosMmdConfig config = configOf(in);
         const uint64_t seed = in.options.seed("seed");
-        const Matrix support = supportPoints(in.x, m, seed);
-        std::unique_ptr<SosMmdProblem> problemHolder;
+        const Matrix support = supportPoints(in.x, supportCount(in, config), seed);
+        const double l = in.kernel.lengthScale;
+        std::unique_ptr<SosMmdProblem> problem;
         try {
-            problemHolder = std::make_unique<SosMmdProblem>(support, in.x, config);
+            problem = std::make_unique<SosMmdProblem>(support, in.x, config);
         } catch (const ParameterError& e) {
             if (e.parameter() != "length_scale") {
                 throw;
             }
-            // (pi l^2)^(d/2) itself leaves double precision (InternetAds, d = 1555): refused
+            // (pi l^2)^(d/2) itself leaves double precision (InternetAds at a coarse l): refused
             // like an l whose B overflows (below), so a sweep skips it.
-            FitReport report;
-            report.status = SolverStatus::Diverged;
-            report.refused = true;
-            report.note = "not fitted at l = " + numberText(in.kernel.lengthScale, 4) + ": " +
-                          e.message() + manyColumnsNote(in.x.cols());
-            auto model = SosMmdModel::refused(support, in.kernel.lengthScale);
-            model->setReport(std::move(report));
-            return model;
+            return refusedModel(support, l, FitReport(),
+                                "not fitted at l = " + numberText(l, 4) + ": " + e.message() +
+                                    manyColumnsNote(in.x.cols()));
         }
-        const SosMmdProblem& problem = *problemHolder;
-        SosMmdSolver solver(problem, in.options.integer("iterations"), in.options.real("tolerance"),
-                            seed);
-        FitReport report = runSolver(solver, control);
+        SosMmdSolver solver(*problem, in.options.integer("iterations"),
+                            in.options.real("tolerance"), seed);
+        FitReport report = solverReport(solver, config, control);
         const TraceRow& last = solver.last();
-        report.fields.emplace_back("iterations", static_cast<long long>(last.iteration));
-        report.fields.emplace_back("loss", last.loss);
-        report.fields.emplace_back(
-            config.objective == SosObjective::Exact ? "mmd2_exact" : "mmd2_projected", last.mmd);
-        report.fields.emplace_back("relative_change", last.residual);
-        report.fields.emplace_back("step_lipschitz", solver.stepLipschitz());
-        if (solver.stalled() && last.residual > 1e-6) {
-            // Stopped improving far from a fixed point: not converged, and said so.
-            report.status = SolverStatus::MaxIterations;
-            report.note = "the objective stopped improving at relative change " +
-                          numberText(last.residual, 3) + " (not converged)";
-        }
         // The regularizer outweighing the data a million times over: B is whatever minimizes
         // lambda Tr(B K~) on the spectraplex, and the data hardly enter. At a fine l in many
         // columns this is what (pi l^2)^(d/2) does to lambda's weight (Cardiotocography at the
@@ -218,47 +288,30 @@ public:
             const std::string why =
                 "the regularizer lambda Tr(B K~) = " + numberText(regularizer, 3) +
                 " outweighs the data's MMD^2 " + numberText(last.mmd, 3) +
-                " at l = " + numberText(in.kernel.lengthScale, 4);
-            if (!control.sweep) {
+                " at l = " + numberText(l, 4);
+            // When the kernel's mass (pi l^2)^(d/2), which divides lambda's weight, is tiny,
+            // the cause is l (no lambda helps): refused naming length_scale, as a sweep skips
+            // it. Otherwise lambda is too large for these data.
+            const double logMass10 = 0.5 * double(in.x.cols()) * std::log10(M_PI * l * l);
+            if (!control.sweep && logMass10 > kTinyMassLog10) {
                 throw NumericalError("kernel SoS: the fitted B is unusable (" + why +
-                                     ": the fit ignores the data); try a smaller --lambda or a "
-                                     "larger --length-scale" +
-                                     manyColumnsNote(in.x.cols()));
+                                     ": the fit ignores the data); try a smaller --lambda");
             }
-            report.status = SolverStatus::Diverged;
-            report.refused = true; // a sweep skips this l
-            report.note = "not fitted: " + why + manyColumnsNote(in.x.cols());
-            auto model = SosMmdModel::refused(support, in.kernel.lengthScale);
-            model->setReport(std::move(report));
-            return model;
+            return refusedModel(support, l, std::move(report),
+                                "not fitted: " + why +
+                                    ", where the kernel's mass (pi l^2)^(d/2) "
+                                    "is 1e" +
+                                    numberText(logMass10, 3) + ": give a larger length scale" +
+                                    manyColumnsNote(in.x.cols()));
         }
         std::unique_ptr<SosMmdModel> model;
         try {
-            model = std::make_unique<SosMmdModel>(support, solver.b(), in.kernel.lengthScale);
+            model = std::make_unique<SosMmdModel>(support, solver.b(), l);
         } catch (const ParameterError& e) {
-            if (e.message().find("not zero") != std::string::npos) {
-                // A zero B: the regularizer won (the model's checks name the file field "b";
-                // here B is what the solver produced).
-                throw NumericalError("kernel SoS: the fitted B is unusable (zero: the regularizer "
-                                     "won at lambda = " +
-                                     numberText(config.lambda, 6) + "); try a smaller --lambda");
-            }
-            // A non-finite or indefinite B is a numerical failure at this l. At a fine l in
-            // many dimensions the kernel's mass (pi l^2)^(d/2) is so small that
-            // Tr(BW) = 1 asks for a B beyond double precision (Cardiotocography, d = 21, at the
-            // tuned l = 0.05: 7e-23), whatever lambda: nothing can be fitted at this l. Refused
-            // like a length scale the landmarks cannot resolve: a sweep skips it and the fit
-            // route refits at the next larger l; a fixed l says which option to change.
-            const double logMass = 0.5 * double(in.x.cols()) *
-                                   std::log(M_PI * in.kernel.lengthScale * in.kernel.lengthScale);
-            report.status = SolverStatus::Diverged;
-            report.refused = true;
-            report.note =
-                "not fitted: at l = " + numberText(in.kernel.lengthScale, 4) + " in " +
-                std::to_string(in.x.cols()) + " dimensions the kernel's mass (pi l^2)^(d/2) is 1e" +
-                numberText(logMass / std::log(10.0), 3) + ", and the fitted B (b " + e.message() +
-                ") is unusable there; try a larger length scale" + manyColumnsNote(in.x.cols());
-            model = SosMmdModel::refused(support, in.kernel.lengthScale);
+            return unusableB(e, config, support, in.x.cols(), std::move(report));
+        }
+        if (!manyColumnsNote(in.x.cols()).empty()) {
+            report.warnings.push_back(manyColumnsWarning(in.x.cols(), model->rank()));
         }
         model->setReport(std::move(report));
         return model;

@@ -9,6 +9,11 @@
 #include <limits>
 
 namespace sosrep {
+namespace {
+
+constexpr double kMaxMove = 1e6;
+
+} // namespace
 
 SosMmdSolver::SosMmdSolver(const SosMmdProblem& problem, int iterations, double tolerance,
                            uint64_t seed)
@@ -69,7 +74,14 @@ bool SosMmdSolver::step()
     }
     const SingleThreadScope serial;
     const Matrix g = m_problem.gradientInC(m_problem.gradient(m_problem.toB(m_y)));
-    const Matrix next = projectOntoSpectraplex(m_y - g / m_lipschitz);
+    // The step 1/L, but no longer than a move of kMaxMove: the spectraplex's diameter is
+    // sqrt 2, so a longer move only lands on the same vertex. In many columns the MMD^2's
+    // curvature L is ~(2/3)^d (1e-87 at d = 500) while the regularizer's gradient is not, and
+    // 1/L times it overflowed B.
+    const double gNorm = g.norm();
+    const double step =
+        gNorm > 0.0 ? std::min(1.0 / m_lipschitz, kMaxMove / gNorm) : 1.0 / m_lipschitz;
+    const Matrix next = projectOntoSpectraplex(m_y - step * g);
     const double tNext = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * m_t * m_t));
     Matrix y = next + ((m_t - 1.0) / tNext) * (next - m_c);
     const double before = m_previous;
