@@ -12,8 +12,14 @@ mkdir -p "$out/small"
 export QT_QPA_PLATFORM=offscreen
 names=(density optimizer fisher_divergence scores compare)
 for tab in 0 1 2 3 4; do
-    "$studio" --demo --tab "$tab" --size 1600x1000 --screenshot "$out/${names[$tab]}.png"
-    "$studio" --demo --tab "$tab" --size 1280x720 --screenshot "$out/small/${names[$tab]}.png"
+    extra=()
+    if [ "$tab" = 3 ]; then
+        extra=(--contamination 0.1) # the Scores view with its outlier flags
+    fi
+    "$studio" --demo --tab "$tab" "${extra[@]}" --size 1600x1000 \
+        --screenshot "$out/${names[$tab]}.png"
+    "$studio" --demo --tab "$tab" "${extra[@]}" --size 1280x720 \
+        --screenshot "$out/small/${names[$tab]}.png"
 done
 "$studio" --demo --negativity --tab 1 --size 1280x720 --screenshot "$out/optimizer_negativity.png"
 "$studio" --demo --compare iforest --tab 4 --size 1600x1000 --screenshot "$out/compare_iforest.png"
