@@ -6,7 +6,8 @@
 #                                 in the base list: the Python package is built and tested)
 set -euo pipefail
 packages=(build-essential cmake pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev
-          libqcustomplot2.1-qt6 libeigen3-dev zlib1g-dev libgl-dev xvfb xauth locales
+          libqcustomplot2.1-qt6 libeigen3-dev zlib1g-dev nlohmann-json3-dev libgl-dev xvfb xauth
+          locales
           python3 python3-dev pybind11-dev python3-numpy python3-sklearn python3-pytest
           python3-dask python3-distributed python3-pandas python3-matplotlib)
 if [ "${1:-}" = "--sanitizers" ]; then
