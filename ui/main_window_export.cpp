@@ -2,9 +2,9 @@
 #include "ui/main_window.h"
 #include "ui/plots/density_page.h"
 
+#include "core/io/output_set.h"
+#include "core/io/table_text.h"
 #include "ui/controller/estimation_controller.h"
-#include "ui/io/output_set.h"
-#include "ui/io/table_text.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/optimizer_view.h"
 #include "ui/plots/ratio_plot.h"
@@ -107,11 +107,12 @@ QString MainWindow::exportScores(const QString& path)
     // the Scores view's model: `sosrep fit --purpose anomaly` when the app tuned it for that).
     try {
         io::OutputSet out;
-        out.plan(path, "scores");
+        const std::string file = path.toStdString();
+        out.plan(file, "scores");
         // With the Scores view's outlier flags when they are computed (the same outlier column
         // as `sosrep fit --contamination`).
         const std::optional<OutlierThreshold>& t = m_controller->threshold();
-        out.stage(path, io::scoresText(path, r->rowLogDensity, r->scoresModel().kind(),
+        out.stage(file, io::scoresText(file, r->rowLogDensity, r->scoresModel().kind(),
                                        m_controller->labels(),
                                        t ? std::optional<double>(t->offset) : std::nullopt));
         out.commit();

@@ -5,12 +5,12 @@
 
 #include "core/data/file_bytes.h"
 #include "core/errors.h"
+#include "core/io/project_format.h"
 #include "ui/controller/estimation_controller.h"
-#include "ui/io/project_format.h"
+#include "ui/json_bridge.h"
 
 #include <QCryptographicHash>
 #include <QFile>
-#include <QJsonArray>
 #include <QSaveFile>
 
 namespace sosrep::ui {
@@ -27,36 +27,26 @@ QString sha256Of(const QString& path)
     return QString::fromLatin1(h.result().toHex());
 }
 
-QString roleName(ColumnRole r)
+std::string roleName(ColumnRole r)
 {
-    return r == ColumnRole::Feature ? QStringLiteral("feature")
-           : r == ColumnRole::Label ? QStringLiteral("label")
-                                    : QStringLiteral("ignore");
+    return r == ColumnRole::Feature ? "feature" : r == ColumnRole::Label ? "label" : "ignore";
 }
 
-ColumnRole roleOf(const QString& name)
+ColumnRole roleOf(const std::string& name)
 {
-    return name == QLatin1String("label")    ? ColumnRole::Label
-           : name == QLatin1String("ignore") ? ColumnRole::Ignore
-                                             : ColumnRole::Feature;
+    return name == "label"    ? ColumnRole::Label
+           : name == "ignore" ? ColumnRole::Ignore
+                              : ColumnRole::Feature;
 }
 
 /// One view's tuning: the purpose, the rule and the length scales of its model.
-QJsonObject tuningOf(const FitOutcome& f)
+io::Json tuningOf(const FitOutcome& f)
 {
-    QJsonObject o;
-    o[QStringLiteral("purpose")] = QString::fromStdString(f.purpose);
-    o[QStringLiteral("rule")] = QString::fromStdString(f.rule);
-    QJsonArray scales;
-    if (f.search && f.search->selection.memberScales.size() > 1) {
-        for (double l : f.search->selection.memberScales) {
-            scales.append(l);
-        }
-    } else {
-        scales.append(f.lengthScale);
-    }
-    o[QStringLiteral("length_scales")] = scales;
-    return o;
+    const bool members = f.search && f.search->selection.memberScales.size() > 1;
+    return {{"purpose", f.purpose},
+            {"rule", f.rule},
+            {"length_scales",
+             members ? f.search->selection.memberScales : std::vector<double>{f.lengthScale}}};
 }
 
 } // namespace
@@ -69,11 +59,11 @@ QString saveProject(const QString& path, const EstimationController& c)
     io::ProjectData p;
     p.toy = c.toyConfig();
     if (!p.toy) {
-        p.dataPath = c.dataSource();
-        p.sha256 = sha256Of(c.dataSource());
+        p.dataPath = c.dataSource().toStdString();
+        p.sha256 = sha256Of(c.dataSource()).toStdString();
     }
     for (ColumnRole r : c.columnRoles()) {
-        p.roles << roleName(r);
+        p.roles.push_back(roleName(r));
     }
     p.plotX = c.plotX();
     p.plotY = c.plotY();
@@ -83,15 +73,16 @@ QString saveProject(const QString& path, const EstimationController& c)
     p.contamination = c.contamination();
     p.optimizerStep = c.solverComparison().learningRate;
     p.optimizerIterations = c.solverComparison().iterations;
-    p.ratio = c.ratio()->toJson();
+    p.ratio = fromQt(c.ratio()->toJson());
     if (const FitJobResult* r = c.result(); r && r->fit.search) {
-        p.tuning[QStringLiteral("density_view")] = tuningOf(r->fit);
+        p.tuning["density_view"] = tuningOf(r->fit);
         if (!r->scoresDeferred) { // else the Scores view's model is still being fitted
-            p.tuning[QStringLiteral("scores_view")] = tuningOf(r->scoresOutcome());
+            p.tuning["scores_view"] = tuningOf(r->scoresOutcome());
         }
     }
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(io::projectJson(p)) < 0 || !file.commit()) {
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(QByteArray::fromStdString(io::projectJson(p))) < 0 || !file.commit()) {
         return QStringLiteral("%1: cannot write project (%2)").arg(path, file.errorString());
     }
     return {};
@@ -104,7 +95,8 @@ ProjectOpenResult openProject(const QString& path, EstimationController& c)
     try {
         const std::vector<unsigned char> bytes = readFileBytes(path.toStdString(), 64 << 20);
         p = io::parseProject(
-            QByteArray(reinterpret_cast<const char*>(bytes.data()), qsizetype(bytes.size())), path);
+            std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+            path.toStdString());
     } catch (const std::exception& e) {
         out.error = QString::fromStdString(e.what());
         return out;
@@ -113,15 +105,16 @@ ProjectOpenResult openProject(const QString& path, EstimationController& c)
     if (p.toy) {
         c.generateToy(p.toy->kind, p.toy->n, p.toy->seed);
     } else {
-        if (!c.loadFile(p.dataPath)) {
+        const QString dataPath = QString::fromStdString(p.dataPath);
+        if (!c.loadFile(dataPath)) {
             out.error =
-                QStringLiteral("%1: its data file %2 could not be loaded").arg(path, p.dataPath);
+                QStringLiteral("%1: its data file %2 could not be loaded").arg(path, dataPath);
             return out;
         }
-        if (sha256Of(p.dataPath) != p.sha256) {
+        if (sha256Of(dataPath).toStdString() != p.sha256) {
             out.warning =
                 QStringLiteral("%1 has changed since the project was saved (SHA-256 differs)")
-                    .arg(p.dataPath);
+                    .arg(dataPath);
         }
     }
     c.setSettings(p.settings);
@@ -133,7 +126,7 @@ ProjectOpenResult openProject(const QString& path, EstimationController& c)
     runs.iterations = p.optimizerIterations;
     c.setSolverComparison(runs);
     QVector<ColumnRole> roles;
-    for (const QString& r : p.roles) {
+    for (const std::string& r : p.roles) {
         roles << roleOf(r);
     }
     if (roles.size() == c.columnRoles().size()) {
@@ -147,7 +140,7 @@ ProjectOpenResult openProject(const QString& path, EstimationController& c)
         c.setPlotColumns(p.plotX, p.plotY);
     }
     try {
-        c.ratio()->restore(p.ratio, false);
+        c.ratio()->restore(toQt(p.ratio), false);
     } catch (const std::exception& e) {
         out.warning = QStringLiteral("%1: the Ratio view's settings were not restored: %2")
                           .arg(path, QString::fromStdString(e.what()));

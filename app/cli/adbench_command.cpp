@@ -15,9 +15,9 @@
 #include "core/errors.h"
 #include "core/estimators/common_options.h"
 #include "core/estimators/registry.h"
+#include "core/io/table_text.h"
 #include "core/metrics/auc.h"
 #include "core/pipeline/fit_route.h"
-#include "ui/io/table_text.h"
 
 #include <QDir>
 #include <QFile>
@@ -214,8 +214,8 @@ void stageSplit(CommandContext& ctx, const QString& dir, const QString& stem, co
     test.labelName = "label";
     const QString trainPath = QDir(dir).filePath(stem + QStringLiteral("_train.csv"));
     const QString testPath = QDir(dir).filePath(stem + QStringLiteral("_test.csv"));
-    ctx.outputs().stage(trainPath, io::datasetText(trainPath, train));
-    ctx.outputs().stage(testPath, io::datasetText(testPath, test));
+    ctx.stage(trainPath, io::datasetText(trainPath.toStdString(), train));
+    ctx.stage(testPath, io::datasetText(testPath.toStdString(), test));
 }
 
 /// A folder option: it must exist.
@@ -300,14 +300,14 @@ AdbenchRow runMethod(const Split& split, const QString& file, uint64_t seed, con
             const FdPoint& pt = r.curve[i];
             extras->curveLines << QStringList{file,
                                               QString::number(seed),
-                                              io::formatNumber(pt.lengthScale),
-                                              finiteCell(pt.value),
+                                              qtNumber(pt.lengthScale),
+                                              qtFiniteCell(pt.value),
                                               QString::number(pt.invalidPoints),
                                               QString::number(pt.iterations),
-                                              finiteCell(pt.residual),
-                                              finiteCell(gridAuc[i]),
-                                              io::formatNumber(r.centre),
-                                              io::formatNumber(r.spacing),
+                                              qtFiniteCell(pt.residual),
+                                              qtFiniteCell(gridAuc[i]),
+                                              qtNumber(r.centre),
+                                              qtNumber(r.spacing),
                                               QString::number(int(i) == r.selection.index)}
                                       .join(QLatin1Char(','));
         }
@@ -424,8 +424,8 @@ AdbenchPlan planAdbench(const Options& o, CommandContext& ctx)
         for (const DataFile& file : plan.files) {
             for (uint64_t seed : plan.seeds) {
                 const QString stem = QDir(plan.exportDir).filePath(splitStem(file.name, seed));
-                ctx.outputs().plan(stem + QStringLiteral("_train.csv"), "--export-splits");
-                ctx.outputs().plan(stem + QStringLiteral("_test.csv"), "--export-splits");
+                ctx.plan(stem + QStringLiteral("_train.csv"), "--export-splits");
+                ctx.plan(stem + QStringLiteral("_test.csv"), "--export-splits");
             }
         }
     }
@@ -543,17 +543,17 @@ void finishAdbench(const AdbenchPlan& plan, const AdbenchRun& run, CommandContex
         json[QStringLiteral("selection_protocol")] = protocolJson(report);
     }
     if (!plan.curvesPath.isEmpty()) {
-        ctx.outputs().stage(plan.curvesPath, run.curveText);
+        ctx.stage(plan.curvesPath, run.curveText);
     }
     if (!plan.tablePath.isEmpty()) {
-        ctx.outputs().stage(plan.tablePath, adbenchCsv(run.rows));
+        ctx.stage(plan.tablePath, adbenchCsv(run.rows));
     }
     if (!plan.plotPath.isEmpty()) {
         ctx.stagePlot(plan.plotPath, adbenchChart(run.rows, run.labels, run.data.datasets,
                                                   int(plan.seeds.size()), plan.duplicate));
     }
     if (!plan.jsonPath.isEmpty()) {
-        ctx.outputs().stage(plan.jsonPath, QJsonDocument(json).toJson(QJsonDocument::Indented));
+        ctx.stage(plan.jsonPath, QJsonDocument(json).toJson(QJsonDocument::Indented));
     }
     ctx.commitOutputs();
     if (!plan.partialPath.isEmpty()) {

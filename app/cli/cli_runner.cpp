@@ -4,8 +4,8 @@
 #include "app/cli/commands.h"
 #include "app/cli/fit_options.h"
 #include "core/errors.h"
+#include "core/io/output_set.h"
 #include "core/util/text.h"
-#include "ui/io/output_set.h"
 
 #include <clocale>
 #include <new>

@@ -53,7 +53,7 @@ void CommandContext::stagePlot(const QString& path, const Chart& chart)
     } catch (const std::runtime_error& e) {
         throw io::OutputError(path.toStdString() + ": " + e.what());
     }
-    m_outputs.stage(path, bytes);
+    stage(path, bytes);
 }
 
 bool CommandContext::parse(QCommandLineParser& parser, const QStringList& args)
@@ -97,7 +97,7 @@ void CommandContext::warn(const std::vector<std::string>& texts)
 
 void CommandContext::input(const QString& path, const char* option)
 {
-    m_outputs.addInput(path, option);
+    m_outputs.addInput(path.toStdString(), option);
 }
 
 QString CommandContext::plannedOutput(const Options& options, const char* option)
@@ -107,7 +107,7 @@ QString CommandContext::plannedOutput(const Options& options, const char* option
         return {};
     }
     const QString path = options.required(name);
-    m_outputs.plan(path, option);
+    plan(path, option);
     return path;
 }
 

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "app/cli/cli_options.h"
+#include "core/io/output_set.h"
 #include "core/report/chart.h"
-#include "ui/io/output_set.h"
 
 #include <QCommandLineParser>
 #include <QJsonObject>
@@ -23,7 +23,7 @@ void setChartRenderer(ChartRenderer renderer);
 bool hasChartRenderer();
 
 /// What every command shares: its name for messages, the streams, the warnings channel and the
-/// all-or-nothing outputs (ui/io/output_set.h).
+/// all-or-nothing outputs (core/io/output_set.h).
 class CommandContext
 {
 public:
@@ -52,13 +52,26 @@ public:
     /// returns its path, or an empty string.
     QString plannedOutput(const Options& options, const char* option);
     io::OutputSet& outputs() { return m_outputs; }
+    /// The outputs' plan and stage with the command line's paths (core/io/output_set.h).
+    void plan(const QString& path, const std::string& option)
+    {
+        m_outputs.plan(path.toStdString(), option);
+    }
+    void stage(const QString& path, const std::string& content)
+    {
+        m_outputs.stage(path.toStdString(), content);
+    }
+    void stage(const QString& path, const QByteArray& content)
+    {
+        m_outputs.stage(path.toStdString(), content.toStdString());
+    }
     /// plannedOutput() for a figure: also refused at once when the extension is not .png, .pdf
     /// or .svg, or when this build cannot draw.
     QString plannedPlot(const Options& options, const char* option);
     /// Renders the chart and stages it under `path` (committed with the other outputs).
     void stagePlot(const QString& path, const Chart& chart);
 
-    /// Makes every staged output visible (ui/io/output_set.h).
+    /// Makes every staged output visible (core/io/output_set.h).
     void commitOutputs() { m_outputs.commit(); }
     /// Commits the outputs, then prints the summary (with "warnings") as the last stdout line.
     void finish(QJsonObject summary);

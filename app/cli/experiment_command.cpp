@@ -5,12 +5,13 @@
 #include "app/cli/cli_runner.h"
 #include "app/cli/commands.h"
 #include "app/cli/data_loader.h"
+#include "app/cli/fit_summary.h"
 #include "core/data/npz_reader.h"
 #include "core/data/preparation.h"
 #include "core/errors.h"
 #include "core/experiments/negativity.h"
+#include "core/io/table_text.h"
 #include "core/util/text.h"
-#include "ui/io/table_text.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -104,9 +105,9 @@ void appendCsv(QByteArray& csv, const NegativityRun& r, int worst, int every)
             csv += QStringList{QString::fromStdString(r.name),
                                QString::fromLatin1(method),
                                QString::number(t),
-                               io::formatNumber((*worstShare)(t)),
-                               io::formatNumber(shares->row(t).mean()),
-                               io::formatNumber(shares->row(t).maxCoeff()),
+                               qtNumber((*worstShare)(t)),
+                               qtNumber(shares->row(t).mean()),
+                               qtNumber(shares->row(t).maxCoeff()),
                                QString::number(diverged)}
                        .join(QLatin1Char(','))
                        .toUtf8() +
@@ -158,9 +159,8 @@ Chart negativityChart(const std::vector<NegativityRun>& runs, const NegativitySe
     bars.series = {initial, natural, standard};
     Chart chart;
     chart.title = "Negative values of f under natural vs standard gradient descent (" +
-                  toString(s.kernel) + " kernel, lambda " +
-                  io::formatNumber(s.learningRate).toStdString() + ", seed " +
-                  std::to_string(s.seed) + ")";
+                  toString(s.kernel) + " kernel, lambda " + io::formatNumber(s.learningRate) +
+                  ", seed " + std::to_string(s.seed) + ")";
     chart.panels = {bars, lines};
     chart.columns = 2;
     chart.width = 1500;
@@ -243,7 +243,7 @@ int negativity(const QStringList& args, CommandContext& ctx)
         runs.push_back(std::move(r));
     }
     if (!csvPath.isEmpty()) {
-        ctx.outputs().stage(csvPath, csv);
+        ctx.stage(csvPath, csv);
     }
     if (!plotPath.isEmpty()) {
         ctx.stagePlot(plotPath, negativityChart(runs, s));

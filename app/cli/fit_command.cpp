@@ -7,10 +7,10 @@
 #include "app/cli/fit_summary.h"
 #include "core/data/preparation.h"
 #include "core/errors.h"
+#include "core/io/model_file.h"
+#include "core/io/table_text.h"
 #include "core/pipeline/fit_route.h"
 #include "core/pipeline/outlier_threshold.h"
-#include "ui/io/model_file.h"
-#include "ui/io/table_text.h"
 
 namespace sosrep::cli {
 namespace {
@@ -70,27 +70,26 @@ void stageOutputs(CommandContext& ctx, const FitFiles& files, const FitOutcome& 
                   const FitSettings& settings, const LoadedData& d, const Dataset& scored,
                   const LogDensity& ld, const std::optional<OutlierThreshold>& threshold)
 {
-    io::OutputSet& out = ctx.outputs();
     if (!files.scores.isEmpty()) {
         const std::optional<double> offset =
             threshold ? std::optional<double>(threshold->offset) : std::nullopt;
-        out.stage(files.scores,
-                  io::scoresText(files.scores, ld.values, f.model->kind(), scored.labels, offset));
+        ctx.stage(files.scores, io::scoresText(files.scores.toStdString(), ld.values,
+                                               f.model->kind(), scored.labels, offset));
     }
     if (!files.trace.isEmpty()) {
-        out.stage(files.trace, traceText(files.trace, f.model->report()));
+        ctx.stage(files.trace, traceText(files.trace.toStdString(), f.model->report()));
     }
     if (!files.fd.isEmpty()) {
-        out.stage(files.fd, fdText(files.fd, *f.search));
+        ctx.stage(files.fd, fdText(files.fd.toStdString(), *f.search));
     }
     if (!files.model.isEmpty()) {
         std::vector<std::string> warnings = d.prepared.warnings;
         warnings.insert(warnings.end(), f.warnings.begin(), f.warnings.end());
-        QJsonObject prov = io::fitProvenance(settings, f, d.train.source, warnings);
+        io::Json prov = io::fitProvenance(settings, f, d.train.source, warnings);
         if (threshold) {
-            prov[QStringLiteral("outlier_threshold")] = io::outlierThresholdJson(*threshold);
+            prov["outlier_threshold"] = io::outlierThresholdJson(*threshold);
         }
-        out.stage(files.model, io::modelJson(io::savedModelOf(*f.model, settings, d.prepared.scaler,
+        ctx.stage(files.model, io::modelJson(io::savedModelOf(*f.model, settings, d.prepared.scaler,
                                                               d.train.columns, prov)));
     }
 }

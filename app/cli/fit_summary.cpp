@@ -1,20 +1,36 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/fit_summary.h"
 
+#include "core/io/model_file.h"
+#include "core/io/table_text.h"
 #include "core/kernels/kernel_operator.h"
 #include "core/metrics/auc.h"
-#include "ui/io/model_file.h"
-#include "ui/io/table_text.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 
 #include <cmath>
 
 namespace sosrep::cli {
 
-QString finiteCell(double v)
+std::string finiteCell(double v)
 {
-    return std::isfinite(v) ? io::formatNumber(v) : QString();
+    return std::isfinite(v) ? io::formatNumber(v) : std::string();
+}
+
+QString qtNumber(double v)
+{
+    return QString::fromStdString(io::formatNumber(v));
+}
+
+QString qtFiniteCell(double v)
+{
+    return QString::fromStdString(finiteCell(v));
+}
+
+QJsonObject qtObject(const io::Json& object)
+{
+    return QJsonDocument::fromJson(QByteArray::fromStdString(io::jsonCompact(object))).object();
 }
 
 void addAucs(QJsonObject& summary, const LogDensity& ld, const Dataset& data)
@@ -130,7 +146,7 @@ void addUnits(QJsonObject& summary, const FittedModel& model, const Scaler& scal
 
 void addThreshold(QJsonObject& summary, const OutlierThreshold& threshold, const LogDensity& ld)
 {
-    summary[QStringLiteral("outlier_threshold")] = io::outlierThresholdJson(threshold);
+    summary[QStringLiteral("outlier_threshold")] = qtObject(io::outlierThresholdJson(threshold));
     const auto flagged = (ld.values.array() < threshold.offset).count();
     summary[QStringLiteral("n_flagged")] = static_cast<int>(flagged);
     summary[QStringLiteral("flagged_fraction")] =
@@ -164,64 +180,53 @@ QJsonObject fitSummary(const FitOutcome& f, const FitSettings& settings, const D
     return s;
 }
 
-QByteArray traceText(const QString& path, const FitReport& report)
+std::string traceText(const std::string& path, const FitReport& report)
 {
-    std::vector<std::pair<QString, const TraceRow*>> rows;
+    std::vector<std::pair<std::string, const TraceRow*>> rows;
     bool fista = !report.traces.empty();
     for (const NamedTrace& t : report.traces) {
         fista = fista && t.run == "fista";
         for (const TraceRow& r : t.rows) {
-            rows.emplace_back(QString::fromStdString(t.run), &r);
+            rows.emplace_back(t.run, &r);
         }
     }
-    if (fista) {
-        // Kernel SoS: the objective, its MMD^2 part and the relative change that stops it.
-        return io::tableText(
-            path,
-            {QStringLiteral("solver"), QStringLiteral("iteration"), QStringLiteral("loss"),
-             QStringLiteral("mmd2"), QStringLiteral("relative_change")},
-            [&](int i, QStringList& c) {
-                const TraceRow& t = *rows[size_t(i)].second;
-                c << rows[size_t(i)].first << QString::number(t.iteration) << finiteCell(t.loss)
-                  << finiteCell(t.mmd) << finiteCell(t.residual);
-            },
-            static_cast<int>(rows.size()));
-    }
+    const std::vector<std::string> header =
+        fista // kernel SoS: the objective, its MMD^2 part and the relative change that stops it
+            ? std::vector<std::string>{"solver", "iteration", "loss", "mmd2", "relative_change"}
+            : std::vector<std::string>{"solver",  "iteration",         "loss",
+                                       "sq_norm", "negative_fraction", "residual"};
     return io::tableText(
-        path,
-        {QStringLiteral("solver"), QStringLiteral("iteration"), QStringLiteral("loss"),
-         QStringLiteral("sq_norm"), QStringLiteral("negative_fraction"),
-         QStringLiteral("residual")},
-        [&](int i, QStringList& c) {
+        path, header,
+        [&](int i, std::vector<std::string>& c) {
             const TraceRow& t = *rows[size_t(i)].second;
-            c << rows[size_t(i)].first << QString::number(t.iteration) << finiteCell(t.loss)
-              << finiteCell(t.sqNorm) << finiteCell(t.negativeFraction) << finiteCell(t.residual);
+            c = {rows[size_t(i)].first, std::to_string(t.iteration), finiteCell(t.loss)};
+            if (fista) {
+                c.insert(c.end(), {finiteCell(t.mmd), finiteCell(t.residual)});
+            } else {
+                c.insert(c.end(), {finiteCell(t.sqNorm), finiteCell(t.negativeFraction),
+                                   finiteCell(t.residual)});
+            }
         },
         static_cast<int>(rows.size()));
 }
 
-QByteArray fdText(const QString& path, const SearchResult& s)
+std::string fdText(const std::string& path, const SearchResult& s)
 {
     // Which points the density rule added: the first `extendedBelow` grid points lie below the
     // grid's lower edge, refinement midpoints are off the log grid.
-    std::vector<QString> kind;
+    std::vector<std::string> kind;
     int below = s.extendedBelow;
     for (const FdPoint& p : s.curve) {
-        kind.push_back(p.refinement  ? QStringLiteral("refinement")
-                       : below-- > 0 ? QStringLiteral("below-grid")
-                                     : QStringLiteral("grid"));
+        kind.emplace_back(p.refinement ? "refinement" : below-- > 0 ? "below-grid" : "grid");
     }
     return io::tableText(
         path,
-        {QStringLiteral("length_scale"), QStringLiteral("fisher_divergence"),
-         QStringLiteral("selected"), QStringLiteral("status"), QStringLiteral("invalid_points"),
-         QStringLiteral("point")},
-        [&](int i, QStringList& c) {
+        {"length_scale", "fisher_divergence", "selected", "status", "invalid_points", "point"},
+        [&](int i, std::vector<std::string>& c) {
             const FdPoint& p = s.curve[size_t(i)];
-            c << io::formatNumber(p.lengthScale) << finiteCell(p.value)
-              << QString::number(i == s.selection.index ? 1 : 0)
-              << QString::fromStdString(toString(p.status)) << QString::number(p.invalidPoints)
-              << kind[size_t(i)];
+            c = {io::formatNumber(p.lengthScale),    finiteCell(p.value),
+                 i == s.selection.index ? "1" : "0", toString(p.status),
+                 std::to_string(p.invalidPoints),    kind[size_t(i)]};
         },
         static_cast<int>(s.curve.size()));
 }

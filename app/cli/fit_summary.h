@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "core/data/scaler.h"
-#include "core/pipeline/outlier_threshold.h"
-
 #include "app/cli/command_context.h"
 #include "core/data/dataset.h"
+#include "core/data/scaler.h"
+#include "core/io/json.h"
 #include "core/pipeline/fit_route.h"
+#include "core/pipeline/outlier_threshold.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -41,15 +41,20 @@ QJsonObject fitSummary(const FitOutcome& f, const FitSettings& settings, const D
 
 /// The optimizer traces as CSV: solver,iteration,loss,sq_norm,negative_fraction,residual.
 /// A non-finite value (a diverged run's last row) is an empty cell, never "nan" or "inf".
-QByteArray traceText(const QString& path, const FitReport& report);
+std::string traceText(const std::string& path, const FitReport& report);
 
 /// The Fisher-divergence curve: length_scale,fisher_divergence,selected,status,invalid_points.
 /// A grid point without a finite value (a fit that diverged or was refused, or validation
 /// points where the term is not finite) has an empty fisher_divergence cell; status and
 /// invalid_points say why.
-QByteArray fdText(const QString& path, const SearchResult& s);
+std::string fdText(const std::string& path, const SearchResult& s);
 
 /// A number for a CSV cell, empty when not finite.
-QString finiteCell(double v);
+std::string finiteCell(double v);
+/// formatNumber and finiteCell for the cells built as Qt strings.
+QString qtNumber(double v);
+QString qtFiniteCell(double v);
+/// A core/io JSON object as Qt's, for the summaries the command line prints.
+QJsonObject qtObject(const io::Json& object);
 
 } // namespace sosrep::cli

@@ -4,7 +4,7 @@
 #include "app/cli/commands.h"
 #include "core/data/toy_data.h"
 #include "core/errors.h"
-#include "ui/io/table_text.h"
+#include "core/io/table_text.h"
 
 namespace sosrep::cli {
 namespace {
@@ -39,8 +39,8 @@ int commandGenerate(const QStringList& args, CommandContext& ctx)
         o.number(QStringLiteral("anomalies"), 0.0, 0.0, 1.0, "(a share of the rows)");
     const QString path = o.required(QStringLiteral("out"));
     requireText(path, "--out");
-    ctx.outputs().plan(path, "--out");
-    ctx.outputs().stage(path, io::datasetText(path, generateToyData(c)));
+    ctx.plan(path, "--out");
+    ctx.stage(path, io::datasetText(path.toStdString(), generateToyData(c)));
     ctx.commitOutputs();
     ctx.out() << "wrote " << c.n << " rows of '" << QString::fromStdString(toString(c.kind))
               << "' (seed " << c.seed << ") to " << path << '\n';

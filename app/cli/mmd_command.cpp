@@ -7,8 +7,8 @@
 #include "app/cli/data_loader.h"
 #include "core/data/preparation.h"
 #include "core/errors.h"
+#include "core/io/model_file.h"
 #include "core/metrics/mmd.h"
-#include "ui/io/model_file.h"
 
 #include <QJsonArray>
 
@@ -128,8 +128,8 @@ int commandMmd(const QStringList& args, CommandContext& ctx)
         ctx.input(path, "--model");
         LoadedModel m;
         m.path = path;
-        m.saved = io::loadModel(path);
-        m.model = io::toDensityModel(m.saved, path, "model");
+        m.saved = io::loadModel(path.toStdString());
+        m.model = io::toDensityModel(m.saved, path.toStdString(), "model");
         if (!models.empty() && (m.saved.columns != models.front().saved.columns ||
                                 !sameScaler(m.saved.scaler, models.front().saved.scaler))) {
             throw ParameterError("model", "'" + path.toStdString() +

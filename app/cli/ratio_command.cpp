@@ -11,12 +11,12 @@
 #include "core/errors.h"
 #include "core/estimators/ratio_model.h"
 #include "core/estimators/registry.h"
+#include "core/io/model_file.h"
+#include "core/io/table_text.h"
 #include "core/pipeline/fit_route.h"
 #include "core/ratio/expression.h"
 #include "core/ratio/importance_weights.h"
 #include "core/util/text.h"
-#include "ui/io/model_file.h"
-#include "ui/io/table_text.h"
 
 #include <QJsonArray>
 
@@ -89,8 +89,8 @@ Vector typeTwoValues(const QSource& src, const Dataset& p, const Scaler& pScaler
                                                static_cast<int>(p.dim()), "--q-function");
         raw = e.evaluate(p.x);
     } else if (!src.model.isEmpty()) {
-        const io::SavedModel saved = io::loadModel(src.model);
-        const auto model = io::toDensityModel(saved, src.model, "--q-model");
+        const io::SavedModel saved = io::loadModel(src.model.toStdString());
+        const auto model = io::toDensityModel(saved, src.model.toStdString(), "--q-model");
         if (saved.columns != p.columns) {
             throw ParameterError("--q-model", "'" + src.model.toStdString() +
                                                   "' was fitted on other columns than --p");
@@ -121,19 +121,18 @@ Vector typeTwoValues(const QSource& src, const Dataset& p, const Scaler& pScaler
     return raw * std::exp(pScaler.logJacobian());
 }
 
-QByteArray surfaceText(const JSurface& j)
+std::string surfaceText(const JSurface& j)
 {
-    QString s = QStringLiteral("t,lambda,criterion,value,selected\n");
+    std::string s = "t,lambda,criterion,value,selected\n";
     for (size_t a = 0; a < j.t.size(); ++a) {
         for (size_t b = 0; b < j.lambda.size(); ++b) {
             const bool chosen = int(a) == j.bestT && int(b) == j.bestLambda;
-            s += io::formatNumber(j.t[a]) + QLatin1Char(',') + io::formatNumber(j.lambda[b]) +
-                 QLatin1Char(',') + QString::fromStdString(j.criterion) + QLatin1Char(',') +
-                 finiteCell(j.j(Eigen::Index(a), Eigen::Index(b))) + QLatin1Char(',') +
-                 (chosen ? QStringLiteral("1") : QStringLiteral("0")) + QLatin1Char('\n');
+            s += io::formatNumber(j.t[a]) + ',' + io::formatNumber(j.lambda[b]) + ',' +
+                 j.criterion + ',' + finiteCell(j.j(Eigen::Index(a), Eigen::Index(b))) + ',' +
+                 (chosen ? "1" : "0") + '\n';
         }
     }
-    return s.toUtf8();
+    return s;
 }
 
 /// Whether the fit will tune (t, lambda) or (t, threshold) and so have a surface to write.
@@ -282,18 +281,18 @@ void stageRatioOutputs(const RatioFiles& files, const RatioModel& model, const V
                        const Dataset& p, const QSource& src, CommandContext& ctx)
 {
     if (!files.weights.isEmpty()) {
-        ctx.outputs().stage(files.weights, io::weightsText(weights));
+        ctx.stage(files.weights, io::weightsText(weights));
     }
     if (!files.j.isEmpty()) {
-        ctx.outputs().stage(files.j, surfaceText(*model.surface()));
+        ctx.stage(files.j, surfaceText(*model.surface()));
     }
     if (!files.model.isEmpty()) {
-        QJsonObject prov;
-        prov[QStringLiteral("seed")] = QString::fromStdString(settings.values.text("seed"));
-        prov[QStringLiteral("p_file")] = QString::fromStdString(p.source);
-        prov[QStringLiteral("q")] = src.type == 1 ? src.sample : QString::fromLatin1(src.flag);
-        ctx.outputs().stage(files.model, io::modelJson(io::savedModelOf(
-                                             model, settings, prepared.scaler, p.columns, prov)));
+        io::Json prov = io::Json::object();
+        prov["seed"] = settings.values.text("seed");
+        prov["p_file"] = p.source;
+        prov["q"] = src.type == 1 ? src.sample.toStdString() : std::string(src.flag);
+        ctx.stage(files.model, io::modelJson(io::savedModelOf(model, settings, prepared.scaler,
+                                                              p.columns, prov)));
     }
 }
 

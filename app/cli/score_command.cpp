@@ -5,8 +5,8 @@
 #include "app/cli/data_loader.h"
 #include "app/cli/fit_summary.h"
 #include "core/data/preparation.h"
-#include "ui/io/model_file.h"
-#include "ui/io/table_text.h"
+#include "core/io/model_file.h"
+#include "core/io/table_text.h"
 
 namespace sosrep::cli {
 
@@ -24,9 +24,9 @@ int commandScore(const QStringList& args, CommandContext& ctx)
     ctx.input(modelPath, "--model");
     ctx.input(dataPath, "--data");
     const QString outPath = o.required(QStringLiteral("scores-out"));
-    ctx.outputs().plan(outPath, "--scores-out");
+    ctx.plan(outPath, "--scores-out");
 
-    const io::SavedModel m = io::loadModel(modelPath);
+    const io::SavedModel m = io::loadModel(modelPath.toStdString());
     for (const std::string& w : io::savedFitWarnings(m)) {
         // A degenerate fit says so each time its file is used.
         ctx.warn("the model's fit warned: " + w);
@@ -36,12 +36,12 @@ int commandScore(const QStringList& args, CommandContext& ctx)
         loadMatching(dataPath, o.text(QStringLiteral("label-column")), m.columns, &warnings);
     ctx.warn(warnings);
     const Matrix x = applyToOther(m.scaler, raw);
-    const std::unique_ptr<FittedModel> model = io::toModel(m, modelPath);
+    const std::unique_ptr<FittedModel> model = io::toModel(m, modelPath.toStdString());
     const LogDensity ld = model->logValues(x);
     const std::optional<OutlierThreshold> threshold = io::savedOutlierThreshold(m, *model);
-    ctx.outputs().stage(outPath, io::scoresText(outPath, ld.values, model->kind(), raw.labels,
-                                                threshold ? std::optional<double>(threshold->offset)
-                                                          : std::nullopt));
+    ctx.stage(outPath,
+              io::scoresText(outPath.toStdString(), ld.values, model->kind(), raw.labels,
+                             threshold ? std::optional<double>(threshold->offset) : std::nullopt));
     QJsonObject s;
     s[QStringLiteral("estimator")] = QString::fromStdString(m.settings.estimator);
     if (m.kernel) {

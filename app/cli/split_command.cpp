@@ -5,7 +5,7 @@
 #include "app/cli/data_loader.h"
 #include "core/data/split.h"
 #include "core/errors.h"
-#include "ui/io/table_text.h"
+#include "core/io/table_text.h"
 
 namespace sosrep::cli {
 
@@ -29,7 +29,7 @@ int commandSplit(const QStringList& args, CommandContext& ctx)
         if (path.endsWith(QLatin1String(".npz"), Qt::CaseInsensitive)) {
             throw ParameterError(option, "split writes CSV or TSV (.csv/.tsv), not .npz");
         }
-        ctx.outputs().plan(path, option);
+        ctx.plan(path, option);
     }
     const uint64_t seed = o.seed(QStringLiteral("seed"), 0);
     const bool stratify = o.has(QStringLiteral("stratify"));
@@ -50,8 +50,8 @@ int commandSplit(const QStringList& args, CommandContext& ctx)
                             " rows: too few to give both "
                             "parts a row at this fraction");
     }
-    ctx.outputs().stage(trainOut, io::datasetText(trainOut, data.selectRows(s.train)));
-    ctx.outputs().stage(testOut, io::datasetText(testOut, data.selectRows(s.test)));
+    ctx.stage(trainOut, io::datasetText(trainOut.toStdString(), data.selectRows(s.train)));
+    ctx.stage(testOut, io::datasetText(testOut.toStdString(), data.selectRows(s.test)));
     ctx.commitOutputs();
     ctx.out() << "split " << data.rows() << " rows (seed " << seed
               << (stratify ? ", stratified" : "") << "): " << s.train.size() << " train -> "

@@ -2,21 +2,20 @@
 // The `sosrep._sosrep` extension: the core's registry, its one fit route and the model files,
 // for the Python package (app/python/sosrep). No widgets: sosrep_core and sosrep_io only.
 #include "app/python/array_input.h"
+#include "core/data/file_bytes.h"
 #include "core/data/preparation.h"
 #include "core/errors.h"
 #include "core/estimators/ratio_model.h"
 #include "core/estimators/registry.h"
+#include "core/io/model_file.h"
+#include "core/io/output_set.h"
 #include "core/metrics/mmd.h"
 #include "core/pipeline/fit_route.h"
 #include "core/pipeline/outlier_threshold.h"
 #include "core/ratio/importance_weights.h"
-#include "ui/io/model_file.h"
-#include "ui/io/output_set.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
-
-#include <QFile>
 
 #include <algorithm>
 #include <atomic>
@@ -290,7 +289,7 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
     if (f.search) {
         m->fdCurve = f.search->curve;
     }
-    const QJsonObject prov = io::fitProvenance(settings, f, "(NumPy array)", m->warnings);
+    const io::Json prov = io::fitProvenance(settings, f, "(NumPy array)", m->warnings);
     m->saved = io::savedModelOf(*f.model, settings, prepared.scaler, train.columns, prov);
     if (!data.second && !data.secondValues) { // a density or a detector: it may need a threshold
         m->data.train = std::move(data.train);
@@ -306,17 +305,14 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
 std::shared_ptr<Model> fromJson(const std::string& bytes, const std::string& source)
 {
     auto m = std::make_shared<Model>();
-    const QString name = QString::fromStdString(source);
-    m->saved = io::parseModel(QByteArray::fromStdString(bytes), name);
-    m->fitted = io::toModel(m->saved, name);
+    m->saved = io::parseModel(bytes, source);
+    m->fitted = io::toModel(m->saved, source);
     m->lengthScale = m->saved.kernel ? m->saved.kernel->lengthScale : 0.0;
     m->warnings = io::savedFitWarnings(m->saved);
     if (const auto t = io::savedOutlierThreshold(m->saved, *m->fitted)) {
         // In today's units (a file written before log values were per unit of the data's
         // columns: its threshold moved by the same constant as the model's log values).
-        QJsonObject o = m->saved.provenance[QStringLiteral("outlier_threshold")].toObject();
-        o[QStringLiteral("offset")] = t->offset;
-        m->saved.provenance[QStringLiteral("outlier_threshold")] = o;
+        m->saved.provenance["outlier_threshold"]["offset"] = t->offset;
     }
     m->saved.logValuesInDataUnits = true;
     return m;
@@ -324,25 +320,22 @@ std::shared_ptr<Model> fromJson(const std::string& bytes, const std::string& sou
 
 std::shared_ptr<Model> load(const std::string& path)
 {
-    QFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::ReadOnly)) {
-        throw DataError(path, 0, 0,
-                        "cannot read the model file (" + file.errorString().toStdString() + ")");
-    }
-    return fromJson(file.readAll().toStdString(), path);
+    // Read and size-checked as every other reader of the product does (a DataError naming the
+    // file when it cannot be read).
+    const std::vector<unsigned char> bytes = readFileBytes(path, uint64_t(1) << 31);
+    return fromJson(std::string(bytes.begin(), bytes.end()), path);
 }
 
 py::bytes toJson(const Model& m)
 {
-    return py::bytes(io::modelJson(m.saved).toStdString());
+    return py::bytes(io::modelJson(m.saved));
 }
 
 void save(const Model& m, const std::string& path)
 {
     io::OutputSet out;
-    const QString p = QString::fromStdString(path);
-    out.plan(p, "model");
-    out.stage(p, io::modelJson(m.saved));
+    out.plan(path, "model");
+    out.stage(path, io::modelJson(m.saved));
     out.commit(); // a temporary file renamed into place: never half written
 }
 
@@ -498,13 +491,16 @@ py::list fdCurveOf(const Model& m)
 /// None when the file has none (the command line and the app score without one).
 py::object savedThresholdOf(const Model& m)
 {
-    const QJsonObject t = m.saved.provenance[QStringLiteral("outlier_threshold")].toObject();
-    const QJsonValue c = t[QStringLiteral("contamination")];
-    const QJsonValue o = t[QStringLiteral("offset")];
-    if (!c.isDouble() || !o.isDouble()) {
+    const io::Json& p = m.saved.provenance;
+    if (!p.contains("outlier_threshold") || !p["outlier_threshold"].is_object()) {
         return py::none();
     }
-    return py::make_tuple(c.toDouble(), o.toDouble());
+    const io::Json& t = p["outlier_threshold"];
+    if (!t.contains("contamination") || !t["contamination"].is_number() || !t.contains("offset") ||
+        !t["offset"].is_number()) {
+        return py::none();
+    }
+    return py::make_tuple(t["contamination"].get<double>(), t["offset"].get<double>());
 }
 
 /// The outlier threshold for `contamination` from log values of rows the models giving them
@@ -542,14 +538,14 @@ py::tuple heldOutThreshold(Model& m, double contamination)
         m.heldOut = std::move(values);
     }
     const OutlierThreshold t = outlierThreshold(*m.heldOut, contamination, m.heldOutMethod);
-    m.saved.provenance[QStringLiteral("outlier_threshold")] = io::outlierThresholdJson(t);
+    m.saved.provenance["outlier_threshold"] = io::outlierThresholdJson(t);
     return py::make_tuple(t.offset, t.heldOutRows, t.method);
 }
 
 void setOutlierThreshold(Model& m, const py::object& value)
 {
     if (value.is_none()) {
-        m.saved.provenance.remove(QStringLiteral("outlier_threshold"));
+        m.saved.provenance.erase("outlier_threshold");
         return;
     }
     const auto [contamination, offset] = value.cast<std::pair<double, double>>();
@@ -559,10 +555,8 @@ void setOutlierThreshold(Model& m, const py::object& value)
                                                   formatReal(contamination) + " and " +
                                                   formatReal(offset));
     }
-    QJsonObject t;
-    t[QStringLiteral("contamination")] = contamination;
-    t[QStringLiteral("offset")] = offset;
-    m.saved.provenance[QStringLiteral("outlier_threshold")] = t;
+    m.saved.provenance["outlier_threshold"] = {{"contamination", contamination},
+                                               {"offset", offset}};
 }
 
 } // namespace

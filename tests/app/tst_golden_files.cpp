@@ -6,10 +6,10 @@
 // (a fit's last bits depend on the CPU), so it passes on any x86-64 machine.
 // SOSREP_UPDATE_GOLDEN=1 rewrites the project and table files (only for a deliberate format
 // change, said in the commit).
+#include "core/io/model_file.h"
+#include "core/io/project_format.h"
+#include "core/io/table_text.h"
 #include "support/cli_run.h"
-#include "ui/io/model_file.h"
-#include "ui/io/project_format.h"
-#include "ui/io/table_text.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -24,12 +24,12 @@ namespace {
 const QString kGolden = QStringLiteral(SOSREP_TEST_DATA_DIR "/golden/");
 
 /// Compares `bytes` with the committed file, or rewrites it under SOSREP_UPDATE_GOLDEN=1.
-bool matchesGolden(const QString& name, const QByteArray& bytes)
+bool matchesGolden(const QString& name, const std::string& bytes)
 {
     if (qEnvironmentVariableIsSet("SOSREP_UPDATE_GOLDEN")) {
-        return writeText(kGolden + name, QString::fromUtf8(bytes));
+        return writeText(kGolden + name, QString::fromStdString(bytes));
     }
-    return bytesOf(kGolden + name) == bytes;
+    return bytesOf(kGolden + name) == QByteArray::fromStdString(bytes);
 }
 
 io::ProjectData fixedProject()
@@ -41,7 +41,7 @@ io::ProjectData fixedProject()
     toy.seed = 18446744073709551557ULL; // every digit of a 64-bit seed
     toy.anomalyFraction = 0.05;
     p.toy = toy;
-    p.roles = {QStringLiteral("feature"), QStringLiteral("feature"), QStringLiteral("label")};
+    p.roles = {"feature", "feature", "label"};
     p.plotX = 1;
     p.plotY = 0;
     p.settings = FitSettings::defaults("sosrep");
@@ -54,12 +54,10 @@ io::ProjectData fixedProject()
     p.optimizerStep = 0.0123;
     p.optimizerIterations = 1234;
     p.contamination = 0.07;
-    p.ratio[QStringLiteral("estimator")] = QStringLiteral("fire");
-    p.ratio[QStringLiteral("t")] = 1e-05;
-    p.ratio[QStringLiteral("rows")] = QJsonArray{1, 2.5, -3e+20};
-    p.tuning[QStringLiteral("density_view")] =
-        QJsonObject{{QStringLiteral("length_scale"), 0.123456789012345},
-                    {QStringLiteral("rule"), QStringLiteral("density")}};
+    p.ratio["estimator"] = "fire";
+    p.ratio["t"] = 1e-05;
+    p.ratio["rows"] = io::Json::array({1, 2.5, -3e+20});
+    p.tuning["density_view"] = {{"length_scale", 0.123456789012345}, {"rule", "density"}};
     return p;
 }
 
@@ -85,8 +83,8 @@ private slots:
         const QString path = kGolden + name + QStringLiteral(".json");
         const QByteArray bytes = bytesOf(path);
         QVERIFY2(bytes.size() > 100, qPrintable(path));
-        const io::SavedModel saved = io::parseModel(bytes, path);
-        const QByteArray again = io::modelJson(saved);
+        const io::SavedModel saved = io::parseModel(bytes.toStdString(), path.toStdString());
+        const QByteArray again = QByteArray::fromStdString(io::modelJson(saved));
         QVERIFY2(again == bytes,
                  qPrintable(path + QStringLiteral(": written again it differs (%1 vs %2 bytes)")
                                        .arg(again.size())
@@ -127,10 +125,12 @@ private slots:
 
     void aProjectFileIsTheCommittedBytes()
     {
-        const QByteArray bytes = io::projectJson(fixedProject());
-        QVERIFY(matchesGolden(QStringLiteral("project.sosrep.json"), bytes));
+        QVERIFY(
+            matchesGolden(QStringLiteral("project.sosrep.json"), io::projectJson(fixedProject())));
         const QString path = kGolden + QStringLiteral("project.sosrep.json");
-        QCOMPARE(io::projectJson(io::parseProject(bytesOf(path), path)), bytesOf(path));
+        const std::string again =
+            io::projectJson(io::parseProject(bytesOf(path).toStdString(), path.toStdString()));
+        QCOMPARE(QByteArray::fromStdString(again), bytesOf(path));
     }
 
     void aScoresTableIsTheCommittedBytes()
@@ -139,11 +139,10 @@ private slots:
         values << -1.5, 0.1, -1234.5678901234567, 3e-20, -7.25;
         Eigen::VectorXi labels(5);
         labels << 0, 1, 0, 0, 1;
-        const QByteArray table =
-            io::scoresText(QStringLiteral("t.csv"), values, DensityKind::Normalized, labels, -2.0);
+        const std::string table =
+            io::scoresText("t.csv", values, DensityKind::Normalized, labels, -2.0);
         QVERIFY(matchesGolden(QStringLiteral("scores_table.csv"), table));
-        const QByteArray plain =
-            io::scoresText(QStringLiteral("t.csv"), values, DensityKind::Score, std::nullopt);
+        const std::string plain = io::scoresText("t.csv", values, DensityKind::Score, std::nullopt);
         QVERIFY(matchesGolden(QStringLiteral("scores_table_score.csv"), plain));
     }
 };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Issue 23: a command's outputs are all old or all new, even when replacing one of them fails
 // in the middle of the commit (fit once exited 5 with three of its four outputs replaced).
-#include "ui/io/output_set.h"
+#include "core/io/output_set.h"
 
 #include <QtTest>
 
@@ -51,8 +51,8 @@ private:
         d = m_dir.filePath(QStringLiteral("d.csv"));
         QVERIFY(write(a, "OLD A") && write(b, "OLD B"));
         for (const QString& p : {a, b, c, d}) {
-            set.plan(p, "--out");
-            set.stage(p, "NEW " + QFileInfo(p).fileName().toUtf8());
+            set.plan(p.toStdString(), "--out");
+            set.stage(p.toStdString(), "NEW " + QFileInfo(p).fileName().toStdString());
         }
     }
     QStringList entries() const
@@ -78,9 +78,10 @@ private slots:
         for (const QString& failing : {QStringLiteral("c.csv"), QStringLiteral("d.csv")}) {
             OutputSet set;
             prepare(set);
-            set.setBeforeRename([&](const QString& path) {
-                if (QFileInfo(path).fileName() == failing) {
-                    QVERIFY(turnIntoFolder(path));
+            set.setBeforeRename([&](const std::string& path) {
+                const QString target = QString::fromStdString(path);
+                if (QFileInfo(target).fileName() == failing) {
+                    QVERIFY(turnIntoFolder(target));
                 }
             });
             QVERIFY_THROWS_EXCEPTION(OutputError, set.commit());

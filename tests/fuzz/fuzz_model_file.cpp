@@ -2,14 +2,19 @@
 // libFuzzer target: the model-file loader (JSON, settings, kernel, scaler, parameters) and the
 // estimator's rebuild of the model, then one evaluation. Bad input must end in DataError.
 #include "core/errors.h"
-#include "ui/io/model_file.h"
+#include "core/io/model_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    const QByteArray bytes(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
+    const std::string_view bytes(reinterpret_cast<const char*>(data), size);
     try {
-        const sosrep::io::SavedModel m = sosrep::io::parseModel(bytes, QStringLiteral("fuzz.json"));
-        const auto model = sosrep::io::toModel(m, QStringLiteral("fuzz.json"));
+        const sosrep::io::SavedModel m = sosrep::io::parseModel(bytes, "fuzz.json");
+        const auto model = sosrep::io::toModel(m, "fuzz.json");
+        // What reads, writes back and reads to the same bytes.
+        const std::string written = sosrep::io::modelJson(m);
+        if (sosrep::io::modelJson(sosrep::io::parseModel(written, "again.json")) != written) {
+            __builtin_trap();
+        }
         const sosrep::Matrix probe =
             sosrep::Matrix::Zero(1, static_cast<Eigen::Index>(m.columns.size()));
         const sosrep::LogDensity ld = model->logValues(probe);

@@ -7,11 +7,12 @@
 #include "core/data/split.h"
 #include "core/errors.h"
 #include "core/estimators/registry.h"
+#include "core/io/settings_json.h"
 #include "core/pipeline/fit_route.h"
 #include "core/ratio/expression.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/option_labels.h"
-#include "ui/io/settings_json.h"
+#include "ui/json_bridge.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -413,7 +414,7 @@ double RatioController::shownLambda() const
 QJsonObject RatioController::toJson() const
 {
     QJsonObject o;
-    o[QStringLiteral("model")] = io::settingsToJson(m_settings);
+    o[QStringLiteral("model")] = toQt(io::settingsToJson(m_settings));
     QJsonObject src;
     const char* kinds[] = {"none", "file", "column", "rect"};
     src[QStringLiteral("kind")] = QString::fromLatin1(kinds[m_source.kind]);
@@ -448,8 +449,8 @@ void RatioController::restore(const QJsonObject& json, bool refit)
     if (json.isEmpty()) {
         return;
     }
-    m_settings = io::settingsFromJson(json[QStringLiteral("model")].toObject(),
-                                      QStringLiteral("project"), QStringLiteral("ratio.model"));
+    m_settings = io::settingsFromJson(fromQt(json[QStringLiteral("model")].toObject()), "project",
+                                      "ratio.model");
     if (EstimatorRegistry::instance().get(m_settings.estimator).capabilities().kind !=
         DensityKind::Ratio) {
         throw fieldError(QStringLiteral("model.estimator"), "is not a density-ratio estimator");

@@ -3,10 +3,10 @@
 
 #include "core/estimators/common_options.h"
 #include "core/estimators/registry.h"
+#include "core/io/output_set.h"
+#include "core/io/table_text.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/ratio_controller.h"
-#include "ui/io/output_set.h"
-#include "ui/io/table_text.h"
 #include "ui/panels/option_editor.h"
 #include "ui/plots/ratio_plot.h"
 
@@ -425,8 +425,8 @@ QString RatioView::saveWeights(const QString& path)
     }
     try {
         io::OutputSet out;
-        out.plan(path, "weights");
-        out.stage(path, io::weightsText(r->weights));
+        out.plan(path.toStdString(), "weights");
+        out.stage(path.toStdString(), io::weightsText(r->weights));
         out.commit();
         return {};
     } catch (const std::exception& e) {

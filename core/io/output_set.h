@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QByteArray>
-#include <QString>
-
 #include <functional>
-
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -36,19 +33,19 @@ public:
     ~OutputSet();
 
     /// Declares an input file, which no output may overwrite.
-    void addInput(const QString& path, const std::string& option);
+    void addInput(const std::string& path, const std::string& option);
     /// Declares an output for `option` (e.g. "--scores-out") and checks it (see above).
-    void plan(const QString& path, const std::string& option);
+    void plan(const std::string& path, const std::string& option);
     /// Writes the content of a planned output to its staged temporary file.
-    void stage(const QString& path, const QByteArray& content);
+    void stage(const std::string& path, const std::string& content);
     /// Makes every staged output visible under its name.
     void commit();
 
-    bool isPlanned(const QString& path) const;
+    bool isPlanned(const std::string& path) const;
 
     /// For tests of the rollback: called with each target just before it is replaced (a test
     /// swaps the target for a folder there, as a user or a race could).
-    void setBeforeRename(std::function<void(const QString&)> hook)
+    void setBeforeRename(std::function<void(const std::string&)> hook)
     {
         m_beforeRename = std::move(hook);
     }
@@ -56,16 +53,16 @@ public:
 private:
     struct Entry
     {
-        QString path;      // as given
-        QString canonical; // directory resolved, for comparisons
+        std::string path;      // as given
+        std::string canonical; // directory resolved, for comparisons
         std::string option;
         bool input = false;
         int fd = -1;            // staged content (unnamed file, or named temporary below)
         std::string tempName;   // the staged file's temporary name (named fallback, commit)
         std::string backupName; // the old target's second name during commit()
     };
-    Entry* find(const QString& path);
-    static QString canonicalOf(const QString& path);
+    Entry* find(const std::string& path);
+    static std::string canonicalOf(const std::string& path);
     void discard();
     static std::string sideName(const Entry& e, const char* kind, size_t index);
     void linkStaged();
@@ -74,7 +71,7 @@ private:
 
     std::vector<Entry> m_entries;
     bool m_committed = false;
-    std::function<void(const QString&)> m_beforeRename;
+    std::function<void(const std::string&)> m_beforeRename;
 };
 
 /// Writing an output failed (disk full, permission changed since plan()).

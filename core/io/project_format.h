@@ -3,14 +3,12 @@
 
 #include "core/data/toy_data.h"
 #include "core/estimators/fit_settings.h"
-
-#include <QByteArray>
-#include <QJsonObject>
-#include <QString>
-#include <QStringList>
+#include "core/io/json.h"
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace sosrep::io {
 
@@ -21,9 +19,9 @@ namespace sosrep::io {
 struct ProjectData
 {
     std::optional<ToyConfig> toy;
-    QString dataPath; // absolute (a relative path in the file is relative to the project)
-    QString sha256;
-    QStringList roles; // "feature", "label" or "ignore", one per column
+    std::string dataPath; // absolute (a relative path in the file is relative to the project)
+    std::string sha256;
+    std::vector<std::string> roles; // "feature", "label" or "ignore", one per column
     int plotX = 0;
     int plotY = 1;
     FitSettings settings;
@@ -34,19 +32,19 @@ struct ProjectData
     /// The Optimizer view's natural-vs-standard runs: step λ and iterations (the view's range).
     double optimizerStep = 0.1;
     int optimizerIterations = 500;
-    QJsonObject ratio; // the Ratio view's state (RatioController::toJson), may be empty
+    Json ratio = Json::object(); // the Ratio view's state (RatioController::toJson), may be empty
     /// What the last fit's length-scale tuning did for each view: the purpose, the rule and
     /// the length scales (a record for readers; the settings alone decide a refit). May be
     /// empty.
-    QJsonObject tuning;
+    Json tuning = Json::object();
 };
 
-QByteArray projectJson(const ProjectData& project);
+std::string projectJson(const ProjectData& project);
 
 /// Parses and checks a project file's bytes; throws DataError naming `path` (with line and
 /// column for malformed JSON) on anything malformed: another format or version, settings that
 /// are not the estimator's options, roles that are not feature/label/ignore, bad toy settings,
 /// negative sizes.
-ProjectData parseProject(const QByteArray& bytes, const QString& path);
+ProjectData parseProject(std::string_view bytes, const std::string& path);
 
 } // namespace sosrep::io

@@ -1,24 +1,32 @@
 // SPDX-License-Identifier: MIT
-#include "ui/io/output_set.h"
+#include "core/io/output_set.h"
 
 #include "core/errors.h"
 
-#include <QDir>
-#include <QFileInfo>
-
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace sosrep::io {
 namespace {
 
-std::string s(const QString& q)
+namespace fs = std::filesystem;
+
+/// The folder a path's file lives in, absolute (the current one for a bare name).
+std::string folderOf(const std::string& path)
 {
-    return q.toStdString();
+    const fs::path p = fs::absolute(fs::path(path));
+    return p.parent_path().string();
+}
+
+std::string fileNameOf(const std::string& path)
+{
+    return fs::path(path).filename().string();
 }
 
 std::string errnoText()
@@ -27,10 +35,10 @@ std::string errnoText()
 }
 
 /// write() until done (it may write less than asked).
-bool writeAll(int fd, const char* data, qsizetype size)
+bool writeAll(int fd, const char* data, size_t size)
 {
     while (size > 0) {
-        const ssize_t n = ::write(fd, data, static_cast<size_t>(size));
+        const ssize_t n = ::write(fd, data, size);
         if (n < 0) {
             if (errno == EINTR) {
                 continue;
@@ -38,14 +46,14 @@ bool writeAll(int fd, const char* data, qsizetype size)
             return false;
         }
         data += n;
-        size -= n;
+        size -= static_cast<size_t>(n);
     }
     return true;
 }
 
-void syncDirectory(const QString& dir)
+void syncDirectory(const std::string& dir)
 {
-    const int fd = ::open(QFile::encodeName(dir).constData(), O_RDONLY | O_DIRECTORY);
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
     if (fd >= 0) {
         ::fsync(fd);
         ::close(fd);
@@ -59,17 +67,20 @@ OutputSet::~OutputSet()
     discard();
 }
 
-QString OutputSet::canonicalOf(const QString& path)
+std::string OutputSet::canonicalOf(const std::string& path)
 {
-    const QFileInfo info(path);
-    if (info.exists()) {
-        return info.canonicalFilePath();
+    std::error_code ec;
+    if (fs::exists(path, ec)) {
+        const fs::path c = fs::canonical(path, ec);
+        if (!ec) {
+            return c.string();
+        }
     }
-    const QString dir = info.absoluteDir().canonicalPath();
-    return (dir.isEmpty() ? info.absolutePath() : dir) + QLatin1Char('/') + info.fileName();
+    const fs::path dir = fs::canonical(folderOf(path), ec);
+    return (ec ? folderOf(path) : dir.string()) + "/" + fileNameOf(path);
 }
 
-OutputSet::Entry* OutputSet::find(const QString& path)
+OutputSet::Entry* OutputSet::find(const std::string& path)
 {
     for (Entry& e : m_entries) {
         if (!e.input && e.path == path) {
@@ -79,7 +90,7 @@ OutputSet::Entry* OutputSet::find(const QString& path)
     return nullptr;
 }
 
-bool OutputSet::isPlanned(const QString& path) const
+bool OutputSet::isPlanned(const std::string& path) const
 {
     for (const Entry& e : m_entries) {
         if (!e.input && e.path == path) {
@@ -89,7 +100,7 @@ bool OutputSet::isPlanned(const QString& path) const
     return false;
 }
 
-void OutputSet::addInput(const QString& path, const std::string& option)
+void OutputSet::addInput(const std::string& path, const std::string& option)
 {
     Entry e;
     e.path = path;
@@ -98,33 +109,32 @@ void OutputSet::addInput(const QString& path, const std::string& option)
     e.input = true;
     for (const Entry& other : m_entries) {
         if (!other.input && other.canonical == e.canonical) {
-            throw ParameterError(other.option, s(path) + " is also the input " + option +
+            throw ParameterError(other.option, path + " is also the input " + option +
                                                    ": it would be overwritten");
         }
     }
     m_entries.push_back(e);
 }
 
-void OutputSet::plan(const QString& path, const std::string& option)
+void OutputSet::plan(const std::string& path, const std::string& option)
 {
-    if (path.isEmpty()) {
+    if (path.empty()) {
         throw ParameterError(option, "needs a file name");
     }
-    const QFileInfo info(path);
-    const QFileInfo dir(info.absolutePath());
-    if (!dir.exists()) {
-        throw ParameterError(option, "the folder " + s(dir.filePath()) + " of " + s(path) +
-                                         " does not exist");
+    const std::string dir = folderOf(path);
+    std::error_code ec;
+    if (!fs::exists(dir, ec)) {
+        throw ParameterError(option, "the folder " + dir + " of " + path + " does not exist");
     }
-    if (!dir.isDir()) {
-        throw ParameterError(option, s(dir.filePath()) + " is not a folder");
+    if (!fs::is_directory(dir, ec)) {
+        throw ParameterError(option, dir + " is not a folder");
     }
-    if (::access(QFile::encodeName(dir.filePath()).constData(), W_OK | X_OK) != 0) {
-        throw ParameterError(option, "cannot write into the folder " + s(dir.filePath()) + " (" +
-                                         errnoText() + ")");
+    if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+        throw ParameterError(option,
+                             "cannot write into the folder " + dir + " (" + errnoText() + ")");
     }
-    if (info.isDir()) {
-        throw ParameterError(option, s(path) + " is a folder, not a file");
+    if (fs::is_directory(path, ec)) {
+        throw ParameterError(option, path + " is a folder, not a file");
     }
     Entry e;
     e.path = path;
@@ -132,38 +142,36 @@ void OutputSet::plan(const QString& path, const std::string& option)
     e.option = option;
     for (const Entry& other : m_entries) {
         if (other.canonical == e.canonical) {
-            throw ParameterError(option, other.input
-                                             ? s(path) + " is also the input " + other.option +
-                                                   ": it would be overwritten"
-                                             : s(path) + " is also given for " + other.option +
-                                                   ": each output needs its own file");
+            throw ParameterError(option, other.input ? path + " is also the input " + other.option +
+                                                           ": it would be overwritten"
+                                                     : path + " is also given for " + other.option +
+                                                           ": each output needs its own file");
         }
     }
     m_entries.push_back(e);
 }
 
-void OutputSet::stage(const QString& path, const QByteArray& content)
+void OutputSet::stage(const std::string& path, const std::string& content)
 {
     Entry* e = find(path);
     if (!e) {
-        throw std::logic_error("OutputSet::stage: " + s(path) + " was not planned");
+        throw std::logic_error("OutputSet::stage: " + path + " was not planned");
     }
     if (e->fd >= 0) {
-        throw std::logic_error("OutputSet::stage: " + s(path) + " was staged twice");
+        throw std::logic_error("OutputSet::stage: " + path + " was staged twice");
     }
-    const QByteArray dir = QFile::encodeName(QFileInfo(path).absolutePath());
+    const std::string dir = folderOf(path);
     // An unnamed file in the target's directory: it vanishes with the process unless linked.
-    e->fd = ::open(dir.constData(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+    e->fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
     if (e->fd < 0) {
         // File systems without O_TMPFILE: a hidden named file, removed on failure.
-        std::string tmpl =
-            dir.toStdString() + "/." + s(QFileInfo(path).fileName()) + ".sosrep-XXXXXX";
+        std::string tmpl = dir + "/." + fileNameOf(path) + ".sosrep-XXXXXX";
         std::vector<char> name(tmpl.begin(), tmpl.end());
         name.push_back('\0');
         e->fd = ::mkstemp(name.data());
         if (e->fd < 0) {
-            throw OutputError(s(path) + ": cannot create a temporary file beside it (" +
-                              errnoText() + ")");
+            throw OutputError(path + ": cannot create a temporary file beside it (" + errnoText() +
+                              ")");
         }
         e->tempName = name.data();
         // mkstemp creates 0600; give the file the permissions a new file would get.
@@ -171,15 +179,15 @@ void OutputSet::stage(const QString& path, const QByteArray& content)
         ::umask(mask);
         ::fchmod(e->fd, 0666 & ~mask);
     }
-    if (!writeAll(e->fd, content.constData(), content.size()) || ::fsync(e->fd) != 0) {
-        throw OutputError(s(path) + ": cannot write (" + errnoText() + ")");
+    if (!writeAll(e->fd, content.data(), content.size()) || ::fsync(e->fd) != 0) {
+        throw OutputError(path + ": cannot write (" + errnoText() + ")");
     }
 }
 
 std::string OutputSet::sideName(const Entry& e, const char* kind, size_t index)
 {
-    return s(QFileInfo(e.path).absolutePath()) + "/." + s(QFileInfo(e.path).fileName()) +
-           ".sosrep-" + kind + "-" + std::to_string(::getpid()) + "-" + std::to_string(index);
+    return folderOf(e.path) + "/." + fileNameOf(e.path) + ".sosrep-" + kind + "-" +
+           std::to_string(::getpid()) + "-" + std::to_string(index);
 }
 
 void OutputSet::linkStaged()
@@ -194,7 +202,7 @@ void OutputSet::linkStaged()
         const std::string proc = "/proc/self/fd/" + std::to_string(e.fd);
         ::unlink(temp.c_str());
         if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) != 0) {
-            throw OutputError(s(e.path) + ": cannot create it (" + errnoText() + ")");
+            throw OutputError(e.path + ": cannot create it (" + errnoText() + ")");
         }
         e.tempName = temp;
     }
@@ -211,21 +219,21 @@ void OutputSet::keepOldFiles()
         if (e.input || e.fd < 0) {
             continue;
         }
-        const QByteArray target = QFile::encodeName(e.path);
+        const std::string& target = e.path;
         struct stat st;
-        if (::lstat(target.constData(), &st) != 0) {
+        if (::lstat(target.c_str(), &st) != 0) {
             if (errno == ENOENT) {
                 continue; // nothing to keep: a rollback removes the new file
             }
-            throw OutputError(s(e.path) + ": cannot replace it (" + errnoText() + ")");
+            throw OutputError(e.path + ": cannot replace it (" + errnoText() + ")");
         }
         if (S_ISDIR(st.st_mode)) {
-            throw OutputError(s(e.path) + ": cannot replace it (it is now a directory)");
+            throw OutputError(e.path + ": cannot replace it (it is now a directory)");
         }
         const std::string backup = sideName(e, "old", index++);
         ::unlink(backup.c_str());
-        if (::link(target.constData(), backup.c_str()) != 0) {
-            throw OutputError(s(e.path) + ": cannot replace it (" + errnoText() + ")");
+        if (::link(target.c_str(), backup.c_str()) != 0) {
+            throw OutputError(e.path + ": cannot replace it (" + errnoText() + ")");
         }
         e.backupName = backup;
     }
@@ -243,14 +251,13 @@ void OutputSet::rollBack(size_t renamed)
         if (done++ >= renamed) {
             break;
         }
-        const QByteArray target = QFile::encodeName(e.path);
         if (!e.backupName.empty()) {
             // Should even this fail, the old content stays under its second name (not
             // deleted by discard()): better a stray hidden file than a lost one.
-            ::rename(e.backupName.c_str(), target.constData());
+            ::rename(e.backupName.c_str(), e.path.c_str());
             e.backupName.clear();
         } else {
-            ::unlink(target.constData()); // it did not exist before this command
+            ::unlink(e.path.c_str()); // it did not exist before this command
         }
     }
 }
@@ -266,7 +273,7 @@ void OutputSet::commit()
     }
     // Rename over the targets (atomic per file, within one directory); on a failure put back
     // the targets already replaced, so the outputs stay all old or all new.
-    QStringList dirs;
+    std::vector<std::string> dirs;
     size_t renamed = 0;
     for (Entry& e : m_entries) {
         if (e.input || e.fd < 0) {
@@ -275,18 +282,18 @@ void OutputSet::commit()
         if (m_beforeRename) {
             m_beforeRename(e.path);
         }
-        if (::rename(e.tempName.c_str(), QFile::encodeName(e.path).constData()) != 0) {
+        if (::rename(e.tempName.c_str(), e.path.c_str()) != 0) {
             const std::string why = errnoText();
             rollBack(renamed);
             discard();
-            throw OutputError(s(e.path) + ": cannot replace it (" + why +
+            throw OutputError(e.path + ": cannot replace it (" + why +
                               "); the other outputs were left as they were");
         }
         e.tempName.clear();
         ++renamed;
-        const QString dir = QFileInfo(e.path).absolutePath();
-        if (!dirs.contains(dir)) {
-            dirs << dir;
+        const std::string dir = folderOf(e.path);
+        if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) {
+            dirs.push_back(dir);
         }
     }
     for (Entry& e : m_entries) {
@@ -299,7 +306,7 @@ void OutputSet::commit()
             e.fd = -1;
         }
     }
-    for (const QString& dir : dirs) {
+    for (const std::string& dir : dirs) {
         syncDirectory(dir);
     }
     m_committed = true;
