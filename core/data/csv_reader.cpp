@@ -152,69 +152,114 @@ char detectDelimiter(const std::string& headerLine)
     return best;
 }
 
-} // namespace
-
-Dataset readCsv(std::istream& in, const CsvReadOptions& options, CsvReadReport* report)
+/// Skips a UTF-8 byte-order mark and returns the delimiter: the asked one, or the one the first
+/// line uses (peeked at without consuming it).
+char openText(std::istream& in, const CsvReadOptions& options)
 {
-    const std::string& src = options.source;
-    // Skip a UTF-8 byte-order mark.
     if (in.peek() == 0xEF) {
         char bom[3];
         in.read(bom, 3);
         if (!(static_cast<unsigned char>(bom[1]) == 0xBB &&
               static_cast<unsigned char>(bom[2]) == 0xBF)) {
-            throw DataError(src, 1, 1, "file starts with an invalid byte sequence (not UTF-8)");
+            throw DataError(options.source, 1, 1,
+                            "file starts with an invalid byte sequence (not UTF-8)");
         }
     }
-    char delimiter = options.delimiter;
-    if (delimiter == 0) {
-        // Peek at the first line without consuming it.
-        const std::streampos start = in.tellg();
-        std::string first;
-        std::getline(in, first);
-        in.clear();
-        in.seekg(start);
-        delimiter = detectDelimiter(first);
+    if (options.delimiter != 0) {
+        return options.delimiter;
     }
+    const std::streampos start = in.tellg();
+    std::string first;
+    std::getline(in, first);
+    in.clear();
+    in.seekg(start);
+    return detectDelimiter(first);
+}
 
-    CsvTokenizer tok(in, delimiter, src);
-    std::vector<Field> record;
-    if (!tok.next(record)) {
-        throw DataError(src, 0, 0, "file is empty (expected a header row and data rows)");
-    }
-    Dataset ds;
-    ds.source = src;
+/// The header's column names: trimmed, blank ones named columnN, none twice.
+std::vector<std::string> headerNames(const std::vector<Field>& record, const std::string& src)
+{
+    std::vector<std::string> names;
     for (size_t j = 0; j < record.size(); ++j) {
         std::string name = trim(record[j].text);
         if (name.empty()) {
             name = "column" + std::to_string(j + 1);
         }
-        for (size_t k = 0; k < ds.columns.size(); ++k) {
-            if (ds.columns[k] == name) {
+        for (size_t k = 0; k < names.size(); ++k) {
+            if (names[k] == name) {
                 throw DataError(src, 1, static_cast<long>(j) + 1,
                                 "column name " + quoted(name) + " appears twice (columns " +
                                     std::to_string(k + 1) + " and " + std::to_string(j + 1) + ")");
             }
         }
-        ds.columns.push_back(name);
+        names.push_back(name);
     }
-    const size_t ncol = ds.columns.size();
+    return names;
+}
 
-    // Each cell is classified first (number, missing, text); an interactive read then leaves
-    // out text columns and incomplete rows, a strict one refuses the first bad cell.
+struct BadCell
+{
+    long line = 0;
+    long col = 0;
+    std::string what;
+};
+
+/// Every cell classified (number, missing, text), row by row; what an interactive read needs
+/// to leave out text columns and incomplete rows, and a strict one to name the first bad cell.
+struct CellTable
+{
     std::vector<double> values;
     std::vector<signed char> kinds; // 0 number, 1 missing, 2 text
-    struct BadCell
-    {
-        long line = 0;
-        long col = 0;
-        std::string what;
-    };
-    std::vector<std::optional<BadCell>> firstText(ncol);
-    std::vector<signed char> firstKind(ncol, -1); // of the column's first non-missing cell
+    std::vector<std::optional<BadCell>> firstText;
+    std::vector<signed char> firstKind; // of the column's first non-missing cell
     std::optional<BadCell> firstMissing;
+    long rows = 0;
+};
+
+/// One cell: its kind, its value, and the first missing or text cell remembered.
+signed char classify(const Field& field, size_t j, const std::vector<std::string>& columns,
+                     const std::string& src, CellTable& t, double& v)
+{
+    const std::string text = trim(field.text);
+    const long col = static_cast<long>(j) + 1;
+    const std::string where = " in column " + quoted(columns[j]);
+    if (isMissingToken(text)) {
+        if (!t.firstMissing) {
+            t.firstMissing = BadCell{field.line, col,
+                                     "missing value " + quoted(text) + where +
+                                         " (remove or impute incomplete rows "
+                                         "first)"};
+        }
+        return 1;
+    }
+    const char* b = text.data();
+    const char* e = text.data() + text.size();
+    if (*b == '+') {
+        ++b; // from_chars rejects a leading '+', common in exported data
+    }
+    const auto res = std::from_chars(b, e, v);
+    if (res.ec != std::errc() || res.ptr != e) {
+        if (!t.firstText[j]) {
+            t.firstText[j] = BadCell{field.line, col, "not a number: " + quoted(text) + where};
+        }
+        return 2;
+    }
+    if (!std::isfinite(v)) {
+        throw DataError(src, field.line, col, "non-finite value " + quoted(text) + where);
+    }
+    return 0;
+}
+
+CellTable readCells(CsvTokenizer& tok, const std::vector<std::string>& columns,
+                    const CsvReadOptions& options)
+{
+    const size_t ncol = columns.size();
+    const std::string& src = options.source;
     const bool lenient = options.dropTextColumns || options.dropIncompleteRows;
-    long nrows = 0;
+    CellTable t;
+    t.firstText.resize(ncol);
+    t.firstKind.assign(ncol, -1);
+    std::vector<Field> record;
     while (tok.next(record)) {
         if (record.size() != ncol) {
             throw DataError(src, record.front().line, 0,
@@ -223,77 +268,63 @@ Dataset readCsv(std::istream& in, const CsvReadOptions& options, CsvReadReport* 
                                 std::to_string(record.size()));
         }
         for (size_t j = 0; j < ncol; ++j) {
-            const std::string t = trim(record[j].text);
-            const long col = static_cast<long>(j) + 1;
-            const std::string where = " in column " + quoted(ds.columns[j]);
             double v = 0.0;
-            signed char kind = 0;
-            if (isMissingToken(t)) {
-                kind = 1;
-                if (!firstMissing) {
-                    firstMissing = BadCell{record[j].line, col,
-                                           "missing value " + quoted(t) + where +
-                                               " (remove or impute incomplete rows first)"};
-                }
-            } else {
-                const char* b = t.data();
-                const char* e = t.data() + t.size();
-                if (*b == '+') {
-                    ++b; // from_chars rejects a leading '+', common in exported data
-                }
-                const auto res = std::from_chars(b, e, v);
-                if (res.ec != std::errc() || res.ptr != e) {
-                    kind = 2;
-                    if (!firstText[j]) {
-                        firstText[j] =
-                            BadCell{record[j].line, col, "not a number: " + quoted(t) + where};
-                    }
-                } else if (!std::isfinite(v)) {
-                    throw DataError(src, record[j].line, col,
-                                    "non-finite value " + quoted(t) + where);
-                }
-            }
-            if (kind != 1 && firstKind[j] < 0) {
-                firstKind[j] = kind;
+            const signed char kind = classify(record[j], j, columns, src, t, v);
+            if (kind != 1 && t.firstKind[j] < 0) {
+                t.firstKind[j] = kind;
             }
             if (!lenient && kind != 0) {
-                const BadCell& bad = kind == 1 ? *firstMissing : *firstText[j];
+                const BadCell& bad = kind == 1 ? *t.firstMissing : *t.firstText[j];
                 throw DataError(src, bad.line, bad.col, bad.what);
             }
-            values.push_back(v);
-            kinds.push_back(kind);
+            t.values.push_back(v);
+            t.kinds.push_back(kind);
         }
-        ++nrows;
+        ++t.rows;
     }
-    if (nrows == 0) {
+    if (t.rows == 0) {
         throw DataError(src, 0, 0, "no data rows after the header");
     }
-    // Columns: a text column (its first value is text: names, ids, categories) is refused, or
-    // left out when allowed; a stray word in a numeric column is a data error either way.
+    return t;
+}
+
+/// Columns kept: a text column (its first value is text: names, ids, categories) is refused,
+/// or left out when allowed; a stray word in a numeric column is a data error either way.
+std::vector<size_t> keptColumns(const CellTable& t, const std::vector<std::string>& columns,
+                                const CsvReadOptions& options, CsvReadReport* report)
+{
     std::vector<size_t> keep;
-    for (size_t j = 0; j < ncol; ++j) {
-        if (!firstText[j]) {
+    for (size_t j = 0; j < columns.size(); ++j) {
+        if (!t.firstText[j]) {
             keep.push_back(j);
-        } else if (!options.dropTextColumns || firstKind[j] != 2) {
-            throw DataError(src, firstText[j]->line, firstText[j]->col, firstText[j]->what);
+        } else if (!options.dropTextColumns || t.firstKind[j] != 2) {
+            throw DataError(options.source, t.firstText[j]->line, t.firstText[j]->col,
+                            t.firstText[j]->what);
         } else if (report) {
-            report->textColumns.push_back(ds.columns[j]);
+            report->textColumns.push_back(columns[j]);
         }
     }
     if (keep.empty()) {
-        throw DataError(src, 1, 1, "no numeric column: every column holds text");
+        throw DataError(options.source, 1, 1, "no numeric column: every column holds text");
     }
-    // Rows: one with a missing value in a kept column is refused, or left out when allowed.
+    return keep;
+}
+
+/// Rows kept: one with a missing value in a kept column is refused, or left out when allowed.
+std::vector<long> completeRows(const CellTable& t, const std::vector<size_t>& keep, size_t ncol,
+                               const CsvReadOptions& options, CsvReadReport* report)
+{
     std::vector<long> rows;
     long incomplete = 0;
-    for (long i = 0; i < nrows; ++i) {
+    for (long i = 0; i < t.rows; ++i) {
         bool missing = false;
         for (size_t j : keep) {
-            missing = missing || kinds[static_cast<size_t>(i) * ncol + j] == 1;
+            missing = missing || t.kinds[static_cast<size_t>(i) * ncol + j] == 1;
         }
         incomplete += missing ? 1 : 0;
         if (missing && !options.dropIncompleteRows) {
-            throw DataError(src, firstMissing->line, firstMissing->col, firstMissing->what);
+            throw DataError(options.source, t.firstMissing->line, t.firstMissing->col,
+                            t.firstMissing->what);
         }
         if (!missing) {
             rows.push_back(i);
@@ -301,21 +332,39 @@ Dataset readCsv(std::istream& in, const CsvReadOptions& options, CsvReadReport* 
     }
     if (report) {
         report->incompleteRows = incomplete;
-        report->droppedRows = nrows - static_cast<long>(rows.size());
+        report->droppedRows = t.rows - static_cast<long>(rows.size());
     }
     if (rows.empty()) {
-        throw DataError(src, 0, 0, "no complete data row: every row has a missing value");
+        throw DataError(options.source, 0, 0,
+                        "no complete data row: every row has a missing value");
     }
-    std::vector<std::string> names;
+    return rows;
+}
+
+} // namespace
+
+Dataset readCsv(std::istream& in, const CsvReadOptions& options, CsvReadReport* report)
+{
+    const std::string& src = options.source;
+    CsvTokenizer tok(in, openText(in, options), src);
+    std::vector<Field> header;
+    if (!tok.next(header)) {
+        throw DataError(src, 0, 0, "file is empty (expected a header row and data rows)");
+    }
+    const std::vector<std::string> columns = headerNames(header, src);
+    const CellTable cells = readCells(tok, columns, options);
+    const std::vector<size_t> keep = keptColumns(cells, columns, options, report);
+    const std::vector<long> rows = completeRows(cells, keep, columns.size(), options, report);
+    Dataset ds;
+    ds.source = src;
     for (size_t j : keep) {
-        names.push_back(ds.columns[j]);
+        ds.columns.push_back(columns[j]);
     }
-    ds.columns = names;
     ds.x.resize(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(keep.size()));
     for (size_t r = 0; r < rows.size(); ++r) {
         for (size_t k = 0; k < keep.size(); ++k) {
             ds.x(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(k)) =
-                values[static_cast<size_t>(rows[r]) * ncol + keep[k]];
+                cells.values[static_cast<size_t>(rows[r]) * columns.size() + keep[k]];
         }
     }
     return ds;

@@ -191,6 +191,74 @@ Loader loaderFor(char kind, int size)
     }
 }
 
+/// The element count of `shape`, checked against the `available` elements factor by factor,
+/// so a crafted shape such as (2^61, 8) cannot wrap the product around. A zero dimension
+/// holds no elements whatever the others say (the reader of X then says "empty"; counting the
+/// other factors first reported a (5, 0) array as truncated).
+uint64_t checkedCount(const std::vector<size_t>& shape, uint64_t available,
+                      const std::string& source)
+{
+    if (std::find(shape.begin(), shape.end(), size_t(0)) != shape.end()) {
+        return 0;
+    }
+    uint64_t count = 1;
+    for (size_t dim : shape) {
+        if (count > available / dim) {
+            std::string s;
+            for (size_t v : shape) {
+                s += (s.empty() ? "" : ", ") + std::to_string(v);
+            }
+            throw DataError(source, 0, 0,
+                            "array data truncated: shape (" + s +
+                                ") needs more elements than the " + std::to_string(available) +
+                                " present");
+        }
+        count *= dim;
+    }
+    if (8.0 * double(count) > limits::kMaxMatrixBytes) {
+        throw DataError(source, 0, 0,
+                        "array of " + std::to_string(count) + " values would need " +
+                            formatBytes(8.0 * double(count)) + " as doubles (limit " +
+                            formatBytes(limits::kMaxMatrixBytes) + ")");
+    }
+    return count;
+}
+
+/// The element loader of a dtype such as "<f8", and its byte size; unsupported ones refused.
+Loader loaderOf(const std::string& dt, int& size, const std::string& source)
+{
+    const bool sizeOk =
+        dt.size() >= 3 &&
+        std::from_chars(dt.data() + 2, dt.data() + dt.size(), size).ptr == dt.data() + dt.size();
+    const Loader load = sizeOk ? loaderFor(dt[1], size) : nullptr;
+    if (!load || (dt[0] != '<' && dt[0] != '>' && dt[0] != '|' && dt[0] != '=')) {
+        throw DataError(source, 0, 0,
+                        "unsupported dtype " + quoted(dt) +
+                            " (supported: f8 f4 i8 i4 i2 i1 u8 u4 u2 u1 b1)");
+    }
+    return load;
+}
+
+/// The elements as doubles, row-major (Fortran order, where the first index varies fastest,
+/// converted).
+void loadValues(NpyArray& arr, const unsigned char* data, Loader load, size_t step, bool swap,
+                bool fortran)
+{
+    if (!fortran || arr.shape.size() < 2) {
+        for (size_t k = 0; k < arr.values.size(); ++k) {
+            arr.values[k] = load(data + k * step, swap);
+        }
+        return;
+    }
+    const size_t rows = arr.shape[0];
+    const size_t cols = arr.shape[1];
+    for (size_t j = 0; j < cols; ++j) {
+        for (size_t i = 0; i < rows; ++i) {
+            arr.values[i * cols + j] = load(data + (j * rows + i) * step, swap);
+        }
+    }
+}
+
 } // namespace
 
 NpyArray parseNpy(const ByteView& bytes)
@@ -220,7 +288,6 @@ NpyArray parseNpy(const ByteView& bytes)
         }
         return it->second;
     };
-
     NpyArray arr;
     arr.dtype = entry("descr");
     const std::string& fortranText = entry("fortran_order");
@@ -231,66 +298,17 @@ NpyArray parseNpy(const ByteView& bytes)
     }
     const bool fortran = fortranText == "True";
     arr.shape = parseShape(entry("shape"), source);
-
-    const std::string& dt = arr.dtype;
     int size = 0;
-    const bool sizeOk =
-        dt.size() >= 3 &&
-        std::from_chars(dt.data() + 2, dt.data() + dt.size(), size).ptr == dt.data() + dt.size();
-    const Loader load = sizeOk ? loaderFor(dt[1], size) : nullptr;
-    if (!load || (dt[0] != '<' && dt[0] != '>' && dt[0] != '|' && dt[0] != '=')) {
-        throw DataError(source, 0, 0,
-                        "unsupported dtype " + quoted(dt) +
-                            " (supported: f8 f4 i8 i4 i2 i1 u8 u4 u2 u1 b1)");
-    }
-    const bool swap = dt[0] == '>';
+    const Loader load = loaderOf(arr.dtype, size, source);
     const uint64_t dataStart = headerStart + headerLen;
-    const uint64_t available = (bytes.size() - dataStart) / static_cast<uint64_t>(size);
-    // The element count may not exceed the elements present: checked factor by factor, so a
-    // crafted shape such as (2^61, 8) cannot wrap the product around.
-    // A zero dimension holds no elements whatever the others say (the reader of X then says
-    // "empty"; counting the other factors first reported a (5, 0) array as truncated).
-    const bool empty = std::find(arr.shape.begin(), arr.shape.end(), size_t(0)) != arr.shape.end();
-    uint64_t count = empty ? 0 : 1;
-    for (size_t dim : empty ? std::vector<size_t>() : arr.shape) {
-        if (count > available / dim) {
-            std::string s;
-            for (size_t v : arr.shape) {
-                s += (s.empty() ? "" : ", ") + std::to_string(v);
-            }
-            throw DataError(source, 0, 0,
-                            "array data truncated: shape (" + s +
-                                ") needs more elements than the " + std::to_string(available) +
-                                " present");
-        }
-        count *= dim;
-    }
+    const uint64_t count =
+        checkedCount(arr.shape, (bytes.size() - dataStart) / static_cast<uint64_t>(size), source);
     if (fortran && arr.shape.size() > 2) {
         throw DataError(source, 0, 0, "Fortran-order arrays of more than 2 dimensions");
     }
-    if (8.0 * double(count) > limits::kMaxMatrixBytes) {
-        throw DataError(source, 0, 0,
-                        "array of " + std::to_string(count) + " values would need " +
-                            formatBytes(8.0 * double(count)) + " as doubles (limit " +
-                            formatBytes(limits::kMaxMatrixBytes) + ")");
-    }
     arr.values.resize(static_cast<size_t>(count));
-    const unsigned char* data = bytes.data() + dataStart;
-    const auto step = static_cast<size_t>(size);
-    if (!fortran || arr.shape.size() < 2) {
-        for (size_t k = 0; k < arr.values.size(); ++k) {
-            arr.values[k] = load(data + k * step, swap);
-        }
-    } else {
-        // Fortran order: the first index varies fastest. Converted to row-major.
-        const size_t rows = arr.shape[0];
-        const size_t cols = arr.shape[1];
-        for (size_t j = 0; j < cols; ++j) {
-            for (size_t i = 0; i < rows; ++i) {
-                arr.values[i * cols + j] = load(data + (j * rows + i) * step, swap);
-            }
-        }
-    }
+    loadValues(arr, bytes.data() + dataStart, load, static_cast<size_t>(size), arr.dtype[0] == '>',
+               fortran);
     return arr;
 }
 

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cmath>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <numeric>
 
@@ -113,6 +114,74 @@ std::vector<int> foldAssignment(Eigen::Index rows, int folds, uint64_t seed)
     return fold;
 }
 
+namespace {
+
+/// What every fold's criterion at one t needs besides t.
+struct FoldInputs
+{
+    const Matrix& xp;
+    const RatioTarget& target;
+    const std::vector<int>& fold;
+    double width;
+    double dim;
+    const RatioGrid& grid;
+    const TestFunctions& u;
+    const Vector& uqMean;
+    const FoldFitter& fitter;
+};
+
+/// The criterion of every fold at t over the lambda grid (a row per fold). The folds are
+/// independent fits: one per thread (each decomposition is serial). `keepGoing` is asked
+/// before each fold's decomposition, not only per t; false when it said stop.
+bool foldRowsAt(const FoldInputs& in, int folds, double t, const std::function<bool()>& keepGoing,
+                Matrix& rows)
+{
+    rows.resize(folds, Eigen::Index(in.grid.lambda.size()));
+    std::exception_ptr failure;
+    std::atomic<bool> stop{false};
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int k = 0; k < folds; ++k) {
+        if (stop || !keepGoing()) {
+            stop = true;
+            continue;
+        }
+        try {
+            rows.row(k) = foldCriterion(in.xp, in.target, in.fold, k, t, in.width, in.dim, in.grid,
+                                        in.u, in.uqMean, in.fitter)
+                              .transpose();
+        } catch (...) {
+#pragma omp critical
+            failure = std::current_exception();
+        }
+    }
+    if (failure) {
+        std::rethrow_exception(failure);
+    }
+    return !stop;
+}
+
+/// The grid point of the smallest finite criterion (counting the non-finite ones).
+void pickBest(JSurface& s)
+{
+    double best = std::numeric_limits<double>::infinity();
+    for (Eigen::Index a = 0; a < s.j.rows(); ++a) {
+        for (Eigen::Index b = 0; b < s.j.cols(); ++b) {
+            if (!std::isfinite(s.j(a, b))) {
+                ++s.nonFinite;
+            } else if (s.j(a, b) < best) {
+                best = s.j(a, b);
+                s.bestT = static_cast<int>(a);
+                s.bestLambda = static_cast<int>(b);
+            }
+        }
+    }
+    if (s.bestT < 0) {
+        throw NumericalError("every point of the (t, lambda) grid gave non-finite ratio values");
+    }
+}
+
+} // namespace
+
 JSurface tuneRatio(const Matrix& xp, const RatioTarget& target, const RatioGrid& grid,
                    const RatioTuningConfig& config, const FoldFitter& fitter,
                    const ProgressFn& progress)
@@ -132,7 +201,6 @@ JSurface tuneRatio(const Matrix& xp, const RatioTarget& target, const RatioGrid&
     s.criterion = target.typeTwo() ? "residual" : "J";
     s.j = Matrix::Zero(Eigen::Index(grid.t.size()), Eigen::Index(grid.lambda.size()));
     const std::vector<int> fold = foldAssignment(xp.rows(), config.folds, config.seed);
-
     TestFunctions u;
     Vector uqMean;
     if (!target.typeTwo()) {
@@ -146,38 +214,12 @@ JSurface tuneRatio(const Matrix& xp, const RatioTarget& target, const RatioGrid&
         target.intrinsicDim > 0.0 ? target.intrinsicDim : static_cast<double>(xp.cols());
     const double width = grid.t0 / 8.0;
     s.residualWidth = target.typeTwo() ? width : 0.0;
-
+    const FoldInputs in{xp, target, fold, width, dim, grid, u, uqMean, fitter};
     const int total = static_cast<int>(grid.t.size());
     for (size_t ti = 0; ti < grid.t.size(); ++ti) {
-        if (progress && !progress(static_cast<int>(ti), total)) {
-            s.cancelled = true;
-            return s;
-        }
-        const double t = grid.t[ti];
-        // The folds are independent fits: one per thread (each decomposition is serial).
-        Matrix rows(config.folds, Eigen::Index(grid.lambda.size()));
-        std::exception_ptr failure;
-        std::atomic<bool> stop{false};
-#pragma omp parallel for schedule(dynamic, 1)
-        for (int k = 0; k < config.folds; ++k) {
-            // Cancel is asked before each fold's decomposition, not only per t.
-            if (stop || (progress && !progress(static_cast<int>(ti), total))) {
-                stop = true;
-                continue;
-            }
-            try {
-                rows.row(k) =
-                    foldCriterion(xp, target, fold, k, t, width, dim, grid, u, uqMean, fitter)
-                        .transpose();
-            } catch (...) {
-#pragma omp critical
-                failure = std::current_exception();
-            }
-        }
-        if (failure) {
-            std::rethrow_exception(failure);
-        }
-        if (stop) {
+        const auto keepGoing = [&] { return !progress || progress(static_cast<int>(ti), total); };
+        Matrix rows;
+        if (!keepGoing() || !foldRowsAt(in, config.folds, grid.t[ti], keepGoing, rows)) {
             s.cancelled = true;
             return s;
         }
@@ -191,21 +233,7 @@ JSurface tuneRatio(const Matrix& xp, const RatioTarget& target, const RatioGrid&
             }
         }
     }
-    double best = std::numeric_limits<double>::infinity();
-    for (Eigen::Index a = 0; a < s.j.rows(); ++a) {
-        for (Eigen::Index b = 0; b < s.j.cols(); ++b) {
-            if (!std::isfinite(s.j(a, b))) {
-                ++s.nonFinite;
-            } else if (s.j(a, b) < best) {
-                best = s.j(a, b);
-                s.bestT = static_cast<int>(a);
-                s.bestLambda = static_cast<int>(b);
-            }
-        }
-    }
-    if (s.bestT < 0) {
-        throw NumericalError("every point of the (t, lambda) grid gave non-finite ratio values");
-    }
+    pickBest(s);
     if (progress) {
         progress(total, total);
     }

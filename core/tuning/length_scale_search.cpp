@@ -152,6 +152,69 @@ int LengthScaleSearch::expected() const
            (refinesSweep(m_search.rule) ? 2 : 0);
 }
 
+namespace {
+
+/// The sums a point of the curve pools over the folds' validation rows.
+struct FoldSums
+{
+    double terms = 0.0;
+    double logLikelihood = 0.0;
+    Eigen::Index rows = 0;
+    bool diverged = false;
+};
+
+/// One fold's fit at the point's l and its Fisher-divergence terms (and log-likelihood for the
+/// likelihood rule) at the fold's validation rows, added to `sums`; the first fold's status and
+/// solver trace describe the point. A converged kernel-field fit is kept as a warm start.
+/// Null when cancelled.
+std::unique_ptr<FittedModel> fitFold(const Estimator& estimator, const OptionValues& options,
+                                     const SearchConfig& search, const SweepFold& fold,
+                                     const KernelSpec& kernel, const FitControl& control,
+                                     std::vector<std::pair<double, Vector>>& starts, bool first,
+                                     FdPoint& p, FoldSums& sums)
+{
+    std::unique_ptr<FittedModel> model =
+        estimator.fit(FitInput{fold.train, nullptr, kernel, options}, control);
+    const FitReport& fit = model->report();
+    if (fit.status == SolverStatus::Cancelled) {
+        return nullptr;
+    }
+    p.kernelProducts += fit.kernelProducts;
+    if (const auto* field = dynamic_cast<const KernelFieldModel*>(model.get())) {
+        if (fit.status == SolverStatus::Converged) {
+            starts.emplace_back(kernel.lengthScale, field->weights());
+        }
+    }
+    if (first) {
+        p.status = fit.status;
+        if (!fit.traces.empty() && !fit.traces.front().rows.empty()) {
+            p.iterations = fit.traces.front().rows.back().iteration;
+            p.residual = fit.traces.front().rows.back().residual;
+        }
+    }
+    if (fit.status == SolverStatus::Diverged) {
+        p.status = fit.status;
+        sums.diverged = true;
+        return model;
+    }
+    int invalid = 0;
+    const Vector terms =
+        search.estimator == FdEstimator::Analytic
+            ? model->fisherTerms(fold.validation, &invalid)
+            : model->fisherTermsFiniteDifference(fold.validation, search.hutchinson, &invalid);
+    p.invalidPoints += invalid;
+    if (invalid == 0) {
+        sums.terms += terms.sum();
+    }
+    if (search.rule == SelectionRule::HeldOutLikelihood) {
+        sums.logLikelihood += model->logValues(fold.validation).values.sum();
+    }
+    sums.rows += fold.validation.rows();
+    return model;
+}
+
+} // namespace
+
 bool LengthScaleSearch::step(const ProgressFn& solverProgress)
 {
     if (m_finished) {
@@ -171,60 +234,25 @@ bool LengthScaleSearch::step(const ProgressFn& solverProgress)
     p.lengthScale = pending.lengthScale;
     p.refinement = pending.refinement;
     // The curve at l pools every fold's validation rows: the mean of all their terms.
-    double termSum = 0.0, logLikSum = 0.0;
-    Eigen::Index rows = 0;
-    bool diverged = false;
+    FoldSums sums;
     std::unique_ptr<FittedModel> first;
     for (size_t f = 0; f < m_folds.size(); ++f) {
-        const SweepFold& fold = m_folds[f];
         control.workspace = m_workspaces[f];
         control.start = nearestStart(m_starts[f], pending.lengthScale);
-        std::unique_ptr<FittedModel> model =
-            m_estimator.fit(FitInput{fold.train, nullptr, kernel, m_options}, control);
-        const FitReport& fit = model->report();
-        if (fit.status == SolverStatus::Cancelled) {
+        std::unique_ptr<FittedModel> model = fitFold(m_estimator, m_options, m_search, m_folds[f],
+                                                     kernel, control, m_starts[f], !first, p, sums);
+        if (!model) {
             m_result.cancelled = true;
             return false;
-        }
-        p.kernelProducts += fit.kernelProducts;
-        if (const auto* field = dynamic_cast<const KernelFieldModel*>(model.get())) {
-            if (fit.status == SolverStatus::Converged) {
-                m_starts[f].emplace_back(pending.lengthScale, field->weights());
-            }
-        }
-        if (!first) {
-            p.status = fit.status;
-            if (!fit.traces.empty() && !fit.traces.front().rows.empty()) {
-                p.iterations = fit.traces.front().rows.back().iteration;
-                p.residual = fit.traces.front().rows.back().residual;
-            }
-        }
-        if (fit.status == SolverStatus::Diverged) {
-            p.status = fit.status;
-            diverged = true;
-        } else {
-            int invalid = 0;
-            const Vector terms = m_search.estimator == FdEstimator::Analytic
-                                     ? model->fisherTerms(fold.validation, &invalid)
-                                     : model->fisherTermsFiniteDifference(
-                                           fold.validation, m_search.hutchinson, &invalid);
-            p.invalidPoints += invalid;
-            if (invalid == 0) {
-                termSum += terms.sum();
-            }
-            if (m_search.rule == SelectionRule::HeldOutLikelihood) {
-                logLikSum += model->logValues(fold.validation).values.sum();
-            }
-            rows += fold.validation.rows();
         }
         if (!first) {
             first = std::move(model);
         }
     }
     const double inf = std::numeric_limits<double>::infinity();
-    p.value = diverged || p.invalidPoints > 0 ? inf : termSum / double(rows);
+    p.value = sums.diverged || p.invalidPoints > 0 ? inf : sums.terms / double(sums.rows);
     if (m_search.rule == SelectionRule::HeldOutLikelihood) {
-        p.heldOutLogLikelihood = diverged ? -inf : logLikSum / double(rows);
+        p.heldOutLogLikelihood = sums.diverged ? -inf : sums.logLikelihood / double(sums.rows);
     }
     if (m_baseDone < m_grid.size()) {
         ++m_baseDone;

@@ -27,7 +27,6 @@ SosMmdProblem::SosMmdProblem(const MatrixRef& support, const MatrixRef& data,
     if (a.size() != data.rows()) {
         throw std::invalid_argument("SosMmdProblem: one weight per data row");
     }
-    const Eigen::Index m = support.rows();
     const double d = static_cast<double>(support.cols());
     const double l2 = config.lengthScale * config.lengthScale;
     const double logW0 = 0.5 * d * std::log(M_PI * l2);
@@ -37,7 +36,29 @@ SosMmdProblem::SosMmdProblem(const MatrixRef& support, const MatrixRef& data,
                                                  std::to_string(support.cols()) +
                                                  ": scale the data or choose another l");
     }
-    const Matrix d2 = squaredDistances(support, support);
+    formIntegrals(logW0, logU0);
+    // Data: c = K~^-1 K(X~, X) a (the kernel-smoothed data at the support points).
+    Vector smoothed = Vector::Zero(m());
+    for (Eigen::Index b = 0; b < data.rows(); b += 1024) {
+        const Eigen::Index rows = std::min<Eigen::Index>(1024, data.rows() - b);
+        smoothed += (squaredDistances(support, data.middleRows(b, rows)) * (-0.5 / l2))
+                        .array()
+                        .exp()
+                        .matrix() *
+                    a.segment(b, rows);
+    }
+    m_c = m_ktFactor.solve(smoothed);
+    m_cKc = m_c.dot(m_kt * m_c);
+    if (config.objective == SosObjective::Exact) {
+        formExactTerms(data, a);
+    }
+}
+
+void SosMmdProblem::formIntegrals(double logW0, double logU0)
+{
+    const Eigen::Index m = m_support.rows();
+    const double l2 = m_config.lengthScale * m_config.lengthScale;
+    const Matrix d2 = squaredDistances(m_support, m_support);
     m_kt = (d2 * (-0.5 / l2)).array().exp();
     m_w = std::exp(logW0) * (d2 * (-0.25 / l2)).array().exp();
     m_umat.resize(m * m, m);
@@ -51,40 +72,32 @@ SosMmdProblem::SosMmdProblem(const MatrixRef& support, const MatrixRef& data,
         }
     }
     // K~^-1 and the whitening of W, both with the relative jitter of Remark 1.
-    m_ktFactor.compute(m_kt + config.jitter * Matrix::Identity(m, m));
-    const Eigen::LLT<Matrix> wFactor(m_w + config.jitter * m_w(0, 0) * Matrix::Identity(m, m));
+    m_ktFactor.compute(m_kt + m_config.jitter * Matrix::Identity(m, m));
+    const Eigen::LLT<Matrix> wFactor(m_w + m_config.jitter * m_w(0, 0) * Matrix::Identity(m, m));
     if (m_ktFactor.info() != Eigen::Success || wFactor.info() != Eigen::Success) {
         throw NumericalError("the support points' kernel matrices are singular: raise the jitter "
                              "or use fewer support points");
     }
     // W + eps I = L L^T = R^T R with R = L^T, so R^-1 = L^-T.
     m_ri = wFactor.matrixU().solve(Matrix::Identity(m, m));
-    // Data: c = K~^-1 K(X~, X) a (the kernel-smoothed data at the support points).
-    Vector smoothed = Vector::Zero(m);
-    for (Eigen::Index b = 0; b < data.rows(); b += 1024) {
-        const Eigen::Index rows = std::min<Eigen::Index>(1024, data.rows() - b);
-        smoothed += (squaredDistances(support, data.middleRows(b, rows)) * (-0.5 / l2))
-                        .array()
-                        .exp()
-                        .matrix() *
-                    a.segment(b, rows);
-    }
-    m_c = m_ktFactor.solve(smoothed);
-    m_cKc = m_c.dot(m_kt * m_c);
-    if (config.objective != SosObjective::Exact) {
-        return;
-    }
+}
+
+void SosMmdProblem::formExactTerms(const MatrixRef& data, const Vector& a)
+{
     // The exact MMD^2 with the model's kernel exp(-|x-y|^2 / 2 l^2): the components are
     // N(m_pq, (l^2/2) I), so E k between two components is 2^(-d/2) exp(-|m_pq - m_rs|^2 / 4 l^2)
     // and against a data point (2/3)^(d/2) exp(-|m_pq - x_i|^2 / 3 l^2) (digest 1.5).
+    const Eigen::Index m = m_support.rows();
     if (m > 40) {
         throw ParameterError("objective", "exact needs at most 40 support points (its matrix has "
                                           "m^4 entries); use projected");
     }
-    Matrix centres(m * m, support.cols());
+    const double d = static_cast<double>(m_support.cols());
+    const double l2 = m_config.lengthScale * m_config.lengthScale;
+    Matrix centres(m * m, m_support.cols());
     for (Eigen::Index p = 0; p < m; ++p) {
         for (Eigen::Index q = 0; q < m; ++q) {
-            centres.row(p * m + q) = 0.5 * (support.row(p) + support.row(q));
+            centres.row(p * m + q) = 0.5 * (m_support.row(p) + m_support.row(q));
         }
     }
     m_g = std::pow(0.5, 0.5 * d) *

@@ -84,6 +84,10 @@ public:
 
 private:
     Matrix hessianTimes(const Matrix& directionB) const;
+    /// K~, W and the u tensor of the support points (Lemma 4), and K~'s and W's factors.
+    void formIntegrals(double logW0, double logU0);
+    /// The exact objective's G, e and a^T K(X, X) a (digest 5.1 item 2).
+    void formExactTerms(const MatrixRef& data, const Vector& a);
 
     Matrix m_support;
     SosMmdConfig m_config;
