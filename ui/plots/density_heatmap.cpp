@@ -265,6 +265,32 @@ void DensityHeatmap::clearContent(const QString& message)
 
 void DensityHeatmap::showContent(const Content& c)
 {
+    const GridSpec& s = c.grid->spec;
+    showGrid(c);
+    showPoints(c);
+    showContours(c);
+    showAxes(true);
+    xAxis->setLabel(c.xLabel);
+    yAxis->setLabel(c.yLabel);
+    xAxis->setRange(s.xMin, s.xMax);
+    yAxis->setRange(s.yMin, s.yMax);
+    m_box = QRectF(s.xMin, s.yMin, s.xMax - s.xMin, s.yMax - s.yMin);
+    m_points = c.points;
+    m_xColumn = s.xColumn;
+    m_yColumn = s.yColumn;
+    applyTickers();
+    setHighlighted({});
+    m_title->setFullText(c.title);
+    legend->setVisible(c.legend);
+    replot();
+    applyAspect();
+    if (c.legend) {
+        placeInsetLegends(this); // off the points, where a corner allows
+    }
+}
+
+void DensityHeatmap::showGrid(const Content& c)
+{
     const DensityGrid& g = *c.grid;
     const GridSpec& s = g.spec;
     m_map->data()->setSize(s.nx, s.ny);
@@ -288,7 +314,11 @@ void DensityHeatmap::showContent(const Content& c)
         }
     }
     m_scale->axis()->setLabel(valueLabel);
+}
 
+void DensityHeatmap::showPoints(const Content& c)
+{
+    const GridSpec& s = c.grid->spec;
     QVector<double> nx, ny, ax, ay, ux, uy;
     size_t nextFit = 0; // walks the ascending fitted rows alongside r
     for (Eigen::Index r = 0; r < c.points.rows(); ++r) {
@@ -326,7 +356,12 @@ void DensityHeatmap::showContent(const Content& c)
     if (!ax.isEmpty()) {
         m_anomaly->addToLegend();
     }
+}
 
+void DensityHeatmap::showContours(const Content& c)
+{
+    const DensityGrid& g = *c.grid;
+    const GridSpec& s = g.spec;
     std::vector<double> xs(static_cast<size_t>(s.nx)), ys(static_cast<size_t>(s.ny));
     for (int i = 0; i < s.nx; ++i) {
         xs[size_t(i)] = s.x(i);
@@ -356,24 +391,6 @@ void DensityHeatmap::showContent(const Content& c)
         const QString hdr = score ? QStringLiteral("score above %1 % of rows").arg(share)
                                   : QStringLiteral("%1 % HDR").arg(share);
         m_contours[k]->setName(c.slice ? hdr + QStringLiteral(" of the 2-D slice") : hdr);
-    }
-    showAxes(true);
-    xAxis->setLabel(c.xLabel);
-    yAxis->setLabel(c.yLabel);
-    xAxis->setRange(s.xMin, s.xMax);
-    yAxis->setRange(s.yMin, s.yMax);
-    m_box = QRectF(s.xMin, s.yMin, s.xMax - s.xMin, s.yMax - s.yMin);
-    m_points = c.points;
-    m_xColumn = s.xColumn;
-    m_yColumn = s.yColumn;
-    applyTickers();
-    setHighlighted({});
-    m_title->setFullText(c.title);
-    legend->setVisible(c.legend);
-    replot();
-    applyAspect();
-    if (c.legend) {
-        placeInsetLegends(this); // off the points, where a corner allows
     }
 }
 

@@ -98,6 +98,11 @@ private:
     void applyAspect();
     void showAxes(bool on);
     void applyTickers();
+    /// The parts of showContent: the colour map and its scale, the rows (normal, fitted or
+    /// not, anomalies), the three contour levels.
+    void showGrid(const Content& c);
+    void showPoints(const Content& c);
+    void showContours(const Content& c);
     void onHover(QMouseEvent* event);
     int rowNear(const QPointF& pixel) const;
 

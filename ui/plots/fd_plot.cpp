@@ -84,6 +84,83 @@ FdPlot::FdPlot(QWidget* parent) : QCustomPlot(parent)
     applyPlotStyle(this);
 }
 
+namespace {
+
+/// The curve's point at length scale l (within rounding), or -1.
+int indexOfScale(const std::vector<FdPoint>& curve, double l)
+{
+    int found = -1;
+    for (size_t i = 0; i < curve.size(); ++i) {
+        if (l > 0.0 && std::abs(std::log(curve[i].lengthScale / l)) < 1e-9) {
+            found = int(i);
+        }
+    }
+    return found;
+}
+
+/// The ensemble's members, or the Scores view's members that lie on the curve.
+std::vector<int> memberPoints(const std::vector<FdPoint>& curve, const FdChoice& choice)
+{
+    std::vector<int> members = choice.members;
+    if (choice.anomalyScales.size() > 1) {
+        for (double l : choice.anomalyScales) {
+            const int i = indexOfScale(curve, l);
+            if (i >= 0 && i != choice.selected) {
+                members.push_back(i);
+            }
+        }
+    }
+    return members;
+}
+
+/// Which purpose the star serves; with purpose auto and one scale for the scores, both.
+QString selectedName(const FdChoice& choice)
+{
+    const bool alsoScores = choice.anomalyScales.size() < 2 && !choice.anomalyWords.isEmpty();
+    if (choice.purposeOf == QLatin1String("density")) {
+        return alsoScores ? QStringLiteral("ℓ for the density view and the scores")
+                          : QStringLiteral("ℓ for the density view");
+    }
+    if (choice.purposeOf == QLatin1String("anomaly")) {
+        return QStringLiteral("ℓ for anomaly ranking");
+    }
+    return QStringLiteral("selected");
+}
+
+/// The title: the selected l (against l_FD when the rule moved away from it), a clicked l, and
+/// the rule's words; or what the plot waits for.
+QString curveTitle(const std::vector<FdPoint>& curve, const FdChoice& choice, int clicked,
+                   bool done)
+{
+    if (!done) {
+        return curve.empty()
+                   ? QStringLiteral("Fisher divergence: no sweep yet (ℓ fixed or not fitted)")
+                   : QStringLiteral("Fisher-divergence sweep running… %1 points").arg(curve.size());
+    }
+    const double l = curve[size_t(choice.selected)].lengthScale;
+    QString head = QStringLiteral("Selected ℓ = %1").arg(l, 0, 'g', 4);
+    if (choice.fdIndex >= 0 && choice.fdIndex != choice.selected) {
+        const double lfd = curve[size_t(choice.fdIndex)].lengthScale;
+        head +=
+            QStringLiteral(" = %1 × ℓ_FD (ℓ_FD = %2)").arg(l / lfd, 0, 'g', 3).arg(lfd, 0, 'g', 4);
+    }
+    if (!choice.agreement.isEmpty()) {
+        head += QStringLiteral("; ") + choice.agreement;
+    }
+    if (clicked >= 0 && clicked != choice.selected) {
+        head = QStringLiteral("Shown: ℓ = %1 (clicked).  Rule: ")
+                   .arg(choice.shownLengthScale, 0, 'g', 4) +
+               head;
+    }
+    QString text = head + QLatin1Char('\n') + choice.words;
+    if (!choice.anomalyWords.isEmpty()) {
+        text += QLatin1Char('\n') + choice.anomalyWords;
+    }
+    return text;
+}
+
+} // namespace
+
 void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
 {
     m_points = curve;
@@ -117,68 +194,13 @@ void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
     const bool done = choice.selected >= 0 && choice.selected < int(curve.size());
     mark(m_selected, {done ? choice.selected : -1});
     mark(m_fdChoice, {done && choice.fdIndex != choice.selected ? choice.fdIndex : -1});
-    // The ensemble's members, or the Scores view's members that lie on the curve.
-    std::vector<int> members = done ? choice.members : std::vector<int>{};
-    if (done && choice.anomalyScales.size() > 1) {
-        for (size_t i = 0; i < curve.size(); ++i) {
-            for (double l : choice.anomalyScales) {
-                if (std::abs(std::log(curve[i].lengthScale / l)) < 1e-9 &&
-                    int(i) != choice.selected) {
-                    members.push_back(int(i));
-                }
-            }
-        }
-    }
     m_members->setName(choice.anomalyScales.size() > 1 ? QStringLiteral("scores' other scale")
                                                        : QStringLiteral("ensemble members"));
-    mark(m_members, members);
-    // Which purpose the star serves; with purpose auto and one scale for the scores, both.
-    const bool alsoScores = choice.anomalyScales.size() < 2 && !choice.anomalyWords.isEmpty();
-    QString selectedName = QStringLiteral("selected");
-    if (choice.purposeOf == QLatin1String("density")) {
-        selectedName = alsoScores ? QStringLiteral("ℓ for the density view and the scores")
-                                  : QStringLiteral("ℓ for the density view");
-    } else if (choice.purposeOf == QLatin1String("anomaly")) {
-        selectedName = QStringLiteral("ℓ for anomaly ranking");
-    }
-    m_selected->setName(selectedName);
-    int clicked = -1;
-    if (done && choice.shownLengthScale > 0.0) {
-        for (size_t i = 0; i < curve.size(); ++i) {
-            if (std::abs(std::log(curve[i].lengthScale / choice.shownLengthScale)) < 1e-9) {
-                clicked = int(i);
-            }
-        }
-    }
+    mark(m_members, done ? memberPoints(curve, choice) : std::vector<int>{});
+    m_selected->setName(selectedName(choice));
+    const int clicked = done ? indexOfScale(curve, choice.shownLengthScale) : -1;
     mark(m_shown, {clicked != choice.selected ? clicked : -1});
-    if (done) {
-        const double l = curve[size_t(choice.selected)].lengthScale;
-        QString head = QStringLiteral("Selected ℓ = %1").arg(l, 0, 'g', 4);
-        if (choice.fdIndex >= 0 && choice.fdIndex != choice.selected) {
-            const double lfd = curve[size_t(choice.fdIndex)].lengthScale;
-            head += QStringLiteral(" = %1 × ℓ_FD (ℓ_FD = %2)")
-                        .arg(l / lfd, 0, 'g', 3)
-                        .arg(lfd, 0, 'g', 4);
-        }
-        if (!choice.agreement.isEmpty()) {
-            head += QStringLiteral("; ") + choice.agreement;
-        }
-        if (clicked >= 0 && clicked != choice.selected) {
-            head = QStringLiteral("Shown: ℓ = %1 (clicked).  Rule: ")
-                       .arg(choice.shownLengthScale, 0, 'g', 4) +
-                   head;
-        }
-        QString text = head + QLatin1Char('\n') + choice.words;
-        if (!choice.anomalyWords.isEmpty()) {
-            text += QLatin1Char('\n') + choice.anomalyWords;
-        }
-        m_title->setFullText(text);
-    } else {
-        m_title->setFullText(
-            curve.empty()
-                ? QStringLiteral("Fisher divergence: no sweep yet (ℓ fixed or not fitted)")
-                : QStringLiteral("Fisher-divergence sweep running… %1 points").arg(curve.size()));
-    }
+    m_title->setFullText(curveTitle(curve, choice, clicked, done));
     xAxis->setVisible(!curve.empty());
     yAxis->setVisible(!curve.empty());
     legend->setVisible(!curve.empty());

@@ -101,6 +101,42 @@ QCPRange ScorePlots::histogramRange() const
     return m_histRect->axis(QCPAxis::atBottom)->range();
 }
 
+namespace {
+
+/// The histogram's x range: every score, or the central 99 % when heavy tails (a few rows at
+/// -log p = 2e4 on shuttle) would put every other row in one bin; `beyond` counts the rest,
+/// which the edge bins hold.
+struct ScoreRange
+{
+    double lo = 0.0;
+    double hi = 0.0;
+    bool clipped = false;
+    int beyond = 0;
+};
+
+ScoreRange scoreRange(const Vector& scores)
+{
+    std::vector<double> sorted(scores.data(), scores.data() + scores.size());
+    std::sort(sorted.begin(), sorted.end());
+    const auto quantile = [&sorted](double q) {
+        return sorted[size_t(std::lround(q * double(sorted.size() - 1)))];
+    };
+    ScoreRange r{sorted.front(), sorted.back(), false, 0};
+    const double qlo = quantile(0.005);
+    const double qhi = quantile(0.995);
+    r.clipped = sorted.size() >= 200 && qhi > qlo && (r.hi - r.lo) > 1.5 * (qhi - qlo);
+    if (r.clipped) {
+        r.lo = qlo;
+        r.hi = qhi;
+        for (double v : sorted) {
+            r.beyond += (v < r.lo || v > r.hi) ? 1 : 0;
+        }
+    }
+    return r;
+}
+
+} // namespace
+
 void ScorePlots::setScores(const Vector& scores, const std::optional<Eigen::VectorXi>& labels,
                            bool normality, const std::vector<Eigen::Index>& fitRows)
 {
@@ -116,35 +152,16 @@ void ScorePlots::setScores(const Vector& scores, const std::optional<Eigen::Vect
     for (Eigen::Index i : fitRows) {
         fitted.push_back(scores(i));
     }
-    // Heavy tails (a few rows at -log p = 2e4 on shuttle) would put every other row in one
-    // bin: span the central 99 % then, and count the rest in the edge bins.
-    std::vector<double> sorted(scores.data(), scores.data() + scores.size());
-    std::sort(sorted.begin(), sorted.end());
-    const auto quantile = [&sorted](double q) {
-        return sorted[size_t(std::lround(q * double(sorted.size() - 1)))];
-    };
-    double lo = sorted.front();
-    double hi = sorted.back();
-    const double qlo = quantile(0.005);
-    const double qhi = quantile(0.995);
-    const bool clip = sorted.size() >= 200 && qhi > qlo && (hi - lo) > 1.5 * (qhi - qlo);
-    int beyond = 0;
-    if (clip) {
-        lo = qlo;
-        hi = qhi;
-        for (double v : sorted) {
-            beyond += (v < lo || v > hi) ? 1 : 0;
-        }
-    }
+    const ScoreRange range = scoreRange(scores);
     const int bins = 50;
-    const double width = hi > lo ? (hi - lo) / bins : 1.0;
+    const double width = range.hi > range.lo ? (range.hi - range.lo) / bins : 1.0;
     QVector<double> centres(bins);
     for (int b = 0; b < bins; ++b) {
-        centres[b] = lo + (b + 0.5) * width;
+        centres[b] = range.lo + (b + 0.5) * width;
     }
     // Each class as shares of its own rows, so both classes read on one axis.
     auto shares = [&](const std::vector<double>& v) {
-        std::vector<double> h = histogram(v, lo, hi, bins);
+        std::vector<double> h = histogram(v, range.lo, range.hi, bins);
         for (double& c : h) {
             c /= std::max<double>(1.0, double(v.size()));
         }
@@ -161,6 +178,24 @@ void ScorePlots::setScores(const Vector& scores, const std::optional<Eigen::Vect
     m_histFitted->setData(centres, shares(fitted), true);
     m_histFitted->setName(tr("rows fitted on (seeded subsample, %1)").arg(fitted.size()));
     m_histFitted->setVisible(!fitted.empty());
+    m_histRect->axis(QCPAxis::atBottom)->setRange(range.lo - width, range.hi + width);
+    syncHistogramLegendAndRange();
+    const QString what =
+        normality ? tr("Anomaly scores (−normality score)") : tr("Anomaly scores (−log p)");
+    m_histTitle->setFullText(
+        range.clipped
+            ? tr("%1; x clipped to the 0.5–99.5 % quantiles, %2 rows beyond counted in the edge "
+                 "bins")
+                  .arg(what)
+                  .arg(range.beyond)
+            : what);
+    showRoc(scores, labels, twoClasses);
+    replot();
+}
+
+void ScorePlots::syncHistogramLegendAndRange()
+{
+    double top = 0.0;
     for (QCPGraph* g : {m_histAll, m_histAnomalies, m_histFitted}) {
         // A hidden legend item keeps its row: add and remove instead.
         if (g->visible() && !m_histLegend->hasItemWithPlottable(g)) {
@@ -168,41 +203,33 @@ void ScorePlots::setScores(const Vector& scores, const std::optional<Eigen::Vect
         } else if (!g->visible()) {
             g->removeFromLegend(m_histLegend);
         }
-    }
-    m_histRect->axis(QCPAxis::atBottom)->setRange(lo - width, hi + width);
-    double top = 0.0;
-    for (QCPGraph* g : {m_histAll, m_histAnomalies, m_histFitted}) {
         bool found = false;
         const QCPRange r = g->visible() ? g->getValueRange(found) : QCPRange();
         top = found ? std::max(top, r.upper) : top;
     }
     // Headroom for the legend above the tallest bar.
     m_histRect->axis(QCPAxis::atLeft)->setRange(0, std::max(top, 1e-3) * 1.5);
-    const QString what =
-        normality ? tr("Anomaly scores (−normality score)") : tr("Anomaly scores (−log p)");
-    m_histTitle->setFullText(
-        clip ? tr("%1; x clipped to the 0.5–99.5 % quantiles, %2 rows beyond counted in the edge "
-                  "bins")
-                   .arg(what)
-                   .arg(beyond)
-             : what);
-    auto q = [](const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); };
-    if (!normal.empty() && !anomalous.empty()) {
-        const RocCurve roc = rocCurve(scores, *labels);
-        m_roc->setData(q(roc.fpr), q(roc.tpr), true);
-        m_rocTitle->setFullText(tr("ROC: AUC-ROC %1, AUC-PR %2")
-                                    .arg(aucRoc(scores, *labels), 0, 'f', 4)
-                                    .arg(aucPr(scores, *labels), 0, 'f', 4));
-        m_roc->setVisible(true);
-        m_chance->setVisible(true);
-        setAxisRectEmpty(m_rocRect, false);
-    } else {
+}
+
+void ScorePlots::showRoc(const Vector& scores, const std::optional<Eigen::VectorXi>& labels,
+                         bool twoClasses)
+{
+    if (!twoClasses) {
         m_roc->data()->clear();
         m_chance->setVisible(false);
         setAxisRectEmpty(m_rocRect, true); // nothing to draw: no axes pretending otherwise
         m_rocTitle->setFullText(tr("ROC: needs labels of both classes"));
+        return;
     }
-    replot();
+    auto q = [](const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); };
+    const RocCurve roc = rocCurve(scores, *labels);
+    m_roc->setData(q(roc.fpr), q(roc.tpr), true);
+    m_rocTitle->setFullText(tr("ROC: AUC-ROC %1, AUC-PR %2")
+                                .arg(aucRoc(scores, *labels), 0, 'f', 4)
+                                .arg(aucPr(scores, *labels), 0, 'f', 4));
+    m_roc->setVisible(true);
+    m_chance->setVisible(true);
+    setAxisRectEmpty(m_rocRect, false);
 }
 
 } // namespace sosrep::ui

@@ -39,6 +39,12 @@ public:
     std::optional<double> threshold() const { return m_thresholdValue; }
 
 private:
+    /// The parts of setScores: the legend's rows and the y range of the histograms shown, and
+    /// the ROC panel (or why there is none).
+    void syncHistogramLegendAndRange();
+    void showRoc(const Vector& scores, const std::optional<Eigen::VectorXi>& labels,
+                 bool twoClasses);
+
     QCPAxisRect* m_histRect;
     QCPAxisRect* m_rocRect;
     QCPGraph* m_histAll;
