@@ -168,6 +168,32 @@ Chart negativityChart(const std::vector<NegativityRun>& runs, const NegativitySe
     return chart;
 }
 
+/// One data set's run: a line of the table on stdout, and its entry in the summary.
+QJsonObject reportRun(QTextStream& out, const QString& name, const NegativityRun& r,
+                      Eigen::Index dim, int worst, double seconds)
+{
+    const Vector nat = NegativityRun::worstMean(r.natural, worst);
+    const Vector std_ = NegativityRun::worstMean(r.standard, worst);
+    const double last[3] = {nat(0), nat(nat.size() - 1), std_(std_.size() - 1)};
+    const int naturalDiverged = NegativityRun::divergedCount(r.naturalDivergedAt);
+    const int standardDiverged = NegativityRun::divergedCount(r.standardDivergedAt);
+    out << name << '\t' << r.rows << '\t' << dim << '\t' << QString::number(r.lengthScale, 'g', 4)
+        << '\t' << QString::fromStdString(r.backend) << '\t' << QString::number(last[0], 'f', 4)
+        << '\t' << QString::number(last[1], 'f', 4) << '\t' << QString::number(last[2], 'f', 4)
+        << '\t' << naturalDiverged << '\t' << standardDiverged << '\t' << r.clamped << '\t'
+        << QString::number(seconds, 'f', 2) << Qt::endl;
+    return QJsonObject{{QStringLiteral("dataset"), name},
+                       {QStringLiteral("rows"), double(r.rows)},
+                       {QStringLiteral("length_scale"), r.lengthScale},
+                       {QStringLiteral("initial"), last[0]},
+                       {QStringLiteral("natural"), last[1]},
+                       {QStringLiteral("standard"), last[2]},
+                       {QStringLiteral("natural_diverged"), naturalDiverged},
+                       {QStringLiteral("standard_diverged"), standardDiverged},
+                       {QStringLiteral("clamped"), double(r.clamped)},
+                       {QStringLiteral("seconds"), seconds}};
+}
+
 int negativity(const QStringList& args, CommandContext& ctx)
 {
     QCommandLineParser p;
@@ -217,29 +243,8 @@ int negativity(const QStringList& args, CommandContext& ctx)
             return true;
         });
         const double seconds = timer.elapsed() / 1000.0;
-        const Vector nat = NegativityRun::worstMean(r.natural, s.worst);
-        const Vector std_ = NegativityRun::worstMean(r.standard, s.worst);
-        const double last[3] = {nat(0), nat(nat.size() - 1), std_(std_.size() - 1)};
-        out << name << '\t' << r.rows << '\t' << prepared.x.cols() << '\t'
-            << QString::number(r.lengthScale, 'g', 4) << '\t' << QString::fromStdString(r.backend)
-            << '\t' << QString::number(last[0], 'f', 4) << '\t' << QString::number(last[1], 'f', 4)
-            << '\t' << QString::number(last[2], 'f', 4) << '\t'
-            << NegativityRun::divergedCount(r.naturalDivergedAt) << '\t'
-            << NegativityRun::divergedCount(r.standardDivergedAt) << '\t' << r.clamped << '\t'
-            << QString::number(seconds, 'f', 2) << Qt::endl;
+        results.append(reportRun(out, name, r, prepared.x.cols(), s.worst, seconds));
         appendCsv(csv, r, s.worst, every);
-        results.append(QJsonObject{
-            {QStringLiteral("dataset"), name},
-            {QStringLiteral("rows"), double(r.rows)},
-            {QStringLiteral("length_scale"), r.lengthScale},
-            {QStringLiteral("initial"), last[0]},
-            {QStringLiteral("natural"), last[1]},
-            {QStringLiteral("standard"), last[2]},
-            {QStringLiteral("natural_diverged"), NegativityRun::divergedCount(r.naturalDivergedAt)},
-            {QStringLiteral("standard_diverged"),
-             NegativityRun::divergedCount(r.standardDivergedAt)},
-            {QStringLiteral("clamped"), double(r.clamped)},
-            {QStringLiteral("seconds"), seconds}});
         runs.push_back(std::move(r));
     }
     if (!csvPath.isEmpty()) {

@@ -308,6 +308,44 @@ void printWeights(QTextStream& out, const RatioModel& model, Eigen::Index rows,
         << QString::number(ws.chi2, 'g', 4) << '\n';
 }
 
+/// The command's inputs and outputs, declared and checked before any data is read.
+RatioFiles planRatioFiles(const Options& o, const QString& pPath, const QSource& src,
+                          CommandContext& ctx)
+{
+    ctx.input(pPath, "--p");
+    if (!src.sample.isEmpty()) {
+        ctx.input(src.sample, "--q");
+    }
+    if (!src.model.isEmpty()) {
+        ctx.input(src.model, "--q-model");
+    }
+    RatioFiles files;
+    files.weights = ctx.plannedOutput(o, "--weights-out");
+    files.model = ctx.plannedOutput(o, "--ratio-model-out");
+    files.j = ctx.plannedOutput(o, "--j-out");
+    return files;
+}
+
+/// The summary's description of the fit: what was estimated from what (`qRows` -1 for a
+/// Type II ratio, which has no q rows), and the model's own fields.
+QJsonObject ratioSummary(const RatioModel& model, const QSource& src, Eigen::Index pRows,
+                         Eigen::Index qRows, const FitSettings& settings)
+{
+    QJsonObject s;
+    s[QStringLiteral("command")] = QStringLiteral("ratio");
+    s[QStringLiteral("estimator")] = QString::fromStdString(model.estimator());
+    s[QStringLiteral("ratio_type")] = src.type;
+    s[QStringLiteral("q_source")] = QString::fromLatin1(src.flag);
+    s[QStringLiteral("n_p")] = static_cast<qint64>(pRows);
+    if (qRows >= 0) {
+        s[QStringLiteral("n_q")] = static_cast<qint64>(qRows);
+    }
+    s[QStringLiteral("scale")] = QString::fromStdString(settings.values.text("scale"));
+    s[QStringLiteral("seed")] = QString::fromStdString(settings.values.text("seed"));
+    addModelFields(s, model);
+    return s;
+}
+
 } // namespace
 
 int commandRatio(const QStringList& args, CommandContext& ctx)
@@ -325,18 +363,8 @@ int commandRatio(const QStringList& args, CommandContext& ctx)
     }
     const Options o(parser);
     const QString pPath = o.required(QStringLiteral("p"));
-    ctx.input(pPath, "--p");
     const QSource src = qSourceOf(o);
-    if (!src.sample.isEmpty()) {
-        ctx.input(src.sample, "--q");
-    }
-    if (!src.model.isEmpty()) {
-        ctx.input(src.model, "--q-model");
-    }
-    RatioFiles files;
-    files.weights = ctx.plannedOutput(o, "--weights-out");
-    files.model = ctx.plannedOutput(o, "--ratio-model-out");
-    files.j = ctx.plannedOutput(o, "--j-out");
+    const RatioFiles files = planRatioFiles(o, pPath, src, ctx);
     std::vector<std::string> warnings;
     settingsFromOptions(o, 0, &warnings, true); // every flag checked before any data is read
 
@@ -381,18 +409,7 @@ int commandRatio(const QStringList& args, CommandContext& ctx)
     const WeightSummary ws = checkedWeights(model, weights, ctx);
     stageRatioOutputs(files, model, weights, settings, prepared, p, src, ctx);
     printWeights(ctx.out(), model, p.rows(), ws);
-    QJsonObject s;
-    s[QStringLiteral("command")] = QStringLiteral("ratio");
-    s[QStringLiteral("estimator")] = QString::fromStdString(model.estimator());
-    s[QStringLiteral("ratio_type")] = src.type;
-    s[QStringLiteral("q_source")] = QString::fromLatin1(src.flag);
-    s[QStringLiteral("n_p")] = static_cast<qint64>(p.rows());
-    if (q) {
-        s[QStringLiteral("n_q")] = static_cast<qint64>(q->rows.rows());
-    }
-    s[QStringLiteral("scale")] = QString::fromStdString(settings.values.text("scale"));
-    s[QStringLiteral("seed")] = QString::fromStdString(settings.values.text("seed"));
-    addModelFields(s, model);
+    QJsonObject s = ratioSummary(model, src, p.rows(), q ? q->rows.rows() : -1, settings);
     addWeights(s, ws);
     if (!response.empty()) {
         addRegression(s, ctx, response, p.x, yP, weights, q ? &q->rows.x : nullptr,

@@ -219,10 +219,9 @@ Vector typeTwoValues(const py::object& qValues, Eigen::Index rows, const Scaler&
     return raw * std::exp(scaler.logJacobian());
 }
 
-std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
-                           const std::map<std::string, std::string>& options,
-                           const py::object& second, const py::object& progress,
-                           const py::object& qValues)
+/// The estimator's settings with Python's options (every one checked against its table).
+FitSettings fitSettingsOf(const std::string& estimator,
+                          const std::map<std::string, std::string>& options)
 {
     FitSettings settings = FitSettings::defaults(estimator);
     for (const auto& [name, value] : options) {
@@ -236,6 +235,42 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
         settings.values.set(name, value);
     }
     settings.resolvePurpose("density"); // as `sosrep fit`: purpose=auto is the density
+    return settings;
+}
+
+/// The fitted model as Python holds it: the model, its warnings and file form, and for a density
+/// or a detector the rows and outcome a held-out threshold is cross-fitted from.
+std::shared_ptr<Model> modelOf(FitOutcome& f, FitData& data, const FitSettings& settings,
+                               const PreparedTraining& prepared,
+                               const std::vector<std::string>& columns)
+{
+    auto m = std::make_shared<Model>();
+    m->fitted = f.model;
+    m->lengthScale = f.lengthScale;
+    m->warnings = prepared.warnings;
+    m->warnings.insert(m->warnings.end(), f.warnings.begin(), f.warnings.end());
+    if (f.search) {
+        m->fdCurve = f.search->curve;
+    }
+    const io::Json prov = io::fitProvenance(settings, f, "(NumPy array)", m->warnings);
+    m->saved = io::savedModelOf(*f.model, settings, prepared.scaler, columns, prov);
+    if (!data.second && !data.secondValues) {
+        m->data.train = std::move(data.train);
+        m->data.source = data.source;
+        m->data.scaler = data.scaler;
+        m->settings = settings;
+        m->outcome.lengthScale = f.lengthScale;
+        m->outcome.heldOutLogValues = f.heldOutLogValues;
+    }
+    return m;
+}
+
+std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
+                           const std::map<std::string, std::string>& options,
+                           const py::object& second, const py::object& progress,
+                           const py::object& qValues)
+{
+    const FitSettings settings = fitSettingsOf(estimator, options);
     const ArrayRows rows(x, "X");
     Dataset train = datasetOf(rows, "X");
     PreparedTraining prepared =
@@ -274,32 +309,11 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
         py::gil_scoped_release release;
         f = fitModel(data, settings, observer);
     }
-    if (PyErr_Occurred()) {
+    if (PyErr_Occurred() || f.cancelled || !f.model) {
         throw py::error_already_set(); // KeyboardInterrupt, or the progress callback's error
     }
-    if (f.cancelled || !f.model) {
-        throw py::error_already_set();
-    }
     checkUsable(*f.model);
-    auto m = std::make_shared<Model>();
-    m->fitted = f.model;
-    m->lengthScale = f.lengthScale;
-    m->warnings = prepared.warnings;
-    m->warnings.insert(m->warnings.end(), f.warnings.begin(), f.warnings.end());
-    if (f.search) {
-        m->fdCurve = f.search->curve;
-    }
-    const io::Json prov = io::fitProvenance(settings, f, "(NumPy array)", m->warnings);
-    m->saved = io::savedModelOf(*f.model, settings, prepared.scaler, train.columns, prov);
-    if (!data.second && !data.secondValues) { // a density or a detector: it may need a threshold
-        m->data.train = std::move(data.train);
-        m->data.source = data.source;
-        m->data.scaler = data.scaler;
-        m->settings = settings;
-        m->outcome.lengthScale = f.lengthScale;
-        m->outcome.heldOutLogValues = f.heldOutLogValues;
-    }
-    return m;
+    return modelOf(f, data, settings, prepared, train.columns);
 }
 
 std::shared_ptr<Model> fromJson(const std::string& bytes, const std::string& source)

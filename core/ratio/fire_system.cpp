@@ -156,7 +156,6 @@ std::shared_ptr<const FireFit> FireFit::build(const MatrixRef& xp, const RatioTa
     fit->m_setup = setup;
     fit->m_t = t;
     fit->m_typeTwo = target.typeTwo();
-    const double n = static_cast<double>(xp.rows());
     // Type II solves K_t f = q with the delta family k_t = c g_t, i.e. g_t f = q / c.
     Vector qOverC;
     if (target.typeTwo()) {
@@ -165,37 +164,53 @@ std::shared_ptr<const FireFit> FireFit::build(const MatrixRef& xp, const RatioTa
         qOverC = *target.values / deltaNormalizer(t, dim);
     }
     if (setup.form == FireForm::Features) {
-        fit->m_features =
-            FourierFeatures::draw(static_cast<int>(xp.cols()), setup.features, t, setup.seed);
-        const Matrix phiP = fit->m_features.map(xp);
-        const Matrix cp = symmetrized(phiP.transpose() * phiP / n);
-        if (target.typeTwo()) {
-            const Vector s = phiP.transpose() * qOverC / n;
-            Eigen::SelfAdjointEigenSolver<Matrix> eig(cp);
-            fit->m_vectors = eig.eigenvectors();
-            fit->m_eigenvalues = eig.eigenvalues();
-            fit->m_projected = fit->m_vectors.transpose() * s;
-            fit->m_sampleBasis = phiP * fit->m_vectors;
-            return fit;
-        }
-        const Matrix phiQ = fit->m_features.map(*target.sample);
-        const Vector muQ = phiQ.colwise().mean().transpose();
-        if (setup.loss == FireLoss::Mixed) {
-            const Matrix cq = phiQ.transpose() * phiQ / static_cast<double>(phiQ.rows());
-            const Matrix m = setup.gamma * cp + (1.0 - setup.gamma) * cq;
-            Eigen::SelfAdjointEigenSolver<Matrix> eig(symmetrized(cp * m * cp));
-            fit->m_vectors = eig.eigenvectors();
-            fit->m_eigenvalues = eig.eigenvalues();
-            fit->m_projected = fit->m_vectors.transpose() * (cp * (m * muQ));
-            return fit;
-        }
-        Eigen::SelfAdjointEigenSolver<Matrix> eig(cp);
-        fit->m_vectors = eig.eigenvectors();
-        fit->m_eigenvalues = eig.eigenvalues();
-        fit->m_projected = fit->m_vectors.transpose() * (cp * muQ);
-        return fit;
+        fit->buildFeatures(xp, target, qOverC);
+    } else {
+        fit->buildExact(xp, target, qOverC);
     }
-    fit->m_xp = xp;
+    return fit;
+}
+
+void FireFit::buildFeatures(const MatrixRef& xp, const RatioTarget& target, const Vector& qOverC)
+{
+    const FireSetup& setup = m_setup;
+    const double n = static_cast<double>(xp.rows());
+    const double t = m_t;
+    m_features = FourierFeatures::draw(static_cast<int>(xp.cols()), setup.features, t, setup.seed);
+    const Matrix phiP = m_features.map(xp);
+    const Matrix cp = symmetrized(phiP.transpose() * phiP / n);
+    if (target.typeTwo()) {
+        const Vector s = phiP.transpose() * qOverC / n;
+        Eigen::SelfAdjointEigenSolver<Matrix> eig(cp);
+        m_vectors = eig.eigenvectors();
+        m_eigenvalues = eig.eigenvalues();
+        m_projected = m_vectors.transpose() * s;
+        m_sampleBasis = phiP * m_vectors;
+        return;
+    }
+    const Matrix phiQ = m_features.map(*target.sample);
+    const Vector muQ = phiQ.colwise().mean().transpose();
+    if (setup.loss == FireLoss::Mixed) {
+        const Matrix cq = phiQ.transpose() * phiQ / static_cast<double>(phiQ.rows());
+        const Matrix m = setup.gamma * cp + (1.0 - setup.gamma) * cq;
+        Eigen::SelfAdjointEigenSolver<Matrix> eig(symmetrized(cp * m * cp));
+        m_vectors = eig.eigenvectors();
+        m_eigenvalues = eig.eigenvalues();
+        m_projected = m_vectors.transpose() * (cp * (m * muQ));
+        return;
+    }
+    Eigen::SelfAdjointEigenSolver<Matrix> eig(cp);
+    m_vectors = eig.eigenvectors();
+    m_eigenvalues = eig.eigenvalues();
+    m_projected = m_vectors.transpose() * (cp * muQ);
+}
+
+void FireFit::buildExact(const MatrixRef& xp, const RatioTarget& target, const Vector& qOverC)
+{
+    const FireSetup& setup = m_setup;
+    const double n = static_cast<double>(xp.rows());
+    const double t = m_t;
+    m_xp = xp;
     const Matrix kpp = gaussianGram(xp, xp, t) / n;
     const Vector b = target.typeTwo() ? qOverC : gaussianRowMeans(xp, *target.sample, t);
     if (setup.loss == FireLoss::Mixed) {
@@ -206,10 +221,10 @@ std::shared_ptr<const FireFit> FireFit::build(const MatrixRef& xp, const RatioTa
         const double g = setup.gamma;
         const Matrix kqp = gaussianGram(xq, xp, t) / n;
         const Matrix a = (g / n) * (kpp * kpp) + ((1.0 - g) / m) * (kqp.transpose() * kqp);
-        fit->m_mixedSystem = a * (n * kpp);
-        fit->m_mixedRhs =
+        m_mixedSystem = a * (n * kpp);
+        m_mixedRhs =
             (g / n) * (kpp * b) + ((1.0 - g) / m) * (kqp.transpose() * gaussianRowMeans(xq, xq, t));
-        return fit;
+        return;
     }
     if (setup.loss != FireLoss::Cutoff) {
         auto form = std::make_shared<TridiagonalForm>();
@@ -221,14 +236,13 @@ std::shared_ptr<const FireFit> FireFit::build(const MatrixRef& xp, const RatioTa
             form->t.subDiagonal = form->reduction.subDiagonal();
             form->projected = form->reduction.matrixQ().adjoint() * b;
         }
-        fit->m_tridiagonal = std::move(form);
-        return fit;
+        m_tridiagonal = std::move(form);
+        return;
     }
     Eigen::SelfAdjointEigenSolver<Matrix> eig(kpp);
-    fit->m_vectors = eig.eigenvectors();
-    fit->m_eigenvalues = eig.eigenvalues();
-    fit->m_projected = fit->m_vectors.transpose() * b;
-    return fit;
+    m_vectors = eig.eigenvectors();
+    m_eigenvalues = eig.eigenvalues();
+    m_projected = m_vectors.transpose() * b;
 }
 
 Vector FireFit::filter(double lambda) const

@@ -123,6 +123,10 @@ public:
     const FourierFeatures& features() const { return m_features; }
 
 private:
+    /// The random-feature form (D x D systems) and the exact one (n x n: the tridiagonal or
+    /// Lanczos path, the mixed system, or the cut-off's eigenbasis) of build().
+    void buildFeatures(const MatrixRef& xp, const RatioTarget& target, const Vector& qOverC);
+    void buildExact(const MatrixRef& xp, const RatioTarget& target, const Vector& qOverC);
     struct TridiagonalForm; // exact L2,p and RKHS: Kpp = Q T Q^T and Q^T b
     FireFit() = default;
     Vector filter(double lambda) const;

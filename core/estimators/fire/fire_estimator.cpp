@@ -56,6 +56,46 @@ OptionTable fireOptions()
     return t;
 }
 
+/// The FIRE problem's form, loss and random features from the options.
+FireSetup setupOf(const FitInput& in)
+{
+    const OptionValues& v = in.options;
+    FireSetup setup;
+    setup.loss = fireLossFromString(v.text("loss"));
+    setup.gamma = v.real("gamma");
+    const std::string& form = v.text("form");
+    setup.form = form == "features" || (form == "auto" && in.x.rows() > kFireExactRows)
+                     ? FireForm::Features
+                     : FireForm::Exact;
+    setup.features = v.integer("rff_features");
+    setup.seed = v.seed("seed");
+    return setup;
+}
+
+/// What the tuning chose at the edge of its grid, or "" (the fit's note). Names only what was
+/// tuned: with --t given its one-point "grid" has no edge to speak of, and a lambda at its edge
+/// deserves the same word as a t.
+std::string edgeNote(const JSurface& surface)
+{
+    const auto atEdge = [](int best, size_t size) {
+        return size > 1 && (best == 0 || best + 1 == int(size));
+    };
+    std::vector<std::string> edges;
+    if (atEdge(surface.bestT, surface.t.size())) {
+        edges.push_back("t");
+    }
+    if (atEdge(surface.bestLambda, surface.lambda.size())) {
+        edges.push_back("lambda");
+    }
+    if (edges.empty()) {
+        return {};
+    }
+    const bool both = edges.size() == 2;
+    return "the tuned " + (both ? std::string("t and lambda are") : edges[0] + " is") +
+           " at the edge of " + (both ? "their grids" : "its grid") + "; give --" + edges[0] +
+           (both ? " or --lambda" : "") + " to look beyond it";
+}
+
 class FireEstimator final : public Estimator
 {
 public:
@@ -75,15 +115,7 @@ public:
     {
         checkRatioInput(in, true, "fire");
         const OptionValues& v = in.options;
-        FireSetup setup;
-        setup.loss = fireLossFromString(v.text("loss"));
-        setup.gamma = v.real("gamma");
-        const std::string& form = v.text("form");
-        setup.form = form == "features" || (form == "auto" && in.x.rows() > kFireExactRows)
-                         ? FireForm::Features
-                         : FireForm::Exact;
-        setup.features = v.integer("rff_features");
-        setup.seed = v.seed("seed");
+        const FireSetup setup = setupOf(in);
         RatioTarget target;
         target.sample = in.second;
         target.values = in.secondValues;
@@ -131,25 +163,7 @@ public:
         report.fields = model->summary();
         if (surface) {
             addTuningFields(*surface, &report.fields);
-            // Name only what was tuned: with --t given its one-point "grid" has no edge to
-            // speak of, and a lambda at its edge deserves the same word as a t.
-            const auto atEdge = [](int best, size_t size) {
-                return size > 1 && (best == 0 || best + 1 == int(size));
-            };
-            std::vector<std::string> edges;
-            if (atEdge(surface->bestT, surface->t.size())) {
-                edges.push_back("t");
-            }
-            if (atEdge(surface->bestLambda, surface->lambda.size())) {
-                edges.push_back("lambda");
-            }
-            if (!edges.empty()) {
-                const bool both = edges.size() == 2;
-                report.note =
-                    "the tuned " + (both ? std::string("t and lambda are") : edges[0] + " is") +
-                    " at the edge of " + (both ? "their grids" : "its grid") + "; give --" +
-                    edges[0] + (both ? " or --lambda" : "") + " to look beyond it";
-            }
+            report.note = edgeNote(*surface);
             model->setSurface(std::move(*surface));
         }
         model->setReport(std::move(report));
