@@ -216,40 +216,7 @@ void MainWindow::buildViews()
 
 void MainWindow::connectController()
 {
-    // The Compare view says it is computing; the status line keeps the fit's report.
-    connect(m_controller, &EstimationController::clusterComparisonStarted, m_compare,
-            &CompareView::showClustersPending);
-    connect(m_controller, &EstimationController::comparisonReady, this, [this] {
-        const FitJobResult* r = m_controller->result();
-        m_compare->showResult(*r, m_controller->features(), m_controller->labels(),
-                              m_controller->featureNames());
-        if (!r->stages.empty() && r->stages.back().name == "comparison") {
-            m_lastFitText +=
-                tr("; the compare view followed in %1 s").arg(r->stages.back().seconds, 0, 'f', 1);
-            m_fitReport->setToolTip(m_lastFitText +
-                                    tr("\n(click for the report and any warnings)"));
-        }
-    });
-    connect(m_controller, &EstimationController::scoresReady, this, [this] {
-        const FitJobResult* r = m_controller->result();
-        showScores();
-        showRowInfo();
-        m_fd->setCurve(m_controller->fdCurve(), fdChoice()); // its words name the Scores' l
-        if (r->scoresReady()) {
-            double seconds = 0.0;
-            for (const FitJobResult::Stage& st : r->stages) {
-                seconds += st.name == "anomaly model" || st.name == "row scores" ? st.seconds : 0.0;
-            }
-            m_lastFitText += tr("; the Scores view followed in %1 s").arg(seconds, 0, 'f', 1);
-            m_fitReport->setToolTip(m_lastFitText +
-                                    tr("\n(click for the report and any warnings)"));
-            statusBar()->showMessage(m_lastFitText, 15000);
-        }
-    });
-    connect(m_controller, &EstimationController::clusterComparisonReady, this, [this] {
-        m_compare->showClusters(*m_controller->clusterComparison(),
-                                m_controller->clusterDescription());
-    });
+    connectLateStages();
     connect(m_density, &DensityHeatmap::rectanglePicked, this,
             [this](double x0, double x1, double y0, double y1) {
                 m_controller->compareClustersInRect(x0, x1, y0, y1);
@@ -294,6 +261,44 @@ void MainWindow::connectController()
             &EstimationController::fitAtLengthScale);
     connect(m_density, &DensityHeatmap::rowsPicked, this, &MainWindow::selectRows);
     connectDensityPage();
+}
+
+void MainWindow::connectLateStages()
+{
+    // The Compare view says it is computing; the status line keeps the fit's report.
+    connect(m_controller, &EstimationController::clusterComparisonStarted, m_compare,
+            &CompareView::showClustersPending);
+    connect(m_controller, &EstimationController::comparisonReady, this, [this] {
+        const FitJobResult* r = m_controller->result();
+        m_compare->showResult(*r, m_controller->features(), m_controller->labels(),
+                              m_controller->featureNames());
+        if (!r->stages.empty() && r->stages.back().name == "comparison") {
+            m_lastFitText +=
+                tr("; the compare view followed in %1 s").arg(r->stages.back().seconds, 0, 'f', 1);
+            m_fitReport->setToolTip(m_lastFitText +
+                                    tr("\n(click for the report and any warnings)"));
+        }
+    });
+    connect(m_controller, &EstimationController::scoresReady, this, [this] {
+        const FitJobResult* r = m_controller->result();
+        showScores();
+        showRowInfo();
+        m_fd->setCurve(m_controller->fdCurve(), fdChoice()); // its words name the Scores' l
+        if (r->scoresReady()) {
+            double seconds = 0.0;
+            for (const FitJobResult::Stage& st : r->stages) {
+                seconds += st.name == "anomaly model" || st.name == "row scores" ? st.seconds : 0.0;
+            }
+            m_lastFitText += tr("; the Scores view followed in %1 s").arg(seconds, 0, 'f', 1);
+            m_fitReport->setToolTip(m_lastFitText +
+                                    tr("\n(click for the report and any warnings)"));
+            statusBar()->showMessage(m_lastFitText, 15000);
+        }
+    });
+    connect(m_controller, &EstimationController::clusterComparisonReady, this, [this] {
+        m_compare->showClusters(*m_controller->clusterComparison(),
+                                m_controller->clusterDescription());
+    });
 }
 
 void MainWindow::clearResultViews(const QString& message)

@@ -111,7 +111,14 @@ private:
     void buildViews();
     void buildStatusBar();
     void connectController();
+    /// The stages that finish after a large fit (scores, comparison, clusters) reach the views.
+    void connectLateStages();
     void createActions();
+    /// The menus of createActions; the View menu returns its Pick action (a global shortcut).
+    void createFileMenu();
+    void createEditMenu();
+    QAction* createViewMenu();
+    void createModelAndHelpMenus();
     void openInteractively();
     void exportPlotInteractively();
     void exportScoresInteractively();

@@ -45,6 +45,27 @@ bool isProjectPath(const QString& path)
 
 void MainWindow::createActions()
 {
+    createFileMenu();
+    createEditMenu();
+    QAction* pick = createViewMenu();
+    createModelAndHelpMenus();
+
+    // Our shortcuts win over the editing keys a focused spin box or line edit claims (Ctrl+E
+    // and Ctrl+K move the cursor in line edits on X11, so Export did nothing there).
+    for (QAction* a : {m_exportPlotAction, m_exportScoresAction, pick}) {
+        m_globalShortcuts << a->shortcut();
+    }
+    qApp->installEventFilter(this);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateExportActions);
+    for (auto signal : {&EstimationController::fitFinished, &EstimationController::dataChanged,
+                        &EstimationController::settingsChanged}) {
+        connect(m_controller, signal, this, &MainWindow::updateExportActions);
+    }
+    updateExportActions();
+}
+
+void MainWindow::createFileMenu()
+{
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open…"));
     open->setShortcut(QKeySequence::Open);
@@ -65,17 +86,21 @@ void MainWindow::createActions()
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
     file->addSeparator();
-    QAction* exportPlotAction = m_exportPlotAction = file->addAction(tr("&Export plot…"));
-    exportPlotAction->setShortcut(Qt::CTRL | Qt::Key_E);
-    connect(exportPlotAction, &QAction::triggered, this, &MainWindow::exportPlotInteractively);
-    QAction* exportScoresAction = m_exportScoresAction = file->addAction(tr("Export &scores…"));
-    exportScoresAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_E);
-    connect(exportScoresAction, &QAction::triggered, this, &MainWindow::exportScoresInteractively);
+    m_exportPlotAction = file->addAction(tr("&Export plot…"));
+    m_exportPlotAction->setShortcut(Qt::CTRL | Qt::Key_E);
+    connect(m_exportPlotAction, &QAction::triggered, this, &MainWindow::exportPlotInteractively);
+    m_exportScoresAction = file->addAction(tr("Export &scores…"));
+    m_exportScoresAction->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_E);
+    connect(m_exportScoresAction, &QAction::triggered, this,
+            &MainWindow::exportScoresInteractively);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
+}
 
+void MainWindow::createEditMenu()
+{
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = m_history->stack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
@@ -87,7 +112,10 @@ void MainWindow::createActions()
     QAction* copy = edit->addAction(tr("&Copy plot (or selected scores)"));
     copy->setShortcut(QKeySequence::Copy);
     connect(copy, &QAction::triggered, this, &MainWindow::copyCurrent);
+}
 
+QAction* MainWindow::createViewMenu()
+{
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QMenu* maps = view->addMenu(tr("Colour &map"));
     auto* mapGroup = new QActionGroup(this);
@@ -128,7 +156,11 @@ void MainWindow::createActions()
         statusBar()->showMessage(
             tr("Drag a rectangle around cluster 2; the other rows form cluster 1"), 8000);
     });
+    return pick;
+}
 
+void MainWindow::createModelAndHelpMenus()
+{
     QMenu* model = menuBar()->addMenu(tr("&Model"));
     QAction* fit = model->addAction(tr("&Fit"));
     fit->setShortcut(Qt::Key_F5);
@@ -149,19 +181,6 @@ void MainWindow::createActions()
     QAction* about = help->addAction(tr("&About SOSREP Studio"));
     connect(about, &QAction::triggered, this,
             [this] { QMessageBox::about(this, tr("About SOSREP Studio"), aboutText()); });
-
-    // Our shortcuts win over the editing keys a focused spin box or line edit claims (Ctrl+E
-    // and Ctrl+K move the cursor in line edits on X11, so Export did nothing there).
-    for (QAction* a : {exportPlotAction, exportScoresAction, pick}) {
-        m_globalShortcuts << a->shortcut();
-    }
-    qApp->installEventFilter(this);
-    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateExportActions);
-    for (auto signal : {&EstimationController::fitFinished, &EstimationController::dataChanged,
-                        &EstimationController::settingsChanged}) {
-        connect(m_controller, signal, this, &MainWindow::updateExportActions);
-    }
-    updateExportActions();
 }
 
 void MainWindow::updateExportActions()

@@ -181,6 +181,59 @@ BoxStats boxStats(std::vector<double> v)
     return b;
 }
 
+namespace {
+
+/// One panel of a chart in its cell: title, axes, data and legend (beside the data).
+void addPanel(QCustomPlot& plot, QCPLayoutGrid* cell, const ChartPanel& p)
+{
+    const QFont base = plot.font();
+    cell->addElement(0, 0,
+                     new QCPTextElement(&plot, QString::fromStdString(p.title),
+                                        QFont(base.family(), 9, QFont::Bold)));
+    auto* rect = new QCPAxisRect(&plot);
+    cell->addElement(1, 0, rect);
+    // The legend beside the data, never over it, at the top of its column.
+    auto* legendColumn = new QCPLayoutGrid;
+    cell->addElement(1, 1, legendColumn);
+    auto* legend = new QCPLegend;
+    legendColumn->addElement(0, 0, legend);
+    legendColumn->addElement(1, 0, new QCPLayoutElement(&plot));
+    legendColumn->setRowStretchFactor(0, 0.001);
+    legendColumn->setRowStretchFactor(1, 1);
+    legend->setLayer(QStringLiteral("legend"));
+    legend->setFont(QFont(base.family(), 8));
+    cell->setColumnStretchFactor(0, 1);
+    cell->setColumnStretchFactor(1, 0.001);
+    switch (p.kind) {
+    case ChartPanel::Kind::Lines:
+        drawLines(plot, rect, legend, p);
+        break;
+    case ChartPanel::Kind::Boxes:
+        drawBoxes(rect, legend, p);
+        break;
+    case ChartPanel::Kind::Bars:
+        drawBars(plot, rect, legend, p);
+        break;
+    }
+    if (legend->itemCount() == 0) {
+        cell->remove(legendColumn);
+        cell->simplify();
+    }
+    rect->axis(QCPAxis::atBottom)->setLabel(QString::fromStdString(p.xLabel));
+    QString yLabel = QString::fromStdString(p.yLabel);
+    if (p.kind == ChartPanel::Kind::Boxes && p.lowerIsBetter) {
+        yLabel += QStringLiteral(" (lower is better)");
+    }
+    rect->axis(QCPAxis::atLeft)->setLabel(yLabel);
+    rect->axis(QCPAxis::atLeft)->setRangeReversed(p.lowerIsBetter); // the best on top
+    pad(rect->axis(QCPAxis::atLeft), p.yMin < p.yMax, p.yMin, p.yMax);
+    if (p.kind == ChartPanel::Kind::Lines && !p.logX) {
+        pad(rect->axis(QCPAxis::atBottom), false, 0, 0);
+    }
+}
+
+} // namespace
+
 QByteArray renderChart(const Chart& chart, const QString& format)
 {
     const QString ext = format.toLower();
@@ -199,52 +252,9 @@ QByteArray renderChart(const Chart& chart, const QString& format)
     plot.plotLayout()->addElement(1, 0, grid);
     const int columns = std::max(1, chart.columns);
     for (size_t k = 0; k < chart.panels.size(); ++k) {
-        const ChartPanel& p = chart.panels[k];
         auto* cell = new QCPLayoutGrid;
         grid->addElement(int(k) / columns, int(k) % columns, cell);
-        cell->addElement(0, 0,
-                         new QCPTextElement(&plot, QString::fromStdString(p.title),
-                                            QFont(base.family(), 9, QFont::Bold)));
-        auto* rect = new QCPAxisRect(&plot);
-        cell->addElement(1, 0, rect);
-        // The legend beside the data, never over it, at the top of its column.
-        auto* legendColumn = new QCPLayoutGrid;
-        cell->addElement(1, 1, legendColumn);
-        auto* legend = new QCPLegend;
-        legendColumn->addElement(0, 0, legend);
-        legendColumn->addElement(1, 0, new QCPLayoutElement(&plot));
-        legendColumn->setRowStretchFactor(0, 0.001);
-        legendColumn->setRowStretchFactor(1, 1);
-        legend->setLayer(QStringLiteral("legend"));
-        legend->setFont(QFont(base.family(), 8));
-        cell->setColumnStretchFactor(0, 1);
-        cell->setColumnStretchFactor(1, 0.001);
-        switch (p.kind) {
-        case ChartPanel::Kind::Lines:
-            drawLines(plot, rect, legend, p);
-            break;
-        case ChartPanel::Kind::Boxes:
-            drawBoxes(rect, legend, p);
-            break;
-        case ChartPanel::Kind::Bars:
-            drawBars(plot, rect, legend, p);
-            break;
-        }
-        if (legend->itemCount() == 0) {
-            cell->remove(legendColumn);
-            cell->simplify();
-        }
-        rect->axis(QCPAxis::atBottom)->setLabel(QString::fromStdString(p.xLabel));
-        QString yLabel = QString::fromStdString(p.yLabel);
-        if (p.kind == ChartPanel::Kind::Boxes && p.lowerIsBetter) {
-            yLabel += QStringLiteral(" (lower is better)");
-        }
-        rect->axis(QCPAxis::atLeft)->setLabel(yLabel);
-        rect->axis(QCPAxis::atLeft)->setRangeReversed(p.lowerIsBetter); // the best on top
-        pad(rect->axis(QCPAxis::atLeft), p.yMin < p.yMax, p.yMin, p.yMax);
-        if (p.kind == ChartPanel::Kind::Lines && !p.logX) {
-            pad(rect->axis(QCPAxis::atBottom), false, 0, 0);
-        }
+        addPanel(plot, cell, chart.panels[k]);
     }
     // QCustomPlot saves PDFs only to a path: write every format through exportPlot into a
     // private directory and hand back the bytes (the caller stages them atomically).

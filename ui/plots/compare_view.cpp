@@ -19,6 +19,16 @@ namespace sosrep::ui {
 
 CompareView::CompareView(QWidget* parent) : QWidget(parent)
 {
+    buildLayout();
+    const auto [left, right] = buildClusterPanels();
+    buildScatterPanel();
+    addPanelLegends(left, right);
+    clear(tr("Fit a model to compare it with a second estimator"));
+    applyPlotStyle(m_clusters);
+}
+
+void CompareView::buildLayout()
+{
     auto* grid = new QGridLayout(this);
     m_first = new DensityHeatmap(this);
     m_second = new DensityHeatmap(this);
@@ -54,7 +64,10 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
     grid->setColumnStretch(2, 1);
     grid->setRowStretch(0, 3);
     grid->setRowStretch(4, 2);
+}
 
+std::pair<QCPAxisRect*, QCPAxisRect*> CompareView::buildClusterPanels()
+{
     // Two panels: (b) log densities by cluster, (a) kernel-value histograms.
     m_clusters->plotLayout()->clear();
     auto* left = new QCPAxisRect(m_clusters);
@@ -105,6 +118,11 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
             }
         }
     }
+    return {left, right};
+}
+
+void CompareView::buildScatterPanel()
+{
     // (c) per-row scores of the two models against each other.
     m_scatterRect = new QCPAxisRect(m_clusters);
     m_clusters->plotLayout()->addElement(0, 2, m_scatterRect);
@@ -126,6 +144,10 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
     m_scatterAnomaly->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCross, QPen(colors::anomaly(), 1.5), Qt::NoBrush, 6));
     m_scatterAnomaly->setName(tr("label 1 (anomaly)"));
+}
+
+void CompareView::addPanelLegends(QCPAxisRect* left, QCPAxisRect* right)
+{
     for (QCPAxisRect* r : {left, right, m_scatterRect}) {
         auto* legend = new QCPLegend;
         // The scatter's top right holds the rows both models call anomalous: keep it clear.
@@ -142,11 +164,23 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
             }
         }
     }
-    clear(tr("Fit a model to compare it with a second estimator"));
-    applyPlotStyle(m_clusters);
 }
 
 namespace {
+
+/// The difference map's colour span: the largest |log ratio| over the cells within 1e3 of
+/// either density's peak (both tails are near -inf in log and would swamp it); 1 when flat.
+double differenceSpan(const Matrix& first, const Matrix& second, const Matrix& difference)
+{
+    const double hi = std::max(first.maxCoeff(), second.maxCoeff());
+    double span = 0.0;
+    for (Eigen::Index k = 0; k < difference.size(); ++k) {
+        if (std::max(first.data()[k], second.data()[k]) > hi - std::log(1e3)) {
+            span = std::max(span, std::abs(difference.data()[k]));
+        }
+    }
+    return span > 0 ? span : 1.0;
+}
 
 QString estimatorTitle(const FittedModel& m)
 {
@@ -309,14 +343,8 @@ void CompareView::showResult(const FitJobResult& r, const Matrix& features,
     const double hi =
         std::max(m_normFirst.logDensity.maxCoeff(), m_normSecond.logDensity.maxCoeff());
     const QCPRange shared(hi - 12.0, hi);
-    double span = 0.0;
-    for (Eigen::Index k = 0; k < m_difference.logDensity.size(); ++k) {
-        if (std::max(m_normFirst.logDensity.data()[k], m_normSecond.logDensity.data()[k]) >
-            hi - std::log(1e3)) {
-            span = std::max(span, std::abs(m_difference.logDensity.data()[k]));
-        }
-    }
-    span = span > 0 ? span : 1.0;
+    const double span =
+        differenceSpan(m_normFirst.logDensity, m_normSecond.logDensity, m_difference.logDensity);
     DensityHeatmap::Content c;
     c.points = features;
     c.labels = labels;

@@ -6,6 +6,8 @@
 
 #include <QWidget>
 
+#include <utility>
+
 class QCPAxisRect;
 class QCPGraph;
 class QCPLegend;
@@ -45,6 +47,13 @@ public:
     int scatterPoints() const;
 
 private:
+    /// The pieces of the constructor: the three maps and the read-outs in one grid; panels (b)
+    /// log densities by cluster and (a) kernel-value histograms; (c) the two models' per-row
+    /// scores against each other; each panel's legend.
+    void buildLayout();
+    std::pair<QCPAxisRect*, QCPAxisRect*> buildClusterPanels();
+    void buildScatterPanel();
+    void addPanelLegends(QCPAxisRect* left, QCPAxisRect* right);
     /// The cluster panel's y range: robust to a few extreme rows, clipping said on the axis.
     void setClusterValueRange(const ClusterComparison& c);
     /// Per-row scores of the two models against each other (as percentiles: any two detectors

@@ -40,6 +40,24 @@ void setPoints(QCPGraph* g, const Matrix& x, int xc, int yc, double fixedY)
     g->setData(a, b);
 }
 
+/// log r on the grid; where f <= 0 (or not finite), -kMaxLogRatio, counted in `nonPositive`.
+Matrix logRatioOf(const Matrix& grid, int& nonPositive)
+{
+    Matrix logRatio(grid.rows(), grid.cols());
+    for (Eigen::Index j = 0; j < grid.rows(); ++j) {
+        for (Eigen::Index i = 0; i < grid.cols(); ++i) {
+            const double v = grid(j, i);
+            if (v > 0.0 && std::isfinite(v)) {
+                logRatio(j, i) = std::log(v);
+            } else {
+                logRatio(j, i) = -kMaxLogRatio;
+                ++nonPositive;
+            }
+        }
+    }
+    return logRatio;
+}
+
 } // namespace
 
 QString RatioPlot::nameOf(const QStringList& names, int c)
@@ -48,6 +66,25 @@ QString RatioPlot::nameOf(const QStringList& names, int c)
 }
 
 RatioPlot::RatioPlot(QWidget* parent) : QCustomPlot(parent)
+{
+    buildBlocks();
+    buildMapPanel();
+    buildSurfacePanel();
+    buildHistogramPanel();
+    setNoAntialiasingOnDrag(true);
+
+    connect(selectionRect(), &QCPSelectionRect::accepted, this,
+            [this](const QRect& r, QMouseEvent*) {
+                const QCPAxis* x = m_mapRect->axis(QCPAxis::atBottom);
+                const QCPAxis* y = m_mapRect->axis(QCPAxis::atLeft);
+                setPickMode(false);
+                emit rectanglePicked(x->pixelToCoord(r.left()), x->pixelToCoord(r.right()),
+                                     y->pixelToCoord(r.bottom()), y->pixelToCoord(r.top()));
+            });
+    applyPlotStyle(this);
+}
+
+void RatioPlot::buildBlocks()
 {
     setAutoAddPlottableToLegend(false);
     plotLayout()->clear();
@@ -76,7 +113,10 @@ RatioPlot::RatioPlot(QWidget* parent) : QCustomPlot(parent)
     auto* surfaceGroup = new QCPMarginGroup(this);
     m_surfaceRect->setMarginGroup(QCP::msTop | QCP::msBottom, surfaceGroup);
     m_surfaceScale->setMarginGroup(QCP::msTop | QCP::msBottom, surfaceGroup);
+}
 
+void RatioPlot::buildMapPanel()
+{
     QCPAxis* mx = m_mapRect->axis(QCPAxis::atBottom);
     QCPAxis* my = m_mapRect->axis(QCPAxis::atLeft);
     m_map = new QCPColorMap(mx, my);
@@ -109,7 +149,10 @@ RatioPlot::RatioPlot(QWidget* parent) : QCustomPlot(parent)
     m_pPoints->addToLegend(legend);
     m_qPoints->addToLegend(legend);
     m_zero->addToLegend(legend);
+}
 
+void RatioPlot::buildSurfacePanel()
+{
     QCPAxis* sx = m_surfaceRect->axis(QCPAxis::atBottom);
     QCPAxis* sy = m_surfaceRect->axis(QCPAxis::atLeft);
     m_surface = new QCPColorMap(sx, sy);
@@ -125,7 +168,10 @@ RatioPlot::RatioPlot(QWidget* parent) : QCustomPlot(parent)
     m_shownLambda->setLineStyle(QCPGraph::lsNone);
     m_shownLambda->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(255, 80, 80), 2.0), QBrush(), 11));
+}
 
+void RatioPlot::buildHistogramPanel()
+{
     QCPAxis* hx = m_histRect->axis(QCPAxis::atBottom);
     QCPAxis* hy = m_histRect->axis(QCPAxis::atLeft);
     m_bars = new QCPBars(hx, hy);
@@ -137,17 +183,6 @@ RatioPlot::RatioPlot(QWidget* parent) : QCustomPlot(parent)
     m_one->point1->setAxes(hx, hy);
     m_one->point2->setAxes(hx, hy);
     m_one->setPen(QPen(QColor(60, 60, 60), 1.2, Qt::DashLine));
-    setNoAntialiasingOnDrag(true);
-
-    connect(selectionRect(), &QCPSelectionRect::accepted, this,
-            [this](const QRect& r, QMouseEvent*) {
-                const QCPAxis* x = m_mapRect->axis(QCPAxis::atBottom);
-                const QCPAxis* y = m_mapRect->axis(QCPAxis::atLeft);
-                setPickMode(false);
-                emit rectanglePicked(x->pixelToCoord(r.left()), x->pixelToCoord(r.right()),
-                                     y->pixelToCoord(r.bottom()), y->pixelToCoord(r.top()));
-            });
-    applyPlotStyle(this);
 }
 
 void RatioPlot::arrange(bool wide)
@@ -261,44 +296,18 @@ void RatioPlot::drawMap(const RatioResult& r, const Matrix& p, const Matrix& q,
     m_pPoints->setName(tr("p sample (%1 rows)").arg(p.rows()));
     m_qPoints->setName(tr("q sample (%1 rows)").arg(q.rows()));
     if (ny == 1) {
-        // One column: the ratio as a curve, the samples as rugs at 0.
-        m_map->data()->clear();
-        m_map->setVisible(false);
-        m_mapScale->setVisible(false);
-        QVector<double> t, a, b;
-        for (int i = 0; i < nx; ++i) {
-            t << i;
-            a << r.xMin + (r.xMax - r.xMin) * (i + 0.5) / nx;
-            b << r.grid(0, i);
-        }
-        m_zero->setData(t, a, b, true);
-        m_zero->setName(tr("estimated ratio f(x)"));
-        y->setLabel(tr("ratio q/p"));
-        x->setRange(r.xMin, r.xMax);
-        y->setRange(std::min(0.0, r.grid.minCoeff()) - 0.1, r.grid.maxCoeff() * 1.1 + 0.1);
+        drawCurve(r, x, y); // one column: the ratio as a curve, the samples as rugs at 0
         return;
     }
     m_map->setVisible(true);
     m_mapScale->setVisible(true);
     y->setLabel(nameOf(names, r.yColumn));
-    Matrix logRatio(ny, nx);
     int nonPositive = 0;
-    double extent;
-    for (int j = 0; j < ny; ++j) {
-        for (int i = 0; i < nx; ++i) {
-            const double v = r.grid(j, i);
-            if (v > 0.0 && std::isfinite(v)) {
-                logRatio(j, i) = std::log(v);
-            } else {
-                logRatio(j, i) = -kMaxLogRatio;
-                ++nonPositive;
-            }
-        }
-    }
+    const Matrix logRatio = logRatioOf(r.grid, nonPositive);
     // Symmetric about 0 and set by the largest ratio, so where q > p reads at once; lower
     // values (f near 0, or f <= 0) run into the lowest colour, as the label says.
     const double top = logRatio.maxCoeff();
-    extent = std::clamp(top, std::log(2.0), kMaxLogRatio);
+    const double extent = std::clamp(top, std::log(2.0), kMaxLogRatio);
     const bool clipped = logRatio.minCoeff() < -extent || top > extent;
     m_map->data()->setSize(nx, ny);
     m_map->data()->setRange(
@@ -338,6 +347,26 @@ void RatioPlot::drawMap(const RatioResult& r, const Matrix& p, const Matrix& q,
     m_zero->setName(tr("log ratio = 0 (q = p)"));
     x->setRange(r.xMin, r.xMax);
     y->setRange(r.yMin, r.yMax);
+}
+
+void RatioPlot::drawCurve(const RatioResult& r, QCPAxis* x, QCPAxis* y)
+{
+    const int nx = int(r.grid.cols());
+    // One column: the ratio as a curve, the samples as rugs at 0.
+    m_map->data()->clear();
+    m_map->setVisible(false);
+    m_mapScale->setVisible(false);
+    QVector<double> t, a, b;
+    for (int i = 0; i < nx; ++i) {
+        t << i;
+        a << r.xMin + (r.xMax - r.xMin) * (i + 0.5) / nx;
+        b << r.grid(0, i);
+    }
+    m_zero->setData(t, a, b, true);
+    m_zero->setName(tr("estimated ratio f(x)"));
+    y->setLabel(tr("ratio q/p"));
+    x->setRange(r.xMin, r.xMax);
+    y->setRange(std::min(0.0, r.grid.minCoeff()) - 0.1, r.grid.maxCoeff() * 1.1 + 0.1);
 }
 
 void RatioPlot::drawSurface(const RatioResult& r)
@@ -453,10 +482,6 @@ void RatioPlot::drawHistogram(const RatioResult& r)
     m_one->point1->setCoords(1.0, 0.0);
     m_one->point2->setCoords(1.0, 1.0);
 }
-
-} // namespace sosrep::ui
-
-namespace sosrep::ui {
 
 void RatioPlot::setQRectangle(const QRectF& rect, int xColumn, int yColumn)
 {

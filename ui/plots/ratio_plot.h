@@ -42,6 +42,15 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    /// The pieces of the constructor: the title and the three blocks (arrange() places them),
+    /// the map of log r with the samples and q's rectangle, the tuning surface with its choice,
+    /// the histogram of the weights.
+    void buildBlocks();
+    void buildMapPanel();
+    void buildSurfacePanel();
+    void buildHistogramPanel();
+    /// drawMap for one column: the ratio as a curve, the samples as rugs at 0.
+    void drawCurve(const RatioResult& r, QCPAxis* x, QCPAxis* y);
     static QString nameOf(const QStringList& names, int column);
     void arrange(bool wide);
     void drawMap(const RatioResult& r, const Matrix& p, const Matrix& q, const QStringList& names);

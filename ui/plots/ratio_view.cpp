@@ -111,6 +111,17 @@ void RatioView::buildControls(QWidget* column)
     m_sourceLabel = new QLabel(samples);
     m_sourceLabel->setWordWrap(true);
     sl->addWidget(m_sourceLabel);
+    addSourceControls(samples, sl);
+    addQModeControls(samples, sl);
+    layout->addWidget(samples);
+    layout->addWidget(estimatorBox(column));
+    layout->addWidget(pathBox(column));
+    layout->addWidget(reweightBox(column));
+    layout->addStretch(1);
+}
+
+void RatioView::addSourceControls(QWidget* samples, QVBoxLayout* sl)
+{
     auto* load = new QPushButton(tr("Load q from a file…"), samples);
     load->setToolTip(tr("q = the rows of another CSV/TSV or .npz file (columns matched by name); "
                         "p = the loaded data"));
@@ -172,6 +183,10 @@ void RatioView::buildControls(QWidget* column)
         m_ratio->setSource(s);
     });
     sl->addWidget(m_pAll);
+}
+
+void RatioView::addQModeControls(QWidget* samples, QVBoxLayout* sl)
+{
     auto* modeRow = new QHBoxLayout;
     modeRow->addWidget(new QLabel(tr("q is"), samples));
     m_qMode = new QComboBox(samples);
@@ -215,8 +230,10 @@ void RatioView::buildControls(QWidget* column)
             applyQMode();
         }
     });
-    layout->addWidget(samples);
+}
 
+QGroupBox* RatioView::estimatorBox(QWidget* column)
+{
     auto* model = new QGroupBox(tr("Ratio estimator"), column);
     auto* ml = new QVBoxLayout(model);
     m_estimator = new QComboBox(model);
@@ -245,8 +262,11 @@ void RatioView::buildControls(QWidget* column)
     m_progress->setTextVisible(false);
     m_progress->setMaximumHeight(8);
     ml->addWidget(m_progress);
-    layout->addWidget(model);
+    return model;
+}
 
+QGroupBox* RatioView::pathBox(QWidget* column)
+{
     auto* path = new QGroupBox(tr("Regularization path"), column);
     auto* pl = new QVBoxLayout(path);
     m_lambdaLabel = new QLabel(path);
@@ -262,8 +282,11 @@ void RatioView::buildControls(QWidget* column)
         }
     });
     pl->addWidget(m_lambda);
-    layout->addWidget(path);
+    return path;
+}
 
+QGroupBox* RatioView::reweightBox(QWidget* column)
+{
     auto* reweight = new QGroupBox(tr("Reweighting p toward q"), column);
     auto* rl = new QVBoxLayout(reweight);
     m_readout = new QLabel(reweight);
@@ -285,8 +308,7 @@ void RatioView::buildControls(QWidget* column)
         }
     });
     rl->addWidget(m_saveWeights, 0, Qt::AlignLeft);
-    layout->addWidget(reweight);
-    layout->addStretch(1);
+    return reweight;
 }
 
 void RatioView::setPickMode(bool on)

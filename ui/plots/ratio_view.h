@@ -9,11 +9,13 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSlider;
+class QVBoxLayout;
 
 namespace sosrep::ui {
 
@@ -47,6 +49,14 @@ public:
 
 private:
     void buildControls(QWidget* column);
+    /// The pieces of the control column: where q comes from (a file, a split, a rectangle) and
+    /// what it is (a sample or a known q), the estimator with its options and Fit, the
+    /// regularization path, the reweighting read-out.
+    void addSourceControls(QWidget* samples, QVBoxLayout* layout);
+    void addQModeControls(QWidget* samples, QVBoxLayout* layout);
+    QGroupBox* estimatorBox(QWidget* column);
+    QGroupBox* pathBox(QWidget* column);
+    QGroupBox* reweightBox(QWidget* column);
     void rebuildOptions();
     void refreshSamples();
     void applyQMode();

@@ -113,7 +113,11 @@ bool NewtonSolver::newtonStep()
     const Vector delta = y.cwiseProduct(s);
     const Vector kDelta = m_kernel.apply(delta);
     ++m_products;
-    // Backtracking (Armijo) with every (K alpha)_i kept on its side of 0.
+    return lineSearch(g, delta, kDelta);
+}
+
+bool NewtonSolver::lineSearch(const Vector& g, const Vector& delta, const Vector& kDelta)
+{
     const double slope = 2.0 * g.dot(kDelta); // grad L . Delta, grad L = 2 K g
     if (!(slope < 0.0)) {
         return false;

@@ -71,6 +71,9 @@ private:
     void record();
     double loss(const Vector& alpha, const Vector& u) const;
     bool newtonStep();
+    /// The Newton step's backtracking (Armijo) search along delta (K delta = kDelta), every
+    /// (K alpha)_i kept on its side of 0; false when no step length decreases the loss.
+    bool lineSearch(const Vector& g, const Vector& delta, const Vector& kDelta);
     void balancingStep();
     void naturalStep();
 
