@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/allocator_tuning.h"
+#include "app/studio_options.h"
 #include "core/errors.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/negativity_job.h"
@@ -331,15 +332,13 @@ int main(int argc, char* argv[])
     QCommandLineParser parser;
     addStudioOptions(parser);
     parser.process(app);
-
-    MainWindow window;
-    const QStringList size = parser.value(QStringLiteral("size")).split(QLatin1Char('x'));
-    const QSize asked = size.size() == 2 ? QSize(size[0].toInt(), size[1].toInt()) : QSize();
-    if (parser.isSet(QStringLiteral("size")) && (asked.width() <= 0 || asked.height() <= 0)) {
-        std::fprintf(stderr, "sosrep-studio: --size: '%s' is not WIDTHxHEIGHT, e.g. 1280x720\n",
-                     qPrintable(parser.value(QStringLiteral("size"))));
+    if (const QString problem = sosrep::app::checkStudioOptions(parser); !problem.isEmpty()) {
+        std::fprintf(stderr, "sosrep-studio: %s\n", qPrintable(problem));
         return kExitUsage;
     }
+
+    MainWindow window;
+    const QSize asked = sosrep::app::askedSize(parser);
     if (asked.isValid()) {
         window.resize(asked);
     }

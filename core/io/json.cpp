@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// The file formats' JSON: nlohmann-json read with line and column and repeated-key checks,
+// written byte for byte as Qt's QJsonDocument wrote the files.
 #include "core/io/json.h"
 
 #include "core/errors.h"

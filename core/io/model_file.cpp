@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+// Model files: what a fit saves (settings, kernel, scaler, columns, parameters, provenance) and
+// the strict reading that rebuilds the same model.
 #include "core/io/model_file.h"
 
 #include "core/data/file_bytes.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// All-or-nothing outputs: staged in unnamed files beside their targets, renamed in together.
 #include "core/io/output_set.h"
 
 #include "core/errors.h"

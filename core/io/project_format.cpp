@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Project files: the app's session (data source, roles, settings, the views' own state).
 #include "core/io/project_format.h"
 
 #include "core/errors.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Fit settings as JSON: one field per option of the estimator's table.
 #include "core/io/settings_json.h"
 
 #include "core/errors.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Delimited text tables: scores, datasets and importance weights as every front end writes them.
 #include "core/io/table_text.h"
 
 #include "core/errors.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The fit route's warnings and refusals about a fit it keeps or refuses.
 #include "core/pipeline/fit_diagnostics.h"
 
 #include "core/errors.h"

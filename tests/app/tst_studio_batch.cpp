@@ -173,6 +173,51 @@ private slots:
         QVERIFY(!QFile::exists(shot));
     }
 
+    // Reliability round 4: bad option values crashed (an uncaught error, a 100000 x 100000
+    // screenshot) or passed with exit 0 doing something else. Each is refused at once, before
+    // the fit, with exit 2 and the option named; no file is written.
+    void badOptionValuesAreRefusedBeforeTheFit_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("unknown estimator") << QStringList{"--estimator", "bogus"} << "--estimator";
+        QTest::newRow("unknown ratio estimator")
+            << QStringList{"--ratio-estimator", "bogus"} << "--ratio-estimator";
+        QTest::newRow("a ratio estimator as the density")
+            << QStringList{"--estimator", "fire"} << "estimates a density ratio";
+        QTest::newRow("unknown compare estimator")
+            << QStringList{"--compare", "bogus"} << "--compare";
+        QTest::newRow("tab 9") << QStringList{"--tab", "9"} << "--tab";
+        QTest::newRow("tab -1") << QStringList{"--tab", "-1"} << "--tab";
+        QTest::newRow("tab x") << QStringList{"--tab", "x"} << "--tab";
+        QTest::newRow("huge size") << QStringList{"--size", "100000x100000"} << "--size";
+        QTest::newRow("split value not a number")
+            << QStringList{"--ratio-split", "label=abc"} << "--ratio-split";
+        QTest::newRow("split without a value")
+            << QStringList{"--ratio-split", "label"} << "--ratio-split";
+        QTest::newRow("marginal on another tab")
+            << QStringList{"--marginal", "x", "--tab", "3"} << "--marginal";
+        QTest::newRow("marginal with the negativity run")
+            << QStringList{"--marginal", "zzz", "--negativity"} << "--marginal";
+        QTest::newRow("plot format") << QStringList{"--export-plot", "PLOT.gif"} << "--export-plot";
+    }
+
+    void badOptionValuesAreRefusedBeforeTheFit()
+    {
+        QFETCH(QStringList, options);
+        QFETCH(QString, expected);
+        const QString shot = m_dir.filePath(QStringLiteral("refused.png"));
+        QFile::remove(shot);
+        options.replaceInStrings(QStringLiteral("PLOT"), m_dir.filePath(QStringLiteral("p")));
+        const Run r = studio(
+            QStringList{QStringLiteral("--demo"), QStringLiteral("--screenshot"), shot} + options,
+            30000);
+        QVERIFY(r.finished);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+        QVERIFY(!QFile::exists(shot));
+    }
+
     void unwritableScreenshotEndsWithTheOutputCode()
     {
         const QString shot = m_dir.filePath(QStringLiteral("no_dir/shot.png"));

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The Scores view's outlier share box and what the threshold is.
 #include "ui/panels/outlier_bar.h"
 
 #include <QCheckBox>
