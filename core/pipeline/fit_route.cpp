@@ -246,6 +246,12 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
                                    "rule looks: the global minimum was taken; look at the curve "
                                    "before trusting this length scale");
         }
+        if (r.reachNeighbours > 0 && r.reachNeighbours < config.reachNeighbours) {
+            out.warnings.push_back(
+                "--reach-neighbours " + std::to_string(config.reachNeighbours) +
+                " is more than the rows the tuning fits on: the neighbourhood reach uses k = " +
+                std::to_string(r.reachNeighbours));
+        }
         if (r.selection.memberScales.size() > 1) {
             // The multi-scale rules fit their members on the first fold and rank against its
             // validation rows.

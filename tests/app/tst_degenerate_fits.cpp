@@ -76,6 +76,9 @@ private slots:
             << "blob"
             << QStringList{"--estimator", "sos-mmd", "--length-scale", "0.3", "--iterations", "3"}
             << "stopped before converging";
+        QTest::newRow("more neighbours than rows (clamped before, without a word)")
+            << "blob" << QStringList{"--purpose", "anomaly", "--reach-neighbours", "1000"}
+            << "is more than the rows the tuning fits on";
         QTest::newRow("no stable minimum of the curve")
             << "blob" << QStringList{"--grid", "3"} << "no stable local minimum";
     }

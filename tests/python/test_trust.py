@@ -3,6 +3,7 @@
 KernelDensity to 1e-10), scores that do not depend on the batch, and outlier thresholds taken
 from rows the model did not fit."""
 import json
+import os
 import re
 import subprocess
 
@@ -187,3 +188,19 @@ def test_novelty_false_labels_the_training_rows_as_scikit_learn_does(moons):
     # has no fit_predict, and its threshold comes from held-out rows.
     assert not hasattr(sosrep.KDE(), "fit_predict")
     assert sosrep.KDE(contamination=0.1).fit(moons).offset_ < est.offset_
+
+
+def test_a_loaded_model_has_the_fitted_ones_parameters_as_numbers(moons, tmp_path):
+    # The model file keeps options as text; get_params() gave '15' for grid=15 and
+    # length_scale * 2 was '0.10.1'.
+    est = sosrep.SOSREP(length_scale=0.1, grid=9, seed=3).fit(moons)
+    est.save(tmp_path / "m.json")
+    loaded = sosrep.load(tmp_path / "m.json")
+    params = loaded.get_params()
+    assert params["length_scale"] == 0.1 and isinstance(params["length_scale"], float)
+    assert params["grid"] == 9 and isinstance(params["grid"], int)
+    assert params["seed"] == 3 and isinstance(params["seed"], int)
+    assert params["kernel"] == "gaussian"
+    # A bytes path names the same file (str() of it named a file "b'...'").
+    again = sosrep.load(os.fsencode(str(tmp_path / "m.json")))
+    assert np.array_equal(again.score_samples(moons), loaded.score_samples(moons))

@@ -9,11 +9,12 @@
 Every estimator of the core's registry is a class here (SOSREP, KDE, KernelSoS, FIRE, ...);
 `sosrep.Estimator("name", **options)` makes one by name.
 """
+import os
 import warnings
 
 from . import _sosrep
 from ._estimators import (DensityEstimator, DetectorEstimator, FitWarning, RatioEstimator,
-                          SosrepEstimator, class_name, keyword_of, make_classes)
+                          SosrepEstimator, _python_value, class_name, keyword_of, make_classes)
 
 _classes = make_classes()
 globals().update(_classes)
@@ -52,10 +53,14 @@ def mmd(X, other, bandwidth=None, seed=0, mc_samples=4000):
 def load(path):
     """A fitted estimator from a model file written by `sosrep fit --model-out`, the app or
     `save`."""
-    model = _sosrep.load(str(path))
+    # A str, bytes or os.PathLike path (str() of bytes would open the file "b'...'").
+    model = _sosrep.load(os.fsdecode(os.fspath(path)))
     settings = model.settings
     cls = _by_name[model.estimator]
-    est = cls(**{keyword_of(k): v for k, v in settings.items() if k in cls._option_names})
+    # The file keeps every option as text: each becomes the type its keyword takes, so that
+    # get_params() of a loaded model equals the fitted one's ('15' was returned for grid=15).
+    est = cls(**{keyword_of(k): _python_value(cls._option_specs[k], v)
+                 for k, v in settings.items() if k in cls._option_names})
     est._set_model(model)
     for message in model.warnings:
         # A degenerate fit says so when its file is used later, as `sosrep score` does.

@@ -39,8 +39,9 @@ def keyword_of(option_name):
     return name + "_value" if keyword.iskeyword(name) else name
 
 
-def _python_default(option):
-    text, kind = option["default"], option["type"]
+def _python_value(option, text):
+    """An option's canonical text as the Python value its keyword takes (int, float or str)."""
+    kind = option["type"]
     if kind in ("integer", "seed"):
         return int(text)
     if kind == "real":
@@ -48,6 +49,10 @@ def _python_default(option):
     if kind == "real_or_choice" and text not in option["choices"]:
         return float(text)
     return text
+
+
+def _python_default(option):
+    return _python_value(option, option["default"])
 
 
 def _option_text(value):
@@ -65,6 +70,7 @@ class SosrepEstimator(BaseEstimator):
     _estimator = None  # the registry name
     _kind = None
     _option_names = ()
+    _option_specs = {}
 
     def _options(self):
         return {name: _option_text(getattr(self, keyword_of(name)))
@@ -332,7 +338,8 @@ def _make_class(entry):
     else:
         base = DensityEstimator
     attrs = {"__init__": __init__, "__doc__": "\n".join(doc), "_estimator": entry["name"],
-             "_kind": entry["kind"], "_option_names": names, "__module__": "sosrep"}
+             "_kind": entry["kind"], "_option_names": names, "__module__": "sosrep",
+             "_option_specs": {o["name"]: o for o in options}}
     if density:
         attrs["_estimator_type"] = "outlier_detector"
     return type(class_name(entry["name"]), (base,), attrs)
