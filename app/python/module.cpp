@@ -411,8 +411,26 @@ py::dict weightSummary(const py::array_t<double, py::array::c_style | py::array:
 
 /// `sosrep mmd --data X --data2 Y`: both samples in X's min-max coordinates, the V- and
 /// U-statistics at the bandwidth given or the median distance of X's scaled rows.
+/// The MMD options `sosrep mmd` accepts: a bandwidth of 0 (the median pairwise distance) or in
+/// [1e-100, 1e100], and Monte Carlo samples in [100, 200000] (inf or 1e-300 gave NaN, and 0
+/// samples silently became 100).
+void checkMmdOptions(double bandwidth, int samples)
+{
+    if (!(bandwidth == 0.0 || (bandwidth >= 1e-100 && bandwidth <= 1e100))) {
+        throw ParameterError("bandwidth", "is " + formatReal(bandwidth) +
+                                              ": give None (the median pairwise distance) or a "
+                                              "number in [1e-100, 1e100]");
+    }
+    if (samples < 100 || samples > 200000) {
+        throw ParameterError("mc_samples", "is " + std::to_string(samples) +
+                                               ": give a number in [100, 200000] (each Monte "
+                                               "Carlo self term costs samples^2 kernel values)");
+    }
+}
+
 py::dict mmdSamples(const py::array& x, const py::array& y, double bandwidth, uint64_t seed)
 {
+    checkMmdOptions(bandwidth, 100);
     const ArrayRows a(x, "X");
     const ArrayRows b(y, "Y");
     if (b.cols() != a.cols()) {
@@ -441,6 +459,7 @@ py::dict mmdSamples(const py::array& x, const py::array& y, double bandwidth, ui
 /// form, grid quadrature or Monte Carlo, as the model allows).
 py::dict mmdModel(const py::array& x, const Model& m, double bandwidth, uint64_t seed, int samples)
 {
+    checkMmdOptions(bandwidth, samples);
     const ArrayRows a(x, "X");
     Dataset data = datasetOf(a, "X");
     if (data.dim() != Eigen::Index(m.saved.columns.size())) {

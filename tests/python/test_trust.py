@@ -204,3 +204,14 @@ def test_a_loaded_model_has_the_fitted_ones_parameters_as_numbers(moons, tmp_pat
     # A bytes path names the same file (str() of it named a file "b'...'").
     again = sosrep.load(os.fsencode(str(tmp_path / "m.json")))
     assert np.array_equal(again.score_samples(moons), loaded.score_samples(moons))
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    (dict(bandwidth=float("inf")), "bandwidth"), (dict(bandwidth=1e-300), "bandwidth"),
+    (dict(bandwidth=0.0), "bandwidth"), (dict(mc_samples=0), "mc_samples"),
+])
+def test_mmd_refuses_what_the_command_line_refuses(moons, kwargs, name):
+    # inf and 1e-300 gave NaN, mc_samples=0 silently became 100.
+    kde = sosrep.KDE(length_scale=0.1).fit(moons)
+    with pytest.raises(ValueError, match=name):
+        sosrep.mmd(moons, kde, **kwargs)

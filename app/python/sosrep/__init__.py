@@ -41,8 +41,9 @@ def mmd(X, other, bandwidth=None, seed=0, mc_samples=4000):
     and how it was computed, "method"). h: `bandwidth`, else the median pairwise distance of
     X's scaled rows ("bandwidth" in the result)."""
     h = 0.0 if bandwidth is None else float(bandwidth)
-    if not h >= 0.0:
-        raise ValueError("bandwidth: must be positive")
+    if h == 0.0 and bandwidth is not None:
+        raise ValueError("bandwidth: is 0: give None (the median pairwise distance) or a number "
+                         "in [1e-100, 1e100]")
     est = SosrepEstimator()
     if isinstance(other, SosrepEstimator):
         other._check_fitted()
