@@ -94,10 +94,23 @@ int KernelSpec::effectiveOrder(int dim) const
     return m;
 }
 
+namespace {
+
+/// The largest length scale any kernel takes (scaled data span about 1).
+constexpr double kMaxLengthScale = 1e100;
+
+} // namespace
+
 void KernelSpec::validate(int dim) const
 {
     if (!(lengthScale > 0.0) || !std::isfinite(lengthScale)) {
         throw ParameterError("length_scale", "must be a positive finite number");
+    }
+    // Also in a model file, where there is no data to compare with: past this, powers of l in
+    // the SDO kernel's normalizer leave double precision (l = 1e307 gave MMD^2 = nan).
+    if (lengthScale > kMaxLengthScale) {
+        throw ParameterError("length_scale", numberText(lengthScale, 6) + " is above " +
+                                                 numberText(kMaxLengthScale, 3));
     }
     if (rank < 1 || rank > kMaxRank) {
         throw ParameterError("rank", "must lie in [1, " + std::to_string(kMaxRank) +
@@ -128,6 +141,16 @@ void KernelSpec::checkLengthScale(double diameter) const
                                  "): kernel values between distinct rows underflow to 0 and the "
                                  "Fisher divergence overflows; use at least " +
                                  numberText(floor, 3));
+    }
+    // The mirror image: a kernel flat to rounding over the data (kernel.h's lower bound, above).
+    const double ceiling = diameter / kMinRelativeLengthScale;
+    if (diameter > 0.0 && lengthScale > ceiling) {
+        throw ParameterError("length_scale",
+                             numberText(lengthScale, 6) + " is above 1e8 x the data's diameter (" +
+                                 numberText(diameter, 6) +
+                                 "): every kernel value between rows is 1 to rounding; use at "
+                                 "most " +
+                                 numberText(ceiling, 3));
     }
 }
 

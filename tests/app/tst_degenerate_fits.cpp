@@ -8,6 +8,7 @@
 #include "support/temp_files.h"
 
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -120,6 +121,30 @@ private slots:
         const QJsonObject file = QJsonDocument::fromJson(bytesOf(model)).object();
         QVERIFY(!file[QStringLiteral("provenance")].toObject().contains(
             QStringLiteral("fit_warnings")));
+    }
+
+    // Reliability round 4: l had no upper bound (an SDO model at l = 1e307 gave MMD^2 = nan,
+    // exit 0). Now a fit refuses l beyond 1e8 x the data's diameter, and a model file one
+    // beyond 1e100, naming the field.
+    void aLengthScaleBeyondAnyKernelIsRefused()
+    {
+        const CliRun fit =
+            runSosrep({"fit", "--train", m_blob, "--estimator", "kde", "--length-scale", "1e12"});
+        QCOMPARE(fit.code, 2);
+        QVERIFY2(fit.err.contains(QStringLiteral("--length-scale")) &&
+                     fit.err.contains(QStringLiteral("above 1e8")),
+                 qPrintable(fit.err));
+        QByteArray model = bytesOf(QStringLiteral(SOSREP_TEST_DATA_DIR "/golden/sosrep_sdo.json"));
+        const QRegularExpression l(QStringLiteral("\"length_scale\":[0-9.e+-]+,\"rank\""));
+        QString text = QString::fromUtf8(model);
+        QVERIFY(text.contains(l));
+        text.replace(l, QStringLiteral("\"length_scale\":1e+307,\"rank\""));
+        const QString path = writeTempFile(m_dir, QStringLiteral("huge_l.json"), text.toUtf8());
+        const CliRun score = runSosrep({"score", "--model", path, "--data",
+                                        QStringLiteral(SOSREP_TEST_DATA_DIR "/golden/rows.csv"),
+                                        "--scores-out", m_dir.filePath(QStringLiteral("x.csv"))});
+        QCOMPARE(score.code, 3);
+        QVERIFY2(score.err.contains(QStringLiteral("kernel.length_scale")), qPrintable(score.err));
     }
 
     void refusedFitsNameTheOptionAndWriteNothing_data()
