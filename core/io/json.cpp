@@ -235,6 +235,14 @@ Json parseJsonObject(std::string_view bytes, const std::string& source)
         throw DataError(source, line, column,
                         "invalid JSON: " +
                             (colon == std::string::npos ? what : what.substr(colon + 2)));
+    } catch (const Json::exception& e) {
+        // Not a syntax error but a value nlohmann-json cannot hold (a number such as 1e400:
+        // "number overflow"); uncaught, it ended the process (found by fuzz_model_file).
+        std::string what = e.what();
+        const size_t bracket = what.find("] ");
+        throw DataError(source, 0, 0,
+                        "invalid JSON: " +
+                            (bracket == std::string::npos ? what : what.substr(bracket + 2)));
     }
     if (!repeated.empty()) {
         throw DataError(source, 0, 0,

@@ -115,6 +115,21 @@ private slots:
         QCOMPARE(ok["b"]["x"].get<int>(), 2);
     }
 
+    // Found by fuzz_model_file and fuzz_project_file: a number too large for a double made
+    // nlohmann-json throw out_of_range, which no reader caught (the process ended).
+    void aNumberBeyondADoubleIsADataError()
+    {
+        for (const char* text : {R"({"a": 444e444444})", R"({"a": [-0.545E146224353546]})"}) {
+            try {
+                sosrep::io::parseJsonObject(text, "f.json");
+                QFAIL("accepted");
+            } catch (const sosrep::DataError& e) {
+                QVERIFY2(std::string(e.what()).find("number overflow") != std::string::npos,
+                         e.what());
+            }
+        }
+    }
+
     void theTopLevelIsAnObject()
     {
         QVERIFY_THROWS_EXCEPTION(sosrep::DataError, sosrep::io::parseJsonObject("[1]", "f"));
