@@ -337,6 +337,12 @@ FdChoice MainWindow::fdChoice() const
 {
     const FitJobResult* r = m_controller->result();
     const SearchResult* sweep = m_controller->sweep();
+    if (r && !m_controller->isBusy() && !r->model().kernel()) {
+        FdChoice none;
+        none.noCurveReason = tr("%1 has no length scale, nothing to tune")
+                                 .arg(QString::fromStdString(r->model().estimator()));
+        return none;
+    }
     if (!r || !sweep || m_controller->isBusy()) {
         return {};
     }

@@ -7,6 +7,7 @@
 #include "ui/plots/density_curve_plot.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/density_page.h"
+#include "ui/plots/fd_plot.h"
 
 #include "support/gui_fixtures.h"
 #include "support/temp_files.h"
@@ -126,7 +127,11 @@ private slots:
         QVERIFY(fitAndWait(c));
         auto* plot = qobject_cast<DensityCurvePlot*>(w.densityPage()->currentPlot());
         QVERIFY(plot);
-        QCOMPARE(plot->intervalNames().first(), QStringLiteral("score above 50 % of rows"));
+        QCOMPARE(plot->intervalNames().first(), QStringLiteral("the 50 % most normal rows"));
+        // A detector has no length scale: the Fisher-divergence tab says so (it said "no sweep
+        // yet (l fixed or not fitted)").
+        QVERIFY2(w.fdPlot()->title().contains(QStringLiteral("iforest has no length scale")),
+                 qPrintable(w.fdPlot()->title()));
         QVERIFY(!plot->intervalNames().join(QLatin1Char(' ')).contains(QStringLiteral("HDR")));
         QVERIFY(plot->valueLabel().contains(QStringLiteral("score")));
         QCOMPARE(plot->anomalyRugCount(), 0);

@@ -178,7 +178,7 @@ void DensityCurvePlot::showContent(const Content& c)
                 logValues(i) >= levels[size_t(k)] ? y[i] : std::numeric_limits<double>::quiet_NaN();
         }
         g->setData(x, v, true);
-        g->setName(score ? QStringLiteral("score above %1 of rows").arg(QLatin1String(names[k]))
+        g->setName(score ? QStringLiteral("the %1 most normal rows").arg(QLatin1String(names[k]))
                          : QStringLiteral("%1 HDR").arg(QLatin1String(names[k])));
         g->addToLegend();
     }

@@ -388,7 +388,7 @@ void DensityHeatmap::showContours(const Content& c)
         m_contours[k]->setData(t, x, y, true);
         m_contours[k]->setVisible(c.contours);
         const int share = k == 0 ? 50 : k == 1 ? 80 : 95;
-        const QString hdr = score ? QStringLiteral("score above %1 % of rows").arg(share)
+        const QString hdr = score ? QStringLiteral("the %1 % most normal rows").arg(share)
                                   : QStringLiteral("%1 % HDR").arg(share);
         m_contours[k]->setName(c.slice ? hdr + QStringLiteral(" of the 2-D slice") : hdr);
     }

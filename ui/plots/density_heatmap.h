@@ -39,7 +39,8 @@ public:
         bool legend = true;
         /// A normality score is not a density: no highest-density region exists. When set,
         /// the three contours are these score levels (the quantiles of the rows' scores that
-        /// hold 50/80/95 % of the rows above them), named so, instead of HDR levels.
+        /// hold 50/80/95 % of the rows above them: each encloses the 50/80/95 % most normal
+        /// rows, and is named so), instead of HDR levels.
         std::vector<double> scoreLevels;
     };
     void showContent(const Content& content);

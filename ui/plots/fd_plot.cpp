@@ -133,6 +133,9 @@ QString curveTitle(const std::vector<FdPoint>& curve, const FdChoice& choice, in
                    bool done)
 {
     if (!done) {
+        if (curve.empty() && !choice.noCurveReason.isEmpty()) {
+            return QStringLiteral("Fisher divergence: ") + choice.noCurveReason;
+        }
         return curve.empty()
                    ? QStringLiteral("Fisher divergence: no sweep yet (ℓ fixed or not fitted)")
                    : QStringLiteral("Fisher-divergence sweep running… %1 points").arg(curve.size());

@@ -36,6 +36,9 @@ struct FdChoice
     /// selected one, and how it was tuned, in words.
     std::vector<double> anomalyScales;
     QString anomalyWords;
+    /// Why there is no curve, when the fitted model has no length scale to tune (a detector such
+    /// as IForest); empty otherwise.
+    QString noCurveReason;
 };
 
 /// Fisher divergence against the length scale (log axis), the selected point and the rule that
