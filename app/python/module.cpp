@@ -524,16 +524,13 @@ py::list fdCurveOf(const Model& m)
 /// None when the file has none (the command line and the app score without one).
 py::object savedThresholdOf(const Model& m)
 {
-    const io::Json& p = m.saved.provenance;
-    if (!p.contains("outlier_threshold") || !p["outlier_threshold"].is_object()) {
+    const io::Json t = io::objectOf(m.saved.provenance, "outlier_threshold");
+    const io::Json& c = io::member(t, "contamination");
+    const io::Json& o = io::member(t, "offset");
+    if (!c.is_number() || !o.is_number()) {
         return py::none();
     }
-    const io::Json& t = p["outlier_threshold"];
-    if (!t.contains("contamination") || !t["contamination"].is_number() || !t.contains("offset") ||
-        !t["offset"].is_number()) {
-        return py::none();
-    }
-    return py::make_tuple(t["contamination"].get<double>(), t["offset"].get<double>());
+    return py::make_tuple(c.get<double>(), o.get<double>());
 }
 
 /// The outlier threshold for `contamination` from log values of rows the models giving them

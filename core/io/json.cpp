@@ -149,6 +149,27 @@ void write(std::string& out, const Json& v, int indent, bool compact)
 
 } // namespace
 
+const Json& member(const Json& o, const char* key)
+{
+    static const Json none;
+    if (!o.is_object()) {
+        return none;
+    }
+    const auto it = o.find(key);
+    return it == o.end() ? none : *it;
+}
+
+Json objectOf(const Json& o, const char* key)
+{
+    const Json& v = member(o, key);
+    return v.is_object() ? v : Json::object();
+}
+
+std::string textOf(const Json& v)
+{
+    return v.is_string() ? v.get<std::string>() : std::string();
+}
+
 std::string jsonNumber(double value)
 {
     if (!std::isfinite(value)) {

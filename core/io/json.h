@@ -25,6 +25,14 @@ Json parseJsonObject(std::string_view bytes, const std::string& source);
 std::string jsonCompact(const Json& value);
 std::string jsonIndented(const Json& value);
 
+/// Lenient readers of a member, as the formats have always read fields whose absence has a
+/// meaning: the member `key` of an object (a null value when absent or `o` is no object), an
+/// object member as an object (empty when absent or of another type), a value as text (empty
+/// when it is no string). Strict readers check types themselves and name the field.
+const Json& member(const Json& o, const char* key);
+Json objectOf(const Json& o, const char* key);
+std::string textOf(const Json& v);
+
 /// A double as jsonCompact writes it.
 std::string jsonNumber(double value);
 

@@ -47,29 +47,6 @@ DataError fieldError(const std::string& path, const std::string& field, const st
     return DataError(path, 0, 0, "model field '" + field + "' " + what);
 }
 
-/// The member `key` of an object, or a null value when absent or not an object.
-const Json& member(const Json& o, const char* key)
-{
-    static const Json none;
-    if (!o.is_object()) {
-        return none;
-    }
-    const auto it = o.find(key);
-    return it == o.end() ? none : *it;
-}
-
-/// An object member as an object (empty when absent or of another type, as QJson read it).
-Json objectOf(const Json& o, const char* key)
-{
-    const Json& v = member(o, key);
-    return v.is_object() ? v : Json::object();
-}
-
-std::string textOf(const Json& v)
-{
-    return v.is_string() ? v.get<std::string>() : std::string();
-}
-
 Vector vectorFromJson(const Json& value, const std::string& path, const std::string& key)
 {
     if (!value.is_array()) {

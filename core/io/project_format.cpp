@@ -19,27 +19,6 @@ DataError fieldError(const std::string& path, const char* field, const std::stri
     return DataError(path, 0, 0, std::string("project field '") + field + "' " + what);
 }
 
-const Json& member(const Json& o, const char* key)
-{
-    static const Json none;
-    if (!o.is_object()) {
-        return none;
-    }
-    const auto it = o.find(key);
-    return it == o.end() ? none : *it;
-}
-
-Json objectOf(const Json& o, const char* key)
-{
-    const Json& v = member(o, key);
-    return v.is_object() ? v : Json::object();
-}
-
-std::string textOf(const Json& v)
-{
-    return v.is_string() ? v.get<std::string>() : std::string();
-}
-
 /// A whole number that fits an int, else `fallback` (what the files' readers always took).
 int intOr(const Json& v, int fallback)
 {

@@ -21,6 +21,21 @@ private:
     QString m_data;
     QString m_rings; // rings: the anomaly rule's neighbourhood reach lies above the density's l
 
+    /// Options as name=value pairs, set by name as the app's panel sets them.
+    static bool setOptions(EstimationController* c, const QStringList& options)
+    {
+        for (const QString& o : options) {
+            const QString name = o.section(QLatin1Char('='), 0, 0);
+            const QString value = o.section(QLatin1Char('='), 1);
+            if (name == QLatin1String("estimator")) {
+                c->setEstimator(value.toStdString());
+            } else if (!c->setOption(name.toStdString(), value.toStdString())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -84,15 +99,7 @@ private slots:
         EstimationController* c = w.controller();
         w.openFile(data); // the 0/1 column named label gets the label role
         QVERIFY(c->labels().has_value());
-        for (const QString& o : options) {
-            const QString name = o.section(QLatin1Char('='), 0, 0);
-            const QString value = o.section(QLatin1Char('='), 1);
-            if (name == QLatin1String("estimator")) {
-                c->setEstimator(value.toStdString());
-            } else {
-                QVERIFY(c->setOption(name.toStdString(), value.toStdString()));
-            }
-        }
+        QVERIFY(setOptions(c, options));
         QSignalSpy finished(c, &EstimationController::fitFinished);
         c->fit();
         QVERIFY(finished.wait(60000));
@@ -146,15 +153,7 @@ private slots:
         MainWindow w;
         EstimationController* c = w.controller();
         w.openFile(data);
-        for (const QString& o : options) {
-            const QString name = o.section(QLatin1Char('='), 0, 0);
-            const QString value = o.section(QLatin1Char('='), 1);
-            if (name == QLatin1String("estimator")) {
-                c->setEstimator(value.toStdString());
-            } else {
-                QVERIFY(c->setOption(name.toStdString(), value.toStdString()));
-            }
-        }
+        QVERIFY(setOptions(c, options));
         // The user's path: the share in the Scores view's box, then "Flag" (before the fit:
         // the threshold follows it).
         auto* percent = w.findChild<QDoubleSpinBox*>(QStringLiteral("contaminationPercent"));
