@@ -162,7 +162,12 @@ void MainWindow::buildViews()
     m_scoresView->setSortingEnabled(true);
     m_scoresView->verticalHeader()->hide();
     m_scoresView->sortByColumn(2, Qt::DescendingOrder); // most anomalous rows first
-    m_scoresView->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Columns as wide as their headers and values (stretched equally, the anomaly-score header
+    // was cut at 1280x720 once the outlier column came); measured on the first 200 rows only,
+    // so shuttle's 49 097 rows cost nothing. The last column takes the rest.
+    m_scoresView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_scoresView->horizontalHeader()->setResizeContentsPrecision(200);
+    m_scoresView->horizontalHeader()->setStretchLastSection(true);
     m_scoresView->setSelectionBehavior(QAbstractItemView::SelectRows);
     // Linked views: rows selected here are ringed in the density and compare maps.
     connect(m_scoresView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
