@@ -85,14 +85,24 @@ FitOutcome fitEnsemble(FitOutcome& out, const Matrix& fitPart, const Matrix& val
             out.cancelled = true;
             return out;
         }
+        const bool lastChance = members.empty() && scale == r.selection.memberScales.back();
+        if (model->report().refused && !lastChance) {
+            // A scale nothing can be fitted at (kernel SoS at the neighbourhood reach in 1555
+            // columns stopped a whole adbench run): the others rank the rows, and it is said.
+            out.warnings.push_back("the anomaly rule's length scale " + numberText(scale, 4) +
+                                   " could not be fitted (" + model->report().note +
+                                   "); the rows are ranked without it");
+            continue;
+        }
         checkUsable(*model);
         members.emplace_back(k.lengthScale, std::move(model));
     }
     auto ensemble = RankEnsembleModel::build(members, validation, r.selection.combination);
     FitReport report = members.front().second->report();
+    const std::string count = std::to_string(members.size());
     report.note = r.selection.combination == Combination::MaxRank
-                      ? "the larger anomaly rank of " + std::to_string(total) + " length scales"
-                      : "rank ensemble of " + std::to_string(total) + " length scales";
+                      ? "the larger anomaly rank of " + count + " length scales"
+                      : "rank ensemble of " + count + " length scales";
     ensemble->setReport(report);
     out.heldOutLogValues = ensemble->logValues(validation).values;
     out.lengthScale = r.curve[static_cast<size_t>(r.selection.fdIndex)].lengthScale;

@@ -2,12 +2,15 @@
 // Degenerate fits say so (core/pipeline/fit_route): a length scale far below the rows' spacing
 // or far above their diameter is warned about, a density ratio whose weights all underflow is
 // refused naming t, and the effective sample size of equal tiny weights is n, not 0.
+#include "core/data/npz_reader.h"
+#include "core/data/preparation.h"
 #include "core/errors.h"
 #include "core/estimators/fit_settings.h"
 #include "core/pipeline/fit_diagnostics.h"
 #include "core/pipeline/fit_route.h"
 #include "core/ratio/importance_weights.h"
 #include "support/random_arrays.h"
+#include "support/shared_data.h"
 
 #include <QtTest>
 
@@ -172,6 +175,27 @@ private slots:
         // It reaches the front ends with the fit's other warnings (tst_degenerate_fits shows
         // that path for each of them).
         QVERIFY(warnings.front().find("--length-scale") != std::string::npos);
+    }
+
+    // InternetAds (1555 columns): the anomaly rule's neighbourhood scale, l = 2.1, is one
+    // nothing can be fitted at; the adbench run stopped there (exit 2). The rows are now ranked
+    // at the density's scale alone, and the fit says so.
+    void anAnomalyScaleNothingFitsIsLeftOutAndSaid()
+    {
+        const Dataset raw = readNpzDataset(adbenchPath("17_InternetAds.npz"));
+        FitData data;
+        data.train = prepareTraining(raw, ScalingKind::MinMax).x;
+        data.source = "InternetAds";
+        FitSettings s = FitSettings::defaults("sos-mmd");
+        s.values.set("purpose", "anomaly");
+        const FitOutcome f = fitModel(data, s);
+        checkUsable(*f.model);
+        QVERIFY(f.model->logValues(data.train.topRows(50)).values.allFinite());
+        bool said = false;
+        for (const std::string& w : f.warnings) {
+            said = said || w.find("ranked without it") != std::string::npos;
+        }
+        QVERIFY(said);
     }
 
     void equalTinyWeightsHaveTheFullSampleSize()
