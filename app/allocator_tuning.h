@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// glibc malloc tuning for the sweep's large, short-lived kernel blocks.
 #pragma once
 
 #include <cstdlib> // defines __GLIBC__ on glibc systems

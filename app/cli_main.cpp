@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// main() of `sosrep`: the command line, with Qt only for figures.
 #include "app/allocator_tuning.h"
 #include "app/cli/cli_runner.h"
 

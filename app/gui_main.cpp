@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// main() of `sosrep-studio`: the window, or the batch screenshot and export modes.
 #include "app/allocator_tuning.h"
 #include "app/studio_options.h"
 #include "core/errors.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The error types (data, parameter, numerical) and where they point: file, line, column, option.
 #pragma once
 
 #include <stdexcept>

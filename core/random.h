@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Seeded random numbers (one generator type for the whole product).
 #pragma once
 
 #include <cmath>

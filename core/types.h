@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The product's matrix and vector types and the progress callback.
 #pragma once
 
 #include <Eigen/Core>

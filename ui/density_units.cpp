@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Units of densities and length scales as the app shows them.
 #include "ui/density_units.h"
 
 #include <QCoreApplication>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// nlohmann JSON to and from Qt's JSON types.
 #pragma once
 
 #include "core/io/json.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The main window: panels, views, actions and the status bar.
 #include "ui/main_window.h"
 
 #include "ui/density_units.h"

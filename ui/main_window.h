@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The main window: panels, views, actions and the status bar.
 #pragma once
 
 #include "core/experiments/negativity.h"

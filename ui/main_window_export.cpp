@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Exporting and copying plots and scores from the main window.
 #include "ui/main_window.h"
 #include "ui/plots/density_page.h"
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Opening and saving project files from the app.
 #include "ui/project_file.h"
 
 #include "ui/controller/ratio_controller.h"

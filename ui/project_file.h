@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Opening and saving project files from the app.
 #pragma once
 
 #include <QString>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The table model of the Scores view.
 #include "ui/scores_model.h"
 
 #include "ui/density_units.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The table model of the Scores view.
 #pragma once
 
 #include "core/estimators/estimator.h"

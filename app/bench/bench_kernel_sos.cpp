@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Benchmark: kernel SoS fits and MMD evaluations, their time and peak memory.
 #include "app/bench/bench_kernel_sos.h"
 
 #include "core/metrics/mmd.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Benchmark: kernel SoS fits and MMD evaluations, their time and peak memory.
 #pragma once
 
 #include "core/types.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Benchmark: density-ratio fits on known Gaussian shifts (time, NMSE, tuned t and lambda).
 #include "app/bench/bench_ratio.h"
 
 #include "core/estimators/fit_settings.h"

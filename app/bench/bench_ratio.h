@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Benchmark: density-ratio fits on known Gaussian shifts (time, NMSE, tuned t and lambda).
 #pragma once
 
 #include "core/ratio/known_shifts.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Benchmark: the default fit on the shuttle split beside its peers (median of 3 runs).
 #include "app/bench/bench_speed.h"
 
 #include "app/bench/bench_kernel_sos.h"

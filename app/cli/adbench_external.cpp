@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// `sosrep adbench`: exported splits, external score files and the AUC chart.
 #include "app/cli/adbench_external.h"
 
 #include "core/data/csv_reader.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// `sosrep adbench`: exported splits, external score files and the AUC chart.
 #pragma once
 
 #include "app/cli/adbench_table.h"

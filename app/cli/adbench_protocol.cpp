@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// `sosrep adbench`: leave-one-dataset-out and leave-one-family-out choice of a rule.
 #include "app/cli/adbench_protocol.h"
 
 #include "core/errors.h"

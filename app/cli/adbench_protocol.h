@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// `sosrep adbench`: leave-one-dataset-out and leave-one-family-out choice of a rule.
 #pragma once
 
 // The selection protocol of `sosrep adbench`: a candidate rule (a method of the run) is chosen

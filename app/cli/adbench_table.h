@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// `sosrep adbench`: the per-dataset result table, its summaries, ranks and --resume.
 #pragma once
 
 #include <QByteArray>

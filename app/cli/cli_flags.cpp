@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The table of the commands' own flags (files, data, protocol) and how they are added.
 #include "app/cli/cli_flags.h"
 
 #include <stdexcept>

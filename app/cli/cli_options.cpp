@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Typed, checked access to a parsed `sosrep` command line.
 #include "app/cli/cli_options.h"
 
 #include "core/errors.h"

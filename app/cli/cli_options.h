@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Typed, checked access to a parsed `sosrep` command line.
 #pragma once
 
 #include <QCommandLineParser>

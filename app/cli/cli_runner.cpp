@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The `sosrep` entry: command dispatch, exit codes and the generated CLI reference.
 #include "app/cli/cli_runner.h"
 
 #include "app/cli/commands.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The `sosrep` entry: command dispatch, exit codes and the generated CLI reference.
 #pragma once
 
 #include <QStringList>

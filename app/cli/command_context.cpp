@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// What every `sosrep` command shares: parsing, messages, planned outputs and their commit.
 #include "app/cli/command_context.h"
 
 #include "core/errors.h"

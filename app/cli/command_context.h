@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// What every `sosrep` command shares: parsing, messages, planned outputs and their commit.
 #pragma once
 
 #include "app/cli/cli_options.h"

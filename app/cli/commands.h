@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The commands of `sosrep`, one function each.
 #pragma once
 
 #include "app/cli/command_context.h"

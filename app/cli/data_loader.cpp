@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Loading the data of a command (CSV/TSV or .npz) with its label column and matching columns.
 #include "app/cli/data_loader.h"
 
 #include "core/data/csv_reader.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Loading the data of a command (CSV/TSV or .npz) with its label column and matching columns.
 #pragma once
 
 #include "core/data/dataset.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// `sosrep fit`: load, fit through the one fit route, score and write every output.
 #include "app/cli/cli_flags.h"
 #include "app/cli/cli_runner.h"
 #include "app/cli/commands.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The estimators' option tables as command-line flags, and FitSettings from a command line.
 #include "app/cli/fit_options.h"
 
 #include "core/errors.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The JSON summary of a fit: settings, units, AUCs, threshold, warnings.
 #include "app/cli/fit_summary.h"
 
 #include "core/io/model_file.h"

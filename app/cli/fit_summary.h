@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The JSON summary of a fit: settings, units, AUCs, threshold, warnings.
 #pragma once
 
 #include "app/cli/command_context.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// `sosrep generate`: the toy data sets written as CSV.
 #include "app/cli/cli_flags.h"
 #include "app/cli/cli_runner.h"
 #include "app/cli/commands.h"

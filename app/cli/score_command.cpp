@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// `sosrep score`: a saved model scores new rows.
 #include "app/cli/cli_flags.h"
 #include "app/cli/cli_runner.h"
 #include "app/cli/commands.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// `sosrep split`: a (stratified) seeded train/test split written as two files.
 #include "app/cli/cli_flags.h"
 #include "app/cli/cli_runner.h"
 #include "app/cli/commands.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// NumPy arrays read as the core's rows, without copies where the layout allows.
 #pragma once
 
 #include "core/types.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// A bounds-checked window on the bytes of an untrusted file.
 #pragma once
 
 #include "core/errors.h"

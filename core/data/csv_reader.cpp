@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// CSV/TSV reading (RFC 4180) with errors that name the file, line and column.
 #include "core/data/csv_reader.h"
 
 #include "core/data/file_bytes.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// CSV/TSV reading (RFC 4180) with errors that name the file, line and column.
 #pragma once
 
 #include "core/data/dataset.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Dataset: named numeric columns and optional binary labels, with row and column selection.
 #include "core/data/dataset.h"
 
 #include "core/errors.h"

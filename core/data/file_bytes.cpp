@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Reading a whole input file, with checks that name the file.
 #include "core/data/file_bytes.h"
 
 #include "core/errors.h"

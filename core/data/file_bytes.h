@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Reading a whole input file, with checks that name the file.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The .npy array format: header, dtypes and byte order, parsed from bytes.
 #include "core/data/npy_array.h"
 
 #include "core/util/limits.h"

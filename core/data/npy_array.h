@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The .npy array format: header, dtypes and byte order, parsed from bytes.
 #pragma once
 
 #include "core/data/byte_view.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// .npz archives (X, y) as datasets, read from a file or from bytes.
 #include "core/data/npz_reader.h"
 
 #include "core/data/file_bytes.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// .npz archives (X, y) as datasets, read from a file or from bytes.
 #pragma once
 
 #include "core/data/dataset.h"

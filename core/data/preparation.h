@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Training data made ready for a fit: columns checked, a scaler fitted and reused.
 #pragma once
 
 #include "core/data/dataset.h"

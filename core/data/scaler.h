@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Column scalings (none, z-score, min-max) and the log-Jacobian that keeps densities in data units.
 #pragma once
 
 #include "core/types.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Train/test splits, k folds, subsamples and ADBench's duplicated anomalies, all seeded.
 #pragma once
 
 #include <Eigen/Core>

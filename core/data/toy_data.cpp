@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The seeded 2-D toy data (mixture, moons, rings, square, cosine, blocks, a ratio pair).
 #include "core/data/toy_data.h"
 
 #include "core/errors.h"

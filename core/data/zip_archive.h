@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// A minimal, bounds-checked ZIP reader (stored and deflated members via zlib) for .npz files.
 #pragma once
 
 #include "core/data/byte_view.h"

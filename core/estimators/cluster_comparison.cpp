@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Fig. 2 of the SOSREP paper: how well a density separates two clusters, against KDE.
 #include "core/estimators/cluster_comparison.h"
 
 #include "core/data/split.h"

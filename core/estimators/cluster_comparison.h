@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Fig. 2 of the SOSREP paper: how well a density separates two clusters, against KDE.
 #pragma once
 
 #include "core/estimators/kernel_field_model.h"

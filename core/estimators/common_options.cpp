@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The option tables every kernel estimator shares: data, kernel and length-scale tuning.
 #include "core/estimators/common_options.h"
 
 #include "core/data/scaler.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The option tables every kernel estimator shares: data, kernel and length-scale tuning.
 #pragma once
 
 #include "core/estimators/option.h"

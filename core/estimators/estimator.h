@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The estimator plug-in interface: fit input, control, report and the fitted model.
 #pragma once
 
 #include "core/data/scaler.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// FitSettings: the one settings type of a fit, with its defaults and purpose.
 #include "core/estimators/fit_settings.h"
 
 #include "core/estimators/common_options.h"

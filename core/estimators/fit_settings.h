@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// FitSettings: the one settings type of a fit, with its defaults and purpose.
 #pragma once
 
 #include "core/estimators/option.h"

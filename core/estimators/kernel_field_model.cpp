@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// A density p = f^2 (or a kernel sum) from a stored kernel field, with its Fisher terms.
 #include "core/estimators/kernel_field_model.h"
 
 #include "core/errors.h"

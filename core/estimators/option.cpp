@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Option specs and values: the tables the CLI, app and files read an estimator's options from.
 #include "core/estimators/option.h"
 
 #include "core/errors.h"

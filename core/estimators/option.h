@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Option specs and values: the tables the CLI, app and files read an estimator's options from.
 #pragma once
 
 #include <Eigen/Core>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// A fitted model's named parameters (numbers, text, vectors, matrices) for model files.
 #include "core/estimators/parameter_map.h"
 
 #include "core/errors.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The ratio-model interface, and a kernel expansion ratio along a lambda path.
 #pragma once
 
 #include "core/estimators/estimator.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The option tables of ratio estimators: t and lambda grids and their tuning.
 #pragma once
 
 #include "core/estimators/estimator.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The estimator registry: every plug-in by name and family.
 #pragma once
 
 #include "core/estimators/estimator.h"

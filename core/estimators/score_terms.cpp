@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Hutchinson estimates of the Fisher divergence's terms, with invalid rows marked.
 #include "core/estimators/score_terms.h"
 
 #include "core/errors.h"

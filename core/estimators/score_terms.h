@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Hutchinson estimates of the Fisher divergence's terms, with invalid rows marked.
 #pragma once
 
 #include "core/estimators/estimator.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Running a steppable solver to its budget with progress and cancel.
 #include "core/estimators/solver_run.h"
 
 namespace sosrep {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Running a steppable solver to its budget with progress and cancel.
 #pragma once
 
 #include "core/estimators/estimator.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The paper's negativity experiment: how often f <= 0 on the data, over seeded runs.
 #include "core/experiments/negativity.h"
 
 #include "core/data/split.h"

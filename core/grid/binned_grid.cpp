@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Fast radial kernel sums on a grid by binning, used only where they are accurate.
 #include "core/grid/binned_grid.h"
 
 #include <unsupported/Eigen/FFT>

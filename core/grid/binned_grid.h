@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Fast radial kernel sums on a grid by binning, used only where they are accurate.
 #pragma once
 
 #include "core/grid/density_grid.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Marching squares: contour segments of a grid at a level.
 #pragma once
 
 #include "core/types.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// 1-D density curves and marginals of a 2-D density, in data units.
 #include "core/grid/density_curve.h"
 
 #include "core/errors.h"

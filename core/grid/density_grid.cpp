@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Log densities on a 2-D grid, normalization on the grid and highest-density levels.
 #include "core/grid/density_grid.h"
 
 #include "core/errors.h"

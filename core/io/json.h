@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// JSON reading with located errors, and byte-stable writing (nlohmann-json underneath).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The model file: what a fit saves and how it is read back, strictly.
 #pragma once
 
 #include "core/data/scaler.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// All-or-nothing output: files written to temporaries, then renamed together.
 #pragma once
 
 #include <functional>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The project file of the app: data, settings and view state.
 #pragma once
 
 #include "core/data/toy_data.h"

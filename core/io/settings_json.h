@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// FitSettings to and from JSON, for model and project files.
 #pragma once
 
 #include "core/estimators/fit_settings.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Score, summary and weight tables as text with stable number formatting.
 #pragma once
 
 #include "core/data/dataset.h"

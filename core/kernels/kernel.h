@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Kernel specs (Gaussian, Laplace, SDO), their normalizers and length-scale checks.
 #pragma once
 
 #include <Eigen/Core>

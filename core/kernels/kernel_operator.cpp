@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The kernel matrix as an operator: dense, Nystrom or random features.
 #include "core/kernels/kernel_operator.h"
 
 #include "core/errors.h"

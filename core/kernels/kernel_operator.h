@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The kernel matrix as an operator: dense, Nystrom or random features.
 #pragma once
 
 #include "core/kernels/kernel.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Packed symmetric matrices in float or double from a reusable buffer pool.
 #include "core/kernels/packed_symmetric.h"
 
 #include "core/util/huge_pages.h"

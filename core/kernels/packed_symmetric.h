@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Packed symmetric matrices in float or double from a reusable buffer pool.
 #pragma once
 
 #include "core/types.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The SDO kernel's radial profile and its derivatives, from its spectrum.
 #include "core/kernels/sdo_profile.h"
 
 #include "core/numerics/gauss_legendre.h"

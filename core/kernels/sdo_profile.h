@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The SDO kernel's radial profile and its derivatives, from its spectrum.
 #pragma once
 
 #include "core/numerics/uniform_spline.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The SDO kernel's spectral density and sampling of its frequencies.
 #include "core/kernels/sdo_spectrum.h"
 
 #include <algorithm>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The SDO kernel's spectral density and sampling of its frequencies.
 #pragma once
 
 #include "core/random.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Distances shared by every length scale of a sweep, computed once.
 #include "core/kernels/sweep_workspace.h"
 
 #include "core/numerics/distances.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Distances shared by every length scale of a sweep, computed once.
 #pragma once
 
 #include "core/kernels/packed_symmetric.h"

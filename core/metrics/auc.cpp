@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// ROC curve, AUC-ROC and AUC-PR with ties handled.
 #include "core/metrics/auc.h"
 
 #include "core/errors.h"

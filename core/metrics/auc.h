@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// ROC curve, AUC-ROC and AUC-PR with ties handled.
 #pragma once
 
 #include "core/types.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// MMD^2 between a model and a sample, or between two samples, with the median heuristic.
 #include "core/metrics/mmd.h"
 
 #include "core/errors.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Symmetric tridiagonal solves for FIRE's systems in a Lanczos basis.
 #include "core/numerics/banded_solvers.h"
 
 #include "core/errors.h"

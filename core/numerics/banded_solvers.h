@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Symmetric tridiagonal solves for FIRE's systems in a Lanczos basis.
 #pragma once
 
 #include "core/types.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Squared distances between row blocks, with round-off below zero clamped.
 #include "core/numerics/distances.h"
 
 #include "core/numerics/row_blocks.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Squared distances between row blocks, with round-off below zero clamped.
 #pragma once
 
 #include "core/types.h"

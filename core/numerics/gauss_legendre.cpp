@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Gauss-Legendre quadrature rules.
 #include "core/numerics/gauss_legendre.h"
 
 #include <cmath>

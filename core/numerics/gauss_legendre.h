@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Gauss-Legendre quadrature rules.
 #pragma once
 
 #include <vector>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Gaussian mixtures: their density and quadratic forms, for closed-form checks.
 #include "core/numerics/gaussian_mixture.h"
 
 #include "core/numerics/distances.h"

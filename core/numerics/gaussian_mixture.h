@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Gaussian mixtures: their density and quadratic forms, for closed-form checks.
 #pragma once
 
 #include "core/types.h"

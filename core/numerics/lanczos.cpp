@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The Lanczos process for symmetric operators.
 #include "core/numerics/lanczos.h"
 
 #include <cmath>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The Lanczos process for symmetric operators.
 #pragma once
 
 #include "core/numerics/banded_solvers.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// k-th nearest-neighbour distances.
 #include "core/numerics/nearest_neighbours.h"
 
 #include "core/numerics/distances.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// k-th nearest-neighbour distances.
 #pragma once
 
 #include "core/types.h"

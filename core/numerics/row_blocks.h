@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Rows processed in fixed, padded blocks so results do not depend on the batch.
 #pragma once
 
 #include "core/types.h"

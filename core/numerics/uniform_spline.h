@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Cubic splines on a uniform grid, with derivatives.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Warnings about a fit: grid edge, degenerate length scale, ratio reach.
 #pragma once
 
 #include "core/estimators/estimator.h"

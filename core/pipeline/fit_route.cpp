@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The one fit route of every front end: prepare, tune, fit, check.
 #include "core/pipeline/fit_route.h"
 
 #include "core/data/split.h"

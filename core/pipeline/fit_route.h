@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The one fit route of every front end: prepare, tune, fit, check.
 #pragma once
 
 #include "core/data/scaler.h"

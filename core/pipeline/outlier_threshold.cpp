@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Outlier thresholds from held-out rows, and contamination parsing.
 #include "core/pipeline/outlier_threshold.h"
 
 #include "core/data/split.h"

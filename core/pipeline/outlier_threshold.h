@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Outlier thresholds from held-out rows, and contamination parsing.
 #pragma once
 
 #include "core/pipeline/fit_route.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The small expression language of a known q, e.g. `exp(-x1^2/2)`, parsed once.
 #pragma once
 
 #include "core/types.h"

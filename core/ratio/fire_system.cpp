@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// FIRE's linear systems (the losses of its Eqs. 11-21), exact or by Fourier features.
 #include "core/ratio/fire_system.h"
 
 #include "core/errors.h"

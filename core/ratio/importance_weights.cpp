@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Importance weights from a ratio: post-processing and summaries.
 #include "core/ratio/importance_weights.h"
 
 #include "core/errors.h"

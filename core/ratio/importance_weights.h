@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Importance weights from a ratio: post-processing and summaries.
 #pragma once
 
 #include "core/types.h"

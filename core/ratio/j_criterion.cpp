@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// FIRE's J criterion with random test functions, for tuning t and lambda.
 #include "core/ratio/j_criterion.h"
 
 #include "core/errors.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// FIRE's J criterion with random test functions, for tuning t and lambda.
 #pragma once
 
 #include "core/types.h"

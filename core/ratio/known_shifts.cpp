@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Gaussian shifts with known ratios, for tests and benchmarks.
 #include "core/ratio/known_shifts.h"
 
 #include "core/random.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Gaussian shifts with known ratios, for tests and benchmarks.
 #pragma once
 
 #include "core/types.h"

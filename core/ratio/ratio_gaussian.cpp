@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// FIRE's Gaussian kernel g_t and its Gram blocks for the ratio estimators.
 #include "core/ratio/ratio_gaussian.h"
 
 #include "core/numerics/distances.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// FIRE's Gaussian kernel g_t and its Gram blocks for the ratio estimators.
 #pragma once
 
 #include "core/types.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Cross-validated choice of t and lambda for ratio estimators.
 #include "core/ratio/ratio_tuning.h"
 
 #include "core/errors.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Cross-validated choice of t and lambda for ratio estimators.
 #pragma once
 
 #include "core/ratio/fire_system.h"

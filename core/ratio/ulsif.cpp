@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// uLSIF's closed-form solution and its leave-one-out score.
 #include "core/ratio/ulsif.h"
 
 #include <Eigen/Cholesky>

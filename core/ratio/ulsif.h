@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// uLSIF's closed-form solution and its leave-one-out score.
 #pragma once
 
 #include "core/types.h"

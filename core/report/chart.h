@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// A chart as data (panels and series), drawn by the app or the CLI.
 #pragma once
 
 #include <string>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Solvers that advance step by step with a trace, so front ends can watch and cancel.
 #pragma once
 
 #include "core/types.h"

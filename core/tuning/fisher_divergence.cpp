@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Fisher-divergence estimators and their names.
 #include "core/tuning/fisher_divergence.h"
 
 #include "core/errors.h"

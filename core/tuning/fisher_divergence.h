@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Fisher-divergence estimators and their names.
 #pragma once
 
 #include <string>

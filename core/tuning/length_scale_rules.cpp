@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Rule-of-thumb length scales: Scott, Silverman, median distances.
 #include "core/tuning/length_scale_rules.h"
 
 #include "core/data/split.h"

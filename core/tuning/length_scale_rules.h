@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Rule-of-thumb length scales: Scott, Silverman, median distances.
 #pragma once
 
 #include "core/types.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The length-scale sweep scored by Fisher divergence over folds.
 #include "core/tuning/length_scale_search.h"
 
 #include "core/errors.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The length-scale sweep scored by Fisher divergence over folds.
 #pragma once
 
 #include "core/estimators/estimator.h"

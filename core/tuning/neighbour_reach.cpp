@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// How far a length scale reaches among the data's neighbours.
 #include "core/tuning/neighbour_reach.h"
 
 #include "core/data/split.h"

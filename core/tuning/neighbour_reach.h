@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// How far a length scale reaches among the data's neighbours.
 #pragma once
 
 #include "core/types.h"

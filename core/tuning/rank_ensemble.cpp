@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// An ensemble of length scales whose anomaly scores are combined by rank.
 #include "core/tuning/rank_ensemble.h"
 
 #include "core/errors.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// An ensemble of length scales whose anomaly scores are combined by rank.
 #pragma once
 
 #include "core/estimators/estimator.h"

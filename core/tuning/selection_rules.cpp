@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// How a point of the Fisher-divergence curve is chosen, per purpose.
 #include "core/tuning/selection_rules.h"
 
 #include "core/errors.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// How a point of the Fisher-divergence curve is chosen, per purpose.
 #pragma once
 
 // Which length scale a tuning sweep hands to the final fit: the purposes, the rules that serve

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Transparent huge pages for large buffers, where the kernel allows them.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Memory limits and checks on matrix sizes before they are allocated.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// A scope that runs Eigen and OpenMP on one thread.
 #pragma once
 
 #ifdef _OPENMP

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Number and text formatting for messages.
 #include "core/util/text.h"
 
 #include <charconv>

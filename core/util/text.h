@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Number and text formatting for messages.
 #pragma once
 
 #include <string>

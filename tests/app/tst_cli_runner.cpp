@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Tests of `sosrep` end to end: commands, outputs and exit codes.
 #include "app/cli/cli_runner.h"
 #include "core/data/csv_reader.h"
 #include "core/data/scaler.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Tests of AUC-ROC and AUC-PR against hand-computed values.
 #include "core/errors.h"
 #include "core/metrics/auc.h"
 

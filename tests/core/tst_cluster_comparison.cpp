@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Tests of the cluster comparison (Fig. 2 of the SOSREP paper).
 #include "core/estimators/cluster_comparison.h"
 #include "core/estimators/kde/kde_estimator.h"
 #include "core/estimators/kernel_field_model.h"

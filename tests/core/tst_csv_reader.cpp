@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Tests of the CSV reader: dialects, locale and located errors.
 #include "core/data/csv_reader.h"
 #include "core/errors.h"
 

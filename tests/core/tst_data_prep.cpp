@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Tests of splits, scalers, toy data and training preparation.
 #include "core/data/preparation.h"
 #include "core/data/scaler.h"
 #include "core/data/split.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Tests of density grids, marginals and contours against brute force and closed forms.
 #include "core/data/toy_data.h"
 #include "core/estimators/kde/kde_estimator.h"
 #include "core/estimators/kernel_field_model.h"

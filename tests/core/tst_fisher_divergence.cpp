@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Tests of the Fisher-divergence terms and the length-scale search.
 #include "core/data/toy_data.h"
 #include "core/errors.h"
 #include "core/estimators/kernel_field_model.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Tests of KDE against brute force and closed-form integrals.
 #include "core/estimators/kde/kde_estimator.h"
 #include "core/estimators/kernel_field_model.h"
 #include "core/tuning/length_scale_rules.h"

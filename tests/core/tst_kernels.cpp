@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Tests of the kernels and kernel operators (dense, Nystrom, features).
 #include "core/errors.h"
 #include "core/kernels/kernel_operator.h"
 #include "core/kernels/sdo_spectrum.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Tests of the .npy/.npz readers, on made-up and real files.
 #include "core/data/npz_reader.h"
 #include "core/errors.h"
 #include "support/shared_data.h"

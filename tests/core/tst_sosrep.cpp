@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Tests of SOSREP's gradient solvers against the paper's results.
 #include "core/data/toy_data.h"
 #include "core/errors.h"
 #include "core/estimators/sosrep/gradient_solver.h"

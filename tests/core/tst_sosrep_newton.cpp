@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Tests of the Newton solver against natural gradient.
 #include "core/data/npz_reader.h"
 #include "core/data/scaler.h"
 #include "core/data/split.h"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+"""Shared fixtures of the Python tests: toy data, the command line and temporary files."""
 import os
 
 import numpy as np

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Bad-input cases shared by the command-line and fuzz tests.
 #pragma once
 // tst_bad_inputs' argument placeholders and output-folder snapshots.
 #include "support/shared_data.h"

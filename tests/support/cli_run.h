@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Running `sosrep` from tests and reading what it wrote.
 #pragma once
 
 #include "app/cli/cli_runner.h"

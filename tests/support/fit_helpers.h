@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Toy data and estimator setups shared by the fit tests.
 #pragma once
 
 #include "core/data/toy_data.h"

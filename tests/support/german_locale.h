@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// A scope with a German numeric locale, to prove parsing is locale-free.
 #pragma once
 
 #include <QProcess>

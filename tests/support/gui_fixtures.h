@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Fixtures of the GUI tests: data files and a fit that waits.
 #pragma once
 
 #include "ui/controller/estimation_controller.h"

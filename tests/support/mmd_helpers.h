@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// MMD options shared by the MMD tests.
 #pragma once
 
 #include "core/metrics/mmd.h"

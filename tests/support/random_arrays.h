@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Seeded random matrices and vectors for tests.
 #pragma once
 
 #include "core/random.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Paths of the shared data sets in tests.
 #pragma once
 
 #include <QtTest>

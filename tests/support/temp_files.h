@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Temporary files for tests.
 #pragma once
 
 #include <QByteArray>

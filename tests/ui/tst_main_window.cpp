@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Tests of the main window: load, fit, cancel, views and exports.
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"

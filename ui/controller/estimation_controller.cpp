@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The app's estimation controller: fits, sweeps and scores on worker threads.
 #include "ui/controller/estimation_controller.h"
 
 #include "ui/controller/ratio_controller.h"

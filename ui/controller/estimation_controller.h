@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The app's estimation controller: fits, sweeps and scores on worker threads.
 #pragma once
 
 #include "core/data/dataset.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// A fit job of the app and its stages (scores, comparison, threshold).
 #include "ui/controller/fit_job.h"
 
 #include "core/data/split.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// A fit job of the app and its stages (scores, comparison, threshold).
 #pragma once
 
 #include "core/data/scaler.h"

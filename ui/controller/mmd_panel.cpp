@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The MMD readout of the app's model panel.
 #include "ui/controller/mmd_panel.h"
 
 #include "core/errors.h"

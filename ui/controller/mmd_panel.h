@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The MMD readout of the app's model panel.
 #pragma once
 
 #include "core/grid/density_grid.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The negativity experiment run on a worker thread.
 #include "ui/controller/negativity_job.h"
 
 #include "core/errors.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The negativity experiment run on a worker thread.
 #pragma once
 
 #include "core/experiments/negativity.h"

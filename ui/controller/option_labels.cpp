@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Labels of options as the app shows them.
 #include "ui/controller/option_labels.h"
 
 #include "core/estimators/common_options.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Labels of options as the app shows them.
 #pragma once
 
 #include "core/errors.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The app's density-ratio fits on a worker thread.
 #include "ui/controller/ratio_controller.h"
 
 #include "core/data/csv_reader.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The app's density-ratio fits on a worker thread.
 #pragma once
 
 #include "core/data/dataset.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// What changed between two settings, in words.
 #include "ui/controller/settings_difference.h"
 
 #include "ui/controller/estimation_controller.h"

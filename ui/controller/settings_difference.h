@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// What changed between two settings, in words.
 #pragma once
 
 #include "core/estimators/fit_settings.h"

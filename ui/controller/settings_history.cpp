@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Undo and redo of the app's settings.
 #include "ui/controller/settings_history.h"
 
 #include "ui/controller/ratio_controller.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Undo and redo of the app's settings.
 #pragma once
 
 #include "ui/controller/estimation_controller.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The data panel: file, columns and roles.
 #include "ui/panels/data_panel.h"
 
 #include "core/estimators/common_options.h"

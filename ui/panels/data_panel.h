@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The data panel: file, columns and roles.
 #pragma once
 
 #include <QWidget>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The model panel: estimator, options and the fit buttons.
 #include "ui/panels/model_panel.h"
 
 #include "core/estimators/common_options.h"

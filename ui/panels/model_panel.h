@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The model panel: estimator, options and the fit buttons.
 #pragma once
 
 #include <QWidget>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The dialog of the negativity experiment's settings.
 #include "ui/panels/negativity_dialog.h"
 
 #include <QComboBox>

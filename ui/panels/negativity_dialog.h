@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The dialog of the negativity experiment's settings.
 #pragma once
 
 #include "core/experiments/negativity.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Editors for an estimator's options, built from its option table.
 #include "ui/panels/option_editor.h"
 
 #include "ui/controller/estimation_controller.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Editors for an estimator's options, built from its option table.
 #pragma once
 
 #include "core/estimators/fit_settings.h"

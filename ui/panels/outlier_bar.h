@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The outlier share bar of the Scores view.
 #pragma once
 
 #include "core/pipeline/outlier_threshold.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Keeps the mouse wheel from changing controls it only passes over.
 #include "ui/panels/wheel_guard.h"
 
 #include <QAbstractScrollArea>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Keeps the mouse wheel from changing controls it only passes over.
 #pragma once
 
 #include <QObject>

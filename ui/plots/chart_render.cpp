@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Drawing a core chart into PNG, PDF or SVG bytes.
 #include "ui/plots/chart_render.h"
 
 #include "ui/plots/plot_export.h"

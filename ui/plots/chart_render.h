@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Drawing a core chart into PNG, PDF or SVG bytes.
 #pragma once
 
 #include "core/report/chart.h"

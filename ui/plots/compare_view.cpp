@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The Compare view: estimators side by side on the same data.
 #include "ui/plots/compare_view.h"
 
 #include "ui/density_units.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The Compare view: estimators side by side on the same data.
 #pragma once
 
 #include "core/estimators/cluster_comparison.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The 1-D density plot with rug and readout.
 #include "ui/plots/density_curve_plot.h"
 
 #include "core/grid/density_grid.h"

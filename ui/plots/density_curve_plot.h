@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The 1-D density plot with rug and readout.
 #pragma once
 
 #include "core/estimators/estimator.h"

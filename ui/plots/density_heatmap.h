@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The 2-D log-density map with contours, points and hover.
 #pragma once
 
 #include "core/data/scaler.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The density tab: chooser between 2-D maps and 1-D curves.
 #include "ui/plots/density_page.h"
 
 #include "ui/plots/density_curve_plot.h"

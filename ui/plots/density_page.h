@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The density tab: chooser between 2-D maps and 1-D curves.
 #pragma once
 
 #include <QWidget>

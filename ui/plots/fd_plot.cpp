@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The Fisher-divergence curve, with the chosen and clickable length scales.
 #include "ui/plots/fd_plot.h"
 
 #include "ui/plots/fitted_title.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The Fisher-divergence curve, with the chosen and clickable length scales.
 #pragma once
 
 #include "core/tuning/length_scale_search.h"

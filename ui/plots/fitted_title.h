@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// A plot title that wraps to its width.
 #pragma once
 
 #include <qcustomplot.h>

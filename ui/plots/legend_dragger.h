@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Dragging a plot's legend with the mouse.
 #pragma once
 
 #include <QObject>

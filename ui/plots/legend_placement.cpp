@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Placing inset legends where they cover the fewest points.
 #include "ui/plots/legend_placement.h"
 
 #include <qcustomplot.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Placing inset legends where they cover the fewest points.
 #pragma once
 
 class QCustomPlot;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The Optimizer view: natural against standard gradient, live.
 #include "ui/plots/optimizer_view.h"
 
 #include "core/estimators/registry.h"

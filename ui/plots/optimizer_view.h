@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The Optimizer view: natural against standard gradient, live.
 #pragma once
 
 #include <QWidget>

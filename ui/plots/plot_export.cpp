@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Exporting a plot to PNG, PDF or SVG, or to the clipboard.
 #include "ui/plots/plot_export.h"
 
 #include "ui/plots/svg_device.h"

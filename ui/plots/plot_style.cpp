@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The plots' shared colours, colour maps and styling.
 #include "ui/plots/plot_style.h"
 
 #include "ui/plots/legend_dragger.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The plots' shared colours, colour maps and styling.
 #pragma once
 
 #include <QColor>

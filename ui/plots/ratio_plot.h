@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The ratio view's plots: map, curve, histogram and J surface.
 #pragma once
 
 #include "core/types.h"

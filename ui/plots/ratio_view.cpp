@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The Ratio view: estimator, p and q sources, and the ratio's plots.
 #include "ui/plots/ratio_view.h"
 
 #include "core/estimators/common_options.h"

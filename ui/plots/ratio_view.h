@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The Ratio view: estimator, p and q sources, and the ratio's plots.
 #pragma once
 
 #include <QWidget>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Axis ticks in the data's own units for plots drawn in scaled units.
 #pragma once
 
 #include <qcustomplot.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The Scores view's histogram and ROC curve, with the threshold.
 #include "ui/plots/score_plots.h"
 
 #include "core/estimators/cluster_comparison.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The Scores view's histogram and ROC curve, with the threshold.
 #pragma once
 
 #include "core/types.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// A paint device that writes SVG for plot exports.
 #include "ui/plots/svg_device.h"
 
 #include <QBuffer>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// A paint device that writes SVG for plot exports.
 #pragma once
 
 #include <QByteArray>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The optimizer trace plot: loss and monitors per iteration.
 #include "ui/plots/trace_plot.h"
 
 #include "ui/plots/plot_style.h"

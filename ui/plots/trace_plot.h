@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The optimizer trace plot: loss and monitors per iteration.
 #pragma once
 
 #include "core/estimators/estimator.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// IsolationForest and kNN as comparison detectors behind the estimator interface.
 #include "core/estimators/detectors/detector_estimators.h"
 
 #include "core/errors.h"

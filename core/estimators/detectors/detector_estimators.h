@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// IsolationForest and kNN as comparison detectors behind the estimator interface.
 #pragma once
 
 #include "core/estimators/estimator.h"

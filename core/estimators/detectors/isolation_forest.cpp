@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Isolation forest (Liu et al. 2008): trees, path lengths and scores.
 #include "core/estimators/detectors/isolation_forest.h"
 
 #include "core/random.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The FIRE density-ratio estimator as a plug-in.
 #include "core/estimators/fire/fire_estimator.h"
 
 #include "core/errors.h"

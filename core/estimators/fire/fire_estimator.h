@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The FIRE density-ratio estimator as a plug-in.
 #pragma once
 
 #include "core/estimators/estimator.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// A fitted FIRE ratio model (exact or Fourier features, along its lambda path), saved and loaded.
 #pragma once
 
 #include "core/estimators/ratio_model.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Kernel density estimation with the product's kernels, as a plug-in.
 #include "core/estimators/kde/kde_estimator.h"
 
 #include "core/errors.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The ratio baselines' make functions (SOSREP plug-in ratio, TiKDE, uLSIF).
 #pragma once
 
 #include "core/estimators/estimator.h"

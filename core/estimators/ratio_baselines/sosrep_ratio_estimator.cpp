@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Density ratio as the quotient of two SOSREP fits (plug-in baseline).
 #include "core/errors.h"
 #include "core/estimators/common_options.h"
 #include "core/estimators/ratio_baselines/ratio_baselines.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Density ratio as the quotient of two KDEs (TiKDE baseline).
 #include "core/errors.h"
 #include "core/estimators/ratio_baselines/ratio_baselines.h"
 #include "core/estimators/ratio_model.h"

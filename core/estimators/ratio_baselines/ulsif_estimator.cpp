@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// uLSIF density-ratio estimation (Kanamori et al.) with leave-one-out tuning.
 #include "core/errors.h"
 #include "core/estimators/ratio_baselines/ratio_baselines.h"
 #include "core/estimators/ratio_model.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Kernel sums-of-squares densities fitted by MMD, as a plug-in.
 #include "core/estimators/sos_mmd/sos_mmd_estimator.h"
 
 #include "core/errors.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Kernel sums-of-squares densities fitted by MMD, as a plug-in.
 #pragma once
 
 #include "core/estimators/estimator.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// A fitted kernel SoS density (PSD matrix B over the kernel features), saved and loaded.
 #include "core/estimators/sos_mmd/sos_mmd_model.h"
 
 #include "core/errors.h"

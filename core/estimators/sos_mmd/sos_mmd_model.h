@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// A fitted kernel SoS density (PSD matrix B over the kernel features), saved and loaded.
 #pragma once
 
 #include "core/estimators/estimator.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The kernel SoS MMD objective, its gradient and its closed-form integrals.
 #include "core/estimators/sos_mmd/sos_mmd_problem.h"
 
 #include "core/errors.h"

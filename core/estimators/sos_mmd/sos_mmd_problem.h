@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// The kernel SoS MMD objective, its gradient and its closed-form integrals.
 #pragma once
 
 #include "core/types.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// FISTA over the spectraplex for the kernel SoS MMD problem, with a capped step.
 #include "core/estimators/sos_mmd/sos_mmd_solver.h"
 
 #include "core/estimators/sos_mmd/spectraplex.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Euclidean projections onto the simplex and the spectraplex.
 #include "core/estimators/sos_mmd/spectraplex.h"
 
 #include <Eigen/Eigenvalues>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Euclidean projections onto the simplex and the spectraplex.
 #pragma once
 
 #include "core/types.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// SOSREP's natural and standard gradient descent, with their monitors.
 #include "core/estimators/sosrep/gradient_solver.h"
 
 #include "core/errors.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// SOSREP's natural and standard gradient descent, with their monitors.
 #pragma once
 
 #include "core/kernels/kernel_operator.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// A Newton solver for SOSREP's objective that hands over to natural gradient.
 #include "core/estimators/sosrep/newton_solver.h"
 
 #include <algorithm>

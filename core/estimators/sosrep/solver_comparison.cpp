@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Natural against standard gradient on one problem, step by step.
 #include "core/estimators/sosrep/solver_comparison.h"
 
 #include <algorithm>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// Natural against standard gradient on one problem, step by step.
 #pragma once
 
 #include "core/estimators/estimator.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// SOSREP (p = f^2, f in a Sobolev-type RKHS) as a plug-in.
 #include "core/estimators/sosrep/sosrep_estimator.h"
 
 #include "core/errors.h"
