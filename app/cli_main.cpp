@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 
+#include <cstdio>
 #include <memory>
 
 #ifdef SOSREP_WITH_CHARTS
@@ -35,6 +36,11 @@ void quietQtMessages(QtMsgType type, const QMessageLogContext& context, const QS
 
 int main(int argc, char* argv[])
 {
+    if (const std::string problem = sosrep::cli::argumentEncodingProblem(argc, argv);
+        !problem.empty()) {
+        std::fprintf(stderr, "sosrep: %s\n", problem.c_str());
+        return sosrep::cli::ExitUsage;
+    }
     qtDefaultHandler = qInstallMessageHandler(quietQtMessages);
     sosrep::app::tuneAllocator();
     std::unique_ptr<QCoreApplication> app;

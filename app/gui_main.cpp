@@ -32,54 +32,6 @@ using sosrep::ui::MainWindow;
 using sosrep::ui::RatioController;
 using sosrep::ui::RatioSource;
 
-void addStudioOptions(QCommandLineParser& parser)
-{
-    parser.setApplicationDescription(QStringLiteral(
-        "Explore SOSREP and KDE density estimates.\n\nWith --screenshot or --export-plot the app "
-        "fits, writes and exits: 0 written, 2 bad option value, 3 data file unreadable, 4 fit "
-        "failed, 5 output not written."));
-    parser.addHelpOption();
-    const auto add = [&parser](const char* name, const char* help, const char* value = nullptr) {
-        parser.addOption({QString::fromLatin1(name), QString::fromUtf8(help),
-                          value ? QString::fromLatin1(value) : QString()});
-    };
-    add("demo", "open with a built-in toy dataset and fit it");
-    add("screenshot",
-        "after the fit (of FILE, else of the demo), save a screenshot of the window and exit",
-        "FILE");
-    add("export-plot",
-        "after the fit (of FILE, else of the demo), export the tab's plot (.png/.pdf/.svg) and "
-        "exit",
-        "FILE");
-    add("tab",
-        "tab shown or exported (0-5: density, optimizer, Fisher divergence, scores, compare, "
-        "ratio)",
-        "N");
-    add("size", "window size for --screenshot, e.g. 1280x720", "WxH");
-    add("estimator", "estimator to fit (sosrep, kde, sos-mmd, ...)", "NAME");
-    add("purpose",
-        "what the tuned length scale is for: density or anomaly (default auto: the density view "
-        "tunes for the density, the Scores view for anomaly ranking)",
-        "P");
-    add("compare", "second estimator of the compare view", "NAME");
-    add("contamination",
-        "Scores view: flag this share of rows as outliers, 'auto' (0.1) or in (0, 0.5]; the "
-        "threshold comes from rows the model did not fit, as with sosrep fit --contamination",
-        "C");
-    add("ratio-split",
-        "Ratio view: q = the rows with COLUMN = VALUE, then fit the ratio (screenshots)",
-        "COLUMN=VALUE");
-    add("ratio-q", "Ratio view: q = the rows of FILE, then fit the ratio", "FILE");
-    add("ratio-estimator", "Ratio view: fire, ulsif, tikde or sosrep-ratio", "NAME");
-    add("negativity", "after the fit, run the negativity experiment (paper Fig. 3) with its "
-                      "defaults and show it in the Optimizer view");
-    add("marginal",
-        "after the fit, show the 1-D marginal density of COLUMN (a feature name) in the Density "
-        "tab instead of the 2-D map (Gaussian SOSREP, KDE, kernel SoS)",
-        "COLUMN");
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("data file to open"));
-}
-
 /// --estimator, --compare, --contamination and --purpose; an exit code when a value is refused,
 /// else 0.
 int applyModelOptions(const QCommandLineParser& parser, EstimationController* controller)
@@ -331,7 +283,7 @@ int main(int argc, char* argv[])
     // Matches resources/sosrep-studio.desktop (the window's icon and name on Wayland docks).
     QGuiApplication::setDesktopFileName(QStringLiteral("sosrep-studio"));
     QCommandLineParser parser;
-    addStudioOptions(parser);
+    sosrep::app::addStudioOptions(parser);
     parser.process(app);
     if (const QString problem = sosrep::app::checkStudioOptions(parser); !problem.isEmpty()) {
         std::fprintf(stderr, "sosrep-studio: %s\n", qPrintable(problem));

@@ -3,7 +3,9 @@
 #include "app/studio_options.h"
 
 #include "core/errors.h"
+#include "core/estimators/fit_settings.h"
 #include "core/estimators/registry.h"
+#include "core/pipeline/outlier_threshold.h"
 
 #include <QFileInfo>
 #include <QImageWriter>
@@ -96,6 +98,46 @@ QString outputProblem(const QCommandLineParser& parser)
     return {};
 }
 
+/// --purpose: one of the tuning purposes, for an estimator that has a length scale to tune.
+QString purposeProblem(const QCommandLineParser& parser)
+{
+    if (!parser.isSet(QStringLiteral("purpose"))) {
+        return {};
+    }
+    const QString purpose = parser.value(QStringLiteral("purpose"));
+    if (purpose != QLatin1String("auto") && purpose != QLatin1String("density") &&
+        purpose != QLatin1String("anomaly")) {
+        return QStringLiteral("--purpose: '%1' is not one of auto, density, anomaly").arg(purpose);
+    }
+    const std::string estimator = parser.isSet(QStringLiteral("estimator"))
+                                      ? parser.value(QStringLiteral("estimator")).toStdString()
+                                      : std::string("sosrep");
+    bool tunes = true;
+    try {
+        tunes = FitSettings::defaults(estimator).values.has("purpose");
+    } catch (const ParameterError&) {
+        // An unknown --estimator: its own problem says so.
+    }
+    if (!tunes) {
+        return QStringLiteral("--purpose: the %1 estimator has no length scale to tune")
+            .arg(QString::fromStdString(estimator));
+    }
+    return {};
+}
+
+QString contaminationProblem(const QCommandLineParser& parser)
+{
+    if (!parser.isSet(QStringLiteral("contamination"))) {
+        return {};
+    }
+    try {
+        parseContamination(parser.value(QStringLiteral("contamination")).toStdString());
+    } catch (const ParameterError& e) {
+        return QStringLiteral("--contamination: ") + QString::fromStdString(e.message());
+    }
+    return {};
+}
+
 /// --marginal shows a 1-D view of the Density tab: other tabs or runs would hide it.
 QString marginalProblem(const QCommandLineParser& parser)
 {
@@ -118,6 +160,54 @@ QString marginalProblem(const QCommandLineParser& parser)
 
 } // namespace
 
+void addStudioOptions(QCommandLineParser& parser)
+{
+    parser.setApplicationDescription(QStringLiteral(
+        "Explore SOSREP and KDE density estimates.\n\nWith --screenshot or --export-plot the app "
+        "fits, writes and exits: 0 written, 2 bad option value, 3 data file unreadable, 4 fit "
+        "failed, 5 output not written."));
+    parser.addHelpOption();
+    const auto add = [&parser](const char* name, const char* help, const char* value = nullptr) {
+        parser.addOption({QString::fromLatin1(name), QString::fromUtf8(help),
+                          value ? QString::fromLatin1(value) : QString()});
+    };
+    add("demo", "open with a built-in toy dataset and fit it");
+    add("screenshot",
+        "after the fit (of FILE, else of the demo), save a screenshot of the window and exit",
+        "FILE");
+    add("export-plot",
+        "after the fit (of FILE, else of the demo), export the tab's plot (.png/.pdf/.svg) and "
+        "exit",
+        "FILE");
+    add("tab",
+        "tab shown or exported (0-5: density, optimizer, Fisher divergence, scores, compare, "
+        "ratio)",
+        "N");
+    add("size", "window size for --screenshot, e.g. 1280x720", "WxH");
+    add("estimator", "estimator to fit (sosrep, kde, sos-mmd, ...)", "NAME");
+    add("purpose",
+        "what the tuned length scale is for: density or anomaly (default auto: the density view "
+        "tunes for the density, the Scores view for anomaly ranking)",
+        "P");
+    add("compare", "second estimator of the compare view", "NAME");
+    add("contamination",
+        "Scores view: flag this share of rows as outliers, 'auto' (0.1) or in (0, 0.5]; the "
+        "threshold comes from rows the model did not fit, as with sosrep fit --contamination",
+        "C");
+    add("ratio-split",
+        "Ratio view: q = the rows with COLUMN = VALUE, then fit the ratio (screenshots)",
+        "COLUMN=VALUE");
+    add("ratio-q", "Ratio view: q = the rows of FILE, then fit the ratio", "FILE");
+    add("ratio-estimator", "Ratio view: fire, ulsif, tikde or sosrep-ratio", "NAME");
+    add("negativity", "after the fit, run the negativity experiment (paper Fig. 3) with its "
+                      "defaults and show it in the Optimizer view");
+    add("marginal",
+        "after the fit, show the 1-D marginal density of COLUMN (a feature name) in the Density "
+        "tab instead of the 2-D map (Gaussian SOSREP, KDE, kernel SoS)",
+        "COLUMN");
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("data file to open"));
+}
+
 QSize askedSize(const QCommandLineParser& parser)
 {
     const QStringList size = parser.value(QStringLiteral("size")).split(QLatin1Char('x'));
@@ -131,8 +221,8 @@ QString checkStudioOptions(const QCommandLineParser& parser)
     for (const QString& problem :
          {estimatorProblem(parser, "estimator", false), estimatorProblem(parser, "compare", false),
           estimatorProblem(parser, "ratio-estimator", true), tabProblem(parser),
-          sizeProblem(parser), splitProblem(parser), outputProblem(parser),
-          marginalProblem(parser)}) {
+          sizeProblem(parser), splitProblem(parser), outputProblem(parser), purposeProblem(parser),
+          contaminationProblem(parser), marginalProblem(parser)}) {
         if (!problem.isEmpty()) {
             return problem;
         }

@@ -8,12 +8,16 @@
 
 namespace sosrep::app {
 
+/// The options of sosrep-studio (and its positional data file), with their help.
+void addStudioOptions(QCommandLineParser& parser);
+
 /// Every option value of sosrep-studio, checked at once: a bad one is refused with a message
 /// naming it before any work starts (the fit of a batch run could take minutes). Returns the
 /// message ("" when all are good). Checked: the estimators' names and families (--estimator and
 /// --compare estimate densities, --ratio-estimator ratios), --tab in 0-5, --size within
 /// kMaxShotSide per side, --ratio-split COLUMN=NUMBER, the output formats of --screenshot and
-/// --export-plot, and --marginal only where its view is what gets shown.
+/// --export-plot, --purpose (a purpose, for an estimator that tunes a length scale),
+/// --contamination as `sosrep fit` reads it, and --marginal only where its view is shown.
 QString checkStudioOptions(const QCommandLineParser& parser);
 
 /// The window size of --size (invalid when not given).

@@ -2,6 +2,7 @@
 // sosrep adbench: the ADBench protocol over a folder of .npz files, several methods side by
 // side, with ranks, leave-one-dataset-out and a table that an interrupted run resumes from.
 #include "app/cli/adbench_external.h"
+#include "app/cli/adbench_plan.h"
 #include "app/cli/adbench_protocol.h"
 #include "app/cli/adbench_table.h"
 #include "app/cli/cli_flags.h"
@@ -21,155 +22,16 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
 
 #include <map>
+#include <set>
 
 namespace sosrep::cli {
 namespace {
-
-/// One method of the run: a label (as given) and its settings.
-struct Method
-{
-    QString label;
-    FitSettings settings;
-};
-
-void addAdbenchOptions(QCommandLineParser& p)
-{
-    addEstimatorOptions(p);
-    addFlags(p, {QStringLiteral("data-dir"), QStringLiteral("seeds"), QStringLiteral("only"),
-                 QStringLiteral("curves-out"), QStringLiteral("hindsight"),
-                 QStringLiteral("estimators"), QStringLiteral("duplicate-anomalies"),
-                 QStringLiteral("table-out"), QStringLiteral("json-out"), QStringLiteral("resume"),
-                 QStringLiteral("lodo"), QStringLiteral("reference"), QStringLiteral("plot-out"),
-                 QStringLiteral("export-splits"), QStringLiteral("external-scores")});
-}
-
-/// One .npz file of the run and the family it belongs to (the name of its folder).
-struct DataFile
-{
-    QString path;
-    QString name; // the file name: the dataset's identity in tables
-    QString family;
-};
-
-/// The .npz files of the --data-dir folders (comma-separated; each folder is a family, e.g.
-/// classical sets and deep-feature embeddings), kept to those matching --only.
-std::vector<DataFile> datasetFiles(const Options& o)
-{
-    const QStringList only =
-        o.text(QStringLiteral("only")).split(QLatin1Char(','), Qt::SkipEmptyParts);
-    std::vector<DataFile> files;
-    for (const QString& folder :
-         o.required(QStringLiteral("data-dir")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        const QDir dir(folder.trimmed());
-        if (!dir.exists()) {
-            throw ParameterError("--data-dir", folder.trimmed().toStdString() + ": no such folder");
-        }
-        const QString family = QDir::cleanPath(dir.absolutePath()).section(QLatin1Char('/'), -1);
-        for (const QString& f : dir.entryList({QStringLiteral("*.npz")}, QDir::Files, QDir::Name)) {
-            if (!only.isEmpty() && std::none_of(only.begin(), only.end(),
-                                                [&](const QString& s) { return f.contains(s); })) {
-                continue;
-            }
-            for (const DataFile& other : files) {
-                if (other.name == f) {
-                    throw ParameterError("--data-dir", f.toStdString() + " is in " +
-                                                           other.family.toStdString() + " and " +
-                                                           family.toStdString() +
-                                                           ": dataset names must be unique");
-                }
-            }
-            files.push_back({dir.filePath(f), f, family});
-        }
-    }
-    if (files.empty()) {
-        throw ParameterError("--data-dir",
-                             "no .npz files in " +
-                                 o.required(QStringLiteral("data-dir")).toStdString());
-    }
-    return files;
-}
-
-std::vector<uint64_t> seedList(const Options& o)
-{
-    std::vector<uint64_t> seeds;
-    for (const QString& s :
-         o.text(QStringLiteral("seeds"), QStringLiteral("42")).split(QLatin1Char(','))) {
-        bool ok = false;
-        seeds.push_back(s.toULongLong(&ok));
-        if (!ok) {
-            throw ParameterError("--seeds", "expected comma-separated integers");
-        }
-    }
-    return seeds;
-}
-
-/// --estimators "sosrep,sosrep:selection=paper,iforest,knn:k=10": each method is an estimator
-/// at its defaults with NAME=VALUE options (the option tables' names). Without the flag, one
-/// method from the command line's estimator options.
-std::vector<Method> methodList(const Options& o, CommandContext& ctx)
-{
-    std::vector<Method> methods;
-    if (!o.has(QStringLiteral("estimators"))) {
-        std::vector<std::string> warnings;
-        methods.push_back({QString(), settingsFromOptions(o, 0, &warnings, false, "anomaly")});
-        methods.back().label = QString::fromStdString(methods.back().settings.estimator);
-        ctx.warn(warnings);
-        return methods;
-    }
-    for (const QString& spec :
-         o.text(QStringLiteral("estimators")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        const QStringList parts = spec.split(QLatin1Char(':'));
-        Method m{spec.trimmed(), {}};
-        const std::string name = parts.first().trimmed().toStdString();
-        EstimatorRegistry::instance().getOf(false, name); // names the family's estimators
-        m.settings = FitSettings::defaults(name);
-        for (int i = 1; i < parts.size(); ++i) {
-            const QStringList kv = parts[i].split(QLatin1Char('='));
-            if (kv.size() != 2) {
-                throw ParameterError("--estimators", "'" + parts[i].toStdString() + "' in '" +
-                                                         spec.toStdString() +
-                                                         "': expected OPTION=VALUE");
-            }
-            try {
-                m.settings.values.set(kv[0].trimmed().toStdString(), kv[1].trimmed().toStdString());
-            } catch (const ParameterError& e) {
-                throw ParameterError("--estimators", spec.toStdString() + ": " + e.what());
-            }
-        }
-        methods.push_back(m);
-    }
-    if (methods.empty()) {
-        throw ParameterError("--estimators", "names no estimator");
-    }
-    return methods;
-}
-
-/// adbench ranks rows: a method that tunes l and leaves its purpose to the task tunes for
-/// anomaly ranking, or for --purpose when given (a method's own purpose=... wins).
-void applyPurpose(std::vector<Method>& methods, const Options& o)
-{
-    const bool given = o.has(QStringLiteral("purpose"));
-    const std::string purpose =
-        given ? o.text(QStringLiteral("purpose")).toStdString() : std::string("anomaly");
-    bool any = false;
-    for (Method& m : methods) {
-        if (m.settings.values.has("purpose")) {
-            any = true;
-            if (given) {
-                m.settings.values.set("purpose", purpose); // checked: ParameterError("purpose")
-            } else {
-                m.settings.resolvePurpose(purpose);
-            }
-        }
-    }
-    if (given && !any) {
-        throw ParameterError("--purpose", "none of the methods has a length scale to tune");
-    }
-}
 
 /// Methods whose Fisher-divergence sweep is the same (only the rule differs) share it: the
 /// same options but the rule's own, the same validation rows, and the same refinement (the
@@ -216,20 +78,6 @@ void stageSplit(CommandContext& ctx, const QString& dir, const QString& stem, co
     const QString testPath = QDir(dir).filePath(stem + QStringLiteral("_test.csv"));
     ctx.stage(trainPath, io::datasetText(trainPath.toStdString(), train));
     ctx.stage(testPath, io::datasetText(testPath.toStdString(), test));
-}
-
-/// A folder option: it must exist.
-QString folderOption(const Options& o, const char* option)
-{
-    const QString name = QString::fromLatin1(option + 2);
-    if (!o.has(name)) {
-        return {};
-    }
-    const QString dir = o.required(name);
-    if (!QDir(dir).exists()) {
-        throw ParameterError(option, dir.toStdString() + ": no such folder");
-    }
-    return dir;
 }
 
 Split adbenchSplit(const Dataset& all, uint64_t seed, double duplicate)
@@ -315,9 +163,10 @@ AdbenchRow runMethod(const Split& split, const QString& file, uint64_t seed, con
     return row;
 }
 
+/// A number with `decimals` decimals, or "-" where there is none (NaN).
 QString fixed(double v, int decimals)
 {
-    return QString::number(v, 'f', decimals);
+    return std::isfinite(v) ? QString::number(v, 'f', decimals) : QStringLiteral("-");
 }
 
 void printRow(QTextStream& out, const AdbenchRow& r, const Split& s, const Extras* extras)
@@ -344,30 +193,14 @@ void printSummary(QTextStream& out, const std::vector<MethodSummary>& summary)
     }
 }
 
-/// The partial table beside --table-out, rewritten atomically after every run.
-void checkpoint(const QString& path, const std::vector<AdbenchRow>& rows)
+/// Writes `bytes` to `path` atomically (a reader sees the old file or the new one).
+void writeAtomically(const QString& path, const QByteArray& bytes)
 {
     QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(adbenchCsv(rows)) < 0 || !f.commit()) {
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) < 0 || !f.commit()) {
         throw io::OutputError(path.toStdString() + ": cannot be written");
     }
 }
-
-/// Everything the options decide, checked before any data is read.
-struct AdbenchPlan
-{
-    QString curvesPath, tablePath, jsonPath, plotPath, partialPath;
-    QString exportDir, externalDir;
-    std::vector<DataFile> files;
-    std::vector<uint64_t> seeds;
-    std::vector<Method> methods;
-    QStringList builtIn; // the --estimators labels
-    QStringList lodo;
-    QString reference;
-    double duplicate = 1.0;
-    bool hindsight = false;
-    bool resume = false;
-};
 
 /// The state of a run: its rows (resumed ones first), the methods met so far (external score
 /// files add theirs), the datasets with their families, and the FD curves' text.
@@ -389,70 +222,6 @@ struct AdbenchRun
     }
 };
 
-QStringList methodLabels(const std::vector<Method>& methods)
-{
-    QStringList labels;
-    for (const Method& m : methods) {
-        if (labels.contains(m.label)) {
-            throw ParameterError("--estimators", "names " + m.label.toStdString() + " twice");
-        }
-        labels << m.label;
-    }
-    return labels;
-}
-
-AdbenchPlan planAdbench(const Options& o, CommandContext& ctx)
-{
-    AdbenchPlan plan;
-    plan.curvesPath = ctx.plannedOutput(o, "--curves-out");
-    plan.tablePath = ctx.plannedOutput(o, "--table-out");
-    plan.jsonPath = ctx.plannedOutput(o, "--json-out");
-    plan.plotPath = ctx.plannedPlot(o, "--plot-out");
-    plan.exportDir = folderOption(o, "--export-splits");
-    plan.externalDir = folderOption(o, "--external-scores");
-    plan.resume = o.has(QStringLiteral("resume"));
-    if (plan.resume && plan.tablePath.isEmpty()) {
-        throw ParameterError("--resume", "needs --table-out (the run resumes from its partial "
-                                         "table)");
-    }
-    plan.files = datasetFiles(o);
-    plan.seeds = seedList(o);
-    plan.methods = methodList(o, ctx);
-    applyPurpose(plan.methods, o);
-    plan.builtIn = methodLabels(plan.methods);
-    if (!plan.exportDir.isEmpty()) {
-        for (const DataFile& file : plan.files) {
-            for (uint64_t seed : plan.seeds) {
-                const QString stem = QDir(plan.exportDir).filePath(splitStem(file.name, seed));
-                ctx.plan(stem + QStringLiteral("_train.csv"), "--export-splits");
-                ctx.plan(stem + QStringLiteral("_test.csv"), "--export-splits");
-            }
-        }
-    }
-    plan.lodo = o.text(QStringLiteral("lodo")).split(QLatin1Char(';'), Qt::SkipEmptyParts);
-    for (const QString& m : plan.lodo) {
-        if (!plan.builtIn.contains(m)) {
-            throw ParameterError("--lodo", "'" + m.toStdString() +
-                                               "' is not one of --estimators (separate the "
-                                               "family's methods with ';')");
-        }
-    }
-    plan.reference = o.text(QStringLiteral("reference"));
-    if (!plan.reference.isEmpty() && !plan.builtIn.contains(plan.reference) &&
-        plan.externalDir.isEmpty()) {
-        throw ParameterError("--reference", "'" + plan.reference.toStdString() +
-                                                "' is not one of the methods of the run");
-    }
-    if (plan.reference.isEmpty() && plan.builtIn.contains(QStringLiteral("iforest"))) {
-        plan.reference = QStringLiteral("iforest");
-    }
-    plan.duplicate = o.number(QStringLiteral("duplicate-anomalies"), 1.0, 1.0, 100.0);
-    plan.hindsight = o.has(QStringLiteral("hindsight"));
-    plan.partialPath =
-        plan.tablePath.isEmpty() ? QString() : plan.tablePath + QStringLiteral(".partial");
-    return plan;
-}
-
 /// The rows an interrupted run left in its partial table, checked against this run.
 std::vector<AdbenchRow> resumedRows(const AdbenchPlan& plan, CommandContext& ctx)
 {
@@ -466,6 +235,7 @@ std::vector<AdbenchRow> resumedRows(const AdbenchPlan& plan, CommandContext& ctx
     scope.seeds = plan.seeds;
     scope.methods = plan.builtIn;
     scope.otherMethods = !plan.externalDir.isEmpty();
+    checkResumedOptions(plan);
     std::vector<AdbenchRow> rows = readResumedRows(plan.partialPath, scope);
     ctx.err() << "sosrep adbench: resuming from " << plan.partialPath << " (" << rows.size()
               << " runs done)" << Qt::endl;
@@ -493,6 +263,29 @@ void addExternalRows(const AdbenchPlan& plan, const QString& file, uint64_t seed
     }
 }
 
+/// A method that could not be fitted on one split: said at once and in the JSON summary; the
+/// dataset then drops out of the summaries (they compare methods on the same datasets).
+void failedRun(CommandContext& ctx, const QString& file, uint64_t seed, const QString& method,
+               const std::string& why)
+{
+    ctx.warn(file.toStdString() + " seed " + std::to_string(seed) + ", " + method.toStdString() +
+             ": not fitted (" + why + "); the dataset is left out of the summaries");
+}
+
+/// The test part of a split must hold both classes for an AUC; a dataset with very few
+/// anomalies may put them all in the training part. Said, and the split is left out.
+bool hasBothClasses(CommandContext& ctx, const QString& file, uint64_t seed, const Split& split)
+{
+    const long anomalies = long(split.testLabels.sum());
+    if (anomalies > 0 && anomalies < split.testLabels.size()) {
+        return true;
+    }
+    ctx.warn(file.toStdString() + " seed " + std::to_string(seed) + ": the test part holds " +
+             (anomalies == 0 ? "no anomaly" : "only anomalies") +
+             ", so no AUC can be measured; this split is left out");
+    return false;
+}
+
 /// Every method of the run on one split, skipping those a resumed table holds; the partial
 /// table is rewritten after each.
 void runSplit(const AdbenchPlan& plan, const QString& file, uint64_t seed, const Split& split,
@@ -506,8 +299,25 @@ void runSplit(const AdbenchPlan& plan, const QString& file, uint64_t seed, const
         }
         Extras extras;
         const bool extra = m == 0 && (plan.hindsight || !plan.curvesPath.isEmpty());
-        const AdbenchRow row =
-            runMethod(split, file, seed, plan.methods[m], sweeps, extra ? &extras : nullptr);
+        AdbenchRow row;
+        try {
+            row = runMethod(split, file, seed, plan.methods[m], sweeps, extra ? &extras : nullptr);
+        } catch (const ParameterError& e) {
+            // A length scale nothing can be fitted at depends on the data (the window where the
+            // kernel's mass is a double): the method fails on this split, the run goes on.
+            // Every other bad option is the command line's mistake and stops the run.
+            if (e.parameter() != "length_scale") {
+                throw;
+            }
+            failedRun(ctx, file, seed, plan.methods[m].label, e.what());
+            continue;
+        } catch (const NumericalError& e) {
+            failedRun(ctx, file, seed, plan.methods[m].label, e.what());
+            continue;
+        } catch (const DataError& e) {
+            failedRun(ctx, file, seed, plan.methods[m].label, e.what());
+            continue;
+        }
         run.rows.push_back(row);
         for (const QString& line : extras.curveLines) {
             run.curveText += line.toUtf8() + '\n';
@@ -517,7 +327,9 @@ void runSplit(const AdbenchPlan& plan, const QString& file, uint64_t seed, const
                   << seed << " " << row.method << " AUC-ROC " << fixed(row.aucRoc, 4) << " ("
                   << fixed(row.seconds, 1) << " s)" << Qt::endl;
         if (!plan.partialPath.isEmpty()) {
-            checkpoint(plan.partialPath, run.rows);
+            writeAtomically(optionsPathOf(plan.partialPath),
+                            runOptionsText(plan.duplicate, plan.methods));
+            writeAtomically(plan.partialPath, adbenchCsv(run.rows));
         }
     }
 }
@@ -537,6 +349,11 @@ void finishAdbench(const AdbenchPlan& plan, const AdbenchRun& run, CommandContex
     out << familySummaryText(families, plan.reference);
     QJsonObject json = adbenchJson(run.rows, summary);
     json[QStringLiteral("families")] = familySummaryJson(families, plan.reference);
+    QJsonArray warnings;
+    for (const std::string& w : ctx.warnings()) {
+        warnings.append(QString::fromStdString(w));
+    }
+    json[QStringLiteral("warnings")] = warnings;
     if (!plan.lodo.isEmpty()) {
         const ProtocolReport report = selectionProtocol(run.rows, plan.lodo, run.data, plan.seeds);
         out << protocolText(report);
@@ -558,6 +375,7 @@ void finishAdbench(const AdbenchPlan& plan, const AdbenchRun& run, CommandContex
     ctx.commitOutputs();
     if (!plan.partialPath.isEmpty()) {
         QFile::remove(plan.partialPath);
+        QFile::remove(optionsPathOf(plan.partialPath));
     }
 }
 
@@ -589,6 +407,10 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
             const Split split = adbenchSplit(all, seed, plan.duplicate);
             if (!plan.exportDir.isEmpty()) {
                 stageSplit(ctx, plan.exportDir, splitStem(file.name, seed), split, all.columns);
+            }
+            if (!hasBothClasses(ctx, file.name, seed, split)) {
+                run.done += int(plan.methods.size());
+                continue;
             }
             if (!plan.externalDir.isEmpty()) {
                 addExternalRows(plan, file.name, seed, split, run, ctx.out());

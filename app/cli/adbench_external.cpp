@@ -23,9 +23,6 @@ std::vector<AdbenchRow> externalScoreRows(const QString& dir, const QString& npz
                                           const Eigen::VectorXi& testLabels)
 {
     const QString path = QDir(dir).filePath(splitStem(npzFile, seed) + QStringLiteral(".csv"));
-    if (!QFileInfo::exists(path)) {
-        return {};
-    }
     const Dataset scores = readCsvFile(path.toStdString());
     if (scores.rows() != testLabels.size()) {
         throw DataError(path.toStdString(), 0, 0,

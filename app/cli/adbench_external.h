@@ -18,8 +18,8 @@ QString splitStem(const QString& npzFile, uint64_t seed);
 /// Scores from other tools (PyOD...) for one dataset and seed: DIR/<stem>.csv with one column per
 /// method, one row per test row in the order of --export-splits' <stem>_test.csv, higher = more
 /// anomalous (PyOD's decision_function). Each column becomes a row of the table (selection
-/// "external"). No file: no rows. A file whose row count differs, or with a non-finite score, is
-/// a DataError naming it.
+/// "external"). The file must exist (the plan checks it first). A file whose row count differs,
+/// or with a non-finite score, is a DataError naming it.
 std::vector<AdbenchRow> externalScoreRows(const QString& dir, const QString& npzFile, uint64_t seed,
                                           const Eigen::VectorXi& testLabels);
 

@@ -223,7 +223,8 @@ std::vector<MethodSummary> summarize(const std::vector<AdbenchRow>& rows,
             a.push_back(roc[m][size_t(d)]);
             b.push_back(pr[m][size_t(d)]);
         }
-        const double n = double(std::max<size_t>(1, a.size()));
+        // No complete dataset: no mean (NaN, printed "-"), not a mean of 0.
+        const double n = a.empty() ? std::nan("") : double(a.size());
         out[m].meanAucRoc = std::accumulate(a.begin(), a.end(), 0.0) / n;
         out[m].meanAucPr = std::accumulate(b.begin(), b.end(), 0.0) / n;
         out[m].medianAucRoc = median(a);
@@ -231,6 +232,7 @@ std::vector<MethodSummary> summarize(const std::vector<AdbenchRow>& rows,
     }
     const auto ranks = datasetRanks(roc);
     for (size_t m = 0; m < out.size(); ++m) {
+        out[m].averageRank = complete.empty() ? std::nan("") : 0.0;
         for (int d : complete) {
             out[m].averageRank += ranks[m][size_t(d)] / double(complete.size());
         }

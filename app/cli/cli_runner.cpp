@@ -136,4 +136,17 @@ int runCli(const QStringList& args, QTextStream& out, QTextStream& err)
     }
 }
 
+std::string argumentEncodingProblem(int argc, const char* const* argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray bytes(argv[i]);
+        if (QString::fromUtf8(bytes).toUtf8() != bytes) {
+            return "argument " + std::to_string(i) + " " + sosrep::quoted(bytes.toStdString()) +
+                   " is not valid UTF-8: sosrep reads its arguments as UTF-8 (rename a file "
+                   "whose name is in another encoding)";
+        }
+    }
+    return {};
+}
+
 } // namespace sosrep::cli

@@ -5,6 +5,8 @@
 #include <QStringList>
 #include <QTextStream>
 
+#include <string>
+
 namespace sosrep::cli {
 
 /// Exit codes of the `sosrep` command line (the contract scripts rely on).
@@ -23,5 +25,10 @@ enum ExitCode
 /// one line naming the file, line and column or the parameter; warnings as "warning:" lines;
 /// results go to `out`, whose last line is a one-line JSON summary for `fit` and `score`.
 int runCli(const QStringList& args, QTextStream& out, QTextStream& err);
+
+/// The first of `argv[1..argc)` that is not valid UTF-8, as a one-line message, or "". Qt reads
+/// arguments as UTF-8 and turns a stray byte into U+FFFD, so a file named in another encoding
+/// would be "no such file" although it exists; the command line says what is wrong instead.
+std::string argumentEncodingProblem(int argc, const char* const* argv);
 
 } // namespace sosrep::cli

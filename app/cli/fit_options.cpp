@@ -112,6 +112,25 @@ void addEstimatorOptions(QCommandLineParser& p, bool ratios)
     }
 }
 
+std::vector<std::string> applyGivenOptions(const Options& o, FitSettings& s,
+                                           std::vector<std::string>* notHeld, bool ratios)
+{
+    std::vector<std::string> given;
+    for (const Flag& f : allFlags(ratios)) {
+        const QString flag = flagName(f.spec);
+        if (!o.has(flag)) {
+            continue;
+        }
+        if (!s.values.has(f.spec.name)) {
+            notHeld->push_back(f.spec.name);
+            continue;
+        }
+        s.values.set(f.spec.name, o.text(flag).toStdString());
+        given.push_back(f.spec.name);
+    }
+    return given;
+}
+
 FitSettings settingsFromOptions(const Options& o, long long trainRows,
                                 std::vector<std::string>* warnings, bool ratios,
                                 const std::string& taskPurpose)
@@ -121,31 +140,24 @@ FitSettings settingsFromOptions(const Options& o, long long trainRows,
                                  .toStdString();
     EstimatorRegistry::instance().getOf(ratios, name);
     FitSettings s = FitSettings::defaults(name);
-    std::vector<std::string> given;
-    for (const Flag& f : allFlags(ratios)) {
-        const QString flag = flagName(f.spec);
-        if (!o.has(flag)) {
-            continue;
-        }
-        if (!s.values.has(f.spec.name) && f.spec.name == "purpose") {
+    std::vector<std::string> notHeld;
+    const std::vector<std::string> given = applyGivenOptions(o, s, &notHeld, ratios);
+    for (const std::string& option : notHeld) {
+        const std::string flag = cliSpelling(option);
+        if (option == "purpose") {
             // A purpose chooses how l is tuned: asking for one where there is no l to tune is a
             // mistake to say, not a flag to ignore.
-            throw ParameterError("--purpose",
+            throw ParameterError(flag,
                                  "the " + s.estimator + " estimator has no length scale to tune");
         }
-        if (!s.values.has(f.spec.name)) {
-            warnings->push_back(f.spec.cliFlag() + " is ignored: the " + s.estimator +
-                                " estimator has no such option");
-            continue;
-        }
-        s.values.set(f.spec.name, o.text(flag).toStdString());
-        given.push_back(f.spec.name);
+        warnings->push_back(flag + " is ignored: the " + s.estimator +
+                            " estimator has no such option");
     }
     if (!taskPurpose.empty()) {
         s.resolvePurpose(taskPurpose);
     }
-    for (const std::string& name : ignoredOptions(s, given, trainRows)) {
-        const OptionSpec* spec = s.values.spec(name);
+    for (const std::string& option : ignoredOptions(s, given, trainRows)) {
+        const OptionSpec* spec = s.values.spec(option);
         warnings->push_back(spec->cliFlag() + " is ignored: " + spec->appliesText);
     }
     return s;

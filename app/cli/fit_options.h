@@ -24,6 +24,12 @@ FitSettings settingsFromOptions(const Options& o, long long trainRows,
                                 std::vector<std::string>* warnings, bool ratios = false,
                                 const std::string& taskPurpose = {});
 
+/// Sets in `s` every estimator option the command line gives that `s` has, and returns their
+/// names; the names of given options `s` does not have go to *notHeld. Bad values throw
+/// ParameterError naming the option.
+std::vector<std::string> applyGivenOptions(const Options& o, FitSettings& s,
+                                           std::vector<std::string>* notHeld, bool ratios = false);
+
 /// The command-line spelling of a parameter named in a ParameterError ("learning_rate" is
 /// "--lr"); names that are already flags stay.
 std::string cliSpelling(const std::string& parameter);

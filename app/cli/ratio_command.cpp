@@ -118,7 +118,20 @@ Vector typeTwoValues(const QSource& src, const Dataset& p, const Scaler& pScaler
         throw ParameterError(src.flag, "q is zero at every row of " + sosrep::quoted(p.source) +
                                            ": the ratio q/p is 0 there and has nothing to fit");
     }
-    return raw * std::exp(pScaler.logJacobian());
+    // q in the scaled coordinates: per unit of those, q grows by the scaling's Jacobian. A q
+    // near the largest double overflows there, which is this option's value, not p's rows.
+    const Vector scaled = raw * std::exp(pScaler.logJacobian());
+    for (Eigen::Index i = 0; i < scaled.size(); ++i) {
+        if (!std::isfinite(scaled(i))) {
+            throw ParameterError(src.flag, "is " + numberText(raw(i)) + " at row " +
+                                               std::to_string(i + 1) + " of '" + p.source +
+                                               "', beyond a double once per unit of the scaled "
+                                               "columns (x " +
+                                               numberText(std::exp(pScaler.logJacobian())) +
+                                               "): divide q by a constant");
+        }
+    }
+    return scaled;
 }
 
 std::string surfaceText(const JSurface& j)

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
+#include <unordered_map>
 
 namespace sosrep {
 
@@ -111,6 +113,52 @@ Eigen::MatrixXd rowsOf(const Eigen::Ref<const Eigen::MatrixXd>& x,
     Eigen::MatrixXd out(Eigen::Index(rows.size()), x.cols());
     for (size_t i = 0; i < rows.size(); ++i) {
         out.row(Eigen::Index(i)) = x.row(rows[i]);
+    }
+    return out;
+}
+
+std::vector<std::vector<Eigen::Index>>
+identicalRowGroups(const Eigen::Ref<const Eigen::MatrixXd>& x)
+{
+    // Hash each row's bytes (FNV-1a), then compare with the group's first row: rows of 1555
+    // columns are not copied into keys.
+    std::unordered_map<uint64_t, std::vector<size_t>> byHash; // hash -> groups
+    std::vector<std::vector<Eigen::Index>> groups;
+    for (Eigen::Index i = 0; i < x.rows(); ++i) {
+        uint64_t h = 1469598103934665603ull;
+        for (Eigen::Index j = 0; j < x.cols(); ++j) {
+            const double v = x(i, j) == 0.0 ? 0.0 : x(i, j); // -0 and +0 are one value
+            uint64_t bits = 0;
+            std::memcpy(&bits, &v, sizeof bits);
+            for (int b = 0; b < 8; ++b) {
+                h = (h ^ ((bits >> (8 * b)) & 0xFF)) * 1099511628211ull;
+            }
+        }
+        std::vector<size_t>& candidates = byHash[h];
+        const auto same = std::find_if(candidates.begin(), candidates.end(), [&](size_t g) {
+            return (x.row(groups[g].front()).array() == x.row(i).array()).all();
+        });
+        if (same != candidates.end()) {
+            groups[*same].push_back(i);
+        } else {
+            candidates.push_back(groups.size());
+            groups.push_back({i});
+        }
+    }
+    return groups;
+}
+
+SplitIndices rowsOfGroups(const SplitIndices& groupSplit,
+                          const std::vector<std::vector<Eigen::Index>>& groups)
+{
+    SplitIndices out;
+    for (const auto& [from, to] :
+         {std::pair{&groupSplit.train, &out.train}, std::pair{&groupSplit.test, &out.test}}) {
+        for (Eigen::Index g : *from) {
+            const auto& rows = groups[size_t(g)];
+            to->insert(to->end(), rows.begin(), rows.end());
+        }
+        std::sort(to->begin(), to->end());
     }
     return out;
 }

@@ -26,6 +26,16 @@ SplitIndices trainTestSplit(Eigen::Index n, double testFraction, uint64_t seed,
 /// exactly one fold's second part; fold sizes differ by at most one. k in [2, n].
 std::vector<SplitIndices> kFoldSplits(Eigen::Index n, int k, uint64_t seed);
 
+/// The rows of `x` grouped by value: each group holds the indices of identical rows (equal in
+/// every column), groups in the order of their first row. Rows without a copy are groups of one.
+std::vector<std::vector<Eigen::Index>>
+identicalRowGroups(const Eigen::Ref<const Eigen::MatrixXd>& x);
+
+/// A split of groups (indices into `groups`) as a split of their rows, each part sorted: the
+/// copies of a row then never sit on both sides.
+SplitIndices rowsOfGroups(const SplitIndices& groupSplit,
+                          const std::vector<std::vector<Eigen::Index>>& groups);
+
 /// The rows of x at these indices, in their order (a fold's part, a subsample).
 Eigen::MatrixXd rowsOf(const Eigen::Ref<const Eigen::MatrixXd>& x,
                        const std::vector<Eigen::Index>& rows);

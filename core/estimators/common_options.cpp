@@ -130,8 +130,9 @@ OptionTable makeTuningOptions()
                              "paper's Hutchinson estimator)"));
     t.push_back(choiceOption({"fd_duplicates", "Repeated rows", "Length scale", "MODE"},
                              {"auto", "keep", "exclude"}, "auto",
-                             "keep or exclude validation rows that repeat a training row (auto: "
-                             "exclude for the density and anomaly rules, keep for the others)"));
+                             "exclude: split distinct rows into fitting and validation rows, so "
+                             "no validation row repeats a fitted one; keep: split rows as they "
+                             "come (auto: exclude for the density and anomaly rules)"));
     t.push_back(choiceOption({"fd_precision", "Sweep precision", "Length scale", "P"},
                              {"single", "double"}, "single",
                              "precision of the sweep's kernel matrices: single (half the "

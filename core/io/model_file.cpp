@@ -10,12 +10,14 @@
 #include "core/io/settings_json.h"
 #include "core/kernels/kernel_operator.h"
 #include "core/pipeline/fit_route.h"
+#include "core/pipeline/outlier_threshold.h"
 #include "core/tuning/rank_ensemble.h"
 #include "core/util/text.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 namespace sosrep::io {
@@ -143,8 +145,9 @@ public:
     }
     /// A 64-bit seed, written as a decimal text (JSON numbers lose digits above 2^53); a
     /// hand-written whole number up to 2^53 is taken as well.
-    uint64_t seed(const char* key) const
+    uint64_t seed(const char* key, bool required) const
     {
+        present(key, !required);
         const Json& v = member(m_o, key);
         if (v.is_number()) {
             const double d = v.get<double>();
@@ -194,19 +197,43 @@ private:
     std::string m_prefix;
 };
 
-KernelSpec kernelFromJson(const Json& k, const std::string& path, int dim)
+/// Refuses the fields of object `o` that are not in `known` (a typo such as "length_scal"
+/// would otherwise be read as an absent field, or pass unread).
+void refuseUnknownFields(const Json& o, std::initializer_list<const char*> known,
+                         const std::string& path, const std::string& prefix)
+{
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        if (std::none_of(known.begin(), known.end(),
+                         [&](const char* k) { return it.key() == k; })) {
+            throw fieldError(path, prefix + it.key(), "is not a field of a sosrep model file");
+        }
+    }
+}
+
+/// `current`: a file written since log values are in data units, which writes every field, so
+/// none may be missing; older files take the defaults of their day for fields they predate.
+KernelSpec kernelFromJson(const Json& k, const std::string& path, int dim, bool current)
 {
     KernelSpec spec;
     const StrictFields f(k, path, "kernel.");
+    const auto old = [current](auto value) {
+        return current ? std::nullopt : std::make_optional(value);
+    };
     try {
+        if (current) {
+            refuseUnknownFields(k,
+                                {"type", "length_scale", "sdo_order", "features", "sdo_method",
+                                 "backend", "rank", "feature_seed"},
+                                path, "kernel.");
+        }
         spec.type = kernelTypeFromString(f.text("type"));
         spec.lengthScale = f.number("length_scale");
-        spec.sdoOrder = f.integer("sdo_order", 0);
-        spec.features = f.integer("features", spec.features);
-        spec.sdoMethod = sdoMethodFromString(f.text("sdo_method", std::string("rff")));
-        spec.backend = backendChoiceFromString(f.text("backend", std::string("auto")));
-        spec.rank = f.integer("rank", spec.rank);
-        spec.seed = f.seed("feature_seed");
+        spec.sdoOrder = f.integer("sdo_order", old(0));
+        spec.features = f.integer("features", old(spec.features));
+        spec.sdoMethod = sdoMethodFromString(f.text("sdo_method", old(std::string("rff"))));
+        spec.backend = backendChoiceFromString(f.text("backend", old(std::string("auto"))));
+        spec.rank = f.integer("rank", old(spec.rank));
+        spec.seed = f.seed("feature_seed", current);
         spec.validate(dim);
     } catch (const ParameterError& e) {
         // The kernel option "kernel" is the file's kernel.type.
@@ -233,7 +260,29 @@ Scaler scalerFromJson(const Json& s, const std::string& path, Eigen::Index dim)
         throw fieldError(path, "scaler.scale",
                          "must hold positive numbers (a zero scale would divide by zero)");
     }
+    // Any normal double is a scale a fit can write (a column spanning 1e300 has min-max scale
+    // 1e300, and its scores stay finite); below the smallest normal one, 1/scale is infinite.
+    if (!(scaler.scale.array() >= std::numeric_limits<double>::min()).all()) {
+        throw fieldError(path, "scaler.scale",
+                         "must hold numbers of at least 2.2e-308 (1/scale must be finite)");
+    }
     return scaler;
+}
+
+/// A model's parameters live in scaled coordinates, where a fitted model's numbers are far
+/// below 1e100; beyond it squared distances overflow and scores become NaN (a support point at
+/// 1e308 gave NaN ratios). Only a file sosrep did not write holds such a number.
+void checkMagnitude(const Eigen::Ref<const Vector>& values, const std::string& path,
+                    const std::string& key)
+{
+    for (Eigen::Index i = 0; i < values.size(); ++i) {
+        if (std::fabs(values(i)) > 1e100) {
+            throw fieldError(path, key,
+                             "holds " + numberText(values(i)) +
+                                 ": a model's parameters lie within +-1e100 (beyond it its "
+                                 "squared distances overflow)");
+        }
+    }
 }
 
 ParameterMap parametersFromJson(const Json& o, const std::string& path)
@@ -243,13 +292,18 @@ ParameterMap parametersFromJson(const Json& o, const std::string& path)
         const std::string key = "parameters." + it.key();
         if (it->is_number()) {
             p.set(it.key(), it->get<double>());
+            checkMagnitude(Vector::Constant(1, it->get<double>()), path, key);
         } else if (it->is_string()) {
             p.set(it.key(), it->get<std::string>());
         } else if (it->is_array()) {
             if (!it->empty() && (*it)[0].is_array()) {
-                p.set(it.key(), matrixFromJson(*it, path, key));
+                const Matrix m = matrixFromJson(*it, path, key);
+                checkMagnitude(m.reshaped(), path, key);
+                p.set(it.key(), m);
             } else {
-                p.set(it.key(), vectorFromJson(*it, path, key));
+                const Vector v = vectorFromJson(*it, path, key);
+                checkMagnitude(v, path, key);
+                p.set(it.key(), v);
             }
         } else {
             throw fieldError(path, key, "must be a number, a text or an array");
@@ -347,6 +401,54 @@ std::string modelJson(const SavedModel& m)
     return jsonCompact(root) + '\n';
 }
 
+/// The settings' kernel option, when it names one, must be the kernel the file holds: a file
+/// whose settings say "laplace" over a Gaussian kernel would be refitted as another model.
+void checkKernelAgrees(const SavedModel& m, const std::string& path)
+{
+    if (m.settings.values.has("kernel") &&
+        m.settings.values.text("kernel") != toString(m.kernel->type)) {
+        throw fieldError(path, "settings.kernel",
+                         "is " + sosrep::quoted(m.settings.values.text("kernel")) +
+                             " but kernel.type is " + sosrep::quoted(toString(m.kernel->type)));
+    }
+}
+
+/// The parts of the provenance that change what a file does: the saved outlier threshold
+/// (`predict` flags rows with it) and the fit's warnings (repeated on every use). Each is
+/// checked as the fit wrote it; the rest is a record only.
+void checkProvenance(const Json& provenance, const std::string& path)
+{
+    if (provenance.contains("outlier_threshold")) {
+        const Json& t = member(provenance, "outlier_threshold");
+        const std::string field = "provenance.outlier_threshold";
+        if (!t.is_object()) {
+            throw fieldError(path, field, "must be an object");
+        }
+        const StrictFields f(t, path, field + ".");
+        try {
+            checkContamination(f.number("contamination"));
+        } catch (const ParameterError& e) {
+            throw fieldError(path, field + ".contamination", e.message());
+        }
+        if (std::fabs(f.number("offset")) > 1e100) {
+            throw fieldError(path, field + ".offset",
+                             "must be a log value within +-1e100, got " +
+                                 numberText(f.number("offset")));
+        }
+        if (f.integer("held_out_rows", 0) < 0) {
+            throw fieldError(path, field + ".held_out_rows", "must not be negative");
+        }
+        f.text("method", std::string());
+    }
+    if (provenance.contains("fit_warnings")) {
+        const Json& w = member(provenance, "fit_warnings");
+        if (!w.is_array() ||
+            std::any_of(w.begin(), w.end(), [](const Json& v) { return !v.is_string(); })) {
+            throw fieldError(path, "provenance.fit_warnings", "must be an array of texts");
+        }
+    }
+}
+
 SavedModel parseModel(std::string_view bytes, const std::string& path)
 {
     const Json root = parseJsonObject(bytes, path);
@@ -371,13 +473,31 @@ SavedModel parseModel(std::string_view bytes, const std::string& path)
         }
         m.parameters = parametersFromJson(objectOf(root, "parameters"), path);
     }
+    const bool hasUnits = root.contains("log_value_units");
+    if (hasUnits) {
+        refuseUnknownFields(root,
+                            {"format", "version", "estimator", "settings", "kernel", "scaler",
+                             "columns", "parameters", "provenance", "log_value_units"},
+                            path, "");
+        refuseUnknownFields(objectOf(root, "scaler"), {"kind", "shift", "scale"}, path, "scaler.");
+    }
     const Estimator& estimator = EstimatorRegistry::instance().get(m.settings.estimator);
     if (estimator.capabilities().usesKernel) {
-        m.kernel = kernelFromJson(objectOf(root, "kernel"), path, int(d));
+        m.kernel = kernelFromJson(objectOf(root, "kernel"), path, int(d), hasUnits);
+        checkKernelAgrees(m, path);
+    } else if (root.contains("kernel")) {
+        throw fieldError(path, "kernel",
+                         "is not used by the " + m.settings.estimator +
+                             " estimator: this file was not written by sosrep");
+    }
+    if (hasUnits && RankEnsembleModel::isEnsemble(m.parameters) &&
+        !m.parameters.has("ensemble.combination")) {
+        // Files before the anomaly rule had mean-rank ensembles only; a current file says.
+        throw fieldError(path, "parameters.ensemble.combination", "is missing");
     }
     m.scaler = scalerFromJson(objectOf(root, "scaler"), path, d);
     m.provenance = objectOf(root, "provenance");
-    const bool hasUnits = root.contains("log_value_units");
+    checkProvenance(m.provenance, path);
     if (hasUnits && member(root, "log_value_units") != Json("data")) {
         throw fieldError(path, "log_value_units", "must be \"data\" (or absent, in older files)");
     }

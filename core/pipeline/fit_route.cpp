@@ -125,17 +125,36 @@ std::vector<SweepFold> sweepFolds(const FitData& data, const FitSettings& settin
         }
         return {SweepFold{data.train, data.validation}};
     }
-    const int k = config.foldsFor(data.train.rows());
+    // Where repeated rows are left out of validation, the split is of distinct rows: copies of
+    // a row go to the same side. A split of rows put copies on both sides, and when every row
+    // had copies (a sample repeated 3 times) no validation row was left to keep, so the curve
+    // scored rows the model had fitted and chose l = 0.0068 for moons where once gives 0.048.
+    // Without repeats each group is one row and the split is the split of rows.
+    std::vector<std::vector<Eigen::Index>> groups;
+    if (config.excludeDuplicates) {
+        groups = identicalRowGroups(data.train);
+    } else {
+        for (Eigen::Index i = 0; i < data.train.rows(); ++i) {
+            groups.push_back({i});
+        }
+    }
+    const auto n = Eigen::Index(groups.size());
+    const int k = config.foldsFor(n);
+    if (n < 2) {
+        throw ParameterError("validation", "needs at least two distinct training rows (one to "
+                                           "fit, one to validate)");
+    }
     if (k <= 1) {
-        const SplitIndices s = trainTestSplit(data.train.rows(), 0.2, seed);
+        const SplitIndices s = rowsOfGroups(trainTestSplit(n, 0.2, seed), groups);
         return {SweepFold{rowsOf(data.train, s.train), rowsOf(data.train, s.test)}};
     }
-    if (Eigen::Index(k) > data.train.rows()) {
+    if (Eigen::Index(k) > n) {
         throw ParameterError("fd_folds", std::to_string(k) + " folds need at least " +
-                                             std::to_string(k) + " training rows");
+                                             std::to_string(k) + " distinct training rows");
     }
     std::vector<SweepFold> folds;
-    for (const SplitIndices& f : kFoldSplits(data.train.rows(), k, seed)) {
+    for (const SplitIndices& g : kFoldSplits(n, k, seed)) {
+        const SplitIndices f = rowsOfGroups(g, groups);
         folds.push_back({rowsOf(data.train, f.train), rowsOf(data.train, f.test)});
     }
     return folds;

@@ -197,6 +197,20 @@ RankEnsembleModel::load(const Estimator& estimator, const ParameterMap& p, const
         }
         combination = c(0) == 1.0 ? Combination::MaxRank : Combination::MeanRank;
     }
+    // A member block beyond the length scales would be read by nobody: a file that lost a
+    // scale, or was put together by hand, says so instead of scoring with fewer members.
+    for (const auto& [key, value] : p.entries()) {
+        if (key.rfind("member", 0) == 0) {
+            const size_t dot = key.find('.');
+            const std::string index = key.substr(6, dot == std::string::npos ? 0 : dot - 6);
+            if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos ||
+                index.size() > 2 || std::stoul(index) >= size_t(scales.size())) {
+                throw ParameterError(key.substr(0, dot),
+                                     "is not a member of the ensemble (it has " +
+                                         std::to_string(scales.size()) + " length scales)");
+            }
+        }
+    }
     std::vector<Member> members;
     for (size_t m = 0; m < size_t(scales.size()); ++m) {
         const std::string prefix = memberPrefix(m);

@@ -295,6 +295,11 @@ private slots:
         QTest::newRow("ratio: q-function NaN at a row")
             << ratio({"--q-function", "log(x1 - 2)"}) << 2
             << QStringList{"--q-function", "finite and non-negative"};
+        // Finite at the rows, beyond a double per unit of the scaled columns: it was reported
+        // against --q and "row 1 of p".
+        QTest::newRow("ratio: q-function overflows once scaled")
+            << ratio({"--q-function", "1.7e308"}) << 2
+            << QStringList{"--q-function", "beyond a double", "divide q by a constant"};
         QTest::newRow("ratio: q-function syntax")
             << ratio({"--q-function", "exp(x1"}) << 2
             << QStringList{"--q-function", "column 7", "expected ')'"};
@@ -390,6 +395,27 @@ private slots:
         QTest::newRow("adbench: --lodo names no method")
             << adbench({"--estimators", "sosrep,knn", "--lodo", "sosrep;kde"}) << 2
             << QStringList{"--lodo", "'kde'"};
+        QTest::newRow("adbench: --lodo with one candidate")
+            << adbench({"--estimators", "sosrep,knn", "--lodo", "sosrep"}) << 2
+            << QStringList{"--lodo", "two candidate"};
+        QTest::newRow("adbench: --lodo names a method twice")
+            << adbench({"--estimators", "sosrep,knn", "--lodo", "sosrep;knn;sosrep"}) << 2
+            << QStringList{"--lodo", "'sosrep' twice"};
+        QTest::newRow("adbench: --lodo over one dataset")
+            << adbench({"--estimators", "sosrep,knn", "--lodo", "sosrep;knn"}) << 2
+            << QStringList{"--lodo", "two datasets", "select 1"};
+        QTest::newRow("adbench: a fit option no method has")
+            << adbench({"--estimators", "knn,kde", "--trees", "50"}) << 2
+            << QStringList{"--trees", "none of the --estimators methods"};
+        QTest::newRow("adbench: --estimator beside --estimators")
+            << adbench({"--estimators", "knn", "--estimator", "kde"}) << 2
+            << QStringList{"--estimator", "not both"};
+        QTest::newRow("adbench: --external-scores names a file")
+            << adbench({"--estimators", "knn", "--external-scores", "TRAIN"}) << 2
+            << QStringList{"--external-scores", "is a file", "folder"};
+        QTest::newRow("adbench: --external-scores without a dataset's file")
+            << adbench({"--estimators", "knn", "--external-scores", "OUT/"}) << 2
+            << QStringList{"--external-scores", "has no 45_wine_seed42.csv"};
         QTest::newRow("adbench: --resume without a table")
             << QStringList{"adbench", "--data-dir", "ADBENCH", "--resume"} << 2
             << QStringList{"--resume", "--table-out"};
@@ -533,53 +559,6 @@ private slots:
         const CliRun r = runSosrep(run + QStringList{"--external-scores", external});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains(QStringLiteral("holds the test labels")), qPrintable(r.err));
-    }
-
-    // Issue 23: --resume copied the partial table's rows unchecked (a NaN or an AUC of 7 into
-    // the means, rows twice, rows of datasets not in the run). Each is refused naming its line.
-    void resumedTablesAreChecked_data()
-    {
-        QTest::addColumn<QString>("rows");
-        QTest::addColumn<QStringList>("words");
-        const QString good = "45_wine.npz,42,knn,0.5,0.25,0,,0.001\n";
-        QTest::newRow("AUC nan") << "45_wine.npz,42,knn,nan,0.25,0,,0.001\n"
-                                 << QStringList{".partial:2:4:", "[0, 1]"};
-        QTest::newRow("AUC 7") << good + "45_wine.npz,43,knn,0.5,7,0,,0.001\n"
-                               << QStringList{".partial:3:5:", "[0, 1]"};
-        QTest::newRow("negative seconds") << "45_wine.npz,42,knn,0.5,0.25,0,,-1\n"
-                                          << QStringList{".partial:2:8:", ">= 0"};
-        QTest::newRow("a row twice")
-            << good + good
-            << QStringList{".partial:3:1:", "repeats the run 45_wine.npz seed 42 knn"};
-        QTest::newRow("a dataset not in the run")
-            << "32_shuttle.npz,42,knn,0.5,0.25,0,,0.001\n"
-            << QStringList{".partial:2:1:", "'32_shuttle.npz' is not among this run's"};
-        QTest::newRow("a seed not in the run") << "45_wine.npz,7,knn,0.5,0.25,0,,0.001\n"
-                                               << QStringList{".partial:2:2:", "seed 7"};
-        QTest::newRow("a method not in the run")
-            << "45_wine.npz,42,iforest,0.5,0.25,0,,0.001\n"
-            << QStringList{".partial:2:3:", "'iforest' is not among this run's --estimators"};
-    }
-
-    void resumedTablesAreChecked()
-    {
-        QFETCH(QString, rows);
-        QFETCH(QStringList, words);
-        QTemporaryDir out;
-        const QString table = out.filePath(QStringLiteral("t.csv"));
-        QVERIFY(writeText(table + QStringLiteral(".partial"),
-                          "dataset,seed,method,auc_roc,auc_pr,length_scale,selection,seconds\n" +
-                              rows));
-        const CliRun r =
-            runSosrep(expand({"adbench", "--data-dir", "ADBENCH", "--only", "wine", "--seeds",
-                              "42,43", "--estimators", "knn", "--table-out", table, "--resume"},
-                             m_train, m_test, out.path()));
-        QVERIFY2(r.code == 3, qPrintable(QStringLiteral("exit %1: %2").arg(r.code).arg(r.err)));
-        for (const QString& w : words) {
-            QVERIFY2(r.err.contains(w),
-                     qPrintable(QStringLiteral("'%1' not in: %2").arg(w, r.err)));
-        }
-        QVERIFY(!QFileInfo::exists(table));
     }
 
     // A failure after the computation (here: an output that cannot be created at commit time)

@@ -4,6 +4,7 @@
 #include "core/data/csv_reader.h"
 #include "core/data/scaler.h"
 #include "core/tuning/length_scale_rules.h"
+#include "support/adbench_record.h"
 #include "support/cli_run.h"
 #include "support/shared_data.h"
 
@@ -474,10 +475,10 @@ private slots:
     {
         const QString dir = QFileInfo(QString::fromStdString(adbenchPath("14_glass.npz"))).path();
         QVERIFY(QDir().mkpath(path("glass_splits")));
-        const Run bench = runSosrep({"adbench", "--data-dir", dir, "--only", "glass", "--seeds",
-                                     "42", "--estimators", "sosrep,sosrep:purpose=density",
-                                     "--export-splits", path("glass_splits"), "--table-out",
-                                     path("glass.csv")});
+        const Run bench =
+            runSosrep({"adbench", "--data-dir", dir, "--only", "glass", "--seeds", "42",
+                       "--estimators", "sosrep,sosrep:purpose=density", "--export-splits",
+                       path("glass_splits"), "--table-out", path("glass.csv")});
         QVERIFY2(bench.code == 0, qPrintable(bench.err));
         const QStringList table = readLines(path("glass.csv"));
         // The training part has no label column (unsupervised protocol): give it one of zeros so
@@ -492,22 +493,21 @@ private slots:
             const QString method = QLatin1String(purpose) == QLatin1String("anomaly")
                                        ? QStringLiteral("sosrep")
                                        : QStringLiteral("sosrep:purpose=density");
-            const Run fit = runSosrep(
-                {"fit", "--train", path("glass_train_labelled.csv"), "--test",
-                 path("glass_splits/14_glass_seed42_test.csv"), "--label-column", "label",
-                 "--seed", "42", "--purpose", purpose});
+            const Run fit =
+                runSosrep({"fit", "--train", path("glass_train_labelled.csv"), "--test",
+                           path("glass_splits/14_glass_seed42_test.csv"), "--label-column", "label",
+                           "--seed", "42", "--purpose", purpose});
             QVERIFY2(fit.code == 0, qPrintable(fit.err));
             const QStringList row =
                 table.filter(QStringLiteral("14_glass.npz,42,") + method + QLatin1Char(','))
                     .first()
                     .split(',');
-            QVERIFY2(std::abs(row[3].toDouble() -
-                              fit.summary()[QStringLiteral("auc_roc")].toDouble()) < 1e-9,
-                     qPrintable(row.join(',') + QStringLiteral(" vs ") +
-                                QString::number(
-                                    fit.summary()[QStringLiteral("auc_roc")].toDouble())));
-            QCOMPARE(fit.summary()[QStringLiteral("purpose")].toString(),
-                     QLatin1String(purpose));
+            QVERIFY2(
+                std::abs(row[3].toDouble() - fit.summary()[QStringLiteral("auc_roc")].toDouble()) <
+                    1e-9,
+                qPrintable(row.join(',') + QStringLiteral(" vs ") +
+                           QString::number(fit.summary()[QStringLiteral("auc_roc")].toDouble())));
+            QCOMPARE(fit.summary()[QStringLiteral("purpose")].toString(), QLatin1String(purpose));
         }
     }
 
@@ -573,6 +573,9 @@ private slots:
         // An interrupted run: the partial table holds the first 5 runs; --resume runs the rest
         // and ends with the same table.
         QVERIFY(writeText(path("ab2.csv.partial"), table.mid(0, 6).join('\n') + '\n'));
+        QVERIFY(writeText(path("ab2.csv.partial.options"),
+                          QString::fromUtf8(adbenchOptionsRecord(
+                              args.mid(1) + QStringList{"--table-out", path("ab2.csv")}))));
         const Run resumed =
             runSosrep(args + QStringList{"--table-out", path("ab2.csv"), "--resume"});
         QVERIFY2(resumed.code == 0, qPrintable(resumed.err));
@@ -587,6 +590,18 @@ private slots:
         }
         QCOMPARE(a, b);
         QVERIFY(!QFile::exists(path("ab2.csv.partial")));
+    }
+
+    // A file named in another encoding than UTF-8 was "no such file" (Qt turns the stray byte
+    // into U+FFFD before the command sees it): the argument is named, its bytes escaped.
+    void argumentsThatAreNotUtf8AreNamed()
+    {
+        const char* bad[] = {"sosrep", "fit", "--train", "/tmp/\xff.csv"};
+        const std::string problem = sosrep::cli::argumentEncodingProblem(4, bad);
+        QVERIFY2(problem.find("argument 3 '/tmp/\\xFF.csv' is not valid UTF-8") == 0,
+                 problem.c_str());
+        const char* good[] = {"sosrep", "fit", "--train", "/tmp/caf\xc3\xa9.csv"};
+        QCOMPARE(sosrep::cli::argumentEncodingProblem(4, good), std::string());
     }
 
     void exitCodes_data()

@@ -59,6 +59,28 @@ private slots:
         QVERIFY(!w.contains(QStringLiteral("scaled to 0"))); // no scaling asked for
     }
 
+    void identicalRows_stayOnOneSideOfAGroupSplit()
+    {
+        Matrix x(7, 2);
+        x << 1, 2, 3, 4, 1, 2, 0.0, 6, 3, 4, 1, 2, -0.0, 6; // +0 and -0 are one value
+        const auto groups = identicalRowGroups(x);
+        QCOMPARE(int(groups.size()), 3);
+        QCOMPARE(groups[0], (std::vector<Eigen::Index>{0, 2, 5}));
+        QCOMPARE(groups[1], (std::vector<Eigen::Index>{1, 4}));
+        QCOMPARE(groups[2], (std::vector<Eigen::Index>{3, 6}));
+        for (uint64_t seed = 0; seed < 20; ++seed) {
+            const SplitIndices s = rowsOfGroups(trainTestSplit(3, 0.5, seed), groups);
+            QCOMPARE(int(s.train.size() + s.test.size()), 7);
+            for (const auto& g : groups) {
+                const bool inTest =
+                    std::find(s.test.begin(), s.test.end(), g.front()) != s.test.end();
+                for (Eigen::Index r : g) {
+                    QCOMPARE(std::find(s.test.begin(), s.test.end(), r) != s.test.end(), inTest);
+                }
+            }
+        }
+    }
+
     void split_stratifiedKeepsProportions()
     {
         Eigen::VectorXi y = Eigen::VectorXi::Zero(1000);

@@ -2,7 +2,9 @@
 // Tests of the Fisher-divergence terms and the length-scale search.
 #include "core/data/toy_data.h"
 #include "core/errors.h"
+#include "core/estimators/fit_settings.h"
 #include "core/estimators/kernel_field_model.h"
+#include "core/pipeline/fit_route.h"
 #include "core/tuning/length_scale_rules.h"
 #include "core/tuning/length_scale_search.h"
 #include "support/fit_helpers.h"
@@ -137,6 +139,40 @@ private slots:
         const SearchResult& k = keep.run();
         QCOMPARE(k.excludedDuplicates, 0);
         QVERIFY(k.curve.front().value < r.curve.front().value);
+    }
+
+    // A sample repeated k times is the same density: its tuned l must stay near the once-fitted
+    // one. The split of rows put copies on both sides, every validation row repeated a fitted
+    // one, and the curve chose l = 0.0068 (x3) and 0.00068 (x4) for moons where once gives 0.048.
+    void fitRoute_repeatedSampleKeepsItsLengthScale_data()
+    {
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<int>("copies");
+        QTest::newRow("200 moons x3") << 200 << 3;
+        QTest::newRow("200 moons x4") << 200 << 4;
+        QTest::newRow("20 moons x3") << 20 << 3;
+    }
+
+    void fitRoute_repeatedSampleKeepsItsLengthScale()
+    {
+        QFETCH(int, rows);
+        QFETCH(int, copies);
+        const Matrix once = toy(ToyKind::TwoMoons, rows, 1);
+        Matrix repeated(once.rows() * copies, 2);
+        for (int c = 0; c < copies; ++c) {
+            repeated.middleRows(c * once.rows(), once.rows()) = once;
+        }
+        const FitSettings settings = FitSettings::defaults("kde");
+        const auto lengthScale = [&](const Matrix& x) {
+            FitData data;
+            data.train = x;
+            data.source = "moons";
+            return fitModel(data, settings).lengthScale;
+        };
+        const double l1 = lengthScale(once);
+        const double lk = lengthScale(repeated);
+        QVERIFY2(lk > l1 / 1.6 && lk < l1 * 1.6,
+                 qPrintable(QStringLiteral("once %1, x%2 %3").arg(l1).arg(copies).arg(lk)));
     }
 
     void search_cancelAnswersInsideAGridPointsFit()

@@ -215,3 +215,29 @@ def test_mmd_refuses_what_the_command_line_refuses(moons, kwargs, name):
     kde = sosrep.KDE(length_scale=0.1).fit(moons)
     with pytest.raises(ValueError, match=name):
         sosrep.mmd(moons, kde, **kwargs)
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("contamination", 5, "contamination"),
+    ("contamination", "0.1", "contamination"),
+    ("offset", 1e308, "offset"),
+    ("offset", "x", "offset"),
+    ("held_out_rows", -3, "held_out_rows"),
+])
+def test_a_saved_threshold_is_checked_on_load(moons, tmp_path, field, value, message):
+    sosrep.KDE(contamination=0.1).fit(moons).save(tmp_path / "m.json")
+    model = json.loads((tmp_path / "m.json").read_text())
+    model["provenance"]["outlier_threshold"][field] = value
+    (tmp_path / "bad.json").write_text(json.dumps(model))
+    with pytest.raises(ValueError, match=r"bad\.json.*provenance\.outlier_threshold\." + message):
+        sosrep.load(tmp_path / "bad.json")
+
+
+def test_unpickling_another_estimators_state_is_refused(moons):
+    import pickle
+    kde_state = sosrep.KDE().fit(moons).__getstate__()
+    kde_state["model_"] = sosrep.IForest().fit(moons).__getstate__()["model_"]
+    est = sosrep.KDE.__new__(sosrep.KDE)
+    with pytest.raises(ValueError, match="'iforest' model, not a KDE"):
+        est.__setstate__(kde_state)
+    assert pickle.loads(pickle.dumps(sosrep.KDE().fit(moons))).model_.estimator == "kde"

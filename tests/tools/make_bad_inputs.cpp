@@ -54,7 +54,7 @@ Bytes npy(const std::string& dict, const Bytes& data)
     return out;
 }
 
-Bytes doubles(std::initializer_list<double> v)
+Bytes doubles(const std::vector<double>& v)
 {
     Bytes out;
     for (double x : v) {
@@ -266,6 +266,19 @@ void seeds(std::map<std::string, Bytes>& f)
     f["fuzz/expression/parens"] = text(std::string(1, '\0') + "((((((((((x1))))))))))");
     f["fuzz/expression/numbers"] = text(std::string("\x03") + "1.5e-3*x4 + .25 - 3. + +x1 - -x2");
     f["fuzz/expression/unclosed"] = text(std::string(1, '\0') + "exp(x1");
+    // The option fuzzer's: the first byte picks the reader (0 fit options, 1 ratio options,
+    // 2 adbench's plan, 3 every command flag), then one argument per line.
+    f["fuzz/cli/fit"] = text(std::string(1, '\0') +
+                             "--estimator\nsosrep\n--kernel\nsdo\n--length-scale\n0.3\n--grid\n9"
+                             "\n--purpose\nanomaly\n--features=500\n--seed\n18446744073709551615");
+    f["fuzz/cli/ratio"] =
+        text(std::string("\x01") + "--estimator\nfire\n--t\nauto\n--lambda\n1e-3\n--loss\nl2p");
+    f["fuzz/cli/adbench"] =
+        text(std::string("\x02") + "--data-dir\n.\n--estimators\nsosrep:purpose=density,knn:k=3,"
+                                   "iforest\n--trees\n50\n--lodo\nsosrep;knn\n--seeds\n1,2");
+    f["fuzz/cli/flags"] =
+        text(std::string("\x03") + "--seeds\n42,43\n--contamination\nauto\n--duplicate-anomalies\n"
+                                   "5\n--only\nwine\n--hindsight\n--columns\nx1,x2");
     modelSeeds(f);
     projectSeeds(f);
 }
@@ -279,6 +292,19 @@ void npzFiles(std::map<std::string, Bytes>& f)
              {"y.npy",
               npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }", doubles({0, 1})),
               true}});
+    // A valid labelled set with one anomaly in 20 rows: the stratified 70/30 split of
+    // `sosrep adbench` leaves its test part without an anomaly (no AUC there).
+    std::vector<double> x, y(20, 0.0);
+    for (int i = 0; i < 20; ++i) {
+        x.push_back(i);
+        x.push_back((i * 7) % 11);
+    }
+    y[19] = 1.0;
+    f["bad/npz_one_anomaly.npz"] = zip(
+        {{"X.npy", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (20, 2), }", doubles(x)),
+          true},
+         {"y.npy", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (20,), }", doubles(y)),
+          true}});
     // 1. The shape product overflows: (2^61) * 8 wraps to 0 in 64 bits.
     f["bad/npz_shape_overflow.npz"] = zip({{"X.npy",
                                             npy("{'descr': '<f8', 'fortran_order': True, "

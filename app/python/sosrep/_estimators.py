@@ -163,7 +163,13 @@ class SosrepEstimator(BaseEstimator):
         model = state.pop("model_", None)
         self.__dict__.update(state)
         if model is not None:
-            self.model_ = _sosrep.from_json(model, "<pickle>")
+            model = _sosrep.from_json(model, "<pickle>")
+            # A state edited or pickled from another class must not give, say, a KDE that holds
+            # an isolation forest: its parameters and its scores would disagree.
+            if self._estimator is not None and model.estimator != self._estimator:
+                raise ValueError(f"the pickled model is a {model.estimator!r} model, not a "
+                                 f"{type(self).__name__} ({self._estimator!r})")
+            self.model_ = model
 
 
 class FitWarning(UserWarning):

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Configures and builds ./build-asan: clang with AddressSanitizer and UndefinedBehaviorSanitizer,
+# and libFuzzer's coverage instrumentation, so one build serves both the sanitizer tests
+# (sanitize.sh) and the fuzz targets (fuzz.sh): the core is compiled once for both.
+#   scripts/asan-build.sh [TARGET...]     (no target: everything)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$root/scripts/install-deps.sh" --sanitizers
+build="$root/build-asan"
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DSOSREP_SANITIZE=ON -DSOSREP_FUZZ=ON -DSOSREP_BUILD_GUI=OFF >/dev/null
+if [ $# -gt 0 ]; then
+    cmake --build "$build" --parallel "$(nproc)" --target "$@"
+else
+    cmake --build "$build" --parallel "$(nproc)"
+fi

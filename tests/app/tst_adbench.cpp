@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+// Tests of `sosrep adbench` as a user runs it: options beside --estimators, a method's own
+// purpose, splits without an AUC, methods that cannot be fitted, and --resume's checks.
+#include "support/adbench_record.h"
+#include "support/bad_input_args.h"
+#include "support/cli_run.h"
+#include "support/shared_data.h"
+
+#include <QtTest>
+
+using bad_inputs::expand;
+
+namespace {
+
+/// The folder of the shared classical sets.
+QString adbenchDir()
+{
+    return QFileInfo(QString::fromStdString(adbenchPath("45_wine.npz"))).path();
+}
+
+/// The AUC-ROC column of the rows of `method` in a run's stdout table, in row order.
+QStringList aucsOf(const QString& out, const QString& method)
+{
+    QStringList aucs;
+    for (const QString& line : out.split(QLatin1Char('\n'))) {
+        const QStringList cells = line.split(QLatin1Char('\t'));
+        if (cells.size() > 8 && cells[2] == method) {
+            aucs << cells[7];
+        }
+    }
+    return aucs;
+}
+
+/// The length scale and selection columns of the rows of `method` (the selection names the
+/// purpose's rule), in row order.
+QStringList selectionsOf(const QString& out, const QString& method)
+{
+    QStringList scales;
+    for (const QString& line : out.split(QLatin1Char('\n'))) {
+        const QStringList cells = line.split(QLatin1Char('\t'));
+        if (cells.size() > 8 && cells[2] == method) {
+            scales << cells[5] + QLatin1Char(' ') + cells[6];
+        }
+    }
+    return scales;
+}
+
+} // namespace
+
+class TstAdbench : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // The fit options given beside --estimators were ignored (byte-identical tables with and
+    // without --trees 10). Each method takes those it has; its own NAME=VALUE wins.
+    void optionsBesideEstimatorsReachTheMethods()
+    {
+        const QStringList base{"adbench", "--data-dir", adbenchDir(), "--only",
+                               "wine",    "--seeds",    "42"};
+        const CliRun given = runSosrep(
+            base + QStringList{"--estimators", "iforest,knn,knn:k=3", "--trees", "10", "--k", "9"});
+        QVERIFY2(given.code == 0, qPrintable(given.err));
+        const CliRun own =
+            runSosrep(base + QStringList{"--estimators", "iforest:trees=10,knn:k=9,knn:k=3"});
+        QVERIFY2(own.code == 0, qPrintable(own.err));
+        const CliRun defaults = runSosrep(base + QStringList{"--estimators", "iforest,knn"});
+        QVERIFY2(defaults.code == 0, qPrintable(defaults.err));
+        QCOMPARE(aucsOf(given.out, "iforest"), aucsOf(own.out, "iforest:trees=10"));
+        QCOMPARE(aucsOf(given.out, "knn"), aucsOf(own.out, "knn:k=9"));
+        QCOMPARE(aucsOf(given.out, "knn:k=3"), aucsOf(own.out, "knn:k=3"));
+        QVERIFY(aucsOf(given.out, "iforest") != aucsOf(defaults.out, "iforest"));
+        QVERIFY(aucsOf(given.out, "knn") != aucsOf(defaults.out, "knn"));
+    }
+
+    // --purpose overrode a method's own purpose=...; the method's wins.
+    void aMethodsOwnPurposeWinsOverPurpose()
+    {
+        const QStringList base{"adbench", "--data-dir", adbenchDir(), "--only",
+                               "wine",    "--seeds",    "42"};
+        const CliRun both =
+            runSosrep(base + QStringList{"--estimators", "sosrep,sosrep:purpose=anomaly",
+                                         "--purpose", "density"});
+        QVERIFY2(both.code == 0, qPrintable(both.err));
+        const CliRun anomaly = runSosrep(base + QStringList{"--estimators", "sosrep"});
+        QVERIFY2(anomaly.code == 0, qPrintable(anomaly.err));
+        const CliRun density =
+            runSosrep(base + QStringList{"--estimators", "sosrep", "--purpose", "density"});
+        QVERIFY2(density.code == 0, qPrintable(density.err));
+        QCOMPARE(selectionsOf(both.out, "sosrep:purpose=anomaly"),
+                 selectionsOf(anomaly.out, "sosrep"));
+        QCOMPARE(selectionsOf(both.out, "sosrep"), selectionsOf(density.out, "sosrep"));
+        QVERIFY(selectionsOf(both.out, "sosrep") !=
+                selectionsOf(both.out, "sosrep:purpose=anomaly"));
+    }
+
+    // A dataset whose test part holds one class stopped the whole run with exit 2, naming a
+    // --labels option adbench does not have and no file, and left the partial table behind.
+    // The split is left out, said on stderr and in the JSON summary; the run goes on.
+    void aSplitWithoutAnAucIsLeftOutAndSaid()
+    {
+        QTemporaryDir dir;
+        const QString data = dir.filePath(QStringLiteral("data"));
+        QVERIFY(QDir().mkpath(data));
+        QVERIFY(QFile::copy(QStringLiteral(SOSREP_TEST_DATA_DIR "/bad/npz_one_anomaly.npz"),
+                            data + QStringLiteral("/one_anomaly.npz")));
+        const QString table = dir.filePath(QStringLiteral("t.csv"));
+        const QString json = dir.filePath(QStringLiteral("t.json"));
+        const CliRun r =
+            runSosrep({"adbench", "--data-dir", data + QStringLiteral(",") + adbenchDir(), "--only",
+                       "one_anomaly,wine", "--seeds", "42", "--estimators", "knn", "--table-out",
+                       table, "--json-out", json});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString said = QStringLiteral(
+            "one_anomaly.npz seed 42: the test part holds no anomaly, so no AUC can be "
+            "measured; this split is left out");
+        QVERIFY2(r.err.contains(QStringLiteral("warning: ") + said), qPrintable(r.err));
+        const QStringList rows = readLines(table);
+        QCOMPARE(rows.size(), 2);
+        QVERIFY(rows[1].startsWith(QStringLiteral("45_wine.npz,42,knn,")));
+        const QJsonObject summary = QJsonDocument::fromJson(bytesOf(json)).object();
+        QCOMPARE(summary[QStringLiteral("warnings")].toArray().size(), 1);
+        QCOMPARE(summary[QStringLiteral("warnings")].toArray()[0].toString(), said);
+        QVERIFY(!QFileInfo::exists(table + QStringLiteral(".partial")));
+        QVERIFY(!QFileInfo::exists(table + QStringLiteral(".partial.options")));
+    }
+
+    // A method that cannot be fitted on a split (a length scale whose kernel mass is not a
+    // double in that many columns) stopped the run with exit 2. Now it is said, the dataset
+    // leaves the summaries, and the other methods' rows are kept. With no dataset where every
+    // method has a value, the summary says "-" (it printed a mean of 0.0000 and a median nan).
+    void aMethodThatCannotBeFittedIsSaidAndTheRunGoesOn()
+    {
+        QTemporaryDir dir;
+        const QString table = dir.filePath(QStringLiteral("t.csv"));
+        const CliRun r =
+            runSosrep({"adbench", "--data-dir", adbenchDir(), "--only", "wine", "--seeds", "42",
+                       "--estimators", "knn,sos-mmd:length_scale=1e-9", "--table-out", table});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral(
+                     "warning: 45_wine.npz seed 42, sos-mmd:length_scale=1e-9: not fitted (")),
+                 qPrintable(r.err));
+        QVERIFY(r.err.contains(QStringLiteral("the dataset is left out of the summaries")));
+        const QStringList rows = readLines(table);
+        QCOMPARE(rows.size(), 2);
+        QVERIFY(rows[1].startsWith(QStringLiteral("45_wine.npz,42,knn,")));
+        QVERIFY2(r.out.contains(QStringLiteral("\nknn\t0\t-\t-\t-\t-\t-\n")), qPrintable(r.out));
+        QVERIFY(!r.out.contains(QStringLiteral("nan")));
+    }
+
+    // Issue 23: --resume copied the partial table's rows unchecked (a NaN or an AUC of 7 into
+    // the means, rows twice, rows of datasets not in the run). Each is refused naming its line.
+    void resumedTablesAreChecked_data()
+    {
+        QTest::addColumn<QString>("rows");
+        QTest::addColumn<QStringList>("words");
+        const QString good = "45_wine.npz,42,knn,0.5,0.25,0,,0.001\n";
+        QTest::newRow("AUC nan") << "45_wine.npz,42,knn,nan,0.25,0,,0.001\n"
+                                 << QStringList{".partial:2:4:", "[0, 1]"};
+        QTest::newRow("AUC 7") << good + "45_wine.npz,43,knn,0.5,7,0,,0.001\n"
+                               << QStringList{".partial:3:5:", "[0, 1]"};
+        QTest::newRow("negative seconds") << "45_wine.npz,42,knn,0.5,0.25,0,,-1\n"
+                                          << QStringList{".partial:2:8:", ">= 0"};
+        QTest::newRow("a row twice")
+            << good + good
+            << QStringList{".partial:3:1:", "repeats the run 45_wine.npz seed 42 knn"};
+        QTest::newRow("a dataset not in the run")
+            << "32_shuttle.npz,42,knn,0.5,0.25,0,,0.001\n"
+            << QStringList{".partial:2:1:", "'32_shuttle.npz' is not among this run's"};
+        QTest::newRow("a seed not in the run") << "45_wine.npz,7,knn,0.5,0.25,0,,0.001\n"
+                                               << QStringList{".partial:2:2:", "seed 7"};
+        QTest::newRow("a method not in the run")
+            << "45_wine.npz,42,iforest,0.5,0.25,0,,0.001\n"
+            << QStringList{".partial:2:3:", "'iforest' is not among this run's --estimators"};
+    }
+
+    void resumedTablesAreChecked()
+    {
+        QFETCH(QString, rows);
+        QFETCH(QStringList, words);
+        QTemporaryDir out;
+        const QString table = out.filePath(QStringLiteral("t.csv"));
+        QVERIFY(writeText(table + QStringLiteral(".partial"),
+                          "dataset,seed,method,auc_roc,auc_pr,length_scale,selection,seconds\n" +
+                              rows));
+        const QStringList args =
+            expand({"adbench", "--data-dir", "ADBENCH", "--only", "wine", "--seeds", "42,43",
+                    "--estimators", "knn", "--table-out", table, "--resume"},
+                   QString(), QString(), out.path());
+        QVERIFY(writeText(table + QStringLiteral(".partial.options"),
+                          QString::fromUtf8(adbenchOptionsRecord(args.mid(1)))));
+        const CliRun r = runSosrep(args);
+        QVERIFY2(r.code == 3, qPrintable(QStringLiteral("exit %1: %2").arg(r.code).arg(r.err)));
+        for (const QString& w : words) {
+            QVERIFY2(r.err.contains(w),
+                     qPrintable(QStringLiteral("'%1' not in: %2").arg(w, r.err)));
+        }
+        QVERIFY(!QFileInfo::exists(table));
+    }
+
+    // --resume took a partial table from a run with other options (more duplicated anomalies,
+    // another k) and mixed two protocols in one table; a table with no record of its options
+    // cannot be checked, so it is refused too. The partial table is kept for the user to decide.
+    void resumeRefusesAnotherRunsOptions_data()
+    {
+        QTest::addColumn<QStringList>("recordedBy"); // the options of the run that left it
+        QTest::addColumn<QStringList>("words");
+        QTest::newRow("duplicated anomalies")
+            << QStringList{"--duplicate-anomalies", "5"}
+            << QStringList{"other options", "duplicate_anomalies=5 there",
+                           "duplicate_anomalies=1 here"};
+        QTest::newRow("a method's option")
+            << QStringList{"--k", "7"} << QStringList{"knn.k=7 there", "knn.k=5 here"};
+        QTest::newRow("no record") << QStringList{"NONE"} << QStringList{"no record"};
+    }
+
+    void resumeRefusesAnotherRunsOptions()
+    {
+        QFETCH(QStringList, recordedBy);
+        QFETCH(QStringList, words);
+        QTemporaryDir out;
+        const QString table = out.filePath(QStringLiteral("t.csv"));
+        const QString partial = table + QStringLiteral(".partial");
+        const QString rows =
+            QStringLiteral("dataset,seed,method,auc_roc,auc_pr,length_scale,selection,seconds\n"
+                           "45_wine.npz,42,knn,0.5,0.25,0,,0.001\n");
+        QVERIFY(writeText(partial, rows));
+        const QStringList args =
+            expand({"adbench", "--data-dir", "ADBENCH", "--only", "wine", "--seeds", "42,43",
+                    "--estimators", "knn", "--table-out", table},
+                   QString(), QString(), out.path());
+        if (recordedBy != QStringList{"NONE"}) {
+            QVERIFY(writeText(partial + QStringLiteral(".options"),
+                              QString::fromUtf8(adbenchOptionsRecord(args.mid(1) + recordedBy))));
+        }
+        const CliRun r = runSosrep(args + QStringList{"--resume"});
+        QVERIFY2(r.code == 2, qPrintable(QStringLiteral("exit %1: %2").arg(r.code).arg(r.err)));
+        QVERIFY2(r.err.startsWith(QStringLiteral("sosrep adbench: --resume: ")), qPrintable(r.err));
+        for (const QString& w : words) {
+            QVERIFY2(r.err.contains(w),
+                     qPrintable(QStringLiteral("'%1' not in: %2").arg(w, r.err)));
+        }
+        QVERIFY(!QFileInfo::exists(table));
+        QCOMPARE(QString::fromUtf8(bytesOf(partial)), rows);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstAdbench)
+#include "tst_adbench.moc"
