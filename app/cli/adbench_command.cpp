@@ -60,7 +60,24 @@ struct Split
     Matrix train;
     Matrix test;
     Eigen::VectorXi testLabels;
+    Dataset trainRaw; // as read: a method with its own scale= option scales these
+    Dataset testRaw;
 };
+
+/// The split as a method sees it: min-max scaled (the protocol's), or by the method's own
+/// `scale` option, fitted on the training part and applied unchanged to the test part.
+const Split& scaledFor(const Split& split, const FitSettings& settings, Split* own)
+{
+    const ScalingKind kind = scalingKindFromString(settings.values.text("scale"));
+    if (kind == ScalingKind::MinMax) {
+        return split;
+    }
+    const PreparedTraining prepared = prepareTraining(split.trainRaw, kind);
+    own->train = prepared.x;
+    own->test = applyToOther(prepared.scaler, split.testRaw);
+    own->testLabels = split.testLabels;
+    return *own;
+}
 
 /// --export-splits: the two parts as the methods see them, the test part with its label.
 void stageSplit(CommandContext& ctx, const QString& dir, const QString& stem, const Split& s,
@@ -92,7 +109,7 @@ Split adbenchSplit(const Dataset& all, uint64_t seed, double duplicate)
         test = test.selectRows(duplicatedAnomalyRows(*test.labels, duplicate, seed + 2));
     }
     const PreparedTraining prepared = prepareTraining(trainRaw, ScalingKind::MinMax);
-    return {prepared.x, applyToOther(prepared.scaler, test), *test.labels};
+    return {prepared.x, applyToOther(prepared.scaler, test), *test.labels, trainRaw, test};
 }
 
 /// The grid AUCs and FD curve lines of a tuned fit (--hindsight, --curves-out).
@@ -102,9 +119,12 @@ struct Extras
     QStringList curveLines;
 };
 
-AdbenchRow runMethod(const Split& split, const QString& file, uint64_t seed, const Method& method,
-                     std::map<std::string, SearchResult>& sweeps, Extras* extras)
+AdbenchRow runMethod(const Split& protocolSplit, const QString& file, uint64_t seed,
+                     const Method& method, std::map<std::string, SearchResult>& sweeps,
+                     Extras* extras)
 {
+    Split own;
+    const Split& split = scaledFor(protocolSplit, method.settings, &own);
     FitSettings settings = method.settings;
     settings.values.set("seed", std::to_string(seed));
     const std::string key = sweepKey(settings);

@@ -2,6 +2,8 @@
 // `sosrep adbench`: leave-one-dataset-out and leave-one-family-out choice of a rule.
 #include "app/cli/adbench_protocol.h"
 
+#include "app/cli/adbench_table.h"
+
 #include "core/errors.h"
 
 #include <QJsonArray>
@@ -116,6 +118,7 @@ std::vector<FamilySummary> summarizeFamilies(const std::vector<AdbenchRow>& rows
     for (const QString& family : data.familyNames()) {
         const QStringList sets = data.datasetsOf(family);
         const auto roc = datasetMeans(rows, methods, sets);
+        const auto ranks = datasetRanks(roc);
         const int ref = methods.indexOf(reference);
         for (int m = 0; m < methods.size(); ++m) {
             FamilySummary s;
@@ -138,6 +141,14 @@ std::vector<FamilySummary> summarizeFamilies(const std::vector<AdbenchRow>& rows
             s.meanAucRoc = mean(v);
             s.medianAucRoc = median(v);
             s.farBelowReference = ref >= 0 ? below : -1;
+            if (ref >= 0) {
+                s.vsReference = pairedComparison(roc[size_t(m)], roc[size_t(ref)]);
+            }
+            const std::vector<int> all = complete(roc);
+            s.averageRank = all.empty() ? std::nan("") : 0.0;
+            for (int d : all) {
+                s.averageRank += ranks[size_t(m)][size_t(d)] / double(all.size());
+            }
             out.push_back(s);
         }
     }
@@ -298,18 +309,31 @@ QJsonObject protocolJson(const ProtocolReport& r)
 QString familySummaryText(const std::vector<FamilySummary>& summary, const QString& reference,
                           double margin)
 {
-    QString t = QStringLiteral("\nfamily\tmethod\tdatasets\tmean_auc_roc\tmedian_auc_roc");
+    QString t =
+        QStringLiteral("\nfamily\tmethod\tdatasets\tmean_auc_roc\tmedian_auc_roc\taverage_rank");
     if (!reference.isEmpty()) {
         t += QStringLiteral("\tbelow_") + reference + QStringLiteral("_by_") +
-             QString::number(margin, 'g', 3);
+             QString::number(margin, 'g', 3) + QStringLiteral("\tminus_") + reference +
+             QStringLiteral("\tpaired_bootstrap_95\twon_lost_by_0.05");
     }
     t += QLatin1Char('\n');
+    const auto signedText = [](double v) {
+        return std::isfinite(v) ? (v >= 0 ? QStringLiteral("+") : QString()) + fixed(v)
+                                : QStringLiteral("-");
+    };
     for (const FamilySummary& s : summary) {
         t += s.family + QLatin1Char('\t') + s.method + QLatin1Char('\t') +
              QString::number(s.datasets) + QLatin1Char('\t') + fixed(s.meanAucRoc) +
-             QLatin1Char('\t') + fixed(s.medianAucRoc);
+             QLatin1Char('\t') + fixed(s.medianAucRoc) + QLatin1Char('\t') +
+             (std::isfinite(s.averageRank) ? QString::number(s.averageRank, 'f', 2)
+                                           : QStringLiteral("-"));
         if (!reference.isEmpty()) {
-            t += QLatin1Char('\t') + QString::number(s.farBelowReference);
+            const PairedComparison& c = s.vsReference;
+            t += QLatin1Char('\t') + QString::number(s.farBelowReference) + QLatin1Char('\t') +
+                 signedText(c.meanDifference) + QLatin1Char('\t') + QLatin1Char('[') +
+                 signedText(c.low) + QStringLiteral(", ") + signedText(c.high) + QLatin1Char(']') +
+                 QLatin1Char('\t') + QString::number(c.won) + QLatin1Char('/') +
+                 QString::number(c.lost);
         }
         t += QLatin1Char('\n');
     }
@@ -325,8 +349,22 @@ QJsonObject familySummaryJson(const std::vector<FamilySummary>& summary, const Q
                       {QStringLiteral("datasets"), s.datasets},
                       {QStringLiteral("mean_auc_roc"), s.meanAucRoc},
                       {QStringLiteral("median_auc_roc"), s.medianAucRoc}};
+        if (std::isfinite(s.averageRank)) {
+            o[QStringLiteral("average_rank")] = s.averageRank;
+        }
         if (s.farBelowReference >= 0) {
+            const PairedComparison& c = s.vsReference;
             o[QStringLiteral("far_below_reference")] = s.farBelowReference;
+            QJsonObject vs{{QStringLiteral("datasets"), c.datasets},
+                           {QStringLiteral("won_by_0.05"), c.won},
+                           {QStringLiteral("lost_by_0.05"), c.lost}};
+            if (std::isfinite(c.meanDifference)) {
+                vs[QStringLiteral("mean_difference")] = c.meanDifference;
+            }
+            if (std::isfinite(c.low)) {
+                vs[QStringLiteral("paired_bootstrap_95")] = QJsonArray{c.low, c.high};
+            }
+            o[QStringLiteral("vs_reference")] = vs;
         }
         a.append(o);
     }

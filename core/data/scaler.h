@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Column scalings (none, z-score, min-max) and the log-Jacobian that keeps densities in data units.
+// Column scalings (none, z-score, min-max, robust) and the log-Jacobian that keeps densities in
+// data units.
 #pragma once
 
 #include "core/types.h"
@@ -12,7 +13,8 @@ enum class ScalingKind
 {
     None,
     ZScore,
-    MinMax
+    MinMax,
+    Robust // median and interquartile range: one extreme value cannot squeeze a column
 };
 
 std::string toString(ScalingKind kind);

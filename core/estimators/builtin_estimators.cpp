@@ -18,6 +18,8 @@ void registerBuiltinEstimators(EstimatorRegistry& registry)
     registry.add(makeSosMmdEstimator());
     registry.add(makeIsolationForestEstimator());
     registry.add(makeKnnEstimator());
+    registry.add(makeLofEstimator());
+    registry.add(makeEcodEstimator());
     registry.add(makeFireEstimator());
     registry.add(makeUlsifEstimator());
     registry.add(makeTikdeEstimator());

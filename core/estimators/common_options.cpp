@@ -23,8 +23,9 @@ bool tuned(const OptionValues& v, Eigen::Index)
 OptionTable makeDataOptions()
 {
     OptionSpec scale = choiceOption(
-        {"scale", "Scaling", "Data", "KIND"}, {"minmax", "zscore", "none"}, "minmax",
-        "per-column scaling fitted on the training rows and applied unchanged to other rows");
+        {"scale", "Scaling", "Data", "KIND"}, {"minmax", "zscore", "robust", "none"}, "minmax",
+        "per-column scaling fitted on the training rows and applied unchanged to other rows "
+        "(robust: median and interquartile range)");
     OptionSpec seed;
     seed.name = "seed";
     seed.type = OptionType::Seed;

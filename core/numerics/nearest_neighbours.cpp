@@ -57,4 +57,61 @@ Vector kthNeighbourDistances(const MatrixRef& reference, const MatrixRef& query,
     return out;
 }
 
+NeighbourLists nearestNeighbours(const MatrixRef& reference, const MatrixRef& query, int k,
+                                 bool skipSameRow)
+{
+    const Eigen::Index available = reference.rows() - (skipSameRow ? 1 : 0);
+    if (k < 1 || k > available || (skipSameRow && query.rows() != reference.rows())) {
+        throw std::invalid_argument("nearestNeighbours: k must be within 1..reference rows");
+    }
+    constexpr Eigen::Index kBlock = 256;
+    // Extra candidates are re-measured exactly (round-off in the product can swap near-ties),
+    // and one more for the row itself when it is skipped.
+    const Eigen::Index candidates =
+        std::min<Eigen::Index>(reference.rows(), k + 8 + (skipSameRow ? 1 : 0));
+    NeighbourLists out;
+    out.distances.resize(query.rows(), k);
+    out.index.resize(query.rows(), k);
+    const Eigen::Index blocks = (query.rows() + kBlock - 1) / kBlock;
+#pragma omp parallel for schedule(dynamic)
+    for (Eigen::Index b = 0; b < blocks; ++b) {
+        const Eigen::Index begin = b * kBlock;
+        const Eigen::Index rows = std::min(kBlock, query.rows() - begin);
+        const Matrix d2 = squaredDistances(reference, query.middleRows(begin, rows));
+        std::vector<std::pair<double, Eigen::Index>> nearest;
+        for (Eigen::Index i = 0; i < rows; ++i) {
+            const double* column = d2.col(i).data();
+            nearest.clear();
+            for (Eigen::Index p = 0; p < reference.rows(); ++p) {
+                const std::pair<double, Eigen::Index> here{column[p], p};
+                if (Eigen::Index(nearest.size()) < candidates) {
+                    nearest.push_back(here);
+                    std::push_heap(nearest.begin(), nearest.end());
+                } else if (here < nearest.front()) {
+                    std::pop_heap(nearest.begin(), nearest.end());
+                    nearest.back() = here;
+                    std::push_heap(nearest.begin(), nearest.end());
+                }
+            }
+            for (auto& [d, p] : nearest) {
+                d = (query.row(begin + i) - reference.row(p)).squaredNorm();
+            }
+            std::sort(nearest.begin(), nearest.end());
+            Eigen::Index taken = 0;
+            for (const auto& [d, p] : nearest) {
+                if (taken == k) {
+                    break;
+                }
+                if (skipSameRow && p == begin + i) {
+                    continue;
+                }
+                out.distances(begin + i, taken) = std::sqrt(d);
+                out.index(begin + i, taken) = p;
+                ++taken;
+            }
+        }
+    }
+    return out;
+}
+
 } // namespace sosrep

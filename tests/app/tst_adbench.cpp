@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 // Tests of `sosrep adbench` as a user runs it: options beside --estimators, a method's own
 // purpose, splits without an AUC, methods that cannot be fitted, and --resume's checks.
+#include "app/cli/adbench_stats.h"
 #include "support/adbench_record.h"
 #include "support/bad_input_args.h"
 #include "support/cli_run.h"
 #include "support/shared_data.h"
 
 #include <QtTest>
+
+#include <cmath>
+#include <random>
 
 using bad_inputs::expand;
 
@@ -73,6 +77,24 @@ private slots:
         QVERIFY(aucsOf(given.out, "knn") != aucsOf(defaults.out, "knn"));
     }
 
+    // adbench scaled every method min-max (the protocol's), whatever its scale= said: a method's
+    // own scaling is fitted on the training part and applied to the test part.
+    void aMethodsOwnScalingIsUsed()
+    {
+        const QStringList base{"adbench", "--data-dir", adbenchDir(), "--only",
+                               "wine",    "--seeds",    "42"};
+        const CliRun r =
+            runSosrep(base + QStringList{"--estimators", "knn,knn:scale=zscore,knn:scale=robust"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const CliRun given =
+            runSosrep(base + QStringList{"--estimators", "knn", "--scale", "zscore"});
+        QVERIFY2(given.code == 0, qPrintable(given.err));
+        QCOMPARE(aucsOf(given.out, "knn"), aucsOf(r.out, "knn:scale=zscore"));
+        QVERIFY(aucsOf(r.out, "knn") != aucsOf(r.out, "knn:scale=zscore"));
+        QVERIFY(aucsOf(r.out, "knn") != aucsOf(r.out, "knn:scale=robust"));
+        QVERIFY(aucsOf(r.out, "knn:scale=zscore") != aucsOf(r.out, "knn:scale=robust"));
+    }
+
     // --purpose overrode a method's own purpose=...; the method's wins.
     void aMethodsOwnPurposeWinsOverPurpose()
     {
@@ -92,6 +114,50 @@ private slots:
         QCOMPARE(selectionsOf(both.out, "sosrep"), selectionsOf(density.out, "sosrep"));
         QVERIFY(selectionsOf(both.out, "sosrep") !=
                 selectionsOf(both.out, "sosrep:purpose=anomaly"));
+    }
+
+    // The paired bootstrap: a constant difference has a zero-width interval; for normal
+    // differences the percentile interval matches the normal one (mean +- 1.96 s / sqrt(n))
+    // within its Monte Carlo error; datasets without both values are left out.
+    void pairedComparisonAgainstClosedForms()
+    {
+        std::vector<double> ref(30), shifted(30), noisy(30);
+        std::mt19937_64 rng(5);
+        std::normal_distribution<double> normal(0.02, 0.05);
+        double sum = 0.0, sq = 0.0;
+        std::vector<double> diff(30);
+        for (size_t d = 0; d < 30; ++d) {
+            ref[d] = 0.5 + 0.01 * double(d);
+            shifted[d] = ref[d] + 0.1;
+            diff[d] = normal(rng);
+            noisy[d] = ref[d] + diff[d];
+            sum += diff[d];
+        }
+        const double mean = sum / 30.0;
+        for (double v : diff) {
+            sq += (v - mean) * (v - mean);
+        }
+        const double se = std::sqrt(sq / 30.0) / std::sqrt(30.0); // the bootstrap's (biased) sd
+        const sosrep::cli::PairedComparison same = sosrep::cli::pairedComparison(ref, ref);
+        QCOMPARE(same.meanDifference, 0.0);
+        QCOMPARE(same.low, 0.0);
+        QCOMPARE(same.high, 0.0);
+        QCOMPARE(same.won + same.lost, 0);
+        const sosrep::cli::PairedComparison up = sosrep::cli::pairedComparison(shifted, ref);
+        QVERIFY(std::abs(up.meanDifference - 0.1) < 1e-12);
+        QVERIFY(std::abs(up.low - 0.1) < 1e-12 && std::abs(up.high - 0.1) < 1e-12);
+        QCOMPARE(up.won, 30);
+        const sosrep::cli::PairedComparison n = sosrep::cli::pairedComparison(noisy, ref);
+        QVERIFY(std::abs(n.meanDifference - mean) < 1e-12);
+        QVERIFY2(std::abs(n.low - (mean - 1.96 * se)) < 0.2 * 1.96 * se &&
+                     std::abs(n.high - (mean + 1.96 * se)) < 0.2 * 1.96 * se,
+                 qPrintable(QStringLiteral("[%1, %2] vs %3 +- %4")
+                                .arg(n.low)
+                                .arg(n.high)
+                                .arg(mean)
+                                .arg(1.96 * se)));
+        noisy[3] = std::nan("");
+        QCOMPARE(sosrep::cli::pairedComparison(noisy, ref).datasets, 29);
     }
 
     // A dataset whose test part holds one class stopped the whole run with exit 2, naming a

@@ -389,7 +389,7 @@ private slots:
         QTest::newRow("adbench: unknown option of a method")
             << adbench({"--estimators", "knn:depth=3"}) << 2 << QStringList{"--estimators", "knn"};
         QTest::newRow("adbench: unknown estimator")
-            << adbench({"--estimators", "sosrep,lof"}) << 2 << QStringList{"lof"};
+            << adbench({"--estimators", "sosrep,loff"}) << 2 << QStringList{"loff"};
         QTest::newRow("adbench: a method named twice")
             << adbench({"--estimators", "knn,knn"}) << 2 << QStringList{"twice"};
         QTest::newRow("adbench: --lodo names no method")

@@ -558,6 +558,15 @@ private slots:
             QCOMPARE(m.toObject()[QStringLiteral("datasets")].toInt(), 2);
         }
         QVERIFY(std::abs(rankSum - 10.0) < 1e-9);
+        // Per family, each method against the reference (iforest): the mean difference with its
+        // paired bootstrap interval, and sets won and lost.
+        QVERIFY(full.out.contains(QStringLiteral("\tminus_iforest\tpaired_bootstrap_95\t")));
+        for (const QJsonValue& m :
+             json[QStringLiteral("families")].toObject()[QStringLiteral("methods")].toArray()) {
+            const QJsonObject vs = m.toObject()[QStringLiteral("vs_reference")].toObject();
+            QCOMPARE(vs[QStringLiteral("datasets")].toInt(), 2);
+            QVERIFY(vs[QStringLiteral("paired_bootstrap_95")].toArray().size() == 2);
+        }
         // The shared sweep gives the paper's rule what it gets alone.
         const Run alone = runSosrep({"adbench", "--data-dir", dir, "--only", "wine", "--seeds",
                                      "42", "--selection", "paper"});

@@ -28,7 +28,7 @@ private slots:
         const Scaler z = Scaler::fit(ScalingKind::ZScore, train);
         QCOMPARE(z.apply(train).col(0).mean(), 0.0);
         QCOMPARE(z.scale(0), 5.0); // sample standard deviation of 0, 5, 10
-        QVERIFY_THROWS_EXCEPTION(ParameterError, scalingKindFromString("robust"));
+        QVERIFY_THROWS_EXCEPTION(ParameterError, scalingKindFromString("quantile"));
     }
 
     // Constant columns: one warning that counts and names them (mnist has 22; 22 lines buried
@@ -57,6 +57,31 @@ private slots:
         QVERIFY(!w.contains(QStringLiteral("'c3'")));
         QVERIFY(w.endsWith(QStringLiteral("'c8' (0) and 2 more")));
         QVERIFY(!w.contains(QStringLiteral("scaled to 0"))); // no scaling asked for
+    }
+
+    // Robust scaling: median to 0 and interquartile range to 1 (NumPy's linear quantiles), so
+    // one extreme value does not squeeze the rest of its column as min-max does.
+    void robustScaler_medianAndInterquartileRange()
+    {
+        Matrix x(9, 3);
+        for (int i = 0; i < 9; ++i) {
+            x(i, 0) = i;                  // 0..8: median 4, quartiles 2 and 6
+            x(i, 1) = i == 8 ? 1e6 : i;   // one extreme value: the same median and IQR
+            x(i, 2) = i == 0 ? 1.0 : 0.0; // middle half one value: no IQR, the range scales
+        }
+        const Scaler s = Scaler::fit(ScalingKind::Robust, x);
+        QCOMPARE(s.shift(0), 4.0);
+        QCOMPARE(s.scale(0), 4.0);
+        QCOMPARE(s.shift(1), 4.0);
+        QCOMPARE(s.scale(1), 4.0);
+        QCOMPARE(s.shift(2), 0.0);
+        QCOMPARE(s.scale(2), 1.0);
+        const Matrix y = s.apply(x);
+        QCOMPARE(y(2, 1), -0.5); // unsqueezed beside the extreme value
+        const Scaler minmax = Scaler::fit(ScalingKind::MinMax, x);
+        QVERIFY(minmax.apply(x)(2, 1) < 1e-5); // min-max squeezes it to ~0
+        QCOMPARE(toString(ScalingKind::Robust), std::string("robust"));
+        QVERIFY(scalingKindFromString("robust") == ScalingKind::Robust);
     }
 
     void identicalRows_stayOnOneSideOfAGroupSplit()

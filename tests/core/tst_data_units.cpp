@@ -65,6 +65,7 @@ private slots:
         for (const char* e : {"kde", "sos-mmd", "sosrep"}) {
             QTest::addRow("%s minmax", e) << QString(e) << "minmax" << 0.08;
             QTest::addRow("%s zscore", e) << QString(e) << "zscore" << 0.4;
+            QTest::addRow("%s robust", e) << QString(e) << "robust" << 0.3;
             // Unscaled, one isotropic l must span the wide column: the narrow one is smoothed.
             QTest::addRow("%s none", e) << QString(e) << "none" << 4000.0;
         }

@@ -3,6 +3,7 @@
 #include "core/estimators/detectors/detector_estimators.h"
 
 #include "core/errors.h"
+#include "core/estimators/detectors/detector_common.h"
 #include "core/estimators/detectors/isolation_forest.h"
 #include "core/numerics/nearest_neighbours.h"
 
@@ -11,32 +12,9 @@
 namespace sosrep {
 namespace {
 
-Capabilities detectorCapabilities()
-{
-    Capabilities c;
-    c.kind = DensityKind::Score;
-    c.usesKernel = false;
-    c.kernelBackends = false;
-    return c;
-}
-
-/// Rows of y must have the model's columns (a model file read back may not match the data).
-void checkColumns(const MatrixRef& y, Eigen::Index dim, const std::string& estimator)
-{
-    if (y.cols() != dim) {
-        throw ParameterError("data", estimator + " was fitted on " + std::to_string(dim) +
-                                         " columns, the data have " + std::to_string(y.cols()));
-    }
-}
-
-Eigen::Index checkedCount(const ParameterMap& p, const std::string& key, double minimum)
-{
-    const double v = p.number(key);
-    if (!(v >= minimum) || v > 1e9 || v != std::floor(v)) {
-        throw ParameterError(key, "must be an integer >= " + std::to_string(int(minimum)));
-    }
-    return static_cast<Eigen::Index>(v);
-}
+using detectors::checkColumns;
+using detectors::checkedCount;
+using detectors::detectorCapabilities;
 
 class IsolationForestModel final : public FittedModel
 {

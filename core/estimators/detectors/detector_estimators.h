@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// IsolationForest and kNN as comparison detectors behind the estimator interface.
+// The comparison detectors (IsolationForest, kNN, LOF, ECOD) behind the estimator interface.
 #pragma once
 
 #include "core/estimators/estimator.h"
@@ -18,5 +18,15 @@ std::unique_ptr<Estimator> makeIsolationForestEstimator();
 /// k-nearest-neighbour distance (Ramaswamy et al. 2000; PyOD's KNN "largest"): value = minus
 /// the distance to the k-th nearest training row (k = 5), exact.
 std::unique_ptr<Estimator> makeKnnEstimator();
+
+/// Local Outlier Factor (Breunig et al. 2000; scikit-learn's LocalOutlierFactor with
+/// novelty=True): value = minus the mean local reachability density of x's k nearest training
+/// rows over x's own (k = 20, at most the training rows less one), exact neighbours.
+std::unique_ptr<Estimator> makeLofEstimator();
+
+/// ECOD (Li, Zhao, Hu, Botta, Ionescu & Chen 2022): value = minus the largest of the summed
+/// left-tail, right-tail and skewness-chosen tail surprisals -log F of each column's empirical
+/// distribution (the training rows and x itself). Parameter free.
+std::unique_ptr<Estimator> makeEcodEstimator();
 
 } // namespace sosrep
