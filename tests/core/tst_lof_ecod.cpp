@@ -94,7 +94,7 @@ Vector bruteEcod(const Matrix& train, const Matrix& query)
 Matrix queryRows(const Matrix& train, uint64_t seed)
 {
     Matrix q(30, train.cols());
-    q.topRows(10) = train.topRows(10);                                // training rows
+    q.topRows(10) = train.topRows(10);                                 // training rows
     q.middleRows(10, 15) = test::normalMatrix(15, train.cols(), seed); // new rows
     // Far outside the cloud: random directions at distance 10.
     const Matrix far = test::normalMatrix(5, train.cols(), seed + 1);
