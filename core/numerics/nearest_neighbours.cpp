@@ -16,45 +16,7 @@ Vector kthNeighbourDistances(const MatrixRef& reference, const MatrixRef& query,
     if (k < 1 || k > reference.rows()) {
         throw std::invalid_argument("kthNeighbourDistances: k must be within 1..reference rows");
     }
-    constexpr Eigen::Index kBlock = 256; // n x 256 doubles per block: bounded memory
-    // The product's round-off can swap near-ties in the order, so a few extra candidates are
-    // re-measured exactly.
-    const Eigen::Index candidates = std::min<Eigen::Index>(reference.rows(), k + 8);
-    Vector out(query.rows());
-    const Eigen::Index blocks = (query.rows() + kBlock - 1) / kBlock;
-#pragma omp parallel for schedule(dynamic)
-    for (Eigen::Index b = 0; b < blocks; ++b) {
-        const Eigen::Index begin = b * kBlock;
-        const Eigen::Index rows = std::min(kBlock, query.rows() - begin);
-        // One column per query: its distances to every reference row lie contiguous.
-        const Matrix d2 = squaredDistances(reference, query.middleRows(begin, rows));
-        std::vector<std::pair<double, Eigen::Index>> nearest; // max-heap of the candidates
-        std::vector<double> exact(static_cast<size_t>(candidates));
-        for (Eigen::Index i = 0; i < rows; ++i) {
-            // One pass keeping the `candidates` smallest: most distances fail the first
-            // comparison (measured 8x faster than nth_element over an index array).
-            const double* column = d2.col(i).data();
-            nearest.clear();
-            for (Eigen::Index p = 0; p < reference.rows(); ++p) {
-                if (Eigen::Index(nearest.size()) < candidates) {
-                    nearest.emplace_back(column[p], p);
-                    std::push_heap(nearest.begin(), nearest.end());
-                } else if (column[p] < nearest.front().first) {
-                    std::pop_heap(nearest.begin(), nearest.end());
-                    nearest.back() = {column[p], p};
-                    std::push_heap(nearest.begin(), nearest.end());
-                }
-            }
-            for (Eigen::Index c = 0; c < candidates; ++c) {
-                exact[static_cast<size_t>(c)] =
-                    (query.row(begin + i) - reference.row(nearest[static_cast<size_t>(c)].second))
-                        .squaredNorm();
-            }
-            std::nth_element(exact.begin(), exact.begin() + (k - 1), exact.end());
-            out(begin + i) = std::sqrt(exact[static_cast<size_t>(k - 1)]);
-        }
-    }
-    return out;
+    return nearestNeighbours(reference, query, k).distances.col(k - 1);
 }
 
 NeighbourLists nearestNeighbours(const MatrixRef& reference, const MatrixRef& query, int k,
