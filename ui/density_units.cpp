@@ -46,6 +46,12 @@ QString lengthScaleText(double l, const Scaler& scaler, const QStringList& colum
     if (scaler.isIdentity() || d == 0 || d != columns.size()) {
         return plain;
     }
+    if (!scaler.isAffine()) {
+        // A rank scaling stretches each column differently from place to place: no one
+        // length in the data's units.
+        return QCoreApplication::translate("densityUnit", "%1 in rank units (quantile levels)")
+            .arg(plain);
+    }
     const Vector inData = l * scaler.scale.cwiseAbs();
     const double lo = inData.minCoeff();
     const double hi = inData.maxCoeff();

@@ -72,8 +72,8 @@ void MainWindow::showDensityCurve()
     c.fitRows = r->fitRowIndices;
     const Scaler& scaler = m_controller->scaler();
     if (column < scaler.shift.size()) {
-        c.shift = scaler.shift(column);
-        c.scale = scaler.scale(column);
+        c.toData = [scaler, column](double t) { return scaler.toData(column, t); };
+        c.logDerivative = [scaler, column](double t) { return scaler.logDerivative(column, t); };
     }
     c.xLabel = names.value(column);
     if (m.kind() == DensityKind::Score) {

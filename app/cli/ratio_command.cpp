@@ -81,7 +81,7 @@ QSource qSourceOf(const Options& o)
 
 /// q at the raw p rows (raw units), then in the p scaler's units.
 Vector typeTwoValues(const QSource& src, const Dataset& p, const Scaler& pScaler,
-                     CommandContext& ctx)
+                     const Matrix& pScaled, CommandContext& ctx)
 {
     Vector raw;
     if (!src.function.isEmpty()) {
@@ -120,15 +120,15 @@ Vector typeTwoValues(const QSource& src, const Dataset& p, const Scaler& pScaler
     }
     // q in the scaled coordinates: per unit of those, q grows by the scaling's Jacobian. A q
     // near the largest double overflows there, which is this option's value, not p's rows.
-    const Vector scaled = raw * std::exp(pScaler.logJacobian());
+    const Vector factor = pScaler.densityFactorRows(pScaled);
+    const Vector scaled = raw.cwiseProduct(factor);
     for (Eigen::Index i = 0; i < scaled.size(); ++i) {
         if (!std::isfinite(scaled(i))) {
             throw ParameterError(src.flag, "is " + numberText(raw(i)) + " at row " +
                                                std::to_string(i + 1) + " of '" + p.source +
                                                "', beyond a double once per unit of the scaled "
                                                "columns (x " +
-                                               numberText(std::exp(pScaler.logJacobian())) +
-                                               "): divide q by a constant");
+                                               numberText(factor(i)) + "): divide q by a constant");
         }
     }
     return scaled;
@@ -413,7 +413,7 @@ int commandRatio(const QStringList& args, CommandContext& ctx)
         qx = applyToOther(prepared.scaler, q->rows);
         data.second = &qx;
     } else {
-        qValues = typeTwoValues(src, p, prepared.scaler, ctx);
+        qValues = typeTwoValues(src, p, prepared.scaler, prepared.x, ctx);
         data.secondValues = &qValues;
     }
     const FitOutcome f = fitModel(data, settings);

@@ -115,6 +115,9 @@ public:
         if (m_logUnitShift != 0.0) {
             v.values.array() += m_logUnitShift;
         }
+        if (m_rowUnits) {
+            v.values += m_rowUnits->logDerivativeRows(y);
+        }
         return v;
     }
     /// The same per unit of the scaled coordinates: what closed forms over the model's own
@@ -125,13 +128,20 @@ public:
     /// x' = (x - shift) / scale is a density in data units times prod_j 1 / scale_j, so
     /// log p(x) = log p'(x') - sum_j log scale_j (the change of variables, applied here once).
     /// Ratios (q/p: the Jacobians cancel) and normality scores have no unit: unchanged.
+    /// A rank scaling's derivative depends on the row: log p(x) = log p'(x') + sum_j log
+    /// dx'_j/dx_j at each row (Scaler::logDerivativeRows).
     void setDataUnits(const Scaler& scaler)
     {
         const bool density = kind() == DensityKind::Normalized || kind() == DensityKind::PreDensity;
         m_logUnitShift = density ? -scaler.logJacobian() : 0.0;
+        m_rowUnits =
+            density && !scaler.isAffine() ? std::make_shared<const Scaler>(scaler) : nullptr;
     }
-    /// What logValues() adds to modelLogValues(): -sum_j log scale_j, or 0.
+    /// What logValues() adds to modelLogValues() when the scaling is affine: -sum_j log
+    /// scale_j, or 0.
     double logUnitShift() const { return m_logUnitShift; }
+    /// The scaling whose row-dependent derivative logValues() adds (rank), or null.
+    const Scaler* rowUnits() const { return m_rowUnits.get(); }
 
     /// Hyvaerinen score-matching terms tr grad^2 log p + 1/2 |grad log p|^2 per point
     /// (design.md section 4); invalid (non-finite) points counted and left +inf. Only when
@@ -166,6 +176,7 @@ public:
 private:
     FitReport m_report;
     double m_logUnitShift = 0.0;
+    std::shared_ptr<const Scaler> m_rowUnits;
 };
 
 /// Called with each solver step of a fit: the run's name and its new trace row.

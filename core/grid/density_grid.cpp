@@ -178,8 +178,24 @@ DensityGrid evaluateGrid(const FittedModel& fitted, const GridSpec& spec,
         spec.xColumn != spec.yColumn && k.train().cols() == spec.fixedValues.size();
     // The fast paths sum the kernel field in the model's own units; the data's units are the
     // model's constant shift away (FittedModel::setDataUnits), as logValues() gives them.
+    // A rank scaling's derivative changes from cell to cell (Scaler::logDerivative).
     const auto inDataUnits = [&fitted](DensityGrid g) {
         g.logDensity.array() += fitted.logUnitShift();
+        if (const Scaler* units = fitted.rowUnits()) {
+            const GridSpec& s = g.spec;
+            double fixed = 0.0;
+            for (Eigen::Index c = 0; c < s.fixedValues.size(); ++c) {
+                if (c != s.xColumn && c != s.yColumn) {
+                    fixed += units->logDerivative(c, s.fixedValues(c));
+                }
+            }
+            for (int j = 0; j < s.ny; ++j) {
+                const double dy = units->logDerivative(s.yColumn, s.y(j));
+                for (int i = 0; i < s.nx; ++i) {
+                    g.logDensity(j, i) += fixed + dy + units->logDerivative(s.xColumn, s.x(i));
+                }
+            }
+        }
         return g;
     };
     if (columnsOk && k.spec().type == KernelType::Gaussian && k.backend() == KernelBackend::Dense) {

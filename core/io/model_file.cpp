@@ -243,6 +243,39 @@ KernelSpec kernelFromJson(const Json& k, const std::string& path, int dim, bool 
     return spec;
 }
 
+/// A rank scaling's knots: per column, x strictly increasing and u strictly increasing in
+/// [0, 1], as many of each (Scaler::knotX, knotU).
+void rankKnotsFromJson(const Json& s, const std::string& path, Eigen::Index dim, Scaler& scaler)
+{
+    const Json& xs = member(s, "knots_x");
+    const Json& us = member(s, "knots_u");
+    if (!xs.is_array() || !us.is_array() || Eigen::Index(xs.size()) != dim ||
+        Eigen::Index(us.size()) != dim) {
+        throw fieldError(path, "scaler.knots_x",
+                         "a rank scaling needs knots_x and knots_u: one array per column");
+    }
+    for (Eigen::Index j = 0; j < dim; ++j) {
+        const std::string at = "[" + std::to_string(j) + "]";
+        Vector x = vectorFromJson(xs[size_t(j)], path, "scaler.knots_x" + at);
+        Vector u = vectorFromJson(us[size_t(j)], path, "scaler.knots_u" + at);
+        if (x.size() == 0 || x.size() != u.size()) {
+            throw fieldError(path, "scaler.knots_u" + at,
+                             "must hold as many knots as knots_x" + at + ", at least one");
+        }
+        for (Eigen::Index k = 0; k < x.size(); ++k) {
+            if (!std::isfinite(x(k)) || !(u(k) >= 0.0 && u(k) <= 1.0) ||
+                (k > 0 && !(x(k) > x(k - 1) && u(k) > u(k - 1)))) {
+                throw fieldError(path, "scaler.knots_x" + at,
+                                 "knots must be finite and increase, with levels in [0, 1] "
+                                 "(knot " +
+                                     std::to_string(k) + ")");
+            }
+        }
+        scaler.knotX.push_back(std::move(x));
+        scaler.knotU.push_back(std::move(u));
+    }
+}
+
 Scaler scalerFromJson(const Json& s, const std::string& path, Eigen::Index dim)
 {
     Scaler scaler;
@@ -265,6 +298,12 @@ Scaler scalerFromJson(const Json& s, const std::string& path, Eigen::Index dim)
     if (!(scaler.scale.array() >= std::numeric_limits<double>::min()).all()) {
         throw fieldError(path, "scaler.scale",
                          "must hold numbers of at least 2.2e-308 (1/scale must be finite)");
+    }
+    if (scaler.kind == ScalingKind::Rank) {
+        rankKnotsFromJson(s, path, dim, scaler);
+    } else if (s.contains("knots_x") || s.contains("knots_u")) {
+        throw fieldError(path, "scaler.knots_x",
+                         "belongs to a rank scaling, not " + toString(scaler.kind));
     }
     return scaler;
 }
@@ -394,6 +433,16 @@ std::string modelJson(const SavedModel& m)
     root["scaler"] = {{"kind", toString(m.scaler.kind)},
                       {"shift", toJson(m.scaler.shift)},
                       {"scale", toJson(m.scaler.scale)}};
+    if (!m.scaler.isAffine()) {
+        Json xs = Json::array();
+        Json us = Json::array();
+        for (size_t j = 0; j < m.scaler.knotX.size(); ++j) {
+            xs.push_back(toJson(m.scaler.knotX[j]));
+            us.push_back(toJson(m.scaler.knotU[j]));
+        }
+        root["scaler"]["knots_x"] = std::move(xs);
+        root["scaler"]["knots_u"] = std::move(us);
+    }
     root["columns"] = m.columns;
     root["parameters"] = parametersToJson(m.parameters);
     root["provenance"] = m.provenance.is_object() ? m.provenance : Json::object();
@@ -479,7 +528,8 @@ SavedModel parseModel(std::string_view bytes, const std::string& path)
                             {"format", "version", "estimator", "settings", "kernel", "scaler",
                              "columns", "parameters", "provenance", "log_value_units"},
                             path, "");
-        refuseUnknownFields(objectOf(root, "scaler"), {"kind", "shift", "scale"}, path, "scaler.");
+        refuseUnknownFields(objectOf(root, "scaler"),
+                            {"kind", "shift", "scale", "knots_x", "knots_u"}, path, "scaler.");
     }
     const Estimator& estimator = EstimatorRegistry::instance().get(m.settings.estimator);
     if (estimator.capabilities().usesKernel) {

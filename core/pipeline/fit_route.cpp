@@ -254,7 +254,8 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
     if (caps.usesKernel) {
         kernel = kernelOf(settings, data, out.lengthScaleRule);
     }
-    int sweepPoints = 0; // grid points swept here (0: no sweep, or a sweep reused)
+    int sweepPoints = 0;              // grid points swept here (0: no sweep, or a sweep reused)
+    double validationUnitShift = 0.0; // rank scaling: see below
     if (tune) {
         const SearchConfig config = searchConfigFrom(settings.values);
         out.purpose = toString(config.purpose);
@@ -270,6 +271,17 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
             return out;
         }
         out.search = r;
+        if (!data.scaler.isAffine()) {
+            // A rank scaling's change of units differs by row: the held-out curve's mean log
+            // densities move by the validation rows' mean log-derivative.
+            double sum = 0.0;
+            Eigen::Index rows = 0;
+            for (const SweepFold& f : folds) {
+                sum += data.scaler.logDerivativeRows(f.validation).sum();
+                rows += f.validation.rows();
+            }
+            validationUnitShift = rows > 0 ? sum / double(rows) : 0.0;
+        }
         kernel.lengthScale = r.selectedLengthScale();
         if (r.selection.reason.rfind("global_minimum_fallback", 0) == 0) {
             out.warnings.push_back("no stable local minimum of the Fisher divergence where the "
@@ -309,8 +321,9 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
     model->setDataUnits(data.scaler);
     if (out.search && searchConfigFrom(settings.values).rule == SelectionRule::HeldOutLikelihood) {
         for (FdPoint& p : out.search->curve) { // mean log densities: the same change of units
-            p.heldOutLogLikelihood +=
-                std::isfinite(p.heldOutLogLikelihood) ? model->logUnitShift() : 0.0;
+            p.heldOutLogLikelihood += std::isfinite(p.heldOutLogLikelihood)
+                                          ? model->logUnitShift() + validationUnitShift
+                                          : 0.0;
         }
     }
     out.model = std::move(model);

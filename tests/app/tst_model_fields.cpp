@@ -132,6 +132,42 @@ private slots:
         QVERIFY(!QFileInfo::exists(path(QStringLiteral("scores.csv"))));
     }
 
+    // A rank scaling's knots are part of the model: a file written with --scale rank scores
+    // the rows exactly as the fit did, and knots that do not increase, or knots under an affine
+    // scaling, are refused naming the field.
+    void rankScalingKnotsRoundTrip()
+    {
+        const QString model = path(QStringLiteral("rank.json"));
+        const QString atFit = path(QStringLiteral("rank_fit.csv"));
+        const CliRun f = runSosrep({"fit", "--train", m_data, "--test", m_data, "--model-out",
+                                    model, "--scores-out", atFit, "--seed", "3", "--scale", "rank",
+                                    "--estimator", "kde", "--length-scale", "0.05"});
+        QVERIFY2(f.code == 0, qPrintable(f.err));
+        QJsonObject root = QJsonDocument::fromJson(bytesOf(model)).object();
+        const QJsonObject scaler = root["scaler"].toObject();
+        QCOMPARE(scaler["kind"].toString(), QStringLiteral("rank"));
+        QCOMPARE(scaler["knots_x"].toArray().size(), root["columns"].toArray().size());
+        QVERIFY(scoreWith(root).code == 0);
+        const QStringList fitLines = readLines(atFit);
+        const QStringList loadedLines = readLines(path(QStringLiteral("scores.csv")));
+        QVERIFY(fitLines.size() > 100);
+        QCOMPARE(loadedLines, fitLines);
+
+        QJsonArray xs = scaler["knots_x"].toArray();
+        QJsonArray first = xs[0].toArray();
+        first[1] = first[0]; // not increasing
+        xs[0] = first;
+        setIn(root, "scaler", "knots_x", xs);
+        CliRun r = scoreWith(root);
+        QVERIFY2(r.code == 3 && r.err.contains(QStringLiteral("scaler.knots_x[0]")),
+                 qPrintable(r.err));
+        setIn(root, "scaler", "knots_x", scaler["knots_x"]);
+        setIn(root, "scaler", "kind", QStringLiteral("minmax"));
+        r = scoreWith(root);
+        QVERIFY2(r.code == 3 && r.err.contains(QStringLiteral("belongs to a rank scaling")),
+                 qPrintable(r.err));
+    }
+
     // Numbers a fit never writes: a ratio model's support point at 1e308 gave NaN ratios, which
     // the command line floored as "ratio <= 0"; a subnormal scale makes 1/scale infinite.
     void numbersOutsideWhatAFitWritesAreRefused_data()

@@ -84,6 +84,59 @@ private slots:
         QVERIFY(scalingKindFromString("robust") == ScalingKind::Robust);
     }
 
+    // Rank scaling: each distinct value at its mid-rank, linear between them, min-max's slope
+    // beyond the training range (a value far out stays far out), and an inverse and a
+    // log-derivative that agree with the map.
+    void rankScaler_midRanksAndMinMaxSlopeBeyond()
+    {
+        Matrix x(5, 2);
+        x.col(0) << 3.0, 1.0, 2.0, 2.0, 10.0; // a tie: 2.0 holds sorted positions 1 and 2
+        x.col(1) << 7.0, 7.0, 7.0, 7.0, 7.0;  // constant
+        const Scaler s = Scaler::fit(ScalingKind::Rank, x);
+        QCOMPARE(toString(ScalingKind::Rank), std::string("rank"));
+        QVERIFY(scalingKindFromString("rank") == ScalingKind::Rank);
+        QVERIFY(!s.isAffine());
+        QCOMPARE(s.knotX[0].size(), Eigen::Index(4));
+        const Matrix y = s.apply(x);
+        QCOMPARE(y(1, 0), 0.0);   // the smallest
+        QCOMPARE(y(2, 0), 0.375); // mid-rank of positions 1 and 2 over 4 steps
+        QCOMPARE(y(0, 0), 0.75);
+        QCOMPARE(y(4, 0), 1.0);
+        QCOMPARE(y(0, 1), 0.5);                          // a constant column sits in the middle
+        QCOMPARE(s.toScaled(0, 6.5), 0.875);             // halfway between 3 and 10
+        QCOMPARE(s.toScaled(0, 28.0), 1.0 + 18.0 / 9.0); // beyond: range 9, slope 1/9
+        QCOMPARE(s.toScaled(0, -8.0), -1.0);
+        for (double v : {-8.0, 1.0, 1.7, 2.0, 2.5, 6.5, 10.0, 28.0}) {
+            QVERIFY(std::abs(s.toData(0, s.toScaled(0, v)) - v) < 1e-12);
+            // The derivative against a central difference inside a piece.
+            const double h = 1e-6;
+            const double slope = (s.toScaled(0, v + h) - s.toScaled(0, v - h)) / (2 * h);
+            if (v != 1.0 && v != 2.0 && v != 10.0) { // knots: the slope jumps there
+                QVERIFY2(std::abs(std::log(slope) - s.logDerivative(0, s.toScaled(0, v))) < 1e-6,
+                         qPrintable(QString::number(v)));
+            }
+        }
+        QCOMPARE(s.logDerivative(1, 0.5), 0.0); // constant column: slope 1
+        const Vector rows = s.logDerivativeRows(y);
+        QCOMPARE(rows(4), std::log(0.25 / 7.0)); // 10 closes the piece from 3
+        QCOMPARE(s.logJacobian(), 0.0);
+
+        // Beyond kMaxKnots distinct values, that many quantiles; new rows map monotonically.
+        Matrix many(5000, 1);
+        for (int i = 0; i < 5000; ++i) {
+            many(i, 0) = std::exp(0.001 * i); // skewed
+        }
+        const Scaler q = Scaler::fit(ScalingKind::Rank, many);
+        QCOMPARE(q.knotX[0].size(), Eigen::Index(Scaler::kMaxKnots));
+        const Matrix u = q.apply(many);
+        QCOMPARE(u(0, 0), 0.0);
+        QCOMPARE(u(4999, 0), 1.0);
+        QVERIFY(std::abs(u(2500, 0) - 0.5) < 1e-3);
+        for (int i = 1; i < 5000; ++i) {
+            QVERIFY(u(i, 0) > u(i - 1, 0));
+        }
+    }
+
     void identicalRows_stayOnOneSideOfAGroupSplit()
     {
         Matrix x(7, 2);

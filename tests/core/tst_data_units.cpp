@@ -66,6 +66,8 @@ private slots:
             QTest::addRow("%s minmax", e) << QString(e) << "minmax" << 0.08;
             QTest::addRow("%s zscore", e) << QString(e) << "zscore" << 0.4;
             QTest::addRow("%s robust", e) << QString(e) << "robust" << 0.3;
+            // Rank: the Jacobian differs from row to row (the CDF's piece under each).
+            QTest::addRow("%s rank", e) << QString(e) << "rank" << 0.06;
             // Unscaled, one isotropic l must span the wide column: the narrow one is smoothed.
             QTest::addRow("%s none", e) << QString(e) << "none" << 4000.0;
         }
@@ -93,6 +95,7 @@ private slots:
         // The change of variables, once: the data-unit log density is the scaled one minus
         // sum_j log scale_j.
         QCOMPARE(f.model->logUnitShift(), -scaler.logJacobian());
+        QCOMPARE(f.model->rowUnits() != nullptr, scale == "rank");
         const double integral = integralInDataUnits(*f.model, scaler, raw, lengthScale, 700);
         QVERIFY2(std::abs(integral - 1.0) < 0.02,
                  qPrintable(QString("integral %1 (scaled units would give %2)")
@@ -116,12 +119,20 @@ private slots:
         }
     }
 
+    void gridsAreInTheSameUnitsAsRows_data()
+    {
+        QTest::addColumn<QString>("scale");
+        QTest::newRow("minmax") << "minmax";
+        QTest::newRow("rank") << "rank"; // a per-cell change of units
+    }
+
     void gridsAreInTheSameUnitsAsRows()
     {
         // The density map's fast paths sum the kernel field in model units: they must land
         // where logValues() does.
+        QFETCH(QString, scale);
         const Matrix raw = unevenColumns();
-        const Scaler scaler = Scaler::fit(ScalingKind::MinMax, raw);
+        const Scaler scaler = Scaler::fit(scalingKindFromString(scale.toStdString()), raw);
         FitSettings s = FitSettings::defaults("kde");
         s.values.setReal("length_scale", 0.08);
         FitData data;
@@ -133,7 +144,14 @@ private slots:
         const DensityGrid g = evaluateGrid(*f.model, spec);
         const DensityGrid exact = evaluateGridPointwise(*f.model, spec);
         QVERIFY(((g.logDensity - exact.logDensity).array().abs() < 1e-9).all());
-        QVERIFY(std::abs(f.model->logUnitShift()) > 5.0); // ranges ~6 and ~6e4: not a no-op
+        // Ranges ~6 and ~6e4: not a no-op.
+        const Vector rowShift =
+            f.model->logValues(data.train).values - f.model->modelLogValues(data.train).values;
+        if (scale == "rank") {
+            QVERIFY(rowShift.maxCoeff() - rowShift.minCoeff() > 1.0); // row by row
+        } else {
+            QVERIFY(rowShift.cwiseAbs().minCoeff() > 5.0);
+        }
     }
 };
 

@@ -36,7 +36,7 @@ Vector typeTwoValues(const RatioQMode& mode, const Matrix& pRaw, const PreparedT
                      const Matrix& qx, const FitSettings& settings)
 {
     // A density in raw units becomes one in scaled units by the scaler's Jacobian.
-    const double jacobian = std::exp(prepared.scaler.logJacobian());
+    const Vector jacobian = prepared.scaler.densityFactorRows(prepared.x);
     Vector q;
     switch (mode.kind) {
     case RatioQMode::Density: {
@@ -56,11 +56,11 @@ Vector typeTwoValues(const RatioQMode& mode, const Matrix& pRaw, const PreparedT
     }
     case RatioQMode::Expression:
         q = Expression::parse(mode.expression.toStdString(), int(pRaw.cols()), "q_function")
-                .evaluate(pRaw) *
-            jacobian;
+                .evaluate(pRaw)
+                .cwiseProduct(jacobian);
         break;
     case RatioQMode::Inverse:
-        q = Vector::Constant(pRaw.rows(), jacobian);
+        q = jacobian;
         break;
     case RatioQMode::Sample:
         break;

@@ -143,7 +143,7 @@ void DensityCurvePlot::showContent(const Content& c)
     const DensityCurve& curve = *c.curve;
     const CurveSpec& s = curve.spec;
     const bool score = c.kind == DensityKind::Score;
-    // Values: a density in the column's own units (p_raw = p_scaled / scale); a pre-density is
+    // Values: a density in the column's own units (p_raw = p_scaled dt/dx); a pre-density is
     // normalized over the plotted range first (said on the axis); a score as it is.
     Vector logValues = curve.logValues;
     const double dt = (s.max - s.min) / std::max(1, s.n - 1);
@@ -152,8 +152,8 @@ void DensityCurvePlot::showContent(const Content& c)
     }
     QVector<double> x(s.n), y(s.n);
     for (int i = 0; i < s.n; ++i) {
-        x[i] = c.shift + c.scale * s.t(i);
-        y[i] = score ? logValues(i) : std::exp(logValues(i)) / std::abs(c.scale);
+        x[i] = c.toData(s.t(i));
+        y[i] = score ? logValues(i) : std::exp(logValues(i) + c.logDerivative(s.t(i)));
     }
     m_curve->setData(x, y, true);
     const auto [lowIt, highIt] = std::minmax_element(y.begin(), y.end());
@@ -210,7 +210,7 @@ void DensityCurvePlot::drawRug(const Content& c, double rugAt, double anomalyAt)
     QVector<double> fitted, unfitted, anomalies;
     size_t next = 0;
     for (Eigen::Index r = 0; r < c.rows.size(); ++r) {
-        const double raw = c.shift + c.scale * c.rows(r);
+        const double raw = c.toData(c.rows(r));
         const bool isFitted =
             c.fitRows.empty() || (next < c.fitRows.size() && c.fitRows[next] == r);
         if (isFitted && !c.fitRows.empty()) {

@@ -7,6 +7,7 @@
 
 #include <qcustomplot.h>
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -38,8 +39,10 @@ public:
         Vector rows; // the column's scaled value at every row
         std::optional<Eigen::VectorXi> labels;
         std::vector<Eigen::Index> fitRows; // ascending; empty = every row was fitted
-        double shift = 0.0;                // raw = shift + scale * scaled
-        double scale = 1.0;
+        /// The column's data value at a scaled value, and log d scaled / d data there (the
+        /// scaling's, Scaler::toData and logDerivative): identity and 0 when unscaled.
+        std::function<double(double)> toData = [](double t) { return t; };
+        std::function<double(double)> logDerivative = [](double) { return 0.0; };
         QString title;
         QString xLabel;
         std::vector<double> scoreLevels; // Score kind: the levels 50/80/95 % of rows reach

@@ -125,7 +125,7 @@ void DensityHeatmap::applyTickers()
     const bool raw = !sc.isIdentity() && sc.scale.size() > std::max(m_xColumn, m_yColumn);
     for (auto [axis, col] : {std::pair{xAxis, m_xColumn}, std::pair{yAxis, m_yColumn}}) {
         QSharedPointer<QCPAxisTicker> t =
-            raw ? QSharedPointer<QCPAxisTicker>(new RawUnitsTicker(sc.shift(col), sc.scale(col)))
+            raw ? QSharedPointer<QCPAxisTicker>(new RawUnitsTicker(sc, col))
                 : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker);
         t->setTickCount(m_tickCount);
         axis->setTicker(t);
@@ -195,7 +195,7 @@ QString DensityHeatmap::readoutAt(const QPointF& pixel) const
             return QString::number(scaled, 'g', 5);
         }
         return QStringLiteral("%1 (scaled %2)")
-            .arg(sc.shift(col) + sc.scale(col) * scaled, 0, 'g', 5)
+            .arg(sc.toData(col, scaled), 0, 'g', 5)
             .arg(scaled, 0, 'g', 4);
     };
     const int row = rowNear(pixel);

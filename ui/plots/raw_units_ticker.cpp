@@ -13,6 +13,9 @@ QCPRange RawUnitsTicker::rawRange(const QCPRange& scaled) const
 
 double RawUnitsTicker::getTickStep(const QCPRange& range)
 {
+    if (!m_scaler.isAffine()) {
+        return QCPAxisTicker::getTickStep(range);
+    }
     // A round step in raw units (the base class's 1, 2, 2.5, 5 x 10^k choice).
     return QCPAxisTicker::getTickStep(rawRange(range));
 }
@@ -20,6 +23,10 @@ double RawUnitsTicker::getTickStep(const QCPRange& range)
 QVector<double> RawUnitsTicker::createTickVector(double tickStep, const QCPRange& range)
 {
     // Round raw values, placed where they fall on the scaled axis.
+    if (!m_scaler.isAffine()) {
+        m_step = 0.0;
+        return QCPAxisTicker::createTickVector(tickStep, range);
+    }
     QVector<double> ticks;
     const QCPRange raw = rawRange(range);
     if (!(tickStep > 0) || !std::isfinite(raw.lower) || !std::isfinite(raw.upper)) {
@@ -39,6 +46,9 @@ QString RawUnitsTicker::getTickLabel(double tick, const QLocale& locale, QChar f
 {
     // Back to the round value it came from (the round trip leaves residue such as 1e-17).
     double raw = toRaw(tick);
+    if (!m_scaler.isAffine()) {
+        return locale.toString(raw, 'g', 3); // a quantile's value: not a round number
+    }
     if (m_step > 0) {
         raw = std::round(raw / m_step) * m_step;
     }

@@ -2,6 +2,8 @@
 // Axis ticks in the data's own units for plots drawn in scaled units.
 #pragma once
 
+#include "core/data/scaler.h"
+
 #include <qcustomplot.h>
 
 namespace sosrep::ui {
@@ -12,9 +14,14 @@ namespace sosrep::ui {
 class RawUnitsTicker : public QCPAxisTicker
 {
 public:
-    RawUnitsTicker(double shift, double scale) : m_shift(shift), m_scale(scale) {}
-    double toRaw(double scaled) const { return m_shift + m_scale * scaled; }
-    double toScaled(double raw) const { return (raw - m_shift) / m_scale; }
+    /// Column `column` of `scaler`: round data values placed where they fall when the scaling
+    /// is affine; for rank (nonlinear, where round data values would bunch up) the base
+    /// class's round scaled positions (quantile levels) labelled with their data values.
+    RawUnitsTicker(const Scaler& scaler, Eigen::Index column) : m_scaler(scaler), m_column(column)
+    {
+    }
+    double toRaw(double scaled) const { return m_scaler.toData(m_column, scaled); }
+    double toScaled(double raw) const { return m_scaler.toScaled(m_column, raw); }
 
 protected:
     double getTickStep(const QCPRange& range) override;
@@ -25,8 +32,8 @@ protected:
 private:
     QCPRange rawRange(const QCPRange& scaled) const;
 
-    double m_shift;
-    double m_scale;
+    Scaler m_scaler;
+    Eigen::Index m_column;
     double m_step = 0.0; // the raw tick step last used
 };
 
