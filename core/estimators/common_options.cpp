@@ -23,9 +23,11 @@ bool tuned(const OptionValues& v, Eigen::Index)
 OptionTable makeDataOptions()
 {
     OptionSpec scale = choiceOption(
-        {"scale", "Scaling", "Data", "KIND"}, {"minmax", "zscore", "robust", "none"}, "minmax",
+        {"scale", "Scaling", "Data", "KIND"}, {"minmax", "zscore", "robust", "rank", "none"},
+        "minmax",
         "per-column scaling fitted on the training rows and applied unchanged to other rows "
-        "(robust: median and interquartile range)");
+        "(robust: median and interquartile range; rank: the empirical CDF, continued beyond "
+        "the training range with min-max's slope)");
     OptionSpec seed;
     seed.name = "seed";
     seed.type = OptionType::Seed;
@@ -121,6 +123,11 @@ OptionTable makeTuningOptions()
                               "the anomaly rule's second scale: the length scale at which the "
                               "kernel weighs a row's k-th nearest neighbour 1/e of its nearest "
                               "(a clump of fewer than k near-copies cannot look dense there)"));
+    t.push_back(choiceOption({"wide_scale", "Wide scale", "Length scale", "W"}, {"none", "median"},
+                             "none",
+                             "the anomaly rule's third scale: none, or median (the median "
+                             "pairwise distance, where a row far from the bulk in a few "
+                             "columns stands out)"));
     OptionSpec factor = realOption({"fd_factor", "FD factor", "Length scale", "X"}, "2", 0.0, true,
                                    "the ranking rule's l: the grid point nearest this multiple of "
                                    "the paper's FD choice (1: the paper's l)");
@@ -164,7 +171,7 @@ OptionTable makeTuningOptions()
                 return tuned(v, rows) && v.text("validation") == "train";
             };
             s.appliesText = "only when the tuning validates on the training rows";
-        } else if (s.name == "reach_neighbours") {
+        } else if (s.name == "reach_neighbours" || s.name == "wide_scale") {
             // The anomaly rule may serve: chosen by name, or by a purpose that is anomaly or
             // not yet decided (the app's auto: its Scores view tunes for anomaly ranking).
             s.applies = [](const OptionValues& v, Eigen::Index rows) {
@@ -271,6 +278,7 @@ SearchConfig searchConfigFrom(const OptionValues& v)
     s.rule = resolvedRule(v);
     s.factor = v.real("fd_factor");
     s.reachNeighbours = v.integer("reach_neighbours");
+    s.wideScale = v.text("wide_scale") == "median";
     s.folds = v.integer("fd_folds");
     s.estimator = fdEstimatorFromString(v.text("fd_estimator"));
     const std::string& duplicates = v.text("fd_duplicates");

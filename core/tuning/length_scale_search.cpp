@@ -297,6 +297,7 @@ CurveView SearchResult::view(bool likelihood) const
     }
     v.spacing = spacing;
     v.reach = reach;
+    v.centre = centre;
     return v;
 }
 

@@ -48,7 +48,10 @@ struct SearchConfig
     /// says why it is the default). The final fit is in double either way.
     bool singlePrecision = true;
 
-    RuleParameters ruleParameters() const { return {neighbours, factor}; }
+    /// The anomaly rule's third scale, the median pairwise distance (option wide_scale).
+    bool wideScale = false;
+
+    RuleParameters ruleParameters() const { return {neighbours, factor, wideScale}; }
 };
 
 struct FdPoint

@@ -229,6 +229,9 @@ Selection selectLengthScale(const CurveView& c, SelectionRule rule, const RulePa
         if (c.reach > a * (1.0 + 1e-9)) {
             s.memberScales.push_back(c.reach);
         }
+        if (p.wideScale && c.centre > s.memberScales.back() * (1.0 + 1e-9)) {
+            s.memberScales.push_back(c.centre);
+        }
         s.combination = Combination::MaxRank;
         s.reason += "_two_scale";
         return s;

@@ -95,12 +95,16 @@ struct CurveView
     std::vector<bool> refinement; // empty: none
     double spacing = 0.0;         // the above-spacing rule's floor
     double reach = 0.0;           // the anomaly rule's neighbourhood scale (0: none)
+    double centre = 0.0;          // the grid's centre: the median pairwise distance
 };
 
 struct RuleParameters
 {
     int neighbours = 3;  // the stable-minimum test's reach on each side
     double factor = 2.0; // the ranking rule's multiple of the FD choice
+    /// The anomaly rule's third scale: the median pairwise distance (wide_scale=median), at
+    /// which a row far from the bulk in a few columns is seen as one.
+    bool wideScale = false;
 };
 
 /// Applies a rule to a curve. Non-finite values never count as minima. For HeldOutLikelihood
