@@ -5,9 +5,11 @@ For each data set and seed: fit on the training rows with `sosrep fit` (its defa
 density, and the other rules named below), score fresh rows with `sosrep score`, and fit
 scikit-learn's KernelDensity with the bandwidth chosen by 5-fold likelihood cross-validation
 (GridSearchCV) on the same min-max-scaled rows. Prints the mean held-out log-likelihood per
-method (higher is better), in the min-max-scaled units both work in, then each method's mean
-difference to CV-KDE over the same splits with its standard error (paired over seeds: the
-splits' own spread cancels).
+method (higher is better), per unit of the data's own columns (sosrep's log densities are; CV-KDE's
+are moved there by the min-max Jacobian), then each method's mean difference to CV-KDE over the
+same splits with its standard error (paired over seeds: the splits' own spread cancels).
+--scalings replaces the methods by the density rule under each scaling named: in the data's units
+the scalings' likelihoods compare directly.
 
   2-D toys: `sosrep generate` (500 training rows, 4000 fresh rows of the same distribution).
   Real sets: the normal rows of ADBench sets, a seeded 70/30 split.
@@ -71,7 +73,9 @@ def cv_kde_loglik(train, test):
     search = GridSearchCV(KernelDensity(kernel='gaussian'),
                           {'bandwidth': np.logspace(-3, 0.5, 36)}, cv=5)
     search.fit(xs)
-    return search.best_estimator_.score_samples(ys).mean(), search.best_params_['bandwidth']
+    # Per unit of the data's columns, as sosrep's: minus the log of the min-max Jacobian.
+    return (search.best_estimator_.score_samples(ys).mean() - np.log(scale).sum(),
+            search.best_params_['bandwidth'])
 
 
 def toy_split(sosrep, tmp, kind, seed, n):
@@ -102,11 +106,18 @@ def main():
     p.add_argument('--data-dir', default=os.path.join(os.path.dirname(__file__), '..', '..',
                                                       'shared', 'datasets', 'adbench'))
     p.add_argument('--only', default='', help='comma-separated data set names to run')
+    p.add_argument('--scalings', default='',
+                   help='comma-separated scalings (minmax,zscore,robust,rank): the density rule '
+                        'under each instead of the methods above')
     a = p.parse_args()
+    methods = METHODS
+    if a.scalings:
+        methods = [(f'SOSREP, density rule, scale={s}', 'sosrep', ['--scale', s])
+                   for s in a.scalings.split(',')]
     only = [s for s in a.only.split(',') if s]
     sets = [(t, 'toy') for t in TOYS] + [(r, 'real') for r in REAL]
     sets = [s for s in sets if not only or s[0] in only]
-    names = [m[0] for m in METHODS] + ['scikit-learn KernelDensity, 5-fold CV']
+    names = [m[0] for m in methods] + ['scikit-learn KernelDensity, 5-fold CV']
     print('mean held-out log-likelihood (higher is better)')
     print('data set\t' + '\t'.join(names))
     diffs = []
@@ -121,7 +132,7 @@ def main():
                     train, test = real_split(a.data_dir, name, seed)
                 write_csv(os.path.join(tmp, 'train.csv'), train)
                 write_csv(os.path.join(tmp, 'test.csv'), test)
-                row = [sosrep_loglik(a.sosrep, tmp, est, flags, seed) for _, est, flags in METHODS]
+                row = [sosrep_loglik(a.sosrep, tmp, est, flags, seed) for _, est, flags in methods]
                 row.append(cv_kde_loglik(train, test)[0])
                 values.append(row)
             values = np.array(values)

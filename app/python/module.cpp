@@ -21,6 +21,8 @@
 #include <atomic>
 #include <cctype>
 #include <functional>
+#include <limits>
+#include <sstream>
 
 namespace py = pybind11;
 
@@ -46,6 +48,9 @@ struct Model
     FitOutcome outcome;
     std::optional<Vector> heldOut; // computed on first use
     std::string heldOutMethod;
+    /// purpose=auto: the anomaly purpose's model from the same sweep, which anomaly_score,
+    /// decision_function and predict use (the density stays `fitted`); null otherwise.
+    std::shared_ptr<Model> anomaly;
 };
 
 /// The core and the command line name options as flags ("give a larger --length-scale"); in
@@ -197,8 +202,9 @@ struct PythonObserver
 
 /// Type II: q's values at the rows of p, checked as `sosrep ratio` checks them (finite, not
 /// negative, not all zero), in the scaled coordinates' units.
-Vector typeTwoValues(const py::object& qValues, Eigen::Index rows, const Scaler& scaler)
+Vector typeTwoValues(const py::object& qValues, const Matrix& scaledRows, const Scaler& scaler)
 {
+    const Eigen::Index rows = scaledRows.rows();
     const auto q = qValues.cast<py::array_t<double, py::array::c_style | py::array::forcecast>>();
     if (q.ndim() != 1 || q.shape(0) != rows) {
         throw py::value_error("q: gives " + std::to_string(q.size()) + " values for the " +
@@ -216,7 +222,7 @@ Vector typeTwoValues(const py::object& qValues, Eigen::Index rows, const Scaler&
         throw ParameterError("q", "q is zero at every row of 'X': the ratio q/p is 0 there and "
                                   "has nothing to fit");
     }
-    return raw * std::exp(scaler.logJacobian());
+    return raw.cwiseProduct(scaler.densityFactorRows(scaledRows));
 }
 
 /// The estimator's settings with Python's options (every one checked against its table).
@@ -236,6 +242,27 @@ FitSettings fitSettingsOf(const std::string& estimator,
     }
     settings.resolvePurpose("density"); // as `sosrep fit`: purpose=auto is the density
     return settings;
+}
+
+/// Whether a fit with these options also gets the anomaly purpose's model: purpose left at
+/// auto, a tuned length scale that the purpose decides, and no second sample (not a ratio).
+bool wantsAnomalyModel(const std::string& estimator,
+                       const std::map<std::string, std::string>& options, const FitData& data)
+{
+    const FitSettings defaults = FitSettings::defaults(estimator);
+    if (!defaults.values.has("purpose") || data.second || data.secondValues) {
+        return false;
+    }
+    const auto given = options.find("purpose");
+    if (given != options.end() && given->second != "auto") {
+        return false;
+    }
+    const auto selection = options.find("selection");
+    if (selection != options.end() && selection->second != "auto") {
+        return false; // a named rule is the same for both purposes
+    }
+    const FitSettings settings = fitSettingsOf(estimator, options);
+    return settings.autoLengthScale();
 }
 
 /// The fitted model as Python holds it: the model, its warnings and file form, and for a density
@@ -276,7 +303,6 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
     PreparedTraining prepared =
         prepareTraining(train, scalingKindFromString(settings.values.text("scale")));
     // The fit holds one double copy of X, the scaled one: the raw copy goes before it starts.
-    const Eigen::Index trainRows = train.rows();
     const Eigen::Index trainDim = train.dim();
     train.x = Matrix();
     FitData data;
@@ -298,7 +324,7 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
     }
     Vector values;
     if (!qValues.is_none()) {
-        values = typeTwoValues(qValues, trainRows, prepared.scaler);
+        values = typeTwoValues(qValues, data.train, prepared.scaler);
         data.secondValues = &values;
     }
     PythonObserver watch;
@@ -313,7 +339,33 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
         throw py::error_already_set(); // KeyboardInterrupt, or the progress callback's error
     }
     checkUsable(*f.model);
-    return modelOf(f, data, settings, prepared, train.columns);
+    const bool anomalyToo = f.search && wantsAnomalyModel(estimator, options, data);
+    FitData anomalyData;
+    if (anomalyToo) {
+        anomalyData.train = data.train; // modelOf takes data.train: each model keeps its rows
+        anomalyData.validation = data.validation;
+        anomalyData.source = data.source;
+        anomalyData.scaler = data.scaler;
+    }
+    auto m = modelOf(f, data, settings, prepared, train.columns);
+    if (anomalyToo) {
+        // The anomaly purpose from the density's own sweep (the same curve: both rules start
+        // at its minimum): the reach and the member fits are all it adds.
+        FitSettings anomalySettings = settings;
+        anomalySettings.values.set("purpose", "anomaly");
+        anomalyData.sweep = &*f.search;
+        FitOutcome a;
+        {
+            py::gil_scoped_release release;
+            a = fitModel(anomalyData, anomalySettings, observer);
+        }
+        if (PyErr_Occurred() || a.cancelled || !a.model) {
+            throw py::error_already_set();
+        }
+        checkUsable(*a.model);
+        m->anomaly = modelOf(a, anomalyData, anomalySettings, prepared, train.columns);
+    }
+    return m;
 }
 
 std::shared_ptr<Model> fromJson(const std::string& bytes, const std::string& source)
@@ -380,6 +432,24 @@ py::array_t<double> rowValues(const Model& m, const py::array& x,
 py::array_t<double> logValues(const Model& m, const py::array& x)
 {
     return rowValues(m, x, [&m](const Matrix& y) { return m.fitted->logValues(y).values; });
+}
+
+/// The log values at the training rows the model was fitted on in this process (PyOD's
+/// decision_scores_); a model read from a file keeps no rows.
+py::array_t<double> trainingLogValues(const Model& m)
+{
+    if (m.data.train.rows() == 0) {
+        throw py::attribute_error("a model read from a file keeps no training rows: score the "
+                                  "rows you fitted on with anomaly_score");
+    }
+    Vector v;
+    {
+        py::gil_scoped_release release;
+        v = m.fitted->logValues(m.data.train).values;
+    }
+    py::array_t<double> out(v.size());
+    std::copy(v.data(), v.data() + v.size(), out.mutable_data());
+    return out;
 }
 
 /// The ratio q/p at the rows of X (a ratio model; the scaling cancels in a ratio).
@@ -506,15 +576,38 @@ py::dict summaryOf(const Model& m)
     };
     put(m.fitted->summary());
     put(m.fitted->report().fields);
+    if (d.contains("ensemble_length_scales")) {
+        // The summary's text form ("0.2 0.21") as the numbers they are.
+        py::list scales;
+        std::istringstream in(py::cast<std::string>(d["ensemble_length_scales"]));
+        for (double l = 0.0; in >> l;) {
+            scales.append(l);
+        }
+        d["ensemble_length_scales"] = scales;
+    }
+    // What the command line's summary says beside them: the fit's status and how l was chosen.
+    d["status"] =
+        m.fitted->report().refused ? std::string("refused") : toString(m.fitted->report().status);
+    for (const char* key : {"purpose", "selection_rule", "selection_reason", "seed"}) {
+        const io::Json& v = io::member(m.saved.provenance, key);
+        if (v.is_string()) {
+            d[key] = v.get<std::string>();
+        }
+    }
     return d;
 }
 
 py::list fdCurveOf(const Model& m)
 {
     py::list out;
+    // Held-out log-likelihood is computed by the likelihood rule only: NaN elsewhere, not 0.
+    const io::Json& rule = io::member(m.saved.provenance, "selection_rule");
+    const bool likelihood = rule.is_string() && rule.get<std::string>() == "likelihood";
     for (const FdPoint& p : m.fdCurve) {
-        out.append(py::make_tuple(p.lengthScale, p.value, p.invalidPoints, p.iterations,
-                                  p.kernelProducts, p.heldOutLogLikelihood, toString(p.status)));
+        out.append(py::make_tuple(
+            p.lengthScale, p.value, p.invalidPoints, p.iterations, p.kernelProducts,
+            likelihood ? p.heldOutLogLikelihood : std::numeric_limits<double>::quiet_NaN(),
+            toString(p.status)));
     }
     return out;
 }
@@ -631,9 +724,13 @@ PYBIND11_MODULE(_sosrep, m)
         .def_property_readonly("summary", &summaryOf)
         .def_property_readonly("fd_curve", &fdCurveOf)
         .def_property_readonly("warnings", [](const Model& x) { return pythonWords(x.warnings); })
+        .def_property_readonly(
+            "anomaly", [](const Model& x) { return x.anomaly; },
+            "the anomaly purpose's model (purpose=auto), or None")
         .def_property("outlier_threshold", &savedThresholdOf, &setOutlierThreshold)
         .def("held_out_threshold", &heldOutThreshold, py::arg("contamination"))
         .def("log_values", &logValues, py::arg("X"))
+        .def("training_log_values", &trainingLogValues)
         .def("ratio", &ratioAt, py::arg("X"))
         .def("to_json", &toJson)
         .def("save", &save, py::arg("path"))

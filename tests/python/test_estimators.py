@@ -249,3 +249,101 @@ def test_clone_pipeline_and_grid_search(moons):
     by_hand = [cross_val_score(sosrep.KDE(length_scale=h), moons, cv=folds).mean() for h in grid]
     assert search.best_params_["length_scale"] == grid[int(np.argmax(by_hand))] == 0.03
     assert np.allclose(search.cv_results_["mean_test_score"], by_hand)
+
+
+@pytest.mark.parametrize("name", ["SOSREP", "KDE"])
+def test_auto_purpose_scores_anomalies_with_the_anomaly_model(name, tmp_path):
+    """A user who never sets purpose gets the anomaly purpose where they ask for anomaly scores
+    (anomaly_score, decision_function, predict) and the density where they ask for a density
+    (score_samples, score): the same numbers as the two purposes fitted on their own."""
+    rng = np.random.default_rng(5)
+    X = np.vstack([rng.normal(size=(500, 6)), rng.normal(6.0, 0.3, size=(4, 6))])
+    cls = getattr(sosrep, name)
+    auto = cls(seed=2).fit(X)
+    density = cls(seed=2, purpose="density").fit(X)
+    anomaly = cls(seed=2, purpose="anomaly").fit(X)
+    assert hasattr(auto, "anomaly_model_")
+    assert not hasattr(density, "anomaly_model_") and not hasattr(anomaly, "anomaly_model_")
+    np.testing.assert_array_equal(auto.score_samples(X), density.score_samples(X))
+    np.testing.assert_array_equal(auto.anomaly_score(X), anomaly.anomaly_score(X))
+    assert not np.array_equal(auto.anomaly_score(X), -auto.score_samples(X))
+    assert auto.offset_ == anomaly.offset_
+    np.testing.assert_array_equal(auto.decision_function(X), anomaly.decision_function(X))
+    np.testing.assert_array_equal(auto.predict(X), anomaly.predict(X))
+    assert (auto.predict(X) == np.where(auto.decision_function(X) >= 0, 1, -1)).all()
+    # Pickled, it decides as before; saved, the file is the density and says so.
+    again = pickle.loads(pickle.dumps(auto))
+    np.testing.assert_array_equal(again.anomaly_score(X), auto.anomaly_score(X))
+    np.testing.assert_array_equal(again.predict(X), auto.predict(X))
+    with pytest.warns(sosrep.FitWarning, match="holds the density model"):
+        auto.save(tmp_path / "m.json")
+    loaded = sosrep.load(tmp_path / "m.json")
+    np.testing.assert_array_equal(loaded.score_samples(X), auto.score_samples(X))
+    # Outlier detection on the training rows under auto: the anomaly model's threshold.
+    labels = cls(seed=2, novelty=False).fit_predict(X)
+    np.testing.assert_array_equal(labels, cls(seed=2, purpose="anomaly",
+                                              novelty=False).fit_predict(X))
+
+
+@pytest.mark.parametrize("name", ["SOSREP", "IForest", "LOF"])
+def test_pyod_attributes(name):
+    """decision_scores_, threshold_ and labels_ as PyOD users read them: the fitted rows'
+    anomaly scores (higher = more anomalous), the threshold on that scale, 0/1 labels."""
+    rng = np.random.default_rng(3)
+    X = np.vstack([rng.normal(size=(400, 4)), rng.normal(8.0, 0.2, size=(6, 4))])
+    est = getattr(sosrep, name)(seed=1).fit(X)
+    np.testing.assert_array_equal(est.decision_scores_, est.anomaly_score(X))
+    assert est.threshold_ == -est.offset_
+    assert set(np.unique(est.labels_)) <= {0, 1}
+    np.testing.assert_array_equal(est.labels_, (est.predict(X) == -1).astype(int))
+    assert est.decision_scores_[-6:].min() > np.median(est.decision_scores_)  # the far clump
+    # novelty=False: PyOD's own threshold, the fitted rows' contamination quantile.
+    out = getattr(sosrep, name)(seed=1, novelty=False, contamination=0.05).fit(X)
+    assert abs(out.labels_.mean() - 0.05) < 0.01
+    # A model read back (pickle, load) keeps no rows: no decision_scores_, said so.
+    loaded = pickle.loads(pickle.dumps(est))
+    assert loaded.threshold_ == est.threshold_
+    with pytest.raises(AttributeError, match="keeps no training rows"):
+        loaded.decision_scores_
+
+
+def test_random_state_as_scikit_learn_takes_it():
+    """random_state: None keeps seed, an int is the seed, a RandomState or Generator is drawn
+    from (advancing it, as scikit-learn's estimators do); anything else is a TypeError."""
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(200, 2))
+    by_seed = sosrep.IForest(seed=5).fit(X).score_samples(X)
+    np.testing.assert_array_equal(sosrep.IForest(random_state=5).fit(X).score_samples(X), by_seed)
+    assert sosrep.IForest(random_state=5, seed=9).fit(X).model_.settings["seed"] == "5"
+    assert sosrep.IForest(seed=9).fit(X).model_.settings["seed"] == "9"
+    a = sosrep.IForest(random_state=np.random.RandomState(0)).fit(X).score_samples(X)
+    b = sosrep.IForest(random_state=np.random.RandomState(0)).fit(X).score_samples(X)
+    np.testing.assert_array_equal(a, b)
+    state = np.random.RandomState(0)
+    first = sosrep.IForest(random_state=state).fit(X).model_.settings["seed"]
+    second = sosrep.IForest(random_state=state).fit(X).model_.settings["seed"]
+    assert first != second  # the state advanced
+    gen = sosrep.SOSREP(random_state=np.random.default_rng(1), length_scale=0.3).fit(X)
+    assert int(gen.model_.settings["seed"]) >= 0
+    with pytest.raises(TypeError, match="random_state"):
+        sosrep.IForest(random_state="7").fit(X)
+    with pytest.raises(ValueError, match="random_state"):
+        sosrep.IForest(random_state=-1).fit(X)
+
+
+def test_summary_and_curve_say_what_they_hold():
+    """summary_ carries what the command line's summary says (status, purpose, selection rule)
+    and the ensemble's length scales as numbers; a curve column nobody computed is NaN, not 0;
+    a detector without a kernel has no length_scale_."""
+    X = np.random.default_rng(5).normal(size=(500, 6))
+    est = sosrep.SOSREP(seed=2, purpose="anomaly").fit(X)
+    s = est.summary_
+    assert s["status"] == "converged" and s["purpose"] == "anomaly"
+    assert s["selection_rule"] == "anomaly" and s["seed"] == "2"
+    assert [type(v) for v in s["ensemble_length_scales"]] == [float, float]
+    assert np.isnan(est.fd_curve_["held_out_log_likelihood"]).all()
+    liked = sosrep.KDE(selection="likelihood").fit(X)
+    assert np.isfinite(liked.fd_curve_["held_out_log_likelihood"]).all()
+    forest = sosrep.IForest().fit(X)
+    assert not hasattr(forest, "length_scale_")
+    assert forest.summary_["status"] == "converged"

@@ -64,6 +64,23 @@ def _option_text(value):
     return str(value)
 
 
+def _seed_of(random_state):
+    """scikit-learn's random_state as the core's seed: an int as it is, a RandomState or a
+    Generator drawn from (as scikit-learn's estimators draw theirs, so the state advances)."""
+    if isinstance(random_state, (bool, np.bool_)):
+        raise TypeError("random_state: must be None, an int, a numpy RandomState or Generator")
+    if isinstance(random_state, (int, np.integer)):
+        if random_state < 0:
+            raise ValueError(f"random_state: must be non-negative, not {random_state}")
+        return int(random_state)
+    if isinstance(random_state, np.random.RandomState):
+        return int(random_state.randint(np.iinfo(np.int32).max))
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(np.iinfo(np.int32).max))
+    raise TypeError(f"random_state: must be None, an int, a numpy RandomState or Generator, "
+                    f"not {type(random_state).__name__}")
+
+
 class SosrepEstimator(BaseEstimator):
     """Common behaviour of the generated classes (see the class of each estimator)."""
 
@@ -73,8 +90,11 @@ class SosrepEstimator(BaseEstimator):
     _option_specs = {}
 
     def _options(self):
-        return {name: _option_text(getattr(self, keyword_of(name)))
-                for name in self._option_names}
+        options = {name: _option_text(getattr(self, keyword_of(name)))
+                   for name in self._option_names}
+        if "seed" in options and getattr(self, "random_state", None) is not None:
+            options["seed"] = _option_text(_seed_of(self.random_state))
+        return options
 
     def _check_fitted(self):
         if not hasattr(self, "model_"):
@@ -125,8 +145,17 @@ class SosrepEstimator(BaseEstimator):
 
     def _set_model(self, model):
         self.model_ = model
+        if model.anomaly is not None:
+            # purpose='auto': the anomaly purpose's model, from the same sweep, for the
+            # anomaly-side methods (the density stays model_).
+            self.anomaly_model_ = model.anomaly
+        else:
+            self.__dict__.pop("anomaly_model_", None)
         self.n_features_in_ = model.n_features
-        self.length_scale_ = model.length_scale
+        if model.length_scale > 0:  # a kernel's; a detector without one has none
+            self.length_scale_ = model.length_scale
+        else:
+            self.__dict__.pop("length_scale_", None)
         self.fd_curve_ = np.array(
             [tuple(p) for p in model.fd_curve],
             dtype=[("length_scale", "f8"), ("fd", "f8"), ("invalid_points", "i8"),
@@ -137,11 +166,23 @@ class SosrepEstimator(BaseEstimator):
             self.log_normalizer_ = summary["log_normalizer"]
         self.summary_ = summary
 
+    def _scoring_model(self):
+        """The model anomaly scores and decisions come from: the anomaly purpose's under
+        purpose='auto', else model_."""
+        return self.__dict__.get("anomaly_model_") or self.model_
+
     def save(self, path):
         """Writes the command line's and the app's model file (JSON), atomically; a detector's
-        outlier threshold is saved with it."""
+        outlier threshold is saved with it. Under purpose='auto' the file holds the density
+        (model_), as `sosrep fit` writes it: its anomaly scores are the density's, not those
+        of anomaly_model_ (fit with purpose='anomaly' to save an anomaly model)."""
         self._check_fitted()
-        if isinstance(self, DetectorEstimator):
+        if "anomaly_model_" in self.__dict__:
+            warnings.warn("save: the file holds the density model (purpose='auto' picks the "
+                          "density for it); anomaly_score, decision_function and predict of "
+                          "the loaded model will be the density's. Fit with purpose='anomaly' "
+                          "to save the anomaly model.", FitWarning, stacklevel=2)
+        elif isinstance(self, DetectorEstimator):
             try:
                 self.offset_
             except ValueError:
@@ -155,13 +196,17 @@ class SosrepEstimator(BaseEstimator):
             except ValueError:
                 pass  # a model read from a file without a threshold
         state = dict(self.__dict__)
-        if "model_" in state:
-            state["model_"] = state["model_"].to_json()
+        for key in ("model_", "anomaly_model_"):
+            if key in state:
+                state[key] = state[key].to_json()
         return state
 
     def __setstate__(self, state):
         model = state.pop("model_", None)
+        anomaly = state.pop("anomaly_model_", None)
         self.__dict__.update(state)
+        if anomaly is not None:
+            self.anomaly_model_ = _sosrep.from_json(anomaly, "<pickle>")
         if model is not None:
             model = _sosrep.from_json(model, "<pickle>")
             # A state edited or pickled from another class must not give, say, a KDE that holds
@@ -203,9 +248,10 @@ class DetectorEstimator(SosrepEstimator):
             # is the contamination quantile of their own scores. New rows score lower than the
             # rows a model fitted, so with this threshold predict flags more than that share of
             # new inliers: novelty=True (the default) is for new rows.
-            self._offset = float(np.quantile(self.score_samples(X),
+            scoring = self._scoring_model()
+            self._offset = float(np.quantile(scoring.log_values(self._array(X)),
                                              _contamination(self.contamination)))
-            self.model_.outlier_threshold = (_contamination(self.contamination), self._offset)
+            scoring.outlier_threshold = (_contamination(self.contamination), self._offset)
         return self
 
     @property
@@ -220,7 +266,8 @@ class DetectorEstimator(SosrepEstimator):
         self._check_fitted()
         # The model keeps the held-out values once computed: no attribute of this object changes
         # (scikit-learn checks that predict leaves __dict__ alone).
-        offset, _, _ = self.model_.held_out_threshold(_contamination(self.contamination))
+        offset, _, _ = self._scoring_model().held_out_threshold(
+            _contamination(self.contamination))
         return float(offset)
 
     @offset_.setter
@@ -233,13 +280,47 @@ class DetectorEstimator(SosrepEstimator):
         self._check_fitted()
         return self.model_.log_values(self._array(X))
 
+    def _normality(self, X):
+        """The scoring model's values at X: score_samples, or under purpose='auto' the anomaly
+        purpose's normality score."""
+        self._check_fitted()
+        return self._scoring_model().log_values(self._array(X))
+
+    @property
+    def decision_scores_(self):
+        """PyOD's attribute: the anomaly scores (anomaly_score) of the rows fitted on, higher
+        is more anomalous. Not on a model read from a file, which keeps no rows."""
+        self._check_fitted()
+        return -self._scoring_model().training_log_values()
+
+    @property
+    def threshold_(self):
+        """PyOD's attribute, on decision_scores_'s scale: -offset_. With novelty=True (the
+        default) it is the `contamination` quantile of rows the model did not fit, so it holds
+        for new rows, and labels_ flags fewer than that share of the fitted rows (each sits on
+        its own kernel bump); PyOD takes the fitted rows' own quantile (novelty=False here)."""
+        return -self.offset_
+
+    @property
+    def labels_(self):
+        """PyOD's attribute: 1 for the fitted rows whose decision_scores_ exceed threshold_,
+        else 0 (predict gives scikit-learn's +1 / -1 for any rows)."""
+        return (self.decision_scores_ > self.threshold_).astype(int)
+
     def anomaly_score(self, X):
-        """Higher is more anomalous (PyOD's convention): minus score_samples."""
-        return -self.score_samples(X)
+        """Higher is more anomalous (PyOD's convention). Minus score_samples, except under
+        purpose='auto' (the default) for estimators whose tuned length scale depends on the
+        purpose: there it is minus the anomaly purpose's normality score (anomaly_model_,
+        fitted from the same sweep), which ranks rows as anomalies better than the density
+        tuned for looking at (README, "Choosing l")."""
+        return -self._normality(X)
 
     def decision_function(self, X):
-        """score_samples minus offset_ (held-out rows' `contamination` quantile): negative for
-        outliers (scikit-learn's convention)."""
+        """The normality score minus offset_ (held-out rows' `contamination` quantile): negative
+        for outliers (scikit-learn's convention). The normality score is score_samples, or
+        under purpose='auto' the anomaly purpose's (see anomaly_score): then, unlike
+        scikit-learn's other detectors, it is not score_samples - offset_, because
+        score_samples stays the density's log p."""
         self._check_fitted()
         try:
             offset = self.offset_
@@ -250,7 +331,7 @@ class DetectorEstimator(SosrepEstimator):
                 "decision_function: this model holds no outlier threshold (a model file written "
                 "by the command line or the app, which score without one): fit the estimator, "
                 "or use score_samples or anomaly_score")
-        return self.score_samples(X) - offset
+        return self._normality(X) - offset
 
     def predict(self, X):
         """+1 for inliers, -1 for outliers (decision_function below 0)."""
@@ -316,6 +397,10 @@ def _make_class(entry):
     params = [inspect.Parameter(keyword_of(o["name"]), inspect.Parameter.KEYWORD_ONLY,
                                 default=_python_default(o)) for o in options]
     density = not entry["needs_second_sample"]
+    if any(o["name"] == "seed" for o in options):
+        # scikit-learn's name for it: None keeps `seed`; an int, RandomState or Generator wins.
+        params.append(inspect.Parameter("random_state", inspect.Parameter.KEYWORD_ONLY,
+                                        default=None))
     if density:
         params.append(inspect.Parameter("contamination", inspect.Parameter.KEYWORD_ONLY,
                                         default=0.1))
