@@ -295,11 +295,21 @@ std::shared_ptr<Model> modelOf(FitOutcome& f, FitData& data, const FitSettings& 
 std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
                            const std::map<std::string, std::string>& options,
                            const py::object& second, const py::object& progress,
-                           const py::object& qValues)
+                           const py::object& qValues, const py::object& columns)
 {
     const FitSettings settings = fitSettingsOf(estimator, options);
     const ArrayRows rows(x, "X");
     Dataset train = datasetOf(rows, "X");
+    if (!columns.is_none()) {
+        // A DataFrame's column names: the model file keeps them, so `sosrep score` reads the
+        // DataFrame's own CSV with it.
+        auto names = columns.cast<std::vector<std::string>>();
+        if (Eigen::Index(names.size()) != train.dim()) {
+            throw py::value_error("columns: " + std::to_string(names.size()) + " names for " +
+                                  std::to_string(train.dim()) + " columns");
+        }
+        train.columns = std::move(names);
+    }
     PreparedTraining prepared =
         prepareTraining(train, scalingKindFromString(settings.values.text("scale")));
     // The fit holds one double copy of X, the scaled one: the raw copy goes before it starts.
@@ -706,7 +716,7 @@ PYBIND11_MODULE(_sosrep, m)
     m.def("estimators", &estimatorTable, "Every registered estimator and its options");
     m.def("fit", &fit, py::arg("estimator"), py::arg("X"), py::arg("options"),
           py::arg("second") = py::none(), py::arg("progress") = py::none(),
-          py::arg("q_values") = py::none(),
+          py::arg("q_values") = py::none(), py::arg("columns") = py::none(),
           "Fits an estimator through the core's fit route (the command line's)");
     m.def("load", &load, py::arg("path"), "Reads a model file of the command line or the app");
     m.def("from_json", &fromJson, py::arg("data"), py::arg("source") = "<bytes>");
@@ -719,6 +729,7 @@ PYBIND11_MODULE(_sosrep, m)
         .def_property_readonly("estimator", [](const Model& x) { return x.fitted->estimator(); })
         .def_property_readonly("kind", [](const Model& x) { return toString(x.fitted->kind()); })
         .def_property_readonly("n_features", [](const Model& x) { return x.saved.columns.size(); })
+        .def_property_readonly("columns", [](const Model& x) { return x.saved.columns; })
         .def_property_readonly("length_scale", [](const Model& x) { return x.lengthScale; })
         .def_property_readonly("settings", &settingsOf)
         .def_property_readonly("summary", &summaryOf)

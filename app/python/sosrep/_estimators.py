@@ -81,6 +81,24 @@ def _seed_of(random_state):
                     f"not {type(random_state).__name__}")
 
 
+def _feature_names(X):
+    """A DataFrame's column names when they are all strings (scikit-learn's rule), else
+    None."""
+    columns = getattr(X, "columns", None)
+    if columns is None or not hasattr(X, "iloc"):
+        return None
+    names = np.asarray(columns, dtype=object)
+    if len(names) == 0 or not all(isinstance(n, str) for n in names):
+        return None
+    return names
+
+
+def _name_list(names, most=5):
+    """scikit-learn's list of names in its feature-name messages."""
+    out = "".join(f"- {n}\n" for n in names[:most])
+    return out + ("- ...\n" if len(names) > most else "")
+
+
 class SosrepEstimator(BaseEstimator):
     """Common behaviour of the generated classes (see the class of each estimator)."""
 
@@ -131,12 +149,13 @@ class SosrepEstimator(BaseEstimator):
         return X
 
     def _fit_model(self, X, second=None, progress=None, q_values=None):
+        names = _feature_names(X)
         X = self._array(X)
         if X.ndim == 2 and X.shape[0] < 2:
             raise ValueError(f"X: {X.shape[0]} sample(s): a fit needs at least 2 rows")
         model = _sosrep.fit(self._estimator, X, self._options(),
                             None if second is None else self._array(second, "q"), progress,
-                            q_values)
+                            q_values, None if names is None else list(names))
         self._set_model(model)
         for message in model.warnings:
             # What the command line prints to stderr and the app shows in its banner.
@@ -145,6 +164,12 @@ class SosrepEstimator(BaseEstimator):
 
     def _set_model(self, model):
         self.model_ = model
+        names = np.asarray(model.columns, dtype=object)
+        if list(names) != [f"x{j + 1}" for j in range(len(names))]:
+            # Names from a DataFrame, or a file's header (x1..xn: an array's, no names).
+            self.feature_names_in_ = names
+        else:
+            self.__dict__.pop("feature_names_in_", None)
         if model.anomaly is not None:
             # purpose='auto': the anomaly purpose's model, from the same sweep, for the
             # anomaly-side methods (the density stays model_).
@@ -165,6 +190,37 @@ class SosrepEstimator(BaseEstimator):
         if "log_normalizer" in summary:
             self.log_normalizer_ = summary["log_normalizer"]
         self.summary_ = summary
+
+    def _by_name(self, X):
+        """X's columns as the model was fitted on them: a DataFrame's by name (reordered back
+        when only the order differs; missing or unknown names are a ValueError in
+        scikit-learn's words), with scikit-learn's warnings when only one side has names."""
+        fitted = self.__dict__.get("feature_names_in_")
+        names = _feature_names(X)
+        cls = type(self).__name__
+        if fitted is not None and names is not None:
+            if list(names) == list(fitted):
+                return X
+            if sorted(names) == sorted(fitted):
+                return X[list(fitted)]
+            message = "The feature names should match those that were passed during fit.\n"
+            unseen = [n for n in names if n not in set(fitted)]
+            missing = [n for n in fitted if n not in set(names)]
+            if unseen:
+                message += "Feature names unseen at fit time:\n" + _name_list(unseen)
+            if missing:
+                message += "Feature names seen at fit time, yet now missing:\n" + \
+                    _name_list(missing)
+            if not unseen and not missing:
+                message += "Feature names must be unique and as many as at fit time.\n"
+            raise ValueError(message)
+        if fitted is not None and names is None and hasattr(self, "model_"):
+            warnings.warn(f"X does not have valid feature names, but {cls} was fitted with "
+                          "feature names", UserWarning, stacklevel=3)
+        elif fitted is None and names is not None and hasattr(self, "model_"):
+            warnings.warn(f"X has feature names, but {cls} was fitted without feature names",
+                          UserWarning, stacklevel=3)
+        return X
 
     def _scoring_model(self):
         """The model anomaly scores and decisions come from: the anomaly purpose's under
@@ -278,13 +334,13 @@ class DetectorEstimator(SosrepEstimator):
         """log p at the rows of X (the log pre-density for a pre-density, the normality score
         for a detector): higher is more typical."""
         self._check_fitted()
-        return self.model_.log_values(self._array(X))
+        return self.model_.log_values(self._array(self._by_name(X)))
 
     def _normality(self, X):
         """The scoring model's values at X: score_samples, or under purpose='auto' the anomaly
         purpose's normality score."""
         self._check_fitted()
-        return self._scoring_model().log_values(self._array(X))
+        return self._scoring_model().log_values(self._array(self._by_name(X)))
 
     @property
     def decision_scores_(self):
@@ -377,8 +433,8 @@ class RatioEstimator(SosrepEstimator):
             raise ValueError(f"{type(self).__name__}: fit(X_p, X_q) needs a sample of q, or "
                              "fit(X_p, q=function) q's density as a function (one of them)")
         if q is not None:
-            X = self._array(X)
-            self._fit_model(X, progress=progress, q_values=np.asarray(q(X), dtype=np.float64))
+            self._fit_model(X, progress=progress,
+                            q_values=np.asarray(q(self._array(X)), dtype=np.float64))
         else:
             self._fit_model(X, second=Y, progress=progress)
         self.weights_ = self.ratio(X)
@@ -389,7 +445,7 @@ class RatioEstimator(SosrepEstimator):
     def ratio(self, X):
         """The estimated q/p at the rows of X (FIRE imposes no sign: values may be negative)."""
         self._check_fitted()
-        return self.model_.ratio(self._array(X))
+        return self.model_.ratio(self._array(self._by_name(X)))
 
 
 def _make_class(entry):
