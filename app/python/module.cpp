@@ -13,6 +13,7 @@
 #include "core/pipeline/fit_route.h"
 #include "core/pipeline/outlier_threshold.h"
 #include "core/ratio/importance_weights.h"
+#include "core/util/thread_settings.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -713,6 +714,16 @@ PYBIND11_MODULE(_sosrep, m)
             PyErr_SetString(PyExc_FloatingPointError, pythonWords(e.what()).c_str());
         }
     });
+    m.def(
+        "set_threads",
+        [](int threads, bool dynamic) {
+            const ThreadSettings old = currentThreadSettings();
+            applyThreadSettings({threads, dynamic});
+            return py::make_tuple(old.threads, old.dynamic);
+        },
+        py::arg("threads"), py::arg("dynamic"),
+        "Sets the calling thread's OpenMP threads (and dynamic adjustment); returns the old");
+    m.def("available_cores", &availableCores);
     m.def("estimators", &estimatorTable, "Every registered estimator and its options");
     m.def("fit", &fit, py::arg("estimator"), py::arg("X"), py::arg("options"),
           py::arg("second") = py::none(), py::arg("progress") = py::none(),

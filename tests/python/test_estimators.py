@@ -347,3 +347,29 @@ def test_summary_and_curve_say_what_they_hold():
     forest = sosrep.IForest().fit(X)
     assert not hasattr(forest, "length_scale_")
     assert forest.summary_["status"] == "converged"
+
+
+def test_n_jobs_sets_the_threads_of_each_call_only():
+    """n_jobs as scikit-learn reads it (None: 1 or a joblib context's; -1: every core); the
+    numbers do not depend on it, the threads are set for the call and restored after, and a
+    bad value is refused before any work."""
+    from sosrep import _sosrep
+    from sosrep._estimators import _threads_of
+    X = np.random.default_rng(2).normal(size=(600, 4))
+    one = sosrep.SOSREP(n_jobs=1, seed=3).fit(X)
+    two = sosrep.SOSREP(n_jobs=2, seed=3).fit(X)
+    assert one.length_scale_ == two.length_scale_
+    np.testing.assert_allclose(one.score_samples(X), two.score_samples(X), rtol=1e-12)
+    np.testing.assert_array_equal(two.score_samples(X), one.set_params(n_jobs=2).score_samples(X))
+    before = _sosrep.set_threads(3, False)
+    two.score_samples(X)
+    assert _sosrep.set_threads(*before) == (3, False)  # restored after the call
+    cores = _sosrep.available_cores()
+    assert _threads_of(None) == 1 and _threads_of(-1) == cores
+    assert _threads_of(-2) == max(1, cores - 1) and _threads_of(4) == 4
+    from joblib import parallel_backend
+    with parallel_backend("threading", n_jobs=2):
+        assert _threads_of(None) == 2
+    for bad in (0, "2", 1.5, True):
+        with pytest.raises(ValueError, match="n_jobs"):
+            sosrep.KDE(n_jobs=bad).fit(X)

@@ -7,6 +7,7 @@ plug-in appears here without Python code. Fits go through the core's one fit rou
 `sosrep fit` uses (purpose=auto is the density there too), and the fitted model is the command
 line's and the app's model file: scores are equal bit for bit.
 """
+import contextlib
 import inspect
 import keyword
 
@@ -81,6 +82,35 @@ def _seed_of(random_state):
                     f"not {type(random_state).__name__}")
 
 
+def _threads_of(n_jobs):
+    """scikit-learn's n_jobs as a thread count: None is 1, or the n_jobs of an active
+    joblib.parallel_backend context; -1 every core, -2 all but one, and so on."""
+    if n_jobs is None:
+        try:
+            from joblib.parallel import get_active_backend
+            n_jobs = get_active_backend()[1] or 1
+        except ImportError:
+            n_jobs = 1
+    if isinstance(n_jobs, (bool, np.bool_)) or not isinstance(n_jobs, (int, np.integer)) \
+            or n_jobs == 0:
+        raise ValueError(f"n_jobs: must be None or a non-zero int, not {n_jobs!r}")
+    cores = _sosrep.available_cores()
+    return int(n_jobs) if n_jobs > 0 else max(1, cores + 1 + int(n_jobs))
+
+
+@contextlib.contextmanager
+def _thread_scope(n_jobs):
+    """The core's OpenMP threads for this call, on this Python thread only. With more than
+    one, the runtime may use fewer while the machine is busy (OpenMP's dynamic adjustment):
+    a thread that shares its core with another process would hold up every barrier."""
+    threads = _threads_of(n_jobs)
+    old = _sosrep.set_threads(threads, threads > 1)
+    try:
+        yield
+    finally:
+        _sosrep.set_threads(*old)
+
+
 def _feature_names(X):
     """A DataFrame's column names when they are all strings (scikit-learn's rule), else
     None."""
@@ -153,9 +183,10 @@ class SosrepEstimator(BaseEstimator):
         X = self._array(X)
         if X.ndim == 2 and X.shape[0] < 2:
             raise ValueError(f"X: {X.shape[0]} sample(s): a fit needs at least 2 rows")
-        model = _sosrep.fit(self._estimator, X, self._options(),
-                            None if second is None else self._array(second, "q"), progress,
-                            q_values, None if names is None else list(names))
+        with _thread_scope(self.n_jobs):
+            model = _sosrep.fit(self._estimator, X, self._options(),
+                                None if second is None else self._array(second, "q"),
+                                progress, q_values, None if names is None else list(names))
         self._set_model(model)
         for message in model.warnings:
             # What the command line prints to stderr and the app shows in its banner.
@@ -322,8 +353,9 @@ class DetectorEstimator(SosrepEstimator):
         self._check_fitted()
         # The model keeps the held-out values once computed: no attribute of this object changes
         # (scikit-learn checks that predict leaves __dict__ alone).
-        offset, _, _ = self._scoring_model().held_out_threshold(
-            _contamination(self.contamination))
+        with _thread_scope(self.n_jobs):
+            offset, _, _ = self._scoring_model().held_out_threshold(
+                _contamination(self.contamination))
         return float(offset)
 
     @offset_.setter
@@ -334,20 +366,25 @@ class DetectorEstimator(SosrepEstimator):
         """log p at the rows of X (the log pre-density for a pre-density, the normality score
         for a detector): higher is more typical."""
         self._check_fitted()
-        return self.model_.log_values(self._array(self._by_name(X)))
+        X = self._array(self._by_name(X))
+        with _thread_scope(self.n_jobs):
+            return self.model_.log_values(X)
 
     def _normality(self, X):
         """The scoring model's values at X: score_samples, or under purpose='auto' the anomaly
         purpose's normality score."""
         self._check_fitted()
-        return self._scoring_model().log_values(self._array(self._by_name(X)))
+        X = self._array(self._by_name(X))
+        with _thread_scope(self.n_jobs):
+            return self._scoring_model().log_values(X)
 
     @property
     def decision_scores_(self):
         """PyOD's attribute: the anomaly scores (anomaly_score) of the rows fitted on, higher
         is more anomalous. Not on a model read from a file, which keeps no rows."""
         self._check_fitted()
-        return -self._scoring_model().training_log_values()
+        with _thread_scope(self.n_jobs):
+            return -self._scoring_model().training_log_values()
 
     @property
     def threshold_(self):
@@ -445,7 +482,9 @@ class RatioEstimator(SosrepEstimator):
     def ratio(self, X):
         """The estimated q/p at the rows of X (FIRE imposes no sign: values may be negative)."""
         self._check_fitted()
-        return self.model_.ratio(self._array(self._by_name(X)))
+        X = self._array(self._by_name(X))
+        with _thread_scope(self.n_jobs):
+            return self.model_.ratio(X)
 
 
 def _make_class(entry):
@@ -457,6 +496,8 @@ def _make_class(entry):
         # scikit-learn's name for it: None keeps `seed`; an int, RandomState or Generator wins.
         params.append(inspect.Parameter("random_state", inspect.Parameter.KEYWORD_ONLY,
                                         default=None))
+    # scikit-learn's: threads of the core's OpenMP loops, for this estimator's calls only.
+    params.append(inspect.Parameter("n_jobs", inspect.Parameter.KEYWORD_ONLY, default=None))
     if density:
         params.append(inspect.Parameter("contamination", inspect.Parameter.KEYWORD_ONLY,
                                         default=0.1))
