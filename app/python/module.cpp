@@ -5,6 +5,7 @@
 #include "core/data/file_bytes.h"
 #include "core/data/preparation.h"
 #include "core/errors.h"
+#include "core/estimators/model_sampling.h"
 #include "core/estimators/ratio_model.h"
 #include "core/estimators/registry.h"
 #include "core/io/model_file.h"
@@ -463,6 +464,25 @@ py::array_t<double> trainingLogValues(const Model& m)
     return out;
 }
 
+/// n rows drawn from the model's density (sampleModel), in the data's own units.
+py::tuple sampleRows(const Model& m, long long n, unsigned long long seed)
+{
+    ModelSample s;
+    {
+        py::gil_scoped_release release;
+        s = sampleModel(*m.fitted, Eigen::Index(n), seed);
+    }
+    const Scaler& scaler = m.saved.scaler;
+    py::array_t<double> out({py::ssize_t(s.rows.rows()), py::ssize_t(s.rows.cols())});
+    auto o = out.mutable_unchecked<2>();
+    for (Eigen::Index r = 0; r < s.rows.rows(); ++r) {
+        for (Eigen::Index j = 0; j < s.rows.cols(); ++j) {
+            o(r, j) = scaler.toData(j, s.rows(r, j));
+        }
+    }
+    return py::make_tuple(out, s.method, s.proposals);
+}
+
 /// The ratio q/p at the rows of X (a ratio model; the scaling cancels in a ratio).
 py::array_t<double> ratioAt(const Model& m, const py::array& x)
 {
@@ -753,6 +773,7 @@ PYBIND11_MODULE(_sosrep, m)
         .def("held_out_threshold", &heldOutThreshold, py::arg("contamination"))
         .def("log_values", &logValues, py::arg("X"))
         .def("training_log_values", &trainingLogValues)
+        .def("sample", &sampleRows, py::arg("n"), py::arg("seed"))
         .def("ratio", &ratioAt, py::arg("X"))
         .def("to_json", &toJson)
         .def("save", &save, py::arg("path"))

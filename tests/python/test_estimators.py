@@ -373,3 +373,33 @@ def test_n_jobs_sets_the_threads_of_each_call_only():
     for bad in (0, "2", 1.5, True):
         with pytest.raises(ValueError, match="n_jobs"):
             sosrep.KDE(n_jobs=bad).fit(X)
+
+
+@pytest.mark.parametrize("name", ["KDE", "SOSREP", "KernelSoS"])
+def test_sample_draws_from_the_model(name, moons):
+    """sample(): seeded rows in X's units whose MMD to the fitted model (closed form or grid
+    quadrature) is at the level of an exact sample of that size, ten times below the same rows
+    shifted by a tenth of a kernel width; KDE's moments are the data's plus the kernel's."""
+    est = getattr(sosrep, name)(seed=1).fit(moons)
+    S = est.sample(2000, random_state=3)
+    assert S.shape == (2000, 2)
+    np.testing.assert_array_equal(S, est.sample(2000, random_state=3))
+    assert not np.array_equal(S, est.sample(2000, random_state=4))
+    near = sosrep.mmd(S, est)["mmd2"]
+    shifted = sosrep.mmd(S + 0.05, est)["mmd2"]
+    assert near < 5e-4 and near < shifted / 5, (near, shifted)
+    if name == "KDE":
+        # Per column: the data's mean; the data's variance plus the kernel's (l in X's units).
+        big = est.sample(40000, random_state=5)
+        scale = moons.max(0) - moons.min(0)  # min-max scaling
+        np.testing.assert_allclose(big.mean(0), moons.mean(0), atol=0.02)
+        np.testing.assert_allclose(big.var(0), moons.var(0) + (est.length_scale_ * scale) ** 2,
+                                   rtol=0.03)
+
+
+def test_sample_is_refused_where_there_is_no_exact_method(moons):
+    with pytest.raises(ValueError, match="laplace, not Gaussian"):
+        sosrep.KDE(kernel="laplace").fit(moons).sample(10)
+    with pytest.raises(ValueError, match="n_samples"):
+        sosrep.KDE().fit(moons).sample(0)
+    assert not hasattr(sosrep.IForest().fit(moons), "sample")  # a score, not a density

@@ -446,16 +446,35 @@ class DetectorEstimator(SosrepEstimator):
 
 
 class DensityEstimator(DetectorEstimator):
-    """A density estimator: the detector's methods, and score() (the mean log-likelihood)."""
+    """A density estimator: the detector's methods, score() (the total log-likelihood) and
+    sample()."""
 
     def score(self, X, y=None):
-        """Mean log-likelihood of the rows; only for a normalized density."""
+        """Total log-likelihood of the rows (scikit-learn's KernelDensity.score: a sum, not a
+        mean); only for a normalized density."""
         self._check_fitted()
         if self.model_.kind != "density":
             raise ValueError(
                 f"{type(self).__name__} with these options gives a {self.model_.kind}, not a "
                 "normalized density: there is no log-likelihood (use score_samples)")
-        return float(np.mean(self.score_samples(X)))
+        return float(np.sum(self.score_samples(X)))
+
+    def sample(self, n_samples=1, random_state=None):
+        """n_samples rows drawn from the fitted density, in X's units (scikit-learn's
+        KernelDensity.sample). Exact for every model that is a Gaussian mixture: KDE draws a
+        row's kernel by its weight; SOSREP (p proportional to f^2) rejects from the squared
+        field of the weights' magnitudes, g^2 >= f^2, keeping a point with probability
+        f^2/g^2; kernel SoS from its mixture's positive part. `random_state`: None (NumPy's
+        global state, as scikit-learn), an int, a RandomState or a Generator. Laplace and SDO
+        kernels raise ValueError: they have no mixture form."""
+        self._check_fitted()
+        if isinstance(n_samples, (bool, np.bool_)) or not isinstance(n_samples, (int, np.integer)) \
+                or n_samples < 1:
+            raise ValueError(f"n_samples: must be a positive int, not {n_samples!r}")
+        seed = _seed_of(np.random.mtrand._rand if random_state is None else random_state)
+        with _thread_scope(self.n_jobs):
+            rows, _, _ = self.model_.sample(int(n_samples), seed)
+        return rows
 
 
 class RatioEstimator(SosrepEstimator):
