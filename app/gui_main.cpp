@@ -32,8 +32,8 @@ using sosrep::ui::MainWindow;
 using sosrep::ui::RatioController;
 using sosrep::ui::RatioSource;
 
-/// --estimator, --compare, --contamination and --purpose; an exit code when a value is refused,
-/// else 0.
+/// --estimator, --compare, --contamination, --scale and --purpose; an exit code when a value is
+/// refused, else 0.
 int applyModelOptions(const QCommandLineParser& parser, EstimationController* controller)
 {
     if (parser.isSet(QStringLiteral("estimator"))) {
@@ -50,6 +50,12 @@ int applyModelOptions(const QCommandLineParser& parser, EstimationController* co
             std::fprintf(stderr, "sosrep-studio: --contamination: %s\n", e.message().c_str());
             return kExitUsage;
         }
+    }
+    if (parser.isSet(QStringLiteral("scale")) &&
+        !controller->setOption("scale", parser.value(QStringLiteral("scale")).toStdString())) {
+        std::fprintf(stderr, "sosrep-studio: --scale: '%s' is not a scaling\n",
+                     qPrintable(parser.value(QStringLiteral("scale"))));
+        return kExitUsage;
     }
     if (!parser.isSet(QStringLiteral("purpose"))) {
         return 0;

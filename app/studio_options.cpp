@@ -2,6 +2,7 @@
 // sosrep-studio's option values checked up front (studio_options.h).
 #include "app/studio_options.h"
 
+#include "core/data/scaler.h"
 #include "core/errors.h"
 #include "core/estimators/fit_settings.h"
 #include "core/estimators/registry.h"
@@ -125,6 +126,20 @@ QString purposeProblem(const QCommandLineParser& parser)
     return {};
 }
 
+/// --scale: one of the scalings of the option table.
+QString scaleProblem(const QCommandLineParser& parser)
+{
+    if (!parser.isSet(QStringLiteral("scale"))) {
+        return {};
+    }
+    try {
+        scalingKindFromString(parser.value(QStringLiteral("scale")).toStdString());
+    } catch (const ParameterError& e) {
+        return QStringLiteral("--scale: ") + QString::fromStdString(e.message());
+    }
+    return {};
+}
+
 QString contaminationProblem(const QCommandLineParser& parser)
 {
     if (!parser.isSet(QStringLiteral("contamination"))) {
@@ -189,6 +204,8 @@ void addStudioOptions(QCommandLineParser& parser)
         "what the tuned length scale is for: density or anomaly (default auto: the density view "
         "tunes for the density, the Scores view for anomaly ranking)",
         "P");
+    add("scale", "per-column scaling of the data: minmax (default), zscore, robust, rank or none",
+        "KIND");
     add("compare", "second estimator of the compare view", "NAME");
     add("contamination",
         "Scores view: flag this share of rows as outliers, 'auto' (0.1) or in (0, 0.5]; the "
@@ -222,7 +239,7 @@ QString checkStudioOptions(const QCommandLineParser& parser)
          {estimatorProblem(parser, "estimator", false), estimatorProblem(parser, "compare", false),
           estimatorProblem(parser, "ratio-estimator", true), tabProblem(parser),
           sizeProblem(parser), splitProblem(parser), outputProblem(parser), purposeProblem(parser),
-          contaminationProblem(parser), marginalProblem(parser)}) {
+          scaleProblem(parser), contaminationProblem(parser), marginalProblem(parser)}) {
         if (!problem.isEmpty()) {
             return problem;
         }

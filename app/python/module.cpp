@@ -2,6 +2,7 @@
 // The `sosrep._sosrep` extension: the core's registry, its one fit route and the model files,
 // for the Python package (app/python/sosrep). No widgets: sosrep_core and sosrep_io only.
 #include "app/python/array_input.h"
+#include "app/python/python_model.h"
 #include "core/data/file_bytes.h"
 #include "core/data/preparation.h"
 #include "core/errors.h"
@@ -29,31 +30,34 @@
 namespace py = pybind11;
 
 namespace sosrep::python {
+
+void refuseNonFinite(const ArrayRows& rows, const std::string& name)
+{
+    long row = 0, column = 0;
+    std::string value;
+    if (rows.firstNonFinite(&row, &column, &value)) {
+        throw DataError(name, row, column,
+                        "non-finite value " + value + " in " + name + " (row " +
+                            std::to_string(row) + ", column " + std::to_string(column) + ")");
+    }
+}
+
+Dataset datasetOf(const ArrayRows& rows, const std::string& name)
+{
+    refuseNonFinite(rows, name);
+    Dataset d;
+    d.x = rows.all();
+    d.source = name;
+    for (Eigen::Index j = 0; j < d.x.cols(); ++j) {
+        d.columns.push_back("x" + std::to_string(j + 1));
+    }
+    return d;
+}
+
 namespace {
 
 /// Rows scored per block: bounded memory whatever the input's size and layout.
 constexpr Eigen::Index kScoreBlockRows = 8192;
-
-/// A fitted model as the package holds it: what a model file stores, and the fit's tuning.
-struct Model
-{
-    std::shared_ptr<const FittedModel> fitted;
-    io::SavedModel saved;
-    std::vector<FdPoint> fdCurve;
-    double lengthScale = 0.0;
-    std::vector<std::string> warnings;
-    /// What an outlier threshold is cross-fitted from (outlier_threshold.h), kept from a fit
-    /// in this process: the scaled training rows (one copy, as the kernel's) and the fit.
-    /// Empty for a model read from a file, whose threshold (if any) is saved in it.
-    FitData data;
-    FitSettings settings;
-    FitOutcome outcome;
-    std::optional<Vector> heldOut; // computed on first use
-    std::string heldOutMethod;
-    /// purpose=auto: the anomaly purpose's model from the same sweep, which anomaly_score,
-    /// decision_function and predict use (the density stays `fitted`); null otherwise.
-    std::shared_ptr<Model> anomaly;
-};
 
 /// The core and the command line name options as flags ("give a larger --length-scale"); in
 /// Python they are constructor keywords: `--length-scale` -> `length_scale`, `--lambda` -> `lam`
@@ -140,29 +144,6 @@ py::list estimatorTable()
         out.append(d);
     }
     return out;
-}
-
-void refuseNonFinite(const ArrayRows& rows, const std::string& name)
-{
-    long row = 0, column = 0;
-    std::string value;
-    if (rows.firstNonFinite(&row, &column, &value)) {
-        throw DataError(name, row, column,
-                        "non-finite value " + value + " in " + name + " (row " +
-                            std::to_string(row) + ", column " + std::to_string(column) + ")");
-    }
-}
-
-Dataset datasetOf(const ArrayRows& rows, const std::string& name)
-{
-    refuseNonFinite(rows, name);
-    Dataset d;
-    d.x = rows.all();
-    d.source = name;
-    for (Eigen::Index j = 0; j < d.x.cols(); ++j) {
-        d.columns.push_back("x" + std::to_string(j + 1));
-    }
-    return d;
 }
 
 /// The fit's observer: Python's progress callback, and Ctrl+C (or an exception from the
@@ -493,101 +474,6 @@ py::array_t<double> ratioAt(const Model& m, const py::array& x)
     return rowValues(m, x, [ratio](const Matrix& y) { return ratio->ratio(y); });
 }
 
-/// What `sosrep ratio` prints about importance weights: mean, ESS, negative share, chi^2.
-py::dict weightSummary(const py::array_t<double, py::array::c_style | py::array::forcecast>& w)
-{
-    const WeightSummary s =
-        summarizeWeights(Eigen::Map<const Vector>(w.data(), Eigen::Index(w.size())));
-    py::dict d;
-    d["mean"] = s.mean;
-    d["ess"] = s.ess;
-    d["ess_fraction"] = s.essFraction;
-    d["negative_share"] = s.negativeShare;
-    d["chi2"] = s.chi2;
-    d["minimum"] = s.minimum;
-    d["maximum"] = s.maximum;
-    d["non_finite"] = s.nonFinite;
-    return d;
-}
-
-/// `sosrep mmd --data X --data2 Y`: both samples in X's min-max coordinates, the V- and
-/// U-statistics at the bandwidth given or the median distance of X's scaled rows.
-/// The MMD options `sosrep mmd` accepts: a bandwidth of 0 (the median pairwise distance) or in
-/// [1e-100, 1e100], and Monte Carlo samples in [100, 200000] (inf or 1e-300 gave NaN, and 0
-/// samples silently became 100).
-void checkMmdOptions(double bandwidth, int samples)
-{
-    if (!(bandwidth == 0.0 || (bandwidth >= 1e-100 && bandwidth <= 1e100))) {
-        throw ParameterError("bandwidth", "is " + formatReal(bandwidth) +
-                                              ": give None (the median pairwise distance) or a "
-                                              "number in [1e-100, 1e100]");
-    }
-    if (samples < 100 || samples > 200000) {
-        throw ParameterError("mc_samples", "is " + std::to_string(samples) +
-                                               ": give a number in [100, 200000] (each Monte "
-                                               "Carlo self term costs samples^2 kernel values)");
-    }
-}
-
-py::dict mmdSamples(const py::array& x, const py::array& y, double bandwidth, uint64_t seed)
-{
-    checkMmdOptions(bandwidth, 100);
-    const ArrayRows a(x, "X");
-    const ArrayRows b(y, "Y");
-    if (b.cols() != a.cols()) {
-        throw py::value_error("Y: has " + std::to_string(b.cols()) + " columns, X has " +
-                              std::to_string(a.cols()));
-    }
-    const Dataset first = datasetOf(a, "X");
-    Dataset second = datasetOf(b, "Y");
-    second.columns = first.columns;
-    py::dict d;
-    {
-        py::gil_scoped_release release;
-        const PreparedTraining prepared = prepareTraining(first, ScalingKind::MinMax);
-        const Matrix scaled = applyToOther(prepared.scaler, second);
-        const double h = bandwidth > 0.0 ? bandwidth : medianPairwiseDistance(prepared.x, seed);
-        const SampleMmd s = sampleMmd(prepared.x, scaled, h);
-        py::gil_scoped_acquire gil;
-        d["mmd2_v"] = s.vStatistic;
-        d["mmd2_u"] = s.uStatistic;
-        d["bandwidth"] = h;
-    }
-    return d;
-}
-
-/// `sosrep mmd --data X --model M`: X in the model's coordinates against the model (closed
-/// form, grid quadrature or Monte Carlo, as the model allows).
-py::dict mmdModel(const py::array& x, const Model& m, double bandwidth, uint64_t seed, int samples)
-{
-    checkMmdOptions(bandwidth, samples);
-    const ArrayRows a(x, "X");
-    Dataset data = datasetOf(a, "X");
-    if (data.dim() != Eigen::Index(m.saved.columns.size())) {
-        throw py::value_error("X: has " + std::to_string(data.dim()) +
-                              " columns, the model was fitted on " +
-                              std::to_string(m.saved.columns.size()));
-    }
-    data.columns = m.saved.columns;
-    py::dict d;
-    {
-        py::gil_scoped_release release;
-        const Matrix scaled = applyToOther(m.saved.scaler, data);
-        MmdOptions options;
-        options.seed = seed;
-        options.samples = samples;
-        options.bandwidth = bandwidth > 0.0 ? bandwidth : medianPairwiseDistance(scaled, seed);
-        const MmdResult r =
-            mmd(MmdMeasure::ofSample(scaled), MmdMeasure::ofModel(*m.fitted), scaled, options);
-        py::gil_scoped_acquire gil;
-        d["mmd2"] = r.mmd2;
-        d["bandwidth"] = r.bandwidth;
-        d["method"] = toString(r.method);
-        d["detail"] = r.detail;
-    }
-    return d;
-}
-
 py::dict settingsOf(const Model& m)
 {
     py::dict d;
@@ -751,11 +637,7 @@ PYBIND11_MODULE(_sosrep, m)
           "Fits an estimator through the core's fit route (the command line's)");
     m.def("load", &load, py::arg("path"), "Reads a model file of the command line or the app");
     m.def("from_json", &fromJson, py::arg("data"), py::arg("source") = "<bytes>");
-    m.def("weight_summary", &weightSummary, py::arg("weights"));
-    m.def("mmd_samples", &mmdSamples, py::arg("X"), py::arg("Y"), py::arg("bandwidth") = 0.0,
-          py::arg("seed") = 0);
-    m.def("mmd_model", &mmdModel, py::arg("X"), py::arg("model"), py::arg("bandwidth") = 0.0,
-          py::arg("seed") = 0, py::arg("samples") = 4000);
+    addMeasureFunctions(m);
     py::class_<Model, std::shared_ptr<Model>>(m, "Model")
         .def_property_readonly("estimator", [](const Model& x) { return x.fitted->estimator(); })
         .def_property_readonly("kind", [](const Model& x) { return toString(x.fitted->kind()); })

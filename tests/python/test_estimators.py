@@ -38,7 +38,11 @@ def test_fit_and_score_moons(moons):
     far = np.array([[10.0, 10.0]])
     assert est.score_samples(far)[0] < s.min()
     assert est.predict(far)[0] == -1
-    assert est.anomaly_score(far)[0] == -est.score_samples(far)[0]
+    # anomaly_score: the anomaly purpose's model under purpose="auto" (it ranks the far row
+    # above every training row); the density's own minus log p under purpose="density".
+    assert est.anomaly_score(far)[0] > est.anomaly_score(moons).max()
+    dens = sosrep.SOSREP(purpose="density").fit(moons)
+    assert dens.anomaly_score(far)[0] == -dens.score_samples(far)[0]
 
 
 def test_scores_equal_the_command_line_bit_for_bit(moons, cli, tmp_path):
@@ -124,8 +128,11 @@ def test_bad_input_says_what_is_wrong(moons):
         sosrep.Estimator("nope")
     with pytest.raises(ValueError, match="length_scale"):
         sosrep.KDE(length_scale=-1.0).fit(moons)
-    with pytest.raises(ValueError, match="pre-density"):
+    with pytest.raises(AttributeError, match="pre-density"):
         sosrep.SOSREP(kernel="laplace").fit(moons).score(moons)
+    with pytest.raises(AttributeError, match="normality score"):
+        sosrep.SOSREP(purpose="anomaly", length_scale="auto").fit(
+            np.random.default_rng(5).normal(size=(500, 6))).score(moons)
 
 
 def test_progress_callback_and_released_gil(moons):

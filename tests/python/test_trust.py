@@ -96,13 +96,14 @@ def test_predict_flags_about_the_contamination_of_new_inliers(name):
     est = getattr(sosrep, name)(contamination=0.1).fit(X)
     flagged = np.mean(est.predict(new) == -1)
     assert 0.06 <= flagged <= 0.15, flagged
-    assert est.model_.outlier_threshold[0] == 0.1
+    # The threshold belongs to the model that scores (under purpose="auto", the anomaly one).
+    assert getattr(est, "anomaly_model_", est.model_).outlier_threshold[0] == 0.1
     # 'auto' is PyOD's default contamination.
     assert getattr(sosrep, name)(contamination="auto").fit(X).offset_ == est.offset_
 
 
 def test_a_threshold_saved_before_data_units_reads_in_todays_units(moons, tmp_path):
-    est = sosrep.KDE(contamination=0.1).fit(moons * 10.0)
+    est = sosrep.KDE(contamination=0.1, purpose="density").fit(moons * 10.0)
     est.save(tmp_path / "new.json")
     text = (tmp_path / "new.json").read_text()
     assert '"log_value_units":"data"' in text

@@ -269,6 +269,12 @@ class SosrepEstimator(BaseEstimator):
                           "density for it); anomaly_score, decision_function and predict of "
                           "the loaded model will be the density's. Fit with purpose='anomaly' "
                           "to save the anomaly model.", FitWarning, stacklevel=2)
+            if self.model_.outlier_threshold is None:
+                try:  # the density's own threshold, so the loaded model predicts
+                    with _thread_scope(self.n_jobs):
+                        self.model_.held_out_threshold(_contamination(self.contamination))
+                except ValueError:
+                    pass
         elif isinstance(self, DetectorEstimator):
             try:
                 self.offset_
@@ -336,9 +342,14 @@ class DetectorEstimator(SosrepEstimator):
             # rows a model fitted, so with this threshold predict flags more than that share of
             # new inliers: novelty=True (the default) is for new rows.
             scoring = self._scoring_model()
-            self._offset = float(np.quantile(scoring.log_values(self._array(X)),
-                                             _contamination(self.contamination)))
-            scoring.outlier_threshold = (_contamination(self.contamination), self._offset)
+            c = _contamination(self.contamination)
+            self._offset = float(np.quantile(scoring.log_values(self._array(X)), c))
+            scoring.outlier_threshold = (c, self._offset)
+            if scoring is not self.model_:
+                # The density's own, for its model file (save): the same convention on its
+                # scores.
+                self.model_.outlier_threshold = (
+                    c, float(np.quantile(self.model_.log_values(self._array(X)), c)))
         return self
 
     @property
@@ -449,14 +460,22 @@ class DensityEstimator(DetectorEstimator):
     """A density estimator: the detector's methods, score() (the total log-likelihood) and
     sample()."""
 
+    def _has_likelihood(self):
+        """score() exists for a normalized density; a fitted pre-density or normality score
+        (purpose="anomaly": a rank ensemble) has no likelihood, so scikit-learn's tools (for
+        example GridSearchCV's default scoring) see no score there rather than a failing one."""
+        model = self.__dict__.get("model_")
+        if model is not None and model.kind != "density":
+            raise AttributeError(
+                f"{type(self).__name__} with these options gives a {model.kind}, not a "
+                "normalized density: there is no log-likelihood (use score_samples)")
+        return True
+
+    @available_if(_has_likelihood)
     def score(self, X, y=None):
         """Total log-likelihood of the rows (scikit-learn's KernelDensity.score: a sum, not a
         mean); only for a normalized density."""
         self._check_fitted()
-        if self.model_.kind != "density":
-            raise ValueError(
-                f"{type(self).__name__} with these options gives a {self.model_.kind}, not a "
-                "normalized density: there is no log-likelihood (use score_samples)")
         return float(np.sum(self.score_samples(X)))
 
     def sample(self, n_samples=1, random_state=None):

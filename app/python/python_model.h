@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+// The fitted model as the Python package holds it, and the input helpers its bindings share.
+#pragma once
+
+#include "app/python/array_input.h"
+#include "core/data/dataset.h"
+#include "core/io/model_file.h"
+#include "core/pipeline/fit_route.h"
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sosrep::python {
+
+/// A fitted model as the package holds it: what a model file stores, and the fit's tuning.
+struct Model
+{
+    std::shared_ptr<const FittedModel> fitted;
+    io::SavedModel saved;
+    std::vector<FdPoint> fdCurve;
+    double lengthScale = 0.0;
+    std::vector<std::string> warnings;
+    /// What an outlier threshold is cross-fitted from (outlier_threshold.h), kept from a fit
+    /// in this process: the scaled training rows (one copy, as the kernel's) and the fit.
+    /// Empty for a model read from a file, whose threshold (if any) is saved in it.
+    FitData data;
+    FitSettings settings;
+    FitOutcome outcome;
+    std::optional<Vector> heldOut; // computed on first use
+    std::string heldOutMethod;
+    /// purpose=auto: the anomaly purpose's model from the same sweep, which anomaly_score,
+    /// decision_function and predict use (the density stays `fitted`); null otherwise.
+    std::shared_ptr<Model> anomaly;
+};
+
+/// NaN or infinity in the rows: a DataError naming the row and column (as the readers do).
+void refuseNonFinite(const ArrayRows& rows, const std::string& name);
+/// The rows as a dataset with columns x1..xn.
+Dataset datasetOf(const ArrayRows& rows, const std::string& name);
+/// weight_summary, mmd_samples and mmd_model (measures.cpp).
+void addMeasureFunctions(pybind11::module_& m);
+
+} // namespace sosrep::python
