@@ -26,7 +26,8 @@ const char* kUsage =
     "  ratio     density ratio q/p (FIRE, uLSIF, TIKDE, SOSREP plug-in) and importance weights\n"
     "  adbench   evaluate on a folder of ADBench .npz files (ADBench protocol)\n"
     "  experiment negativity   the paper's natural vs standard gradient experiment (Fig. 3)\n"
-    "run 'sosrep <command> --help' for the options of a command";
+    "run 'sosrep <command> --help' for the options of a command, 'sosrep --version' for the "
+    "version";
 
 using Command = int (*)(const QStringList&, CommandContext&);
 
@@ -101,6 +102,10 @@ int runCli(const QStringList& args, QTextStream& out, QTextStream& err)
         return args.isEmpty() ? ExitUsage : ExitOk;
     }
     const QString name = args.first();
+    if (name == QLatin1String("--version")) {
+        out << "sosrep " << SOSREP_VERSION << '\n';
+        return ExitOk;
+    }
     if (name == QLatin1String("reference")) {
         out << cliReference();
         return ExitOk;

@@ -607,6 +607,7 @@ PYBIND11_MODULE(_sosrep, m)
     using namespace sosrep;
     using namespace sosrep::python;
     m.doc() = "SOSREP Studio's core: estimators, fits, scores and model files";
+    m.attr("__version__") = SOSREP_VERSION; // `sosrep --version`'s
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p) {

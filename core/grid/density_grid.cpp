@@ -252,15 +252,25 @@ Matrix normalizeOnGrid(const Matrix& logDensity, double cellArea)
 }
 
 std::vector<double> highestDensityLevels(const Matrix& logDensity,
-                                         const std::vector<double>& masses)
+                                         const std::vector<double>& masses,
+                                         const Matrix* logCellArea)
 {
-    std::vector<double> v(logDensity.data(), logDensity.data() + logDensity.size());
-    std::sort(v.begin(), v.end(), std::greater<double>());
-    const double m = v.front();
+    // Cells by decreasing density; each adds its mass, density times area.
+    std::vector<Eigen::Index> order(size_t(logDensity.size()));
+    std::iota(order.begin(), order.end(), Eigen::Index(0));
+    const double* d = logDensity.data();
+    std::sort(order.begin(), order.end(), [d](Eigen::Index a, Eigen::Index b) { return d[a] > d[b]; });
+    std::vector<double> v(order.size());
+    std::vector<double> logMass(order.size());
+    for (size_t k = 0; k < order.size(); ++k) {
+        v[k] = d[order[k]];
+        logMass[k] = v[k] + (logCellArea ? logCellArea->data()[order[k]] : 0.0);
+    }
+    const double m = *std::max_element(logMass.begin(), logMass.end());
     std::vector<double> cumulative(v.size());
     double total = 0.0;
     for (size_t k = 0; k < v.size(); ++k) {
-        total += std::exp(v[k] - m);
+        total += std::exp(logMass[k] - m);
         cumulative[k] = total;
     }
     std::vector<double> levels;

@@ -54,9 +54,12 @@ DensityGrid evaluateGridPointwise(const FittedModel& model, const GridSpec& spec
                                   const ProgressFn& progress = {});
 
 /// log-density thresholds t_k such that the cells with log p >= t_k hold `masses[k]` of the
-/// grid-normalized mass (highest-density regions; seaborn's "iso-proportion" levels).
+/// grid-normalized mass (highest-density regions; seaborn's "iso-proportion" levels). Cells are
+/// of equal area, or of area exp(logCellArea) in the density's units (a grid drawn in rank
+/// coordinates, whose cells span unequal lengths of the data's columns).
 std::vector<double> highestDensityLevels(const Matrix& logDensity,
-                                         const std::vector<double>& masses);
+                                         const std::vector<double>& masses,
+                                         const Matrix* logCellArea = nullptr);
 
 /// Log density normalized so that the grid sums (times the cell area) to 1: comparable between
 /// SOSREP's pre-density and KDE (design.md; AUC is unaffected).

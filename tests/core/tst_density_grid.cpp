@@ -65,6 +65,20 @@ double bruteForceMarginal(const FittedModel& model, const Matrix& x, int column,
 
 } // namespace
 
+namespace {
+
+/// erf^-1 by Newton's method on std::erf (a test's oracle needs no speed).
+double inverseErf(double y)
+{
+    double x = 0.0;
+    for (int k = 0; k < 100; ++k) {
+        x -= (std::erf(x) - y) / (2.0 / std::sqrt(M_PI) * std::exp(-x * x));
+    }
+    return x;
+}
+
+} // namespace
+
 class TstDensityGrid : public QObject
 {
     Q_OBJECT
@@ -126,6 +140,34 @@ private slots:
         }
         const Matrix norm = normalizeOnGrid(ld.array() + 5.0, step * step); // any offset
         QVERIFY(std::abs(norm.array().exp().sum() * step * step - 1.0) < 1e-12);
+    }
+
+    // The same normal on a warped grid (a rank scaling's cells): cells spaced evenly in
+    // u = Phi(x), so each spans a different length of x; with each cell's area given, the
+    // levels are the closed form's again, and without it they are wrong.
+    void highestDensityLevels_weighCellsByTheirArea()
+    {
+        const int n = 400;
+        Matrix ld(n, n), logArea(n, n);
+        const auto xOf = [](double u) { return std::sqrt(2.0) * inverseErf(2.0 * u - 1.0); };
+        for (int j = 0; j < n; ++j) {
+            for (int i = 0; i < n; ++i) {
+                const double ux = (i + 0.5) / n, uy = (j + 0.5) / n;
+                const double x = xOf(ux), y = xOf(uy);
+                ld(j, i) = -0.5 * (x * x + y * y) - std::log(2 * M_PI);
+                // dx/du = 1 / phi(x): the cell's length in x per unit of u.
+                logArea(j, i) = 0.5 * (x * x + y * y) + std::log(2 * M_PI);
+            }
+        }
+        const double qs[3] = {0.5, 0.8, 0.95};
+        const auto levels = highestDensityLevels(ld, {0.5, 0.8, 0.95}, &logArea);
+        const auto unweighted = highestDensityLevels(ld, {0.5, 0.8, 0.95});
+        for (int k = 0; k < 3; ++k) {
+            const double expected = std::log((1 - qs[k]) / (2 * M_PI));
+            QVERIFY2(std::abs(levels[size_t(k)] - expected) < 0.03,
+                     qPrintable(QStringLiteral("%1 vs %2").arg(levels[size_t(k)]).arg(expected)));
+            QVERIFY(std::abs(unweighted[size_t(k)] - expected) > 0.2);
+        }
     }
 
     void separableGaussianGrid_equalsPointwise_data()

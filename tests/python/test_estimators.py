@@ -410,3 +410,9 @@ def test_sample_is_refused_where_there_is_no_exact_method(moons):
     with pytest.raises(ValueError, match="n_samples"):
         sosrep.KDE().fit(moons).sample(0)
     assert not hasattr(sosrep.IForest().fit(moons), "sample")  # a score, not a density
+
+
+def test_version_is_the_command_lines(cli):
+    out = subprocess.run([cli, "--version"], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == f"sosrep {sosrep.__version__}"
+    assert sosrep.__version__.count(".") == 2

@@ -16,6 +16,8 @@ from . import _sosrep
 from ._estimators import (DensityEstimator, DetectorEstimator, FitWarning, RatioEstimator,
                           SosrepEstimator, _python_value, class_name, keyword_of, make_classes)
 
+__version__ = _sosrep.__version__  # the project's version, as `sosrep --version` prints it
+
 _classes = make_classes()
 globals().update(_classes)
 _by_name = {e["name"]: _classes[class_name(e["name"])] for e in _sosrep.estimators()}
