@@ -371,8 +371,23 @@ void DensityHeatmap::showContours(const Content& c)
         ys[size_t(j)] = s.y(j);
     }
     const bool score = c.scoreLevels.size() == 3;
+    // Under a rank scaling the grid's cells span unequal lengths of the data's columns: each
+    // cell's mass is its density (per data unit) times its area in data units.
+    Matrix logArea;
+    const Scaler& sc = m_info.scaler;
+    if (!sc.isAffine() && sc.scale.size() > std::max(s.xColumn, s.yColumn)) {
+        logArea.resize(s.ny, s.nx);
+        for (int j = 0; j < s.ny; ++j) {
+            for (int i = 0; i < s.nx; ++i) {
+                logArea(j, i) =
+                    -sc.logDerivative(s.xColumn, s.x(i)) - sc.logDerivative(s.yColumn, s.y(j));
+            }
+        }
+    }
     const std::vector<double> levels =
-        score ? c.scoreLevels : highestDensityLevels(g.logDensity, {0.5, 0.8, 0.95});
+        score ? c.scoreLevels
+              : highestDensityLevels(g.logDensity, {0.5, 0.8, 0.95},
+                                     logArea.size() ? &logArea : nullptr);
     for (int k = 0; k < 3; ++k) {
         QVector<double> t, x, y;
         if (c.contours) {
