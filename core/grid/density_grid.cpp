@@ -259,7 +259,8 @@ std::vector<double> highestDensityLevels(const Matrix& logDensity,
     std::vector<Eigen::Index> order(size_t(logDensity.size()));
     std::iota(order.begin(), order.end(), Eigen::Index(0));
     const double* d = logDensity.data();
-    std::sort(order.begin(), order.end(), [d](Eigen::Index a, Eigen::Index b) { return d[a] > d[b]; });
+    std::sort(order.begin(), order.end(),
+              [d](Eigen::Index a, Eigen::Index b) { return d[a] > d[b]; });
     std::vector<double> v(order.size());
     std::vector<double> logMass(order.size());
     for (size_t k = 0; k < order.size(); ++k) {
