@@ -147,14 +147,14 @@ std::vector<AdbenchRow> readResumedRows(const QString& path, const AdbenchRunSco
                                     "without --resume)");
         };
         if (!scope.datasets.contains(r.dataset)) {
-            throw fail(1, "the dataset " + sosrep::quoted(r.dataset.toStdString()) +
+            throw fail(1, "the dataset " + sosrep::quotedText(r.dataset.toStdString()) +
                               " is not among this run's");
         }
         if (std::find(scope.seeds.begin(), scope.seeds.end(), r.seed) == scope.seeds.end()) {
             throw fail(2, "the seed " + std::to_string(r.seed) + " is not among this run's");
         }
         if (!scope.otherMethods && !scope.methods.contains(r.method)) {
-            throw fail(3, "the method " + sosrep::quoted(r.method.toStdString()) +
+            throw fail(3, "the method " + sosrep::quotedText(r.method.toStdString()) +
                               " is not among this run's --estimators");
         }
         if (!seen.insert({r.dataset, r.seed, r.method}).second) {

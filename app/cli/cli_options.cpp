@@ -56,7 +56,7 @@ double Options::number(const QString& name, double fallback) const
     const double v = m_parser.value(name).toDouble(&ok);
     if (!ok || !std::isfinite(v)) {
         throw ParameterError(optionName(name), "expected a number, got " +
-                                                   quoted(m_parser.value(name).toStdString()));
+                                                   quotedText(m_parser.value(name).toStdString()));
     }
     return v;
 }
@@ -84,7 +84,7 @@ int Options::integer(const QString& name, int fallback, int minimum, int maximum
     const qlonglong v = m_parser.value(name).toLongLong(&ok);
     if (!ok) {
         throw ParameterError(optionName(name), "expected an integer, got " +
-                                                   quoted(m_parser.value(name).toStdString()));
+                                                   quotedText(m_parser.value(name).toStdString()));
     }
     if (v < minimum) {
         throw ParameterError(optionName(name), "must be at least " + std::to_string(minimum));
@@ -105,7 +105,7 @@ uint64_t Options::seed(const QString& name, uint64_t fallback) const
     const qulonglong v = m_parser.value(name).toULongLong(&ok);
     if (!ok) {
         throw ParameterError(optionName(name), "expected a non-negative integer seed, got " +
-                                                   quoted(m_parser.value(name).toStdString()));
+                                                   quotedText(m_parser.value(name).toStdString()));
     }
     return v;
 }

@@ -112,7 +112,7 @@ int runCli(const QStringList& args, QTextStream& out, QTextStream& err)
     }
     const Command command = commandNamed(name);
     if (!command) {
-        err << "sosrep: unknown command " << QString::fromStdString(quoted(name.toStdString()))
+        err << "sosrep: unknown command " << QString::fromStdString(quotedText(name.toStdString()))
             << " (use generate, fit, score, split, mmd, ratio, adbench or experiment)\n";
         return ExitUsage;
     }
@@ -146,7 +146,7 @@ std::string argumentEncodingProblem(int argc, const char* const* argv)
     for (int i = 1; i < argc; ++i) {
         const QByteArray bytes(argv[i]);
         if (QString::fromUtf8(bytes).toUtf8() != bytes) {
-            return "argument " + std::to_string(i) + " " + sosrep::quoted(bytes.toStdString()) +
+            return "argument " + std::to_string(i) + " " + sosrep::quotedText(bytes.toStdString()) +
                    " is not valid UTF-8: sosrep reads its arguments as UTF-8 (rename a file "
                    "whose name is in another encoding)";
         }

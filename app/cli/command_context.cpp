@@ -72,7 +72,7 @@ bool CommandContext::parse(QCommandLineParser& parser, const QStringList& args)
     if (!parser.positionalArguments().isEmpty()) {
         throw ParameterError(
             "", "unexpected argument " +
-                    sosrep::quoted(parser.positionalArguments().first().toStdString()) + help);
+                    sosrep::quotedText(parser.positionalArguments().first().toStdString()) + help);
     }
     if (parser.isSet(QStringLiteral("help"))) {
         m_out << parser.helpText();

@@ -18,7 +18,7 @@ Dataset loadDataset(const QString& path, const QString& labelColumn, const QStri
         ds = readNpzDataset(path.toStdString());
         if (!labelColumn.isEmpty() && labelColumn != QLatin1String("y")) {
             throw ParameterError("--label-column", "a .npz file's labels are its array 'y', not " +
-                                                       quoted(labelColumn.toStdString()));
+                                                       quotedText(labelColumn.toStdString()));
         }
     } else {
         ds = readCsvFile(path.toStdString());
@@ -57,7 +57,7 @@ Dataset loadMatching(const QString& path, const QString& labelColumn,
     if (!label.empty() && !all.hasLabels()) {
         const auto& c = all.columns;
         if (std::find(c.begin(), c.end(), label) == c.end()) {
-            warnings->push_back(path.toStdString() + " has no label column " + quoted(label) +
+            warnings->push_back(path.toStdString() + " has no label column " + quotedText(label) +
                                 ": no AUC");
         } else {
             all = all.withLabelColumn(label);
@@ -66,7 +66,7 @@ Dataset loadMatching(const QString& path, const QString& labelColumn,
     std::vector<std::string> unused;
     Dataset out = all.matchColumns(names, &unused);
     for (const std::string& c : unused) {
-        warnings->push_back(path.toStdString() + ": column " + quoted(c) +
+        warnings->push_back(path.toStdString() + ": column " + quotedText(c) +
                             " is not a feature of the model: left out");
     }
     return out;

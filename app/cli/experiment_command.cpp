@@ -281,7 +281,7 @@ int commandExperiment(const QStringList& args, CommandContext& ctx)
     throw ParameterError("experiment", which.isEmpty()
                                            ? std::string("name the experiment (negativity)")
                                            : "unknown experiment " +
-                                                 sosrep::quoted(which.toStdString()) +
+                                                 sosrep::quotedText(which.toStdString()) +
                                                  " (use negativity)");
 }
 

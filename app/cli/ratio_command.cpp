@@ -115,7 +115,7 @@ Vector typeTwoValues(const QSource& src, const Dataset& p, const Scaler& pScaler
     }
     if ((raw.array() == 0.0).all()) {
         // Not a tuning failure (the grid's non-finite J was all it said before): q/p is 0.
-        throw ParameterError(src.flag, "q is zero at every row of " + sosrep::quoted(p.source) +
+        throw ParameterError(src.flag, "q is zero at every row of " + sosrep::quotedText(p.source) +
                                            ": the ratio q/p is 0 there and has nothing to fit");
     }
     // q in the scaled coordinates: per unit of those, q grows by the scaling's Jacobian. A q

@@ -189,7 +189,7 @@ std::vector<std::string> headerNames(const std::vector<Field>& record, const std
         for (size_t k = 0; k < names.size(); ++k) {
             if (names[k] == name) {
                 throw DataError(src, 1, static_cast<long>(j) + 1,
-                                "column name " + quoted(name) + " appears twice (columns " +
+                                "column name " + quotedText(name) + " appears twice (columns " +
                                     std::to_string(k + 1) + " and " + std::to_string(j + 1) + ")");
             }
         }
@@ -223,11 +223,11 @@ signed char classify(const Field& field, size_t j, const std::vector<std::string
 {
     const std::string text = trim(field.text);
     const long col = static_cast<long>(j) + 1;
-    const std::string where = " in column " + quoted(columns[j]);
+    const std::string where = " in column " + quotedText(columns[j]);
     if (isMissingToken(text)) {
         if (!t.firstMissing) {
             t.firstMissing = BadCell{field.line, col,
-                                     "missing value " + quoted(text) + where +
+                                     "missing value " + quotedText(text) + where +
                                          " (remove or impute incomplete rows "
                                          "first)"};
         }
@@ -241,12 +241,12 @@ signed char classify(const Field& field, size_t j, const std::vector<std::string
     const auto res = std::from_chars(b, e, v);
     if (res.ec != std::errc() || res.ptr != e) {
         if (!t.firstText[j]) {
-            t.firstText[j] = BadCell{field.line, col, "not a number: " + quoted(text) + where};
+            t.firstText[j] = BadCell{field.line, col, "not a number: " + quotedText(text) + where};
         }
         return 2;
     }
     if (!std::isfinite(v)) {
-        throw DataError(src, field.line, col, "non-finite value " + quoted(text) + where);
+        throw DataError(src, field.line, col, "non-finite value " + quotedText(text) + where);
     }
     return 0;
 }

@@ -22,7 +22,7 @@ int Dataset::columnIndex(const std::string& name) const
     for (const auto& c : columns) {
         known += (known.empty() ? "" : ", ") + c;
     }
-    throw ParameterError("column", "no column named " + quoted(name) + " in " + source +
+    throw ParameterError("column", "no column named " + quotedText(name) + " in " + source +
                                        " (columns: " + oneLine(known, 300) + ")");
 }
 
@@ -58,7 +58,7 @@ Dataset Dataset::matchColumns(const std::vector<std::string>& names,
     auto list = [](const std::vector<std::string>& v) {
         std::string s;
         for (size_t i = 0; i < v.size() && i < 20; ++i) {
-            s += (s.empty() ? "" : ", ") + quoted(v[i]);
+            s += (s.empty() ? "" : ", ") + quotedText(v[i]);
         }
         return v.size() > 20 ? s + ", ..." : s;
     };
@@ -80,7 +80,8 @@ void checkDistinctNames(const std::vector<std::string>& names, const std::string
     for (size_t i = 0; i < names.size(); ++i) {
         for (size_t j = i + 1; j < names.size(); ++j) {
             if (names[i] == names[j]) {
-                throw ParameterError(parameter, "names the column " + quoted(names[i]) + " twice");
+                throw ParameterError(parameter,
+                                     "names the column " + quotedText(names[i]) + " twice");
             }
         }
     }

@@ -121,7 +121,7 @@ private:
 /// "(3, 2)", "(5,)" or "()" as dimensions.
 std::vector<size_t> parseShape(const std::string& text, const std::string& source)
 {
-    auto bad = [&] { return DataError(source, 0, 0, "malformed .npy shape " + quoted(text)); };
+    auto bad = [&] { return DataError(source, 0, 0, "malformed .npy shape " + quotedText(text)); };
     if (text.size() < 2 || text.front() != '(' || text.back() != ')') {
         throw bad();
     }
@@ -234,7 +234,7 @@ Loader loaderOf(const std::string& dt, int& size, const std::string& source)
     const Loader load = sizeOk ? loaderFor(dt[1], size) : nullptr;
     if (!load || (dt[0] != '<' && dt[0] != '>' && dt[0] != '|' && dt[0] != '=')) {
         throw DataError(source, 0, 0,
-                        "unsupported dtype " + quoted(dt) +
+                        "unsupported dtype " + quotedText(dt) +
                             " (supported: f8 f4 i8 i4 i2 i1 u8 u4 u2 u1 b1)");
     }
     return load;
@@ -295,7 +295,7 @@ NpyArray parseNpy(const ByteView& bytes)
     if (fortranText != "True" && fortranText != "False") {
         throw DataError(source, 0, 0,
                         "npy header: fortran_order must be True or False, not " +
-                            quoted(fortranText));
+                            quotedText(fortranText));
     }
     const bool fortran = fortranText == "True";
     arr.shape = parseShape(entry("shape"), source);

@@ -22,7 +22,7 @@ std::string num(double v)
 
 std::string columnName(const Dataset& d, Eigen::Index j)
 {
-    return static_cast<size_t>(j) < d.columns.size() ? quoted(d.columns[size_t(j)])
+    return static_cast<size_t>(j) < d.columns.size() ? quotedText(d.columns[size_t(j)])
                                                      : "'x" + std::to_string(j + 1) + "'";
 }
 

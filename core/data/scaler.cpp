@@ -46,7 +46,7 @@ ScalingKind scalingKindFromString(const std::string& text)
     if (text == "rank") {
         return ScalingKind::Rank;
     }
-    throw ParameterError("scale", "unknown scaling " + quoted(text) +
+    throw ParameterError("scale", "unknown scaling " + quotedText(text) +
                                       " (use none, zscore, minmax, robust or rank)");
 }
 

@@ -92,7 +92,7 @@ ToyKind toyKindFromString(const std::string& text)
             return k.kind;
         }
     }
-    throw ParameterError("kind", "unknown toy data kind " + quoted(text) +
+    throw ParameterError("kind", "unknown toy data kind " + quotedText(text) +
                                      "' (use gmm, moons, rings, square, cosine, blocks or shift)");
 }
 

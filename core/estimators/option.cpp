@@ -122,7 +122,7 @@ std::string OptionSpec::canonical(const std::string& text) const
             return text;
         }
         if (type == OptionType::Choice) {
-            throw ParameterError(name, "unknown value " + quoted(text) + " (use " +
+            throw ParameterError(name, "unknown value " + quotedText(text) + " (use " +
                                            joined(choices) + ")");
         }
         [[fallthrough]];
@@ -133,7 +133,7 @@ std::string OptionSpec::canonical(const std::string& text) const
                 name,
                 "expected a number" +
                     (type == OptionType::RealOrChoice ? " or " + joined(choices) : std::string()) +
-                    ", got " + quoted(text));
+                    ", got " + quotedText(text));
         }
         inRange(v);
         return formatReal(v);
@@ -142,7 +142,7 @@ std::string OptionSpec::canonical(const std::string& text) const
         long long v = 0;
         const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
         if (r.ec != std::errc() || r.ptr != text.data() + text.size()) {
-            throw ParameterError(name, "expected an integer, got " + quoted(text));
+            throw ParameterError(name, "expected an integer, got " + quotedText(text));
         }
         if (double(v) < minimum) {
             throw ParameterError(name, "must be at least " +
@@ -159,7 +159,8 @@ std::string OptionSpec::canonical(const std::string& text) const
         uint64_t v = 0;
         const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
         if (r.ec != std::errc() || r.ptr != text.data() + text.size()) {
-            throw ParameterError(name, "expected a non-negative integer seed, got " + quoted(text));
+            throw ParameterError(name,
+                                 "expected a non-negative integer seed, got " + quotedText(text));
         }
         return std::to_string(v);
     }

@@ -57,7 +57,8 @@ const Estimator& EstimatorRegistry::get(const std::string& name) const
     for (const std::string& n : names()) {
         known += (known.empty() ? "" : ", ") + n;
     }
-    throw ParameterError("estimator", "unknown estimator " + quoted(name) + " (use " + known + ")");
+    throw ParameterError("estimator",
+                         "unknown estimator " + quotedText(name) + " (use " + known + ")");
 }
 
 std::vector<const Estimator*> EstimatorRegistry::all() const
@@ -106,7 +107,7 @@ const Estimator& EstimatorRegistry::getOf(bool ratios, const std::string& name) 
         for (const std::string& n : familyNames(ratios)) {
             known += (known.empty() ? "" : ", ") + n;
         }
-        throw ParameterError("estimator", quoted(name) +
+        throw ParameterError("estimator", quotedText(name) +
                                               (ratios ? " estimates a density, not a density "
                                                         "ratio (use "
                                                       : " estimates a density ratio: use `sosrep "

@@ -162,7 +162,7 @@ public:
         if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size()) {
             throw fieldError(m_path, m_prefix + key,
                              "must be a non-negative integer below 2^64 in decimal digits, got " +
-                                 sosrep::quoted(t));
+                                 sosrep::quotedText(t));
         }
         return s;
     }
@@ -174,7 +174,7 @@ private:
             return numberText(v.get<double>());
         }
         if (v.is_string()) {
-            return "the text " + sosrep::quoted(v.get<std::string>());
+            return "the text " + sosrep::quotedText(v.get<std::string>());
         }
         return v.is_boolean() ? "a boolean"
                : v.is_null()  ? "null"
@@ -393,7 +393,7 @@ std::vector<std::string> columnsFromJson(const Json& columns, const std::string&
             throw fieldError(path, "columns", "must be non-empty texts");
         }
         if (std::find(out.begin(), out.end(), name) != out.end()) {
-            throw fieldError(path, "columns", "names " + sosrep::quoted(name) + " twice");
+            throw fieldError(path, "columns", "names " + sosrep::quotedText(name) + " twice");
         }
         out.push_back(name);
     }
@@ -457,8 +457,8 @@ void checkKernelAgrees(const SavedModel& m, const std::string& path)
     if (m.settings.values.has("kernel") &&
         m.settings.values.text("kernel") != toString(m.kernel->type)) {
         throw fieldError(path, "settings.kernel",
-                         "is " + sosrep::quoted(m.settings.values.text("kernel")) +
-                             " but kernel.type is " + sosrep::quoted(toString(m.kernel->type)));
+                         "is " + sosrep::quotedText(m.settings.values.text("kernel")) +
+                             " but kernel.type is " + sosrep::quotedText(toString(m.kernel->type)));
     }
 }
 
@@ -593,8 +593,8 @@ std::unique_ptr<FittedModel> toDensityModel(const SavedModel& m, const std::stri
     std::unique_ptr<FittedModel> model = toModel(m, source);
     const DensityKind kind = model->kind();
     if (kind == DensityKind::Ratio || kind == DensityKind::Score) {
-        throw ParameterError(flag, sosrep::quoted(source) + " holds a " + toString(kind) + " (" +
-                                       m.settings.estimator + "), not a density");
+        throw ParameterError(flag, sosrep::quotedText(source) + " holds a " + toString(kind) +
+                                       " (" + m.settings.estimator + "), not a density");
     }
     return model;
 }

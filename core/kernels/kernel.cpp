@@ -36,7 +36,7 @@ KernelType kernelTypeFromString(const std::string& text)
         return KernelType::Sdo;
     }
     throw ParameterError("kernel",
-                         "unknown kernel " + quoted(text) + " (use gaussian, laplace or sdo)");
+                         "unknown kernel " + quotedText(text) + " (use gaussian, laplace or sdo)");
 }
 
 std::string toString(SdoMethod method)
@@ -53,7 +53,7 @@ SdoMethod sdoMethodFromString(const std::string& text)
         return SdoMethod::Exact;
     }
     throw ParameterError("sdo_method",
-                         "unknown SDO method " + quoted(text) + " (use rff or exact)");
+                         "unknown SDO method " + quotedText(text) + " (use rff or exact)");
 }
 
 std::string toString(BackendChoice choice)
@@ -81,7 +81,7 @@ BackendChoice backendChoiceFromString(const std::string& text)
         return BackendChoice::LowRank;
     }
     throw ParameterError("backend",
-                         "unknown backend " + quoted(text) + " (use auto, dense or lowrank)");
+                         "unknown backend " + quotedText(text) + " (use auto, dense or lowrank)");
 }
 
 int KernelSpec::effectiveOrder(int dim) const

@@ -136,7 +136,7 @@ private:
             std::snprintf(buf, sizeof buf, "\\x%02X", lead);
             return std::string("byte ") + buf;
         }
-        return quoted(std::string_view(m_text).substr(at, length));
+        return quotedText(std::string_view(m_text).substr(at, length));
     }
     void skip()
     {
@@ -256,7 +256,7 @@ private:
             fail("malformed number");
         }
         if (error == std::errc::result_out_of_range) {
-            fail("the number " + quoted(std::string_view(begin, size_t(end - begin))) +
+            fail("the number " + quotedText(std::string_view(begin, size_t(end - begin))) +
                  " is out of the range of a double");
         }
         m_pos += static_cast<size_t>(end - begin);
@@ -291,7 +291,7 @@ private:
             }
         }
         m_pos = start;
-        fail("unknown name " + quoted(word) + " (use x1..x" + std::to_string(m_dim) +
+        fail("unknown name " + quotedText(word) + " (use x1..x" + std::to_string(m_dim) +
              ", pi, exp, log, sqrt, sin, cos, abs)");
     }
     void column(const std::string& word, size_t start)
@@ -303,7 +303,7 @@ private:
         }
         if (col < 1 || col > m_dim) {
             m_pos = start;
-            fail(quoted(word) + " is not a column: the data have " + std::to_string(m_dim) +
+            fail(quotedText(word) + " is not a column: the data have " + std::to_string(m_dim) +
                  " column" + (m_dim == 1 ? "" : "s") + " (x1..x" + std::to_string(m_dim) + ")");
         }
         emit(Op{Op::Column, 0.0, int(col - 1), nullptr});

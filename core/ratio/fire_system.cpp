@@ -112,7 +112,7 @@ FireLoss fireLossFromString(const std::string& text)
             return l;
         }
     }
-    throw ParameterError("loss", quoted(text) + " is not one of l2p, mixed, rkhs, cutoff");
+    throw ParameterError("loss", quotedText(text) + " is not one of l2p, mixed, rkhs, cutoff");
 }
 
 FourierFeatures FourierFeatures::draw(int dim, int count, double t, uint64_t seed)

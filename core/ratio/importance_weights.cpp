@@ -32,7 +32,7 @@ WeightForm weightFormFromString(const std::string& text)
             return f;
         }
     }
-    throw ParameterError("weights", quoted(text) + " is not one of raw, clipped, renormalized");
+    throw ParameterError("weights", quotedText(text) + " is not one of raw, clipped, renormalized");
 }
 
 Vector postProcessWeights(const Vector& raw, WeightForm form)

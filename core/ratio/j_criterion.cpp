@@ -29,7 +29,7 @@ TestFamily testFamilyFromString(const std::string& text)
         }
     }
     throw ParameterError("test_functions",
-                         quoted(text) + " is not one of both, linear, halfspaces");
+                         quotedText(text) + " is not one of both, linear, halfspaces");
 }
 
 TestFunctions TestFunctions::draw(const MatrixRef& pooled, TestFamily family, int halfSpaces,

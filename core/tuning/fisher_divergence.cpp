@@ -20,7 +20,7 @@ FdEstimator fdEstimatorFromString(const std::string& text)
     if (text == "finite-difference" || text == "hutchinson") {
         return FdEstimator::FiniteDifference;
     }
-    throw ParameterError("fd_estimator", "unknown estimator " + quoted(text) +
+    throw ParameterError("fd_estimator", "unknown estimator " + quotedText(text) +
                                              " (use analytic or finite-difference)");
 }
 

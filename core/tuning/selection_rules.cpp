@@ -25,7 +25,7 @@ Purpose purposeFromString(const std::string& text)
         return Purpose::Anomaly;
     }
     throw ParameterError("purpose",
-                         "unknown purpose " + quoted(text) + " (use density or anomaly)");
+                         "unknown purpose " + quotedText(text) + " (use density or anomaly)");
 }
 
 std::string toString(SelectionRule r)
@@ -61,7 +61,7 @@ SelectionRule selectionRuleFromString(const std::string& text)
             return r;
         }
     }
-    throw ParameterError("selection", "unknown rule " + quoted(text) +
+    throw ParameterError("selection", "unknown rule " + quotedText(text) +
                                           "' (use auto, density, anomaly, paper, ranking, "
                                           "ensemble, above-spacing, first-local or likelihood)");
 }

@@ -58,7 +58,7 @@ std::string oneLine(std::string_view text, size_t maxChars)
     return out;
 }
 
-std::string quoted(std::string_view text, size_t maxChars)
+std::string quotedText(std::string_view text, size_t maxChars)
 {
     return "'" + oneLine(text, maxChars) + "'";
 }
@@ -70,7 +70,7 @@ std::string quotedNear(std::string_view text, size_t at, size_t maxChars)
         chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
     }
     if (chars <= maxChars) {
-        return quoted(text, maxChars);
+        return quotedText(text, maxChars);
     }
     size_t start = at > maxChars / 2 ? at - maxChars / 2 : 0;
     while (start > 0 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) {

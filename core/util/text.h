@@ -11,9 +11,9 @@ namespace sosrep {
 /// (NUL, newline, escape...) written as \xNN so they can neither cut nor break the line, and at
 /// most `maxChars` characters with "..." after a longer text (a 1 MB field must not make a 1 MB
 /// message).
-std::string quoted(std::string_view text, size_t maxChars = 40);
+std::string quotedText(std::string_view text, size_t maxChars = 40);
 
-/// Like quoted(), but a longer text is shown as the window of `maxChars` characters around
+/// Like quotedText(), but a longer text is shown as the window of `maxChars` characters around
 /// byte `at` ("'...x1 + * 2...'"), so the message shows where the error is.
 std::string quotedNear(std::string_view text, size_t at, size_t maxChars = 40);
 

@@ -70,12 +70,12 @@ std::unique_ptr<FireModel> FireModel::load(const ParameterMap& p)
     m->m_setup.loss = fireLossFromString(p.text("loss"));
     const std::string& form = p.text("form");
     if (form != "exact" && form != "features") {
-        throw ParameterError("form", quoted(form) + " is not exact or features");
+        throw ParameterError("form", quotedText(form) + " is not exact or features");
     }
     m->m_setup.form = form == "exact" ? FireForm::Exact : FireForm::Features;
     const std::string& type = p.text("type");
     if (type != "1" && type != "2") {
-        throw ParameterError("type", quoted(type) + " is not 1 or 2");
+        throw ParameterError("type", quotedText(type) + " is not 1 or 2");
     }
     m->m_typeTwo = type == "2";
     m->m_t = p.number("t");

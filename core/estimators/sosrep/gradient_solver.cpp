@@ -37,8 +37,8 @@ SolverKind solverKindFromString(const std::string& text)
     if (text == "newton") {
         return SolverKind::Newton;
     }
-    throw ParameterError("solver",
-                         "unknown solver " + quoted(text) + " (use newton, natural or standard)");
+    throw ParameterError("solver", "unknown solver " + quotedText(text) +
+                                       " (use newton, natural or standard)");
 }
 
 void GradientConfig::validate() const
