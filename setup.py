@@ -66,6 +66,7 @@ setup(
     version=project_version(),
     packages=["sosrep"],
     package_dir={"sosrep": "app/python/sosrep"},
+    package_data={"sosrep": ["__init__.pyi", "py.typed"]},  # type stubs (PEP 561)
     ext_modules=[CMakeExtension("sosrep._sosrep")],
     cmdclass={"build_ext": CMakeBuild},
     # Not ./build: that is the CMake build of the app (scripts/build.sh).

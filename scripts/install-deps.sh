@@ -10,7 +10,7 @@ packages=(build-essential cmake pkg-config qt6-base-dev qt6-svg-dev libqcustompl
           locales
           python3 python3-dev pybind11-dev python3-numpy python3-sklearn python3-pytest
           python3-dask python3-distributed python3-pandas python3-matplotlib
-          python3-pip python3-setuptools python3-wheel)
+          python3-pip python3-setuptools python3-wheel python3-sphinx)
 if [ "${1:-}" = "--sanitizers" ]; then
     packages+=(clang libclang-rt-14-dev libomp-dev)
 elif [ "${1:-}" = "--python" ]; then

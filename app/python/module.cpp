@@ -152,6 +152,12 @@ struct PythonObserver
 {
     py::object progress;
     std::atomic<bool> stop{false};
+    /// This fit's share of the whole call's progress (of 1000): a fit followed by the anomaly
+    /// purpose's (purpose=auto) reports [0, 900), that one [900, 1000], so the callback sees
+    /// one total, never going back, reaching it once (fitModel's contract, kept across both).
+    int from = 0;
+    int to = 1000;
+    bool last = true;
 
     FitObserver observer()
     {
@@ -170,9 +176,12 @@ struct PythonObserver
                 if (stop) {
                     return;
                 }
+                const int at = from + int((long long)(to - from) * done / std::max(total, 1));
+                const std::string name =
+                    !last && stage == "done" ? "fit for anomaly scores" : stage;
                 py::gil_scoped_acquire gil;
                 try {
-                    progress(stage, done, total);
+                    progress(name, at, 1000);
                 } catch (py::error_already_set& e) {
                     e.restore(); // raised again after the fit
                     stop = true;
@@ -264,6 +273,7 @@ std::shared_ptr<Model> modelOf(FitOutcome& f, FitData& data, const FitSettings& 
     }
     const io::Json prov = io::fitProvenance(settings, f, "(NumPy array)", m->warnings);
     m->saved = io::savedModelOf(*f.model, settings, prepared.scaler, columns, prov);
+    m->saved.parameters = ParameterMap(); // the fitted model holds them (fileOf)
     if (!data.second && !data.secondValues) {
         m->data.train = std::move(data.train);
         m->data.source = data.source;
@@ -322,6 +332,13 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
     }
     PythonObserver watch;
     watch.progress = progress;
+    // Whether the anomaly purpose's fit may follow (it needs the sweep of a tuned ℓ).
+    const bool anomalyMayFollow =
+        settings.autoLengthScale() && wantsAnomalyModel(estimator, options, data);
+    if (anomalyMayFollow) {
+        watch.to = 900;
+        watch.last = false;
+    }
     const FitObserver observer = watch.observer();
     FitOutcome f;
     {
@@ -347,6 +364,9 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
         FitSettings anomalySettings = settings;
         anomalySettings.values.set("purpose", "anomaly");
         anomalyData.sweep = &*f.search;
+        watch.from = 900;
+        watch.to = 1000;
+        watch.last = true;
         FitOutcome a;
         {
             py::gil_scoped_release release;
@@ -357,6 +377,8 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
         }
         checkUsable(*a.model);
         m->anomaly = modelOf(a, anomalyData, anomalySettings, prepared, train.columns);
+    } else if (anomalyMayFollow && !progress.is_none()) {
+        progress("done", 1000, 1000); // one scale: the density's model ranks the rows
     }
     return m;
 }
@@ -374,7 +396,18 @@ std::shared_ptr<Model> fromJson(const std::string& bytes, const std::string& sou
         m->saved.provenance["outlier_threshold"]["offset"] = t->offset;
     }
     m->saved.logValuesInDataUnits = true;
+    m->saved.parameters = ParameterMap(); // the fitted model holds them (fileOf)
     return m;
+}
+
+/// The model file's parts: the saved settings and provenance with the fitted model's
+/// parameters, written again when needed rather than kept twice (a loaded 14 000-row model held
+/// its training rows in both).
+io::SavedModel fileOf(const Model& m)
+{
+    io::SavedModel file = m.saved;
+    m.fitted->save(file.parameters);
+    return file;
 }
 
 std::shared_ptr<Model> load(const std::string& path)
@@ -387,14 +420,14 @@ std::shared_ptr<Model> load(const std::string& path)
 
 py::bytes toJson(const Model& m)
 {
-    return py::bytes(io::modelJson(m.saved));
+    return py::bytes(io::modelJson(fileOf(m)));
 }
 
 void save(const Model& m, const std::string& path)
 {
     io::OutputSet out;
     out.plan(path, "model");
-    out.stage(path, io::modelJson(m.saved));
+    out.stage(path, io::modelJson(fileOf(m)));
     out.commit(); // a temporary file renamed into place: never half written
 }
 

@@ -139,7 +139,7 @@ KernelFieldModel::StoredField KernelFieldModel::loadField(const ParameterMap& pa
         throw ParameterError("weights", "must hold one number per training row (" +
                                             std::to_string(train.rows()) + ")");
     }
-    f.kernel = std::make_shared<const KernelOperator>(train, kernel);
+    f.kernel = KernelOperator::forScoring(train, kernel); // no N x N until one is needed
     return f;
 }
 

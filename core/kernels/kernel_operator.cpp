@@ -59,6 +59,18 @@ FieldValues allocateField(Eigen::Index q, int d, bool derivatives)
 
 KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec,
                                const std::shared_ptr<SweepWorkspace>& workspace)
+    : KernelOperator(train, spec, workspace, false)
+{
+}
+
+std::shared_ptr<const KernelOperator> KernelOperator::forScoring(const MatrixRef& train,
+                                                                 const KernelSpec& spec)
+{
+    return std::shared_ptr<const KernelOperator>(new KernelOperator(train, spec, nullptr, true));
+}
+
+KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec,
+                               const std::shared_ptr<SweepWorkspace>& workspace, bool deferDense)
     : m_train(train), m_spec(spec), m_workspace(workspace)
 {
     const int d = dim();
@@ -104,11 +116,11 @@ KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec,
                     : t < n                                  ? KernelBackend::LowRank
                                                              : KernelBackend::Dense;
         if (m_backend == KernelBackend::Dense) {
-            buildDense(workspace.get());
+            deferDense ? void(m_denseDeferred = true) : buildDense(workspace.get());
         }
         return;
     }
-    buildDense(workspace.get());
+    deferDense ? void(m_denseDeferred = true) : buildDense(workspace.get());
 }
 
 void KernelOperator::buildNystrom()
@@ -280,6 +292,7 @@ Vector KernelOperator::apply(const VectorRef& a) const
         }
         return out;
     }
+    ensureDense();
     return m_dense.multiply(a);
 }
 
@@ -367,6 +380,7 @@ Matrix KernelOperator::applyMany(const MatrixRef& a) const
         const Matrix c = m_pinv * (m_knm.transpose() * a);
         return m_knm * c;
     }
+    ensureDense();
     return m_dense.multiplyColumns(a);
 }
 

@@ -8,6 +8,7 @@
 #include "core/types.h"
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace sosrep {
@@ -53,6 +54,12 @@ public:
     /// stored distances (SweepWorkspace); without, everything is computed here, in double.
     KernelOperator(const MatrixRef& train, const KernelSpec& spec,
                    const std::shared_ptr<SweepWorkspace>& workspace = nullptr);
+
+    /// The kernel of a model read from a file: evaluating its field at new points needs only
+    /// the training rows, so the dense N x N matrix (784 MB for 14 000 rows, for a file of
+    /// 14 000 x d numbers) is built on first use, by apply() or applyMany(), if ever.
+    static std::shared_ptr<const KernelOperator> forScoring(const MatrixRef& train,
+                                                            const KernelSpec& spec);
 
     /// A kernel given as a symmetric unit-diagonal matrix (e.g. the paper's two-block model,
     /// eq. 67). Only apply() is available: there are no points to evaluate at.
@@ -120,11 +127,15 @@ public:
 
 private:
     KernelOperator() = default;
+    KernelOperator(const MatrixRef& train, const KernelSpec& spec,
+                   const std::shared_ptr<SweepWorkspace>& workspace, bool deferDense);
     /// A dense N x N kernel (its packed lower triangle) beyond limits::kMaxMatrixBytes (N =
     /// 31620 in double) throws ParameterError instead of exhausting memory.
     static void checkDenseMemory(Eigen::Index n, PackedSymmetric::Precision precision);
     /// The dense kernel: from the workspace's distances when it serves these rows.
-    void buildDense(const SweepWorkspace* workspace);
+    void buildDense(const SweepWorkspace* workspace) const;
+    /// The dense matrix of forScoring()'s operator, built once (thread-safe) on first use.
+    void ensureDense() const;
     Matrix features(const MatrixRef& x) const; // N x T, unit-diagonal scaling sqrt(2/T)
     FieldValues evaluateExponential(const Matrix& centres, const MatrixRef& y, const VectorRef& w,
                                     bool deriv) const;
@@ -141,7 +152,17 @@ private:
     KernelBackend m_backend = KernelBackend::Dense;
     double m_logDiagonal = 0.0;
     bool m_negativeEntries = false;
-    PackedSymmetric m_dense;                     // N x N when dense (its lower triangle)
+    /// A copy gets a flag of its own (std::once_flag cannot be copied).
+    struct OnceFlag
+    {
+        std::once_flag flag;
+        OnceFlag() = default;
+        OnceFlag(const OnceFlag&) {}
+        OnceFlag& operator=(const OnceFlag&) { return *this; }
+    };
+    mutable PackedSymmetric m_dense;      // N x N when dense (its lower triangle)
+    mutable bool m_denseDeferred = false; // forScoring(): m_dense not built yet
+    mutable OnceFlag m_denseOnce;
     Matrix m_phi;                                // N x T features (SDO)
     Matrix m_freq;                               // T x d frequencies z_t for this length scale
     Vector m_phase;                              // T phases b_t

@@ -58,13 +58,22 @@ void KernelOperator::checkDenseMemory(Eigen::Index n, PackedSymmetric::Precision
                         " rows (fit on a subsample of the rows, or use the low-rank back-end)");
 }
 
-void KernelOperator::buildDense(const SweepWorkspace* workspace)
+void KernelOperator::ensureDense() const
+{
+    std::call_once(m_denseOnce.flag, [this] {
+        if (m_denseDeferred) {
+            buildDense(nullptr);
+            m_denseDeferred = false;
+        }
+    });
+}
+
+void KernelOperator::buildDense(const SweepWorkspace* workspace) const
 {
     const Eigen::Index n = size();
     const Precision precision = workspace ? workspace->precision() : Precision::Double;
     checkDenseMemory(n, precision);
     m_dense = PackedSymmetric(n, precision, workspace ? workspace->pool() : nullptr);
-    m_backend = KernelBackend::Dense;
     const SdoProfile* profile = m_profile.get();
     if (m_spec.type == KernelType::Sdo && !profile) {
         // Random features: K = Phi Phi^T, by panels of columns from the diagonal down.

@@ -12,6 +12,7 @@
 #include "core/tuning/rank_ensemble.h"
 #include "core/util/text.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -242,7 +243,11 @@ SearchResult sweep(const FitData& data, const FitSettings& settings, const Searc
 
 } // namespace
 
-FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitObserver& observer)
+namespace {
+
+/// The fit's stages in order (sweep, final fit or members), each reporting its progress in its
+/// own units as a fraction of the whole fit.
+FitOutcome fitStages(const FitData& data, const FitSettings& settings, const FitObserver& observer)
 {
     const auto start = std::chrono::steady_clock::now();
     const Estimator& estimator = EstimatorRegistry::instance().get(settings.estimator);
@@ -328,6 +333,37 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
     }
     out.model = std::move(model);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return out;
+}
+
+} // namespace
+
+FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitObserver& observer)
+{
+    if (!observer.progress) {
+        return fitStages(data, settings, observer);
+    }
+    // What the caller sees (issue 37: a tqdm bar stopped at 94 %, totals changed mid-run): one
+    // total for the whole fit, `done` never going back, and done == total exactly once, when
+    // the fit is complete. The stages report fractions of the fit in their own units.
+    constexpr int kTotal = 1000;
+    int shown = 0;
+    std::string shownStage = "fit";
+    observer.progress(shownStage, 0, kTotal);
+    FitObserver stages = observer;
+    stages.progress = [&](const std::string& stage, int done, int total) {
+        const double part = total > 0 ? std::clamp(double(done) / total, 0.0, 1.0) : 0.0;
+        const int at = std::max(shown, std::min(kTotal - 1, int(part * kTotal)));
+        if (at != shown || stage != shownStage) {
+            shown = at;
+            shownStage = stage;
+            observer.progress(stage, at, kTotal);
+        }
+    };
+    FitOutcome out = fitStages(data, settings, stages);
+    if (out.model && !out.cancelled) {
+        observer.progress("done", kTotal, kTotal);
+    }
     return out;
 }
 

@@ -38,7 +38,10 @@ struct FitData
 /// What a fit route reports while it runs; every member is optional.
 struct FitObserver
 {
-    /// (stage, done, total): "Fisher-divergence sweep" over grid points, then "fit".
+    /// (stage, done, total): the stage ("Fisher-divergence sweep", "fit at the selected
+    /// length scale", "fit"...) and the whole fit's progress, always out of the same total;
+    /// done never decreases, and reaches total once, with stage "done", when the fit is
+    /// complete (not when cancelled).
     std::function<void(const std::string& stage, int done, int total)> progress;
     /// Polled between solver steps and grid points; true stops the fit.
     std::function<bool()> cancelled;

@@ -575,11 +575,16 @@ private slots:
             }
             QVERIFY2(lastSweep + 1 < reports.size(), purpose);
             QVERIFY2(reports[lastSweep].second < 1.0, purpose); // a step is left for the fit
-            for (size_t i = lastSweep + 1; i < reports.size(); ++i) {
+            // Then the fit at the selected scale, and one last report when the fit is done
+            // (issue 37: the whole fit's progress reaches its total exactly there).
+            for (size_t i = lastSweep + 1; i + 1 < reports.size(); ++i) {
                 QCOMPARE(QString::fromStdString(reports[i].first),
                          QStringLiteral("fit at the selected length scale"));
                 QVERIFY2(reports[i].second >= reports[i - 1].second, purpose);
+                QVERIFY2(reports[i].second < 1.0, purpose);
             }
+            QCOMPARE(QString::fromStdString(reports.back().first), QStringLiteral("done"));
+            QCOMPARE(reports.back().second, 1.0);
         }
     }
 

@@ -416,3 +416,54 @@ def test_version_is_the_command_lines(cli):
     out = subprocess.run([cli, "--version"], check=True, capture_output=True, text=True).stdout
     assert out.strip() == f"sosrep {sosrep.__version__}"
     assert sosrep.__version__.count(".") == 2
+
+
+@pytest.mark.parametrize("name", ["sosrep", "kde", "sos-mmd", "iforest", "knn", "lof", "ecod"])
+def test_progress_has_one_total_and_completes(name, moons):
+    # Issue 37: a tqdm adapter stopped at 94 % (the sweep's units, then the final fit's), KDE's
+    # total changed mid-run, and IForest and KNN never reported.
+    calls = []
+    options = {"grid": 5} if name == "sos-mmd" else {}
+    sosrep.Estimator(name, **options).fit(moons[:200], progress=lambda *a: calls.append(a))
+    assert calls, name
+    totals = {total for _, _, total in calls}
+    assert len(totals) == 1, (name, totals)
+    done = [d for _, d, _ in calls]
+    assert done == sorted(done), (name, done)
+    total = totals.pop()
+    assert done[-1] == total and done.count(total) == 1, (name, calls[-3:])
+    assert calls[-1][0] == "done"
+
+
+def test_verbose_prints_the_progress_to_stderr(moons, capsys):
+    sosrep.KDE(verbose=1).fit(moons[:100])
+    err = capsys.readouterr().err
+    assert "KDE: done 100 %" in err or ("100%" in err and "KDE" in err), err
+    sosrep.KDE().fit(moons[:100])
+    assert capsys.readouterr().err == ""
+
+
+def test_verbose_drives_a_tqdm_bar_to_its_total(moons, monkeypatch):
+    import sys
+    import types
+
+    bars = []
+
+    class FakeBar:
+        def __init__(self, total, **kwargs):
+            self.total, self.n, self.closed = total, 0, False
+            bars.append(self)
+
+        def set_postfix_str(self, text, refresh=True):
+            self.stage = text
+
+        def update(self, k):
+            assert k >= 0
+            self.n += k
+
+        def close(self):
+            self.closed = True
+
+    monkeypatch.setitem(sys.modules, "tqdm", types.SimpleNamespace(tqdm=FakeBar))
+    sosrep.SOSREP(verbose=1).fit(moons[:150])
+    assert len(bars) == 1 and bars[0].n == bars[0].total and bars[0].closed

@@ -12,15 +12,41 @@
 
 namespace sosrep::ui {
 
+namespace {
+
+bool isSetting(const QWidget* w)
+{
+    return qobject_cast<const QAbstractSpinBox*>(w) || qobject_cast<const QComboBox*>(w) ||
+           (qobject_cast<const QAbstractSlider*>(w) && !qobject_cast<const QScrollBar*>(w));
+}
+
+/// QApplication gives a Qt::WheelFocus field the focus from a real (spontaneous) wheel event
+/// before any event filter sees it, so the guard would find every field focused. Click and Tab
+/// still focus it.
+void withoutWheelFocus(QWidget* w)
+{
+    if (isSetting(w) && (w->focusPolicy() & Qt::WheelFocus) == Qt::WheelFocus) {
+        w->setFocusPolicy(Qt::StrongFocus);
+    }
+}
+
+} // namespace
+
+WheelGuard::WheelGuard(QObject* parent) : QObject(parent)
+{
+    for (QWidget* w : QApplication::allWidgets()) {
+        withoutWheelFocus(w);
+    }
+}
+
 bool WheelGuard::eventFilter(QObject* watched, QEvent* event)
 {
-    if (event->type() != QEvent::Wheel) {
+    auto* w = qobject_cast<QWidget*>(watched);
+    if (event->type() == QEvent::Polish && w) {
+        withoutWheelFocus(w);
         return false;
     }
-    auto* w = qobject_cast<QWidget*>(watched);
-    const bool setting = qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QComboBox*>(w) ||
-                         (qobject_cast<QAbstractSlider*>(w) && !qobject_cast<QScrollBar*>(w));
-    if (!setting || w->hasFocus()) {
+    if (event->type() != QEvent::Wheel || !w || !isSetting(w) || w->hasFocus()) {
         return false;
     }
     // The panel that would scroll, if any, gets the wheel instead of the field.

@@ -36,7 +36,7 @@ def Estimator(name, **options):
 
 
 def mmd(X, other, bandwidth=None, seed=0, mc_samples=4000):
-    """MMD^2 with the Gaussian kernel exp(-|x - y|^2 / 2 h^2), as `sosrep mmd` computes it.
+    """MMD^2 with the Gaussian kernel ``exp(-|x - y|^2 / 2 h^2)``, as `sosrep mmd` computes it.
 
     other: a second sample (both in X's min-max coordinates; returns the V- and U-statistics
     "mmd2_v", "mmd2_u") or a fitted density estimator (X in its coordinates; returns "mmd2"

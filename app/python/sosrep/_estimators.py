@@ -18,6 +18,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.metaestimators import available_if
 
 from . import _sosrep
+from ._docs import class_doc
 
 # Names that do not follow from the registry name by the general rule (upper case).
 _CLASS_NAMES = {"sos-mmd": "KernelSoS", "iforest": "IForest", "sosrep-ratio": "SOSREPRatio"}
@@ -129,6 +130,35 @@ def _name_list(names, most=5):
     return out + ("- ...\n" if len(names) > most else "")
 
 
+class _StderrProgress:
+    """verbose: the fit's stage and percentage on stderr, as a tqdm bar when tqdm is installed,
+    else one line rewritten in place (progress's contract: one total, done never decreasing,
+    done == total once, when the fit is complete)."""
+
+    def __init__(self, name):
+        self.name = name
+        self.bar = None
+        try:
+            import tqdm
+            self.tqdm = tqdm.tqdm
+        except ImportError:
+            self.tqdm = None
+
+    def __call__(self, stage, done, total):
+        import sys
+        if self.tqdm is not None:
+            if self.bar is None:
+                self.bar = self.tqdm(total=total, desc=self.name, unit="", file=sys.stderr)
+            self.bar.set_postfix_str(stage, refresh=False)
+            self.bar.update(done - self.bar.n)
+            if done >= total:
+                self.bar.close()
+            return
+        end = "\n" if done >= total else ""
+        print(f"\r{self.name}: {stage} {100 * done // max(total, 1):3d} %\x1b[K", end=end,
+              file=sys.stderr, flush=True)
+
+
 class SosrepEstimator(BaseEstimator):
     """Common behaviour of the generated classes (see the class of each estimator)."""
 
@@ -183,6 +213,8 @@ class SosrepEstimator(BaseEstimator):
         X = self._array(X)
         if X.ndim == 2 and X.shape[0] < 2:
             raise ValueError(f"X: {X.shape[0]} sample(s): a fit needs at least 2 rows")
+        if progress is None and getattr(self, "verbose", 0):
+            progress = _StderrProgress(type(self).__name__)
         with _thread_scope(self.n_jobs):
             model = _sosrep.fit(self._estimator, X, self._options(),
                                 None if second is None else self._array(second, "q"),
@@ -255,14 +287,14 @@ class SosrepEstimator(BaseEstimator):
 
     def _scoring_model(self):
         """The model anomaly scores and decisions come from: the anomaly purpose's under
-        purpose='auto', else model_."""
+        purpose='auto', else `model_`."""
         return self.__dict__.get("anomaly_model_") or self.model_
 
     def save(self, path):
         """Writes the command line's and the app's model file (JSON), atomically; a detector's
         outlier threshold is saved with it. Under purpose='auto' the file holds the density
-        (model_), as `sosrep fit` writes it: its anomaly scores are the density's, not those
-        of anomaly_model_ (fit with purpose='anomaly' to save an anomaly model)."""
+        (`model_`), as `sosrep fit` writes it: its anomaly scores are the density's, not those
+        of `anomaly_model_` (fit with purpose='anomaly' to save an anomaly model)."""
         self._check_fitted()
         if "anomaly_model_" in self.__dict__:
             warnings.warn("save: the file holds the density model (purpose='auto' picks the "
@@ -331,8 +363,21 @@ class DetectorEstimator(SosrepEstimator):
     and scikit-learn's outlier API. No score(): a normality score has no likelihood."""
 
     def fit(self, X, y=None, progress=None):
-        """Fits on the rows of X (y is ignored). `progress(stage, done, total)` is called as
-        the fit goes; Ctrl+C cancels it within one solver step (KeyboardInterrupt)."""
+        """Fits on the rows of X.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Training rows (a DataFrame's column names are kept: `feature_names_in_`).
+        y : ignored
+        progress : callable, optional
+            progress(stage, done, total), called as the fit goes (see docs/python.md). Ctrl+C
+            cancels the fit within one solver step (KeyboardInterrupt).
+
+        Returns
+        -------
+        self
+        """
         _contamination(self.contamination)  # refused before the fit, not after it
         self.__dict__.pop("_offset", None)
         self._fit_model(X, progress=progress)
@@ -374,8 +419,20 @@ class DetectorEstimator(SosrepEstimator):
         self._offset = float(value)
 
     def score_samples(self, X):
-        """log p at the rows of X (the log pre-density for a pre-density, the normality score
-        for a detector): higher is more typical."""
+        """log p at the rows of X: higher is more typical.
+
+        The log density per unit of X's own columns; the log pre-density for a pre-density, the
+        normality score for a detector. A row's value does not depend on the rows scored with
+        it.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
         self._check_fitted()
         X = self._array(self._by_name(X))
         with _thread_scope(self.n_jobs):
@@ -399,32 +456,52 @@ class DetectorEstimator(SosrepEstimator):
 
     @property
     def threshold_(self):
-        """PyOD's attribute, on decision_scores_'s scale: -offset_. With novelty=True (the
+        """PyOD's attribute, on `decision_scores_`'s scale: -`offset_`. With novelty=True (the
         default) it is the `contamination` quantile of rows the model did not fit, so it holds
-        for new rows, and labels_ flags fewer than that share of the fitted rows (each sits on
+        for new rows, and `labels_` flags fewer than that share of the fitted rows (each sits on
         its own kernel bump); PyOD takes the fitted rows' own quantile (novelty=False here)."""
         return -self.offset_
 
     @property
     def labels_(self):
-        """PyOD's attribute: 1 for the fitted rows whose decision_scores_ exceed threshold_,
+        """PyOD's attribute: 1 for the fitted rows whose `decision_scores_` exceed `threshold_`,
         else 0 (predict gives scikit-learn's +1 / -1 for any rows)."""
         return (self.decision_scores_ > self.threshold_).astype(int)
 
     def anomaly_score(self, X):
-        """Higher is more anomalous (PyOD's convention). Minus score_samples, except under
-        purpose='auto' (the default) for estimators whose tuned length scale depends on the
-        purpose: there it is minus the anomaly purpose's normality score (anomaly_model_,
-        fitted from the same sweep), which ranks rows as anomalies better than the density
-        tuned for looking at (README, "Choosing l")."""
+        """Anomaly scores of the rows of X: higher is more anomalous (PyOD's convention).
+
+        Minus score_samples, except under purpose='auto' (the default) for estimators whose
+        tuned length scale depends on the purpose: there it is minus the anomaly purpose's
+        normality score (`anomaly_model_`, fitted from the same sweep), which ranks rows as
+        anomalies better than the density tuned for looking at (README, "Choosing l").
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
         return -self._normality(X)
 
     def decision_function(self, X):
-        """The normality score minus offset_ (held-out rows' `contamination` quantile): negative
-        for outliers (scikit-learn's convention). The normality score is score_samples, or
-        under purpose='auto' the anomaly purpose's (see anomaly_score): then, unlike
-        scikit-learn's other detectors, it is not score_samples - offset_, because
-        score_samples stays the density's log p."""
+        """The normality score minus `offset_`: negative for outliers (scikit-learn's sign).
+
+        PyOD's decision_function has the opposite sign (higher is more anomalous): that is
+        anomaly_score here. The normality score is score_samples, or under purpose='auto' the
+        anomaly purpose's (see anomaly_score): then, unlike scikit-learn's other detectors, it
+        is not score_samples - `offset_`, because score_samples stays the density's log p.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
         self._check_fitted()
         try:
             offset = self.offset_
@@ -438,7 +515,16 @@ class DetectorEstimator(SosrepEstimator):
         return self._normality(X) - offset
 
     def predict(self, X):
-        """+1 for inliers, -1 for outliers (decision_function below 0)."""
+        """+1 for inliers, -1 for outliers (decision_function below 0).
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of int, shape (n_samples,)
+        """
         return np.where(self.decision_function(X) >= 0, 1, -1)
 
     def _training_labels(self):
@@ -473,19 +559,41 @@ class DensityEstimator(DetectorEstimator):
 
     @available_if(_has_likelihood)
     def score(self, X, y=None):
-        """Total log-likelihood of the rows (scikit-learn's KernelDensity.score: a sum, not a
-        mean); only for a normalized density."""
+        """Total log-likelihood of the rows (a sum, as KernelDensity.score).
+
+        Only for a normalized density (AttributeError otherwise).
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        float
+        """
         self._check_fitted()
         return float(np.sum(self.score_samples(X)))
 
     def sample(self, n_samples=1, random_state=None):
-        """n_samples rows drawn from the fitted density, in X's units (scikit-learn's
-        KernelDensity.sample). Exact for every model that is a Gaussian mixture: KDE draws a
-        row's kernel by its weight; SOSREP (p proportional to f^2) rejects from the squared
-        field of the weights' magnitudes, g^2 >= f^2, keeping a point with probability
-        f^2/g^2; kernel SoS from its mixture's positive part. `random_state`: None (NumPy's
-        global state, as scikit-learn), an int, a RandomState or a Generator. Laplace and SDO
-        kernels raise ValueError: they have no mixture form."""
+        """Rows drawn from the fitted density, in X's units (KernelDensity.sample).
+
+        Exact for every model that is a Gaussian mixture: KDE draws a row's kernel by its
+        weight; SOSREP (p proportional to f^2) rejects from the squared field of the weights'
+        magnitudes, g^2 >= f^2, keeping a point with probability f^2/g^2; kernel SoS from its
+        mixture's positive part. Laplace and SDO kernels raise ValueError: they have no
+        mixture form.
+
+        Parameters
+        ----------
+        n_samples : int, default=1
+        random_state : int, RandomState, Generator or None, default=None
+            None: NumPy's global state, as scikit-learn.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+        """
         self._check_fitted()
         if isinstance(n_samples, (bool, np.bool_)) or not isinstance(n_samples, (int, np.integer)) \
                 or n_samples < 1:
@@ -502,8 +610,8 @@ class RatioEstimator(SosrepEstimator):
     def fit(self, X, Y=None, q=None, progress=None):
         """Fits r = q/p with X a sample of p and Y one of q (Type I, the same columns), or
         with q a function giving q's density at rows (Type II, `sosrep ratio --q-function`'s
-        case: q(X) is evaluated at the rows of X). Sets weights_ (r at the rows of X:
-        importance weights), ess_ and weight_summary_."""
+        case: q(X) is evaluated at the rows of X). Sets `weights_` (r at the rows of X:
+        importance weights), `ess_` and `weight_summary_`."""
         if (Y is None) == (q is None):
             raise ValueError(f"{type(self).__name__}: fit(X_p, X_q) needs a sample of q, or "
                              "fit(X_p, q=function) q's density as a function (one of them)")
@@ -518,7 +626,16 @@ class RatioEstimator(SosrepEstimator):
         return self
 
     def ratio(self, X):
-        """The estimated q/p at the rows of X (FIRE imposes no sign: values may be negative)."""
+        """The estimated q/p at the rows of X (FIRE imposes no sign: values may be negative).
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
         self._check_fitted()
         X = self._array(self._by_name(X))
         with _thread_scope(self.n_jobs):
@@ -536,6 +653,8 @@ def _make_class(entry):
                                         default=None))
     # scikit-learn's: threads of the core's OpenMP loops, for this estimator's calls only.
     params.append(inspect.Parameter("n_jobs", inspect.Parameter.KEYWORD_ONLY, default=None))
+    # scikit-learn's: 1 prints the fit's progress to stderr (or pass fit(progress=...)).
+    params.append(inspect.Parameter("verbose", inspect.Parameter.KEYWORD_ONLY, default=0))
     if density:
         params.append(inspect.Parameter("contamination", inspect.Parameter.KEYWORD_ONLY,
                                         default=0.1))
@@ -553,17 +672,16 @@ def _make_class(entry):
 
     __init__.__signature__ = inspect.Signature(
         [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + params)
-    doc = [entry["title"], "", "Parameters", "----------"]
-    for o in options:
-        doc.append(f"{keyword_of(o['name'])} : default {o['default']!r}")
-        doc.append(f"    {o['help']}")
     if not density:
-        base = RatioEstimator
+        base, role = RatioEstimator, "ratio"
     elif entry["kind"] == "normality score":
-        base = DetectorEstimator
+        base, role = DetectorEstimator, "detector"
     else:
-        base = DensityEstimator
-    attrs = {"__init__": __init__, "__doc__": "\n".join(doc), "_estimator": entry["name"],
+        base, role = DensityEstimator, "density"
+    keywords = {o["name"]: (keyword_of(o["name"]), _python_default(o)) for o in options}
+    extra = [p.name for p in params[len(options):]]
+    doc = class_doc(entry, keywords, class_name(entry["name"]), role, extra)
+    attrs = {"__init__": __init__, "__doc__": doc, "_estimator": entry["name"],
              "_kind": entry["kind"], "_option_names": names, "__module__": "sosrep",
              "_option_specs": {o["name"]: o for o in options}}
     if density:

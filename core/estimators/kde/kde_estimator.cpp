@@ -31,7 +31,8 @@ public:
         if (in.x.rows() < 1) {
             throw ParameterError("train", "needs at least 1 row");
         }
-        return makeKdeModel(std::make_shared<const KernelOperator>(in.x, in.kernel));
+        // A KDE scores by kernel sums at new points: no N x N matrix unless one is asked for.
+        return makeKdeModel(KernelOperator::forScoring(in.x, in.kernel));
     }
 
     std::unique_ptr<FittedModel> load(const ParameterMap& parameters,

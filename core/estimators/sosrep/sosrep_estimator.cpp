@@ -188,6 +188,12 @@ public:
                 alpha = s.alpha();
             }
         }
+        if (!control.sweep && kernel->backend() == KernelBackend::Dense) {
+            // The model scores new rows by kernel sums over the training rows: it need not keep
+            // the solver's N x N matrix (220 MB at 7000 rows), only the rows, as a model read
+            // from its file does (and it scores exactly as that one).
+            kernel = KernelOperator::forScoring(in.x, in.kernel);
+        }
         auto model = makeSosrepModel(kernel, alpha);
         model->setReport(std::move(report));
         return model;
