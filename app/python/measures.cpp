@@ -6,8 +6,11 @@
 #include "core/errors.h"
 #include "core/estimators/option.h"
 #include "core/metrics/mmd.h"
+#include "core/pipeline/outlier_threshold.h"
 #include "core/ratio/importance_weights.h"
 #include "core/util/text.h"
+
+#include <pybind11/eigen.h>
 
 namespace py = pybind11;
 
@@ -114,6 +117,13 @@ py::dict mmdModel(const py::array& x, const Model& m, double bandwidth, uint64_t
 void addMeasureFunctions(py::module_& m)
 {
     m.def("weight_summary", &weightSummary, py::arg("weights"));
+    m.def(
+        "outlier_quantile",
+        [](const Vector& values, double contamination, const Vector& weights) {
+            return outlierThreshold(values, contamination, "", weights).offset;
+        },
+        py::arg("values"), py::arg("contamination"), py::arg("weights") = Vector(),
+        "The contamination quantile of values, weighted as the core's outlier threshold");
     m.def("mmd_samples", &mmdSamples, py::arg("X"), py::arg("Y"), py::arg("bandwidth") = 0.0,
           py::arg("seed") = 0);
     m.def("mmd_model", &mmdModel, py::arg("X"), py::arg("model"), py::arg("bandwidth") = 0.0,

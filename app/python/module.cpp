@@ -3,6 +3,7 @@
 // for the Python package (app/python/sosrep). No widgets: sosrep_core and sosrep_io only.
 #include "app/python/array_input.h"
 #include "app/python/python_model.h"
+#include "app/python/python_observer.h"
 #include "core/data/file_bytes.h"
 #include "core/data/preparation.h"
 #include "core/errors.h"
@@ -140,247 +141,11 @@ py::list estimatorTable()
         d["title"] = e->title();
         d["kind"] = toString(caps.kind);
         d["needs_second_sample"] = caps.needsSecondSample;
+        d["row_weights"] = caps.rowWeights;
         d["options"] = options;
         out.append(d);
     }
     return out;
-}
-
-/// The fit's observer: Python's progress callback, and Ctrl+C (or an exception from the
-/// callback) as a cancel, answered at the next solver step. Python is entered with the GIL.
-struct PythonObserver
-{
-    py::object progress;
-    std::atomic<bool> stop{false};
-    /// This fit's share of the whole call's progress (of 1000): a fit followed by the anomaly
-    /// purpose's (purpose=auto) reports [0, 900), that one [900, 1000], so the callback sees
-    /// one total, never going back, reaching it once (fitModel's contract, kept across both).
-    int from = 0;
-    int to = 1000;
-    bool last = true;
-
-    FitObserver observer()
-    {
-        FitObserver o;
-        o.cancelled = [this] {
-            if (!stop) {
-                py::gil_scoped_acquire gil;
-                if (PyErr_CheckSignals() != 0) {
-                    stop = true; // the KeyboardInterrupt stays set: raised after the fit
-                }
-            }
-            return stop.load();
-        };
-        if (!progress.is_none()) {
-            o.progress = [this](const std::string& stage, int done, int total) {
-                if (stop) {
-                    return;
-                }
-                const int at = from + int((long long)(to - from) * done / std::max(total, 1));
-                const std::string name =
-                    !last && stage == "done" ? "fit for anomaly scores" : stage;
-                py::gil_scoped_acquire gil;
-                try {
-                    progress(name, at, 1000);
-                } catch (py::error_already_set& e) {
-                    e.restore(); // raised again after the fit
-                    stop = true;
-                }
-            };
-        }
-        return o;
-    }
-};
-
-/// Type II: q's values at the rows of p, checked as `sosrep ratio` checks them (finite, not
-/// negative, not all zero), in the scaled coordinates' units.
-Vector typeTwoValues(const py::object& qValues, const Matrix& scaledRows, const Scaler& scaler)
-{
-    const Eigen::Index rows = scaledRows.rows();
-    const auto q = qValues.cast<py::array_t<double, py::array::c_style | py::array::forcecast>>();
-    if (q.ndim() != 1 || q.shape(0) != rows) {
-        throw py::value_error("q: gives " + std::to_string(q.size()) + " values for the " +
-                              std::to_string(rows) + " rows of X (one per row expected)");
-    }
-    const Eigen::Map<const Vector> raw(q.data(), rows);
-    for (Eigen::Index i = 0; i < rows; ++i) {
-        if (!std::isfinite(raw(i)) || raw(i) < 0.0) {
-            throw ParameterError("q", "is " + formatReal(raw(i)) + " at row " +
-                                          std::to_string(i + 1) +
-                                          " of 'X': q must be finite and non-negative there");
-        }
-    }
-    if ((raw.array() == 0.0).all()) {
-        throw ParameterError("q", "q is zero at every row of 'X': the ratio q/p is 0 there and "
-                                  "has nothing to fit");
-    }
-    return raw.cwiseProduct(scaler.densityFactorRows(scaledRows));
-}
-
-/// The estimator's settings with Python's options (every one checked against its table).
-FitSettings fitSettingsOf(const std::string& estimator,
-                          const std::map<std::string, std::string>& options)
-{
-    FitSettings settings = FitSettings::defaults(estimator);
-    for (const auto& [name, value] : options) {
-        if (!settings.values.has(name)) {
-            std::string known;
-            for (const auto& [k, v] : settings.values.all()) {
-                known += (known.empty() ? "" : ", ") + k;
-            }
-            throw ParameterError(name, "is not an option of " + estimator + " (" + known + ")");
-        }
-        settings.values.set(name, value);
-    }
-    settings.resolvePurpose("density"); // as `sosrep fit`: purpose=auto is the density
-    return settings;
-}
-
-/// Whether a fit with these options also gets the anomaly purpose's model: purpose left at
-/// auto, a tuned length scale that the purpose decides, and no second sample (not a ratio).
-bool wantsAnomalyModel(const std::string& estimator,
-                       const std::map<std::string, std::string>& options, const FitData& data)
-{
-    const FitSettings defaults = FitSettings::defaults(estimator);
-    if (!defaults.values.has("purpose") || data.second || data.secondValues) {
-        return false;
-    }
-    const auto given = options.find("purpose");
-    if (given != options.end() && given->second != "auto") {
-        return false;
-    }
-    const auto selection = options.find("selection");
-    if (selection != options.end() && selection->second != "auto") {
-        return false; // a named rule is the same for both purposes
-    }
-    const FitSettings settings = fitSettingsOf(estimator, options);
-    return settings.autoLengthScale();
-}
-
-/// The fitted model as Python holds it: the model, its warnings and file form, and for a density
-/// or a detector the rows and outcome a held-out threshold is cross-fitted from.
-std::shared_ptr<Model> modelOf(FitOutcome& f, FitData& data, const FitSettings& settings,
-                               const PreparedTraining& prepared,
-                               const std::vector<std::string>& columns)
-{
-    auto m = std::make_shared<Model>();
-    m->fitted = f.model;
-    m->lengthScale = f.lengthScale;
-    m->warnings = prepared.warnings;
-    m->warnings.insert(m->warnings.end(), f.warnings.begin(), f.warnings.end());
-    if (f.search) {
-        m->fdCurve = f.search->curve;
-    }
-    const io::Json prov = io::fitProvenance(settings, f, "(NumPy array)", m->warnings);
-    m->saved = io::savedModelOf(*f.model, settings, prepared.scaler, columns, prov);
-    m->saved.parameters = ParameterMap(); // the fitted model holds them (fileOf)
-    if (!data.second && !data.secondValues) {
-        m->data.train = std::move(data.train);
-        m->data.source = data.source;
-        m->data.scaler = data.scaler;
-        m->settings = settings;
-        m->outcome.lengthScale = f.lengthScale;
-        m->outcome.heldOutLogValues = f.heldOutLogValues;
-    }
-    return m;
-}
-
-std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
-                           const std::map<std::string, std::string>& options,
-                           const py::object& second, const py::object& progress,
-                           const py::object& qValues, const py::object& columns)
-{
-    const FitSettings settings = fitSettingsOf(estimator, options);
-    const ArrayRows rows(x, "X");
-    Dataset train = datasetOf(rows, "X");
-    if (!columns.is_none()) {
-        // A DataFrame's column names: the model file keeps them, so `sosrep score` reads the
-        // DataFrame's own CSV with it.
-        auto names = columns.cast<std::vector<std::string>>();
-        if (Eigen::Index(names.size()) != train.dim()) {
-            throw py::value_error("columns: " + std::to_string(names.size()) + " names for " +
-                                  std::to_string(train.dim()) + " columns");
-        }
-        train.columns = std::move(names);
-    }
-    PreparedTraining prepared =
-        prepareTraining(train, scalingKindFromString(settings.values.text("scale")));
-    // The fit holds one double copy of X, the scaled one: the raw copy goes before it starts.
-    const Eigen::Index trainDim = train.dim();
-    train.x = Matrix();
-    FitData data;
-    data.train = std::move(prepared.x);
-    data.validation = Matrix(0, trainDim);
-    data.source = "X";
-    data.scaler = prepared.scaler; // log values per unit of X's columns
-    Matrix q;
-    if (!second.is_none()) {
-        const ArrayRows qRows(second.cast<py::array>(), "q");
-        if (qRows.cols() != trainDim) {
-            throw py::value_error("q: has " + std::to_string(qRows.cols()) + " columns, X has " +
-                                  std::to_string(trainDim));
-        }
-        Dataset qData = datasetOf(qRows, "q");
-        qData.columns = train.columns;
-        q = applyToOther(prepared.scaler, qData);
-        data.second = &q;
-    }
-    Vector values;
-    if (!qValues.is_none()) {
-        values = typeTwoValues(qValues, data.train, prepared.scaler);
-        data.secondValues = &values;
-    }
-    PythonObserver watch;
-    watch.progress = progress;
-    // Whether the anomaly purpose's fit may follow (it needs the sweep of a tuned ℓ).
-    const bool anomalyMayFollow =
-        settings.autoLengthScale() && wantsAnomalyModel(estimator, options, data);
-    if (anomalyMayFollow) {
-        watch.to = 900;
-        watch.last = false;
-    }
-    const FitObserver observer = watch.observer();
-    FitOutcome f;
-    {
-        py::gil_scoped_release release;
-        f = fitModel(data, settings, observer);
-    }
-    if (PyErr_Occurred() || f.cancelled || !f.model) {
-        throw py::error_already_set(); // KeyboardInterrupt, or the progress callback's error
-    }
-    checkUsable(*f.model);
-    const bool anomalyToo = f.search && wantsAnomalyModel(estimator, options, data);
-    FitData anomalyData;
-    if (anomalyToo) {
-        anomalyData.train = data.train; // modelOf takes data.train: each model keeps its rows
-        anomalyData.validation = data.validation;
-        anomalyData.source = data.source;
-        anomalyData.scaler = data.scaler;
-    }
-    auto m = modelOf(f, data, settings, prepared, train.columns);
-    if (anomalyToo) {
-        // The anomaly purpose from the density's own sweep (the same curve: both rules start
-        // at its minimum): the reach and the member fits are all it adds.
-        FitSettings anomalySettings = settings;
-        anomalySettings.values.set("purpose", "anomaly");
-        anomalyData.sweep = &*f.search;
-        watch.from = 900;
-        watch.to = 1000;
-        watch.last = true;
-        FitOutcome a;
-        {
-            py::gil_scoped_release release;
-            a = fitModel(anomalyData, anomalySettings, observer);
-        }
-        if (PyErr_Occurred() || a.cancelled || !a.model) {
-            throw py::error_already_set();
-        }
-        checkUsable(*a.model);
-        m->anomaly = modelOf(a, anomalyData, anomalySettings, prepared, train.columns);
-    } else if (anomalyMayFollow && !progress.is_none()) {
-        progress("done", 1000, 1000); // one scale: the density's model ranks the rows
-    }
-    return m;
 }
 
 std::shared_ptr<Model> fromJson(const std::string& bytes, const std::string& source)
@@ -603,14 +368,15 @@ py::tuple heldOutThreshold(Model& m, double contamination)
         {
             py::gil_scoped_release release;
             values = heldOutLogValues(m.data, m.settings, m.outcome, kThresholdFolds, observer,
-                                      &m.heldOutMethod);
+                                      &m.heldOutMethod, &m.heldOutWeights);
         }
         if (PyErr_Occurred() || values.size() == 0) {
             throw py::error_already_set(); // KeyboardInterrupt
         }
         m.heldOut = std::move(values);
     }
-    const OutlierThreshold t = outlierThreshold(*m.heldOut, contamination, m.heldOutMethod);
+    const OutlierThreshold t =
+        outlierThreshold(*m.heldOut, contamination, m.heldOutMethod, m.heldOutWeights);
     m.saved.provenance["outlier_threshold"] = io::outlierThresholdJson(t);
     return py::make_tuple(t.offset, t.heldOutRows, t.method);
 }
@@ -668,6 +434,7 @@ PYBIND11_MODULE(_sosrep, m)
     m.def("fit", &fit, py::arg("estimator"), py::arg("X"), py::arg("options"),
           py::arg("second") = py::none(), py::arg("progress") = py::none(),
           py::arg("q_values") = py::none(), py::arg("columns") = py::none(),
+          py::arg("sample_weight") = py::none(),
           "Fits an estimator through the core's fit route (the command line's)");
     m.def("load", &load, py::arg("path"), "Reads a model file of the command line or the app");
     m.def("from_json", &fromJson, py::arg("data"), py::arg("source") = "<bytes>");
@@ -679,6 +446,13 @@ PYBIND11_MODULE(_sosrep, m)
         .def_property_readonly("columns", [](const Model& x) { return x.saved.columns; })
         .def_property_readonly("length_scale", [](const Model& x) { return x.lengthScale; })
         .def_property_readonly("settings", &settingsOf)
+        .def_property_readonly(
+            "purpose_asked",
+            [](const Model& x) {
+                const io::Json& v = io::member(x.saved.provenance, "purpose_asked");
+                return v.is_string() ? v.get<std::string>() : std::string();
+            },
+            "the purpose the fit was asked for when it differs from the model's ('auto'), or ''")
         .def_property_readonly("summary", &summaryOf)
         .def_property_readonly("fd_curve", &fdCurveOf)
         .def_property_readonly("warnings", [](const Model& x) { return pythonWords(x.warnings); })

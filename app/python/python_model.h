@@ -7,8 +7,10 @@
 #include "core/io/model_file.h"
 #include "core/pipeline/fit_route.h"
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,6 +33,7 @@ struct Model
     FitSettings settings;
     FitOutcome outcome;
     std::optional<Vector> heldOut; // computed on first use
+    Vector heldOutWeights;         // their row weights (a fit with sample_weight)
     std::string heldOutMethod;
     /// purpose=auto: the anomaly purpose's model from the same sweep, which anomaly_score,
     /// decision_function and predict use (the density stays `fitted`); null otherwise.
@@ -41,6 +44,13 @@ struct Model
 void refuseNonFinite(const ArrayRows& rows, const std::string& name);
 /// The rows as a dataset with columns x1..xn.
 Dataset datasetOf(const ArrayRows& rows, const std::string& name);
+/// The package's fit (fit_binding.cpp): estimator by name, X, options as text; optional second
+/// sample, progress callback, Type II q values, DataFrame column names and row weights.
+std::shared_ptr<Model> fit(const std::string& estimator, const pybind11::array& x,
+                           const std::map<std::string, std::string>& options,
+                           const pybind11::object& second, const pybind11::object& progress,
+                           const pybind11::object& qValues, const pybind11::object& columns,
+                           const pybind11::object& sampleWeight);
 /// weight_summary, mmd_samples and mmd_model (measures.cpp).
 void addMeasureFunctions(pybind11::module_& m);
 

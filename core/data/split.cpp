@@ -117,6 +117,18 @@ Eigen::MatrixXd rowsOf(const Eigen::Ref<const Eigen::MatrixXd>& x,
     return out;
 }
 
+Eigen::VectorXd entriesOf(const Eigen::VectorXd& v, const std::vector<Eigen::Index>& rows)
+{
+    if (v.size() == 0) {
+        return v;
+    }
+    Eigen::VectorXd out(Eigen::Index(rows.size()));
+    for (size_t i = 0; i < rows.size(); ++i) {
+        out(Eigen::Index(i)) = v(rows[i]);
+    }
+    return out;
+}
+
 std::vector<std::vector<Eigen::Index>>
 identicalRowGroups(const Eigen::Ref<const Eigen::MatrixXd>& x)
 {

@@ -40,6 +40,9 @@ SplitIndices rowsOfGroups(const SplitIndices& groupSplit,
 Eigen::MatrixXd rowsOf(const Eigen::Ref<const Eigen::MatrixXd>& x,
                        const std::vector<Eigen::Index>& rows);
 
+/// The entries of v at these indices, in their order (a fold's row weights); empty v: empty.
+Eigen::VectorXd entriesOf(const Eigen::VectorXd& v, const std::vector<Eigen::Index>& rows);
+
 /// Up to `maxRows` row indices drawn without replacement (all rows when n <= maxRows), sorted.
 std::vector<Eigen::Index> subsampleRows(Eigen::Index n, Eigen::Index maxRows, uint64_t seed);
 

@@ -48,6 +48,9 @@ struct Capabilities
     std::vector<std::string> kernels;
     /// Whether the kernel back-end options (dense / low rank, landmarks) apply.
     bool kernelBackends = true;
+    /// Whether it fits weighted rows (FitInput::weights; Python's sample_weight). The fit route
+    /// refuses weights for the others, naming the option.
+    bool rowWeights = false;
 };
 
 struct LogDensity
@@ -192,6 +195,9 @@ struct FitInput
     /// A density ratio of Type II (q known as a function): q at the rows of x, in the scaled
     /// coordinates' units; `second` is then null.
     const Vector* secondValues = nullptr;
+    /// Row weights of x (non-negative, finite, not all zero; the fit route checks them), or
+    /// null for equal weights. Only estimators with Capabilities::rowWeights receive them.
+    const Vector* weights = nullptr;
 };
 
 /// How a fit reports progress and learns it should stop.

@@ -65,10 +65,10 @@ ProgressFn finalFitProgress(const FitObserver& o, int sweepPoints, int first, in
 /// The multi-scale rules ("ensemble", "anomaly"): the members are fitted on the rows the sweep
 /// fitted on (refitted rather than kept: a dense kernel per grid point would not fit in memory)
 /// and ranked against the sweep's validation rows, which none of them has seen.
-FitOutcome fitEnsemble(FitOutcome& out, const Matrix& fitPart, const Matrix& validation,
-                       const Estimator& estimator, const FitSettings& settings,
-                       const KernelSpec& kernel, const FitObserver& observer,
-                       std::chrono::steady_clock::time_point start, int sweepPoints)
+FitOutcome fitEnsemble(FitOutcome& out, const SweepFold& fold, const Estimator& estimator,
+                       const FitSettings& settings, const KernelSpec& kernel,
+                       const FitObserver& observer, std::chrono::steady_clock::time_point start,
+                       int sweepPoints)
 {
     const SearchResult& r = *out.search;
     std::vector<std::pair<double, std::shared_ptr<const FittedModel>>> members;
@@ -81,8 +81,9 @@ FitOutcome fitEnsemble(FitOutcome& out, const Matrix& fitPart, const Matrix& val
         control.progress = finalFitProgress(observer, sweepPoints, done, total);
         // The sweep fitted these rows already: start from its weights at the nearest l.
         control.start = nearestStart(r.firstFoldWeights, scale);
-        std::shared_ptr<const FittedModel> model =
-            estimator.fit(FitInput{fitPart, nullptr, k, settings.values, nullptr}, control);
+        FitInput input{fold.train, nullptr, k, settings.values, nullptr};
+        input.weights = fold.trainWeights.size() > 0 ? &fold.trainWeights : nullptr;
+        std::shared_ptr<const FittedModel> model = estimator.fit(input, control);
         if (model->report().status == SolverStatus::Cancelled) {
             out.cancelled = true;
             return out;
@@ -99,14 +100,17 @@ FitOutcome fitEnsemble(FitOutcome& out, const Matrix& fitPart, const Matrix& val
         checkUsable(*model);
         members.emplace_back(k.lengthScale, std::move(model));
     }
-    auto ensemble = RankEnsembleModel::build(members, validation, r.selection.combination);
+    // Ranks count validation rows, not their weights: a rank is a share of rows the members
+    // did not fit, and the weights entered through the members' fits.
+    auto ensemble = RankEnsembleModel::build(members, fold.validation, r.selection.combination);
     FitReport report = members.front().second->report();
     const std::string count = std::to_string(members.size());
     report.note = r.selection.combination == Combination::MaxRank
                       ? "the larger anomaly rank of " + count + " length scales"
                       : "rank ensemble of " + count + " length scales";
     ensemble->setReport(report);
-    out.heldOutLogValues = ensemble->logValues(validation).values;
+    out.heldOutLogValues = ensemble->logValues(fold.validation).values;
+    out.heldOutWeights = fold.validationWeights;
     out.lengthScale = r.curve[static_cast<size_t>(r.selection.fdIndex)].lengthScale;
     out.model = std::move(ensemble);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -124,8 +128,12 @@ std::vector<SweepFold> sweepFolds(const FitData& data, const FitSettings& settin
             throw ParameterError("validation", "test needs rows to score (e.g. fit --test); "
                                                "use train to tune on the training rows");
         }
-        return {SweepFold{data.train, data.validation}};
+        return {SweepFold{data.train, data.validation, data.weights, Vector()}};
     }
+    const auto part = [&data](const SplitIndices& s) {
+        return SweepFold{rowsOf(data.train, s.train), rowsOf(data.train, s.test),
+                         entriesOf(data.weights, s.train), entriesOf(data.weights, s.test)};
+    };
     // Where repeated rows are left out of validation, the split is of distinct rows: copies of
     // a row go to the same side. A split of rows put copies on both sides, and when every row
     // had copies (a sample repeated 3 times) no validation row was left to keep, so the curve
@@ -146,8 +154,7 @@ std::vector<SweepFold> sweepFolds(const FitData& data, const FitSettings& settin
                                            "fit, one to validate)");
     }
     if (k <= 1) {
-        const SplitIndices s = rowsOfGroups(trainTestSplit(n, 0.2, seed), groups);
-        return {SweepFold{rowsOf(data.train, s.train), rowsOf(data.train, s.test)}};
+        return {part(rowsOfGroups(trainTestSplit(n, 0.2, seed), groups))};
     }
     if (Eigen::Index(k) > n) {
         throw ParameterError("fd_folds", std::to_string(k) + " folds need at least " +
@@ -155,8 +162,7 @@ std::vector<SweepFold> sweepFolds(const FitData& data, const FitSettings& settin
     }
     std::vector<SweepFold> folds;
     for (const SplitIndices& g : kFoldSplits(n, k, seed)) {
-        const SplitIndices f = rowsOfGroups(g, groups);
-        folds.push_back({rowsOf(data.train, f.train), rowsOf(data.train, f.test)});
+        folds.push_back(part(rowsOfGroups(g, groups)));
     }
     return folds;
 }
@@ -178,8 +184,9 @@ std::unique_ptr<FittedModel> refitAboveRefused(std::unique_ptr<FittedModel> mode
             continue;
         }
         kernel.lengthScale = p.lengthScale;
-        model = estimator.fit(
-            FitInput{data.train, data.second, kernel, settings.values, data.secondValues}, control);
+        FitInput input{data.train, data.second, kernel, settings.values, data.secondValues};
+        input.weights = data.weights.size() > 0 ? &data.weights : nullptr;
+        model = estimator.fit(input, control);
         if (!model->report().refused || model->report().status == SolverStatus::Cancelled) {
             break;
         }
@@ -202,9 +209,9 @@ KernelSpec kernelOf(const FitSettings& settings, const FitData& data, std::strin
     const std::string& l = settings.values.text("length_scale");
     rule = settings.values.isChoice("length_scale") ? l : std::string();
     if (l == "scott") {
-        kernel.lengthScale = scottBandwidth(data.train);
+        kernel.lengthScale = scottBandwidth(data.train, data.weights);
     } else if (l == "silverman") {
-        kernel.lengthScale = silvermanBandwidth(data.train);
+        kernel.lengthScale = silvermanBandwidth(data.train, data.weights);
     }
     return kernel;
 }
@@ -245,6 +252,39 @@ SearchResult sweep(const FitData& data, const FitSettings& settings, const Searc
 
 namespace {
 
+/// Row weights as the stages take them: checked (ParameterError "sample_weight" naming the
+/// entry), refused for an estimator that cannot use them.
+void checkWeights(const FitData& data, const Estimator& estimator)
+{
+    const Vector& w = data.weights;
+    if (w.size() != data.train.rows()) {
+        throw ParameterError("sample_weight", "has " + std::to_string(w.size()) + " entries for " +
+                                                  std::to_string(data.train.rows()) + " rows");
+    }
+    if (!estimator.capabilities().rowWeights) {
+        std::string which;
+        for (const std::string& name : EstimatorRegistry::instance().names()) {
+            if (EstimatorRegistry::instance().get(name).capabilities().rowWeights) {
+                which += (which.empty() ? "" : ", ") + name;
+            }
+        }
+        throw ParameterError("sample_weight", estimator.name() +
+                                                  " cannot weight its rows (estimators that "
+                                                  "can: " +
+                                                  which + "); repeat rows instead");
+    }
+    for (Eigen::Index i = 0; i < w.size(); ++i) {
+        if (!std::isfinite(w(i)) || w(i) < 0.0) {
+            throw ParameterError("sample_weight", "entry " + std::to_string(i) + " is " +
+                                                      numberText(w(i)) +
+                                                      ": weights must be finite and >= 0");
+        }
+    }
+    if (!(w.sum() > 0.0)) {
+        throw ParameterError("sample_weight", "is 0 for every row");
+    }
+}
+
 /// The fit's stages in order (sweep, final fit or members), each reporting its progress in its
 /// own units as a fraction of the whole fit.
 FitOutcome fitStages(const FitData& data, const FitSettings& settings, const FitObserver& observer)
@@ -252,6 +292,14 @@ FitOutcome fitStages(const FitData& data, const FitSettings& settings, const Fit
     const auto start = std::chrono::steady_clock::now();
     const Estimator& estimator = EstimatorRegistry::instance().get(settings.estimator);
     const Capabilities caps = estimator.capabilities();
+    if (data.weights.size() > 0) {
+        checkWeights(data, estimator);
+        if (const std::optional<FitData> rows = weightedRowsInOrder(data)) {
+            return fitStages(*rows, settings, observer);
+        }
+    }
+    // Weights for the final fit and the rules of thumb; the folds carry their own.
+    const Vector* weights = data.weights.size() > 0 ? &data.weights : nullptr;
     FitOutcome out;
     const bool tune = caps.usesKernel && settings.autoLengthScale();
     checkRows(data, tune && settings.values.text("validation") != "test");
@@ -280,12 +328,14 @@ FitOutcome fitStages(const FitData& data, const FitSettings& settings, const Fit
             // A rank scaling's change of units differs by row: the held-out curve's mean log
             // densities move by the validation rows' mean log-derivative.
             double sum = 0.0;
-            Eigen::Index rows = 0;
+            double rows = 0.0; // weighted, as the curve's means
             for (const SweepFold& f : folds) {
-                sum += data.scaler.logDerivativeRows(f.validation).sum();
-                rows += f.validation.rows();
+                const Vector d = data.scaler.logDerivativeRows(f.validation);
+                const Vector& w = f.validationWeights;
+                sum += w.size() > 0 ? w.dot(d) : d.sum();
+                rows += w.size() > 0 ? w.sum() : double(f.validation.rows());
             }
-            validationUnitShift = rows > 0 ? sum / double(rows) : 0.0;
+            validationUnitShift = rows > 0.0 ? sum / rows : 0.0;
         }
         kernel.lengthScale = r.selectedLengthScale();
         if (r.selection.reason.rfind("global_minimum_fallback", 0) == 0) {
@@ -302,16 +352,17 @@ FitOutcome fitStages(const FitData& data, const FitSettings& settings, const Fit
         if (r.selection.memberScales.size() > 1) {
             // The multi-scale rules fit their members on the first fold and rank against its
             // validation rows.
-            return fitEnsemble(out, folds.front().train, folds.front().validation, estimator,
-                               settings, kernel, observer, start, sweepPoints);
+            return fitEnsemble(out, folds.front(), estimator, settings, kernel, observer, start,
+                               sweepPoints);
         }
     }
     FitControl control;
     control.progress = sweepPoints > 0 ? finalFitProgress(observer, sweepPoints, 0, 1)
                                        : progressOf(observer, "fit");
     control.trace = observer.trace;
-    std::unique_ptr<FittedModel> model = estimator.fit(
-        FitInput{data.train, data.second, kernel, settings.values, data.secondValues}, control);
+    FitInput input{data.train, data.second, kernel, settings.values, data.secondValues};
+    input.weights = weights;
+    std::unique_ptr<FittedModel> model = estimator.fit(input, control);
     if (tune && model->report().refused && out.search) {
         model = refitAboveRefused(std::move(model), data, estimator, settings, kernel, control,
                                   *out.search, out.warnings);
@@ -337,6 +388,43 @@ FitOutcome fitStages(const FitData& data, const FitSettings& settings, const Fit
 }
 
 } // namespace
+
+std::optional<FitData> weightedRowsInOrder(const FitData& data)
+{
+    const Vector& w = data.weights;
+    if (w.size() == 0 || (w.minCoeff() > 0.0 && w.maxCoeff() == w.minCoeff())) {
+        return std::nullopt;
+    }
+    std::vector<Eigen::Index> keep;
+    for (Eigen::Index i = 0; i < w.size(); ++i) {
+        if (w(i) > 0.0) {
+            keep.push_back(i);
+        }
+    }
+    const Matrix& x = data.train;
+    const auto before = [&x, &w](Eigen::Index a, Eigen::Index b) {
+        for (Eigen::Index j = 0; j < x.cols(); ++j) {
+            if (x(a, j) != x(b, j)) {
+                return x(a, j) < x(b, j);
+            }
+        }
+        return w(a) < w(b);
+    };
+    if (Eigen::Index(keep.size()) == w.size() && std::is_sorted(keep.begin(), keep.end(), before)) {
+        return std::nullopt; // in order already (the rows this function gave)
+    }
+    std::stable_sort(keep.begin(), keep.end(), before);
+    FitData rows;
+    rows.train = rowsOf(x, keep);
+    rows.weights = entriesOf(w, keep);
+    rows.validation = data.validation;
+    rows.source = data.source;
+    rows.second = data.second;
+    rows.secondValues = data.secondValues;
+    rows.sweep = data.sweep;
+    rows.scaler = data.scaler;
+    return rows;
+}
 
 FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitObserver& observer)
 {

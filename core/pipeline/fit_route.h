@@ -33,6 +33,13 @@ struct FitData
     /// (and the curve's held-out log-likelihoods) are then per unit of those columns
     /// (FittedModel::setDataUnits). The identity leaves them in the scaled coordinates' units.
     Scaler scaler{};
+    /// Row weights of `train` (Python's sample_weight), or empty for equal weights: finite,
+    /// non-negative, not all zero (ParameterError "sample_weight" otherwise), and only for
+    /// estimators that can use them (Capabilities::rowWeights; refused for the others). The
+    /// sweep's fits and its validation mean, the rules of thumb (weighted spread, effective
+    /// N) and the final fit all take them (weightedRowsInOrder: the rows the stages see);
+    /// equal weights give the unweighted fit bit for bit.
+    Vector weights{};
 };
 
 /// What a fit route reports while it runs; every member is optional.
@@ -64,6 +71,7 @@ struct FitOutcome
     /// Log values at rows the model did not fit, when the fit holds such rows: the multi-scale
     /// anomaly rule's validation rows, which none of its members saw (outlier_threshold.h).
     Vector heldOutLogValues;
+    Vector heldOutWeights; // their row weights, when the fit had weights (else empty)
     bool cancelled = false;
     double seconds = 0.0;
 };
@@ -76,6 +84,13 @@ struct FitOutcome
 /// report says so (see checkUsable).
 FitOutcome fitModel(const FitData& data, const FitSettings& settings,
                     const FitObserver& observer = {});
+
+/// The rows of a weighted fit as the fit route uses them: those of positive weight (a row of
+/// weight 0 is not in the sample), sorted by value, so a weighted fit does not depend on the
+/// order of its rows (the tuning's folds are seeded over rows in order). Nullopt when there is
+/// nothing to do: no weights, equal positive weights (the unweighted fit, rows as given), or
+/// rows in that order already.
+std::optional<FitData> weightedRowsInOrder(const FitData& data);
 
 /// Throws when a fit's model cannot be used: ParameterError("length_scale") when nothing could
 /// be fitted at that length scale, NumericalError when the solver diverged (with the iteration).

@@ -44,17 +44,31 @@ void checkContamination(double c)
 }
 
 Vector heldOutLogValues(const FitData& data, const FitSettings& settings, const FitOutcome& fit,
-                        int folds, const FitObserver& observer, std::string* method)
+                        int folds, const FitObserver& observer, std::string* method,
+                        Vector* weights)
 {
+    if (weights) {
+        *weights = Vector();
+    }
     if (fit.heldOutLogValues.size() > 0) {
         *method = "validation rows";
+        if (weights) {
+            *weights = fit.heldOutWeights;
+        }
         return fit.heldOutLogValues;
     }
-    const Eigen::Index n = data.train.rows();
+    if (const std::optional<FitData> rows = weightedRowsInOrder(data)) {
+        // As the fit saw them: rows of positive weight, in order of value.
+        return heldOutLogValues(*rows, settings, fit, folds, observer, method, weights);
+    }
+    // Copies of a row go to the same fold, as in the sweep (fit_route.cpp): a held-out row
+    // whose copy was fitted sits on its own kernel bump, the very bias held-out values avoid.
+    const std::vector<std::vector<Eigen::Index>> groups = identicalRowGroups(data.train);
+    const auto n = Eigen::Index(groups.size());
     const int k = static_cast<int>(std::min<Eigen::Index>(folds, n));
     if (k < 2) {
         throw DataError(data.source, 0, 0,
-                        "an outlier threshold needs at least 2 rows to cross-fit on");
+                        "an outlier threshold needs at least 2 distinct rows to cross-fit on");
     }
     // The estimator at the fitted length scale, straight: no sweep per fold (the threshold is
     // for this model), and none of the fit route's diagnostics, which the fit has given.
@@ -68,16 +82,28 @@ Vector heldOutLogValues(const FitData& data, const FitSettings& settings, const 
     control.progress = [&observer](int, int) {
         return !(observer.cancelled && observer.cancelled());
     };
-    const std::vector<SplitIndices> splits = kFoldSplits(n, k, settings.values.seed("seed"));
-    Vector out(n);
+    std::vector<SplitIndices> splits;
+    for (const SplitIndices& g : kFoldSplits(n, k, settings.values.seed("seed"))) {
+        splits.push_back(rowsOfGroups(g, groups));
+    }
+    Vector out(data.train.rows());
     for (int f = 0; f < k; ++f) {
         if (observer.progress) {
             observer.progress("cross-fit for the outlier threshold", f, k);
         }
         const SplitIndices& s = splits[size_t(f)];
         const Matrix train = rowsOf(data.train, s.train);
-        std::unique_ptr<FittedModel> model = estimator.fit(
-            FitInput{train, data.second, kernel, settings.values, data.secondValues}, control);
+        FitInput input{train, data.second, kernel, settings.values, data.secondValues};
+        const Vector trainWeights = entriesOf(data.weights, s.train);
+        if (trainWeights.size() > 0) {
+            if (!(trainWeights.sum() > 0.0)) {
+                throw DataError(data.source, 0, 0,
+                                "an outlier threshold cross-fit found a fold whose rows all "
+                                "have weight 0: give more rows positive weights");
+            }
+            input.weights = &trainWeights;
+        }
+        std::unique_ptr<FittedModel> model = estimator.fit(input, control);
         if (model->report().status == SolverStatus::Cancelled) {
             return {};
         }
@@ -92,13 +118,66 @@ Vector heldOutLogValues(const FitData& data, const FitSettings& settings, const 
         observer.progress("cross-fit for the outlier threshold", k, k);
     }
     *method = std::to_string(k) + "-fold cross-fit";
+    if (weights) {
+        *weights = data.weights;
+    }
     return out;
 }
 
+namespace {
+
+/// The weighted quantile of outlierThreshold (header), over the rows of positive weight.
+double weightedQuantile(const Vector& values, const Vector& weights, double c)
+{
+    if (weights.size() != values.size()) {
+        throw std::invalid_argument("outlierThreshold: one weight per held-out value");
+    }
+    std::vector<std::pair<double, double>> v;
+    for (Eigen::Index i = 0; i < values.size(); ++i) {
+        if (weights(i) > 0.0) {
+            v.emplace_back(values(i), weights(i));
+        }
+    }
+    if (v.empty()) {
+        throw std::invalid_argument("outlierThreshold: no held-out value of positive weight");
+    }
+    std::sort(v.begin(), v.end());
+    double total = 0.0;
+    for (const auto& p : v) {
+        total += p.second;
+    }
+    const double span = total - v.back().second;
+    if (v.size() == 1 || !(span > 0.0)) {
+        return v.front().first;
+    }
+    double before = 0.0; // C_k - w_k
+    for (size_t k = 0; k + 1 < v.size(); ++k) {
+        const double at = before / span;
+        const double next = (before + v[k].second) / span;
+        if (c <= next) {
+            const double t = next > at ? (c - at) / (next - at) : 0.0;
+            return v[k].first + t * (v[k + 1].first - v[k].first);
+        }
+        before += v[k].second;
+    }
+    return v.back().first;
+}
+
+} // namespace
+
 OutlierThreshold outlierThreshold(const Vector& heldOut, double contamination,
-                                  const std::string& method)
+                                  const std::string& method, const Vector& weights)
 {
     checkContamination(contamination);
+    const bool equal = weights.size() == 0 || weights.maxCoeff() == weights.minCoeff();
+    if (!equal) {
+        OutlierThreshold t;
+        t.contamination = contamination;
+        t.offset = weightedQuantile(heldOut, weights, contamination);
+        t.heldOutRows = static_cast<int>((weights.array() > 0.0).count());
+        t.method = method;
+        return t;
+    }
     std::vector<double> v(heldOut.data(), heldOut.data() + heldOut.size());
     if (v.empty()) {
         throw std::invalid_argument("outlierThreshold: no held-out values");

@@ -31,15 +31,21 @@ struct OutlierThreshold
 /// Log values of rows that the model giving them did not fit, in the final model's units
 /// (data.scaler applied): for the multi-scale anomaly rule the ensemble's values at its own
 /// validation rows (fit.heldOutLogValues), otherwise every training row's value from a
-/// `folds`-fold cross-fit at the fitted length scale (seeded by the settings' seed). `method`
-/// says which. Empty when cancelled.
+/// `folds`-fold cross-fit at the fitted length scale (seeded by the settings' seed; copies of
+/// a row in one fold; at most one fold per distinct row). `method` says which. Empty when
+/// cancelled. With row weights (data.weights), *weights gets each held-out row's (else it is
+/// emptied), and rows of weight 0 are left out.
 Vector heldOutLogValues(const FitData& data, const FitSettings& settings, const FitOutcome& fit,
-                        int folds, const FitObserver& observer, std::string* method);
+                        int folds, const FitObserver& observer, std::string* method,
+                        Vector* weights = nullptr);
 
 /// The `contamination` quantile of `heldOut` (linear interpolation between order statistics,
-/// NumPy's default).
+/// NumPy's default). With row weights, the weighted quantile that reduces to it for equal
+/// weights: the k-th smallest of the rows of positive weight sits at (C_k - w_k) / (W - w_n),
+/// C_k the cumulative weight, W the total and w_n the largest value's weight: it does not
+/// change when every weight is multiplied by one number, and a row of weight 0 counts as none.
 OutlierThreshold outlierThreshold(const Vector& heldOut, double contamination,
-                                  const std::string& method);
+                                  const std::string& method, const Vector& weights = Vector());
 
 constexpr int kThresholdFolds = 5;
 

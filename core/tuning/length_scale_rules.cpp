@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace sosrep {
@@ -26,19 +27,52 @@ double meanStdDev(const MatrixRef& x)
     return s > 0.0 ? s : 1.0;
 }
 
-} // namespace
-
-double scottBandwidth(const MatrixRef& x)
+bool weighted(const Vector& w)
 {
-    const double d = double(x.cols());
-    return meanStdDev(x) * std::pow(double(x.rows()), -1.0 / (d + 4.0));
+    return w.size() > 0 && w.maxCoeff() != w.minCoeff();
 }
 
-double silvermanBandwidth(const MatrixRef& x)
+/// meanStdDev with reliability weights (the header's formula).
+double weightedMeanStdDev(const MatrixRef& x, const Vector& w)
+{
+    const double v1 = w.sum();
+    const double v2 = w.squaredNorm();
+    const double denominator = v1 - v2 / v1;
+    if (!(denominator > 0.0)) {
+        return 1.0; // one row carries all the weight: no spread
+    }
+    double total = 0.0;
+    for (Eigen::Index j = 0; j < x.cols(); ++j) {
+        const double mean = w.dot(x.col(j)) / v1;
+        total += std::sqrt(w.dot((x.col(j).array() - mean).square().matrix()) / denominator);
+    }
+    const double s = total / double(x.cols());
+    return s > 0.0 ? s : 1.0;
+}
+
+/// sigma and n of the rules: plain, or weighted with the effective n.
+std::pair<double, double> spreadAndSize(const MatrixRef& x, const Vector& w)
+{
+    if (!weighted(w)) {
+        return {meanStdDev(x), double(x.rows())};
+    }
+    return {weightedMeanStdDev(x, w), w.sum() * w.sum() / w.squaredNorm()};
+}
+
+} // namespace
+
+double scottBandwidth(const MatrixRef& x, const Vector& weights)
 {
     const double d = double(x.cols());
-    return meanStdDev(x) * std::pow(4.0 / (d + 2.0), 1.0 / (d + 4.0)) *
-           std::pow(double(x.rows()), -1.0 / (d + 4.0));
+    const auto [sigma, n] = spreadAndSize(x, weights);
+    return sigma * std::pow(n, -1.0 / (d + 4.0));
+}
+
+double silvermanBandwidth(const MatrixRef& x, const Vector& weights)
+{
+    const double d = double(x.cols());
+    const auto [sigma, n] = spreadAndSize(x, weights);
+    return sigma * std::pow(4.0 / (d + 2.0), 1.0 / (d + 4.0)) * std::pow(n, -1.0 / (d + 4.0));
 }
 
 double medianPairwiseDistance(const MatrixRef& x, int maxPoints, uint64_t seed)

@@ -2,6 +2,7 @@
 // The length-scale sweep scored by Fisher divergence over folds.
 #include "core/tuning/length_scale_search.h"
 
+#include "core/data/split.h"
 #include "core/errors.h"
 #include "core/estimators/kernel_field_model.h"
 #include "core/kernels/sweep_workspace.h"
@@ -19,8 +20,9 @@ namespace sosrep {
 
 namespace {
 
-/// Rows of `validation` that do not exactly repeat a row of `train`.
-Matrix withoutDuplicatesOf(const MatrixRef& validation, const MatrixRef& train, int* excluded)
+/// Rows of `validation` that do not exactly repeat a row of `train` (their indices in *kept).
+Matrix withoutDuplicatesOf(const MatrixRef& validation, const MatrixRef& train, int* excluded,
+                           std::vector<Eigen::Index>* kept = nullptr)
 {
     auto rowOf = [](const MatrixRef& m, Eigen::Index i) {
         std::vector<double> row(static_cast<size_t>(m.cols()));
@@ -43,6 +45,9 @@ Matrix withoutDuplicatesOf(const MatrixRef& validation, const MatrixRef& train, 
     Matrix out(static_cast<Eigen::Index>(keep.size()), validation.cols());
     for (size_t k = 0; k < keep.size(); ++k) {
         out.row(static_cast<Eigen::Index>(k)) = validation.row(keep[k]);
+    }
+    if (kept) {
+        *kept = std::move(keep);
     }
     return out;
 }
@@ -97,10 +102,14 @@ LengthScaleSearch::LengthScaleSearch(std::vector<SweepFold> folds, const Estimat
     for (SweepFold& f : m_folds) {
         if (search.excludeDuplicates) {
             int excluded = 0;
-            Matrix kept = withoutDuplicatesOf(f.validation, f.train, &excluded);
+            std::vector<Eigen::Index> rows;
+            Matrix kept = withoutDuplicatesOf(f.validation, f.train, &excluded, &rows);
             // Every row repeats a training row: nothing to exclude by.
             if (kept.rows() > 0) {
                 f.validation = std::move(kept);
+                if (f.validationWeights.size() > 0) {
+                    f.validationWeights = entriesOf(f.validationWeights, rows);
+                }
                 m_result.excludedDuplicates += excluded;
             }
         }
@@ -160,7 +169,7 @@ struct FoldSums
 {
     double terms = 0.0;
     double logLikelihood = 0.0;
-    Eigen::Index rows = 0;
+    double weight = 0.0; // the validation rows' (their count without row weights)
     bool diverged = false;
 };
 
@@ -174,8 +183,9 @@ std::unique_ptr<FittedModel> fitFold(const Estimator& estimator, const OptionVal
                                      std::vector<std::pair<double, Vector>>& starts, bool first,
                                      FdPoint& p, FoldSums& sums)
 {
-    std::unique_ptr<FittedModel> model =
-        estimator.fit(FitInput{fold.train, nullptr, kernel, options}, control);
+    FitInput input{fold.train, nullptr, kernel, options};
+    input.weights = fold.trainWeights.size() > 0 ? &fold.trainWeights : nullptr;
+    std::unique_ptr<FittedModel> model = estimator.fit(input, control);
     const FitReport& fit = model->report();
     if (fit.status == SolverStatus::Cancelled) {
         return nullptr;
@@ -204,13 +214,17 @@ std::unique_ptr<FittedModel> fitFold(const Estimator& estimator, const OptionVal
             ? model->fisherTerms(fold.validation, &invalid)
             : model->fisherTermsFiniteDifference(fold.validation, search.hutchinson, &invalid);
     p.invalidPoints += invalid;
+    // A weighted mean over the validation rows when the rows carry weights (a row of weight w
+    // counts as w copies of it).
+    const Vector& w = fold.validationWeights;
+    const auto total = [&w](const Vector& v) { return w.size() > 0 ? w.dot(v) : v.sum(); };
     if (invalid == 0) {
-        sums.terms += terms.sum();
+        sums.terms += total(terms);
     }
     if (search.rule == SelectionRule::HeldOutLikelihood) {
-        sums.logLikelihood += model->logValues(fold.validation).values.sum();
+        sums.logLikelihood += total(model->logValues(fold.validation).values);
     }
-    sums.rows += fold.validation.rows();
+    sums.weight += w.size() > 0 ? w.sum() : double(fold.validation.rows());
     return model;
 }
 
@@ -251,9 +265,9 @@ bool LengthScaleSearch::step(const ProgressFn& solverProgress)
         }
     }
     const double inf = std::numeric_limits<double>::infinity();
-    p.value = sums.diverged || p.invalidPoints > 0 ? inf : sums.terms / double(sums.rows);
+    p.value = sums.diverged || p.invalidPoints > 0 ? inf : sums.terms / sums.weight;
     if (m_search.rule == SelectionRule::HeldOutLikelihood) {
-        p.heldOutLogLikelihood = sums.diverged ? -inf : sums.logLikelihood / double(sums.rows);
+        p.heldOutLogLikelihood = sums.diverged ? -inf : sums.logLikelihood / sums.weight;
     }
     if (m_baseDone < m_grid.size()) {
         ++m_baseDone;

@@ -6,6 +6,7 @@
 #include "core/tuning/fisher_divergence.h"
 #include "core/tuning/selection_rules.h"
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -36,7 +37,11 @@ struct SearchConfig
     /// The folds to use with n training rows.
     int foldsFor(long long rows) const
     {
-        return folds > 0 ? folds : (rows < kAutoFoldsRows ? kAutoFolds : 1);
+        // Automatic folds on fewer than kAutoFolds rows: one per row (leave one out), where
+        // five folds of 4 distinct rows could not be made (scikit-learn's sample-weight check
+        // fits on 4 points repeated 4 times).
+        return folds > 0 ? folds
+                         : (rows < kAutoFoldsRows ? int(std::min<long long>(kAutoFolds, rows)) : 1);
     }
     /// Leave validation rows that exactly repeat a fitting row out of the FD average. Score
     /// matching assumes a continuous density; a repeated value is an atom, at which the
@@ -108,6 +113,10 @@ struct SweepFold
 {
     Matrix train;
     Matrix validation;
+    /// Row weights of each part (FitData::weights), or empty for equal weights: the fits take
+    /// the training part's, and the curve is the weighted mean over the validation rows.
+    Vector trainWeights = Vector();
+    Vector validationWeights = Vector();
 };
 
 /// The neighbourhood reach of a fold as a sweep computes it: validation rows that repeat a

@@ -36,6 +36,62 @@ private slots:
         QVERIFY(std::abs(outlierThreshold(w, 0.1, "m").offset - 2.2) < 1e-15);
     }
 
+    void weightedQuantile()
+    {
+        Vector v(7);
+        v << 5.0, 1.0, 3.0, 9.0, 7.0, 11.0, 13.0;
+        // Equal weights: NumPy's quantile, whatever their size.
+        for (double c : {0.05, 0.1, 0.3, 0.5}) {
+            const double plain = outlierThreshold(v, c, "m").offset;
+            QCOMPARE(outlierThreshold(v, c, "m", Vector::Constant(7, 0.25)).offset, plain);
+        }
+        // By hand: sorted 1 3 5 7 9 11 13 with weights 1 1 2 1 1 1 3 (W = 10, w_n = 3, span 7):
+        // positions (C_k - w_k) / 7 = 0, 1/7, 2/7, 4/7, 5/7, 6/7, 1. c = 0.2 lies between 1/7
+        // and 2/7: 3 + (0.2 - 1/7) * 7 * (5 - 3) = 3.8.
+        Vector w(7);
+        w << 2.0, 1.0, 1.0, 1.0, 1.0, 1.0, 3.0; // in v's order: 5 1 3 9 7 11 13
+        QVERIFY(std::abs(outlierThreshold(v, 0.2, "m", w).offset - 3.8) < 1e-12);
+        // Scaling every weight by one number changes nothing.
+        QVERIFY(std::abs(outlierThreshold(v, 0.2, "m", 0.01 * w).offset - 3.8) < 1e-12);
+        // A value of weight 0 is as if it were not there (1 removed: 3 5 7 9 11 13, weights 1
+        // 2 1 1 1 3, span 6, positions 0 1/6 3/6 ...: c = 0.2 is 0.1 of the way from 5 to 7).
+        Vector zero = w;
+        zero(1) = 0.0;
+        const OutlierThreshold t = outlierThreshold(v, 0.2, "m", zero);
+        QVERIFY(std::abs(t.offset - 5.2) < 1e-12);
+        QCOMPARE(t.heldOutRows, 6);
+        // Monotone in the contamination.
+        double last = -1e300;
+        for (double c = 0.01; c <= 0.5; c += 0.01) {
+            const double now = outlierThreshold(v, c, "m", w).offset;
+            QVERIFY(now >= last);
+            last = now;
+        }
+    }
+
+    void copiesOfARowAreHeldOutTogether()
+    {
+        // Regression (sample weights, issue 37): a row repeated 3 times got a held-out value
+        // from a model that had fitted its copies; copies now share a fold, so each row's
+        // held-out value comes from a model without any copy of it.
+        Matrix x = test::normalMatrix(30, 2, 8);
+        Matrix rows(36, 2);
+        rows << x, x.topRows(6);
+        FitSettings s = FitSettings::defaults("kde");
+        s.values.setReal("length_scale", 0.3);
+        FitData data;
+        data.train = rows;
+        data.source = "rows";
+        const FitOutcome fit = fitModel(data, s);
+        std::string method;
+        const Vector held = heldOutLogValues(data, s, fit, 5, {}, &method);
+        for (Eigen::Index i = 0; i < 6; ++i) {
+            // The same model for both copies (one fold): equal values. Copies in two folds
+            // would each be scored by a model holding the other, and differ.
+            QCOMPARE(held(i), held(30 + i));
+        }
+    }
+
     void contaminationIsCheckedBeforeAnyFit()
     {
         QCOMPARE(parseContamination("auto"), kAutoContamination);

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import subprocess
+import warnings
 
 import numpy as np
 import pytest
@@ -206,6 +207,21 @@ def test_a_loaded_model_has_the_fitted_ones_parameters_as_numbers(moons, tmp_pat
     # A bytes path names the same file (str() of it named a file "b'...'").
     again = sosrep.load(os.fsencode(str(tmp_path / "m.json")))
     assert np.array_equal(again.score_samples(moons), loaded.score_samples(moons))
+
+
+@pytest.mark.parametrize("purpose", ["auto", "density", "anomaly"])
+def test_a_loaded_model_has_the_purpose_it_was_given(moons, tmp_path, purpose):
+    # purpose='auto' came back as 'density' (the model the file holds), so repr and
+    # get_params() of a loaded model differed from the fitted one's.
+    est = sosrep.KDE(purpose=purpose).fit(moons)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sosrep.FitWarning)  # save's note under auto
+        est.save(tmp_path / "m.json")
+    loaded = sosrep.load(tmp_path / "m.json")
+    assert loaded.get_params() == est.get_params()
+    assert repr(loaded) == repr(est)
+    # The file's model is the density under auto (what `sosrep score` reads too).
+    np.testing.assert_array_equal(loaded.score_samples(moons), est.score_samples(moons))
 
 
 @pytest.mark.parametrize("kwargs, name", [

@@ -62,8 +62,14 @@ def load(path):
     cls = _by_name[model.estimator]
     # The file keeps every option as text: each becomes the type its keyword takes, so that
     # get_params() of a loaded model equals the fitted one's ('15' was returned for grid=15).
-    est = cls(**{keyword_of(k): _python_value(cls._option_specs[k], v)
-                 for k, v in settings.items() if k in cls._option_names})
+    params = {keyword_of(k): _python_value(cls._option_specs[k], v)
+              for k, v in settings.items() if k in cls._option_names}
+    if model.purpose_asked and "purpose" in params:
+        # Fitted under purpose='auto': the file holds the density model it resolved to; the
+        # parameter comes back as it was set (a loaded model scores anomalies with the density
+        # it holds, as the FitWarning of save said; refit for the anomaly purpose's model).
+        params["purpose"] = model.purpose_asked
+    est = cls(**params)
     est._set_model(model)
     for message in model.warnings:
         # A degenerate fit says so when its file is used later, as `sosrep score` does.

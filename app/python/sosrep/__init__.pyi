@@ -122,6 +122,9 @@ class KDE(DensityEstimator):
         contamination: Union[float, Literal['auto']] = 0.1,
         novelty: bool = True,
     ) -> None: ...
+    def fit(self, X: ArrayLike, y: Any = ...,
+            sample_weight: Optional[ArrayLike] = ...,
+            progress: _Progress = ...) -> "KDE": ...
 
 class KernelSoS(DensityEstimator):
     """Kernel SoS: p = k(x)^T B k(x), B >= 0, fitted by MMD (Muzellec, Bach & Rudi); the paper's sigma = l sqrt 2."""

@@ -208,17 +208,24 @@ class SosrepEstimator(BaseEstimator):
                              "required.")
         return X
 
-    def _fit_model(self, X, second=None, progress=None, q_values=None):
+    def _fit_model(self, X, second=None, progress=None, q_values=None, sample_weight=None):
         names = _feature_names(X)
         X = self._array(X)
         if X.ndim == 2 and X.shape[0] < 2:
             raise ValueError(f"X: {X.shape[0]} sample(s): a fit needs at least 2 rows")
+        if sample_weight is not None:
+            from sklearn.utils.validation import _check_sample_weight
+
+            # A list, Series or scalar as scikit-learn takes them, shape checked in its words;
+            # the core refuses negative, infinite or all-zero weights naming sample_weight.
+            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
         if progress is None and getattr(self, "verbose", 0):
             progress = _StderrProgress(type(self).__name__)
         with _thread_scope(self.n_jobs):
             model = _sosrep.fit(self._estimator, X, self._options(),
                                 None if second is None else self._array(second, "q"),
-                                progress, q_values, None if names is None else list(names))
+                                progress, q_values, None if names is None else list(names),
+                                sample_weight)
         self._set_model(model)
         for message in model.warnings:
             # What the command line prints to stderr and the app shows in its banner.
@@ -362,7 +369,7 @@ class DetectorEstimator(SosrepEstimator):
     """fit / score_samples (a normality score: higher is more typical), PyOD's anomaly_score
     and scikit-learn's outlier API. No score(): a normality score has no likelihood."""
 
-    def fit(self, X, y=None, progress=None):
+    def fit(self, X, y=None, progress=None, **fit_params):
         """Fits on the rows of X.
 
         Parameters
@@ -378,9 +385,20 @@ class DetectorEstimator(SosrepEstimator):
         -------
         self
         """
+        if "sample_weight" in fit_params:
+            weighting = [c.__name__ for c in _WEIGHTED_CLASSES]
+            raise ValueError(
+                f"sample_weight: {type(self).__name__} cannot weight its rows (the estimators "
+                f"that can: {', '.join(weighting)}); repeat rows instead, or fit one of those")
+        if fit_params:
+            raise TypeError(f"fit() got an unexpected keyword argument "
+                            f"{next(iter(fit_params))!r}")
+        return self._fit_detector(X, progress)
+
+    def _fit_detector(self, X, progress, sample_weight=None):
         _contamination(self.contamination)  # refused before the fit, not after it
         self.__dict__.pop("_offset", None)
-        self._fit_model(X, progress=progress)
+        self._fit_model(X, progress=progress, sample_weight=sample_weight)
         if not self.novelty:
             # Outlier detection on the training rows (scikit-learn's convention): the threshold
             # is the contamination quantile of their own scores. New rows score lower than the
@@ -388,13 +406,17 @@ class DetectorEstimator(SosrepEstimator):
             # new inliers: novelty=True (the default) is for new rows.
             scoring = self._scoring_model()
             c = _contamination(self.contamination)
-            self._offset = float(np.quantile(scoring.log_values(self._array(X)), c))
+            # Weighted rows count by their weight (the core's weighted quantile, NumPy's for
+            # equal weights).
+            w = np.empty(0) if sample_weight is None else \
+                np.asarray(sample_weight, dtype=np.float64)
+            self._offset = _sosrep.outlier_quantile(scoring.log_values(self._array(X)), c, w)
             scoring.outlier_threshold = (c, self._offset)
             if scoring is not self.model_:
                 # The density's own, for its model file (save): the same convention on its
                 # scores.
                 self.model_.outlier_threshold = (
-                    c, float(np.quantile(self.model_.log_values(self._array(X)), c)))
+                    c, _sosrep.outlier_quantile(self.model_.log_values(self._array(X)), c, w))
         return self
 
     @property
@@ -458,8 +480,9 @@ class DetectorEstimator(SosrepEstimator):
     def threshold_(self):
         """PyOD's attribute, on `decision_scores_`'s scale: -`offset_`. With novelty=True (the
         default) it is the `contamination` quantile of rows the model did not fit, so it holds
-        for new rows, and `labels_` flags fewer than that share of the fitted rows (each sits on
-        its own kernel bump); PyOD takes the fitted rows' own quantile (novelty=False here)."""
+        for new rows, and `labels_` flags about that share of the fitted rows or fewer (each
+        sits on its own kernel bump); PyOD takes the fitted rows' own quantile (novelty=False
+        here)."""
         return -self.offset_
 
     @property
@@ -642,6 +665,35 @@ class RatioEstimator(SosrepEstimator):
             return self.model_.ratio(X)
 
 
+_WEIGHTED_CLASSES = []  # the generated classes whose fit takes sample_weight
+
+
+def _weighted_fit(self, X, y=None, sample_weight=None, progress=None):
+    """Fits on the rows of X, each counted by its weight.
+
+    Parameters
+    ----------
+    X : array-like or DataFrame of shape (n_samples, n_features)
+        Training rows (a DataFrame's column names are kept: `feature_names_in_`).
+    y : ignored
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative row weights (KernelDensity's): the density is sum_i w_i k(x_i, .) / sum w,
+        the length-scale tuning fits and validates with them (a weighted mean of the Fisher
+        divergence), Scott and Silverman take the weighted spread and the effective size
+        (sum w)^2 / sum w^2, and the outlier threshold is a weighted quantile. A row of weight 0
+        is left out (the model equals the fit without it, up to the order of the tuning's
+        folds); equal weights give the unweighted fit exactly.
+    progress : callable, optional
+        progress(stage, done, total), called as the fit goes (see docs/python.md). Ctrl+C
+        cancels the fit within one solver step (KeyboardInterrupt).
+
+    Returns
+    -------
+    self
+    """
+    return self._fit_detector(X, progress, sample_weight)
+
+
 def _make_class(entry):
     options = [o for o in entry["options"]]
     params = [inspect.Parameter(keyword_of(o["name"]), inspect.Parameter.KEYWORD_ONLY,
@@ -686,7 +738,12 @@ def _make_class(entry):
              "_option_specs": {o["name"]: o for o in options}}
     if density:
         attrs["_estimator_type"] = "outlier_detector"
-    return type(class_name(entry["name"]), (base,), attrs)
+    if density and entry["row_weights"]:
+        attrs["fit"] = _weighted_fit
+    cls = type(class_name(entry["name"]), (base,), attrs)
+    if density and entry["row_weights"]:
+        _WEIGHTED_CLASSES.append(cls)
+    return cls
 
 
 def make_classes():

@@ -5,6 +5,8 @@
 #include "core/errors.h"
 #include "core/estimators/kernel_field_model.h"
 
+#include <cmath>
+
 namespace sosrep {
 namespace {
 
@@ -23,6 +25,7 @@ public:
         Capabilities c;
         c.kind = DensityKind::Normalized;
         c.fisherTuning = true;
+        c.rowWeights = true;
         return c;
     }
 
@@ -32,7 +35,8 @@ public:
             throw ParameterError("train", "needs at least 1 row");
         }
         // A KDE scores by kernel sums at new points: no N x N matrix unless one is asked for.
-        return makeKdeModel(KernelOperator::forScoring(in.x, in.kernel));
+        return makeKdeModel(KernelOperator::forScoring(in.x, in.kernel),
+                            in.weights ? *in.weights : Vector());
     }
 
     std::unique_ptr<FittedModel> load(const ParameterMap& parameters,
@@ -41,17 +45,38 @@ public:
         if (!kernel) {
             throw ParameterError("kernel", "is missing");
         }
-        return makeKdeModel(KernelFieldModel::loadField(parameters, *kernel).kernel);
+        // The stored weights (1/N for an unweighted fit, so files of either kind read back).
+        KernelFieldModel::StoredField field = KernelFieldModel::loadField(parameters, *kernel);
+        return makeKdeModel(std::move(field.kernel), field.weights, false);
     }
 };
 
 } // namespace
 
-std::unique_ptr<KernelFieldModel> makeKdeModel(std::shared_ptr<const KernelOperator> kernel)
+std::unique_ptr<KernelFieldModel> makeKdeModel(std::shared_ptr<const KernelOperator> kernel,
+                                               const Vector& rowWeights, bool normalize)
 {
     const double n = static_cast<double>(kernel->size());
     const double logZ = logKdeNormalizer(kernel->spec(), kernel->dim());
     Vector w = Vector::Constant(kernel->size(), 1.0 / n);
+    // Equal weights are no weights, bit for bit (a file's stored 1/N, sample_weight of ones).
+    const bool equal = rowWeights.size() > 0 && rowWeights.maxCoeff() == rowWeights.minCoeff();
+    if (rowWeights.size() > 0 && !(equal && rowWeights(0) > 0.0 && std::isfinite(rowWeights(0)) &&
+                                   rowWeights.size() == kernel->size())) {
+        const double total = rowWeights.sum();
+        if (rowWeights.size() != kernel->size() || !(total > 0.0) || !std::isfinite(total) ||
+            rowWeights.minCoeff() < 0.0) {
+            throw ParameterError("sample_weight", "needs one finite, non-negative weight per "
+                                                  "row, not all zero");
+        }
+        // Stored weights are used as written (they sum to 1 within rounding: dividing again
+        // would move a loaded model's scores in the last bits).
+        if (!normalize && std::abs(total - 1.0) > 1e-9) {
+            throw ParameterError("weights",
+                                 "a KDE's weights must sum to 1, not " + std::to_string(total));
+        }
+        w = normalize ? Vector(rowWeights / total) : rowWeights;
+    }
     return std::make_unique<KernelFieldModel>("kde", DensityKind::Normalized, std::move(kernel),
                                               std::move(w), 1.0, logZ);
 }

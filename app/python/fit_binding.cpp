@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: MIT
+// The package's fit: Python's arrays, options and row weights through the core's fit route.
+#include "app/python/array_input.h"
+#include "app/python/python_model.h"
+#include "app/python/python_observer.h"
+#include "core/data/preparation.h"
+#include "core/data/split.h"
+#include "core/errors.h"
+#include "core/estimators/fit_settings.h"
+#include "core/io/model_file.h"
+#include "core/pipeline/fit_route.h"
+#include "core/util/text.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace sosrep::python {
+namespace {
+
+/// Type II: q's values at the rows of p, checked as `sosrep ratio` checks them (finite, not
+/// negative, not all zero), in the scaled coordinates' units.
+Vector typeTwoValues(const py::object& qValues, const Matrix& scaledRows, const Scaler& scaler)
+{
+    const Eigen::Index rows = scaledRows.rows();
+    const auto q = qValues.cast<py::array_t<double, py::array::c_style | py::array::forcecast>>();
+    if (q.ndim() != 1 || q.shape(0) != rows) {
+        throw py::value_error("q: gives " + std::to_string(q.size()) + " values for the " +
+                              std::to_string(rows) + " rows of X (one per row expected)");
+    }
+    const Eigen::Map<const Vector> raw(q.data(), rows);
+    for (Eigen::Index i = 0; i < rows; ++i) {
+        if (!std::isfinite(raw(i)) || raw(i) < 0.0) {
+            throw ParameterError("q", "is " + formatReal(raw(i)) + " at row " +
+                                          std::to_string(i + 1) +
+                                          " of 'X': q must be finite and non-negative there");
+        }
+    }
+    if ((raw.array() == 0.0).all()) {
+        throw ParameterError("q", "q is zero at every row of 'X': the ratio q/p is 0 there and "
+                                  "has nothing to fit");
+    }
+    return raw.cwiseProduct(scaler.densityFactorRows(scaledRows));
+}
+
+/// The estimator's settings with Python's options (every one checked against its table).
+FitSettings fitSettingsOf(const std::string& estimator,
+                          const std::map<std::string, std::string>& options)
+{
+    FitSettings settings = FitSettings::defaults(estimator);
+    for (const auto& [name, value] : options) {
+        if (!settings.values.has(name)) {
+            std::string known;
+            for (const auto& [k, v] : settings.values.all()) {
+                known += (known.empty() ? "" : ", ") + k;
+            }
+            throw ParameterError(name, "is not an option of " + estimator + " (" + known + ")");
+        }
+        settings.values.set(name, value);
+    }
+    settings.resolvePurpose("density"); // as `sosrep fit`: purpose=auto is the density
+    return settings;
+}
+
+/// Whether a fit with these options also gets the anomaly purpose's model: purpose left at
+/// auto, a tuned length scale that the purpose decides, and no second sample (not a ratio).
+bool wantsAnomalyModel(const std::string& estimator,
+                       const std::map<std::string, std::string>& options, const FitData& data)
+{
+    const FitSettings defaults = FitSettings::defaults(estimator);
+    if (!defaults.values.has("purpose") || data.second || data.secondValues) {
+        return false;
+    }
+    const auto given = options.find("purpose");
+    if (given != options.end() && given->second != "auto") {
+        return false;
+    }
+    const auto selection = options.find("selection");
+    if (selection != options.end() && selection->second != "auto") {
+        return false; // a named rule is the same for both purposes
+    }
+    const FitSettings settings = fitSettingsOf(estimator, options);
+    return settings.autoLengthScale();
+}
+
+/// The fitted model as Python holds it: the model, its warnings and file form, and for a density
+/// or a detector the rows and outcome a held-out threshold is cross-fitted from.
+std::shared_ptr<Model> modelOf(FitOutcome& f, FitData& data, const FitSettings& settings,
+                               const PreparedTraining& prepared,
+                               const std::vector<std::string>& columns)
+{
+    auto m = std::make_shared<Model>();
+    m->fitted = f.model;
+    m->lengthScale = f.lengthScale;
+    m->warnings = prepared.warnings;
+    m->warnings.insert(m->warnings.end(), f.warnings.begin(), f.warnings.end());
+    if (f.search) {
+        m->fdCurve = f.search->curve;
+    }
+    const io::Json prov = io::fitProvenance(settings, f, "(NumPy array)", m->warnings);
+    m->saved = io::savedModelOf(*f.model, settings, prepared.scaler, columns, prov);
+    m->saved.parameters = ParameterMap(); // the fitted model holds them (fileOf)
+    if (!data.second && !data.secondValues) {
+        m->data.train = std::move(data.train);
+        m->data.source = data.source;
+        m->data.scaler = data.scaler;
+        m->data.weights = std::move(data.weights);
+        m->settings = settings;
+        m->outcome.lengthScale = f.lengthScale;
+        m->outcome.heldOutLogValues = f.heldOutLogValues;
+        m->outcome.heldOutWeights = f.heldOutWeights;
+    }
+    return m;
+}
+
+/// sample_weight as a vector of one weight per row (empty when None). The fit route checks the
+/// values (finite, non-negative, not all zero, an estimator that can weight rows).
+Vector rowWeightsOf(const py::object& sampleWeight, Eigen::Index rows)
+{
+    if (sampleWeight.is_none()) {
+        return Vector();
+    }
+    const auto w =
+        sampleWeight.cast<py::array_t<double, py::array::c_style | py::array::forcecast>>();
+    if (w.ndim() != 1 || w.shape(0) != rows) {
+        throw py::value_error("sample_weight: needs one weight per row of X (" +
+                              std::to_string(rows) + "), got " + std::to_string(w.size()) +
+                              " values in " + std::to_string(w.ndim()) + " dimension(s)");
+    }
+    return Eigen::Map<const Vector>(w.data(), rows);
+}
+
+/// The training rows checked and scaled; the scaling is that of the rows of positive weight,
+/// since a row of weight 0 is not in the sample (its min-max range must not move the others).
+PreparedTraining prepareWeighted(const Dataset& train, const Vector& weights,
+                                 const FitSettings& settings)
+{
+    const ScalingKind kind = scalingKindFromString(settings.values.text("scale"));
+    if (weights.size() == 0 || !(weights.array() == 0.0).any() || !(weights.array() > 0.0).any()) {
+        return prepareTraining(train, kind);
+    }
+    Dataset positive = train;
+    std::vector<Eigen::Index> keep;
+    for (Eigen::Index i = 0; i < weights.size(); ++i) {
+        if (weights(i) > 0.0) {
+            keep.push_back(i);
+        }
+    }
+    positive.x = rowsOf(train.x, keep);
+    PreparedTraining prepared = prepareTraining(positive, kind);
+    prepared.x = applyToOther(prepared.scaler, train);
+    return prepared;
+}
+
+} // namespace
+
+std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
+                           const std::map<std::string, std::string>& options,
+                           const py::object& second, const py::object& progress,
+                           const py::object& qValues, const py::object& columns,
+                           const py::object& sampleWeight)
+{
+    const FitSettings settings = fitSettingsOf(estimator, options);
+    const ArrayRows rows(x, "X");
+    Dataset train = datasetOf(rows, "X");
+    if (!columns.is_none()) {
+        // A DataFrame's column names: the model file keeps them, so `sosrep score` reads the
+        // DataFrame's own CSV with it.
+        auto names = columns.cast<std::vector<std::string>>();
+        if (Eigen::Index(names.size()) != train.dim()) {
+            throw py::value_error("columns: " + std::to_string(names.size()) + " names for " +
+                                  std::to_string(train.dim()) + " columns");
+        }
+        train.columns = std::move(names);
+    }
+    const Vector weights = rowWeightsOf(sampleWeight, train.x.rows());
+    PreparedTraining prepared = prepareWeighted(train, weights, settings);
+    // The fit holds one double copy of X, the scaled one: the raw copy goes before it starts.
+    const Eigen::Index trainDim = train.dim();
+    train.x = Matrix();
+    FitData data;
+    data.train = std::move(prepared.x);
+    data.weights = weights;
+    data.validation = Matrix(0, trainDim);
+    data.source = "X";
+    data.scaler = prepared.scaler; // log values per unit of X's columns
+    Matrix q;
+    if (!second.is_none()) {
+        const ArrayRows qRows(second.cast<py::array>(), "q");
+        if (qRows.cols() != trainDim) {
+            throw py::value_error("q: has " + std::to_string(qRows.cols()) + " columns, X has " +
+                                  std::to_string(trainDim));
+        }
+        Dataset qData = datasetOf(qRows, "q");
+        qData.columns = train.columns;
+        q = applyToOther(prepared.scaler, qData);
+        data.second = &q;
+    }
+    Vector values;
+    if (!qValues.is_none()) {
+        values = typeTwoValues(qValues, data.train, prepared.scaler);
+        data.secondValues = &values;
+    }
+    PythonObserver watch;
+    watch.progress = progress;
+    // Whether the anomaly purpose's fit may follow (it needs the sweep of a tuned ℓ).
+    const bool anomalyMayFollow =
+        settings.autoLengthScale() && wantsAnomalyModel(estimator, options, data);
+    if (anomalyMayFollow) {
+        watch.to = 900;
+        watch.last = false;
+    }
+    const FitObserver observer = watch.observer();
+    FitOutcome f;
+    {
+        py::gil_scoped_release release;
+        f = fitModel(data, settings, observer);
+    }
+    if (PyErr_Occurred() || f.cancelled || !f.model) {
+        throw py::error_already_set(); // KeyboardInterrupt, or the progress callback's error
+    }
+    checkUsable(*f.model);
+    const bool anomalyToo = f.search && wantsAnomalyModel(estimator, options, data);
+    FitData anomalyData;
+    if (anomalyToo) {
+        anomalyData.train = data.train; // modelOf takes data.train: each model keeps its rows
+        anomalyData.validation = data.validation;
+        anomalyData.source = data.source;
+        anomalyData.scaler = data.scaler;
+        anomalyData.weights = data.weights;
+    }
+    auto m = modelOf(f, data, settings, prepared, train.columns);
+    const auto asked = options.find("purpose");
+    if (settings.values.has("purpose") && (asked == options.end() || asked->second == "auto")) {
+        // The file holds the density (purpose=auto resolves to it, as `sosrep fit`), and says
+        // what was asked, so sosrep.load gives back purpose='auto' as it was set.
+        m->saved.provenance["purpose_asked"] = "auto";
+    }
+    if (anomalyToo) {
+        // The anomaly purpose from the density's own sweep (the same curve: both rules start
+        // at its minimum): the reach and the member fits are all it adds.
+        FitSettings anomalySettings = settings;
+        anomalySettings.values.set("purpose", "anomaly");
+        anomalyData.sweep = &*f.search;
+        watch.from = 900;
+        watch.to = 1000;
+        watch.last = true;
+        FitOutcome a;
+        {
+            py::gil_scoped_release release;
+            a = fitModel(anomalyData, anomalySettings, observer);
+        }
+        if (PyErr_Occurred() || a.cancelled || !a.model) {
+            throw py::error_already_set();
+        }
+        checkUsable(*a.model);
+        m->anomaly = modelOf(a, anomalyData, anomalySettings, prepared, train.columns);
+    } else if (anomalyMayFollow && !progress.is_none()) {
+        progress("done", 1000, 1000); // one scale: the density's model ranks the rows
+    }
+    return m;
+}
+
+} // namespace sosrep::python
