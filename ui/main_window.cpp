@@ -6,6 +6,7 @@
 
 #include "core/errors.h"
 #include "core/estimators/common_options.h"
+#include "core/estimators/registry.h"
 #include "core/kernels/kernel_operator.h"
 #include "core/metrics/auc.h"
 #include "core/tuning/rank_ensemble.h"
@@ -134,6 +135,8 @@ void MainWindow::buildControls()
     addDockWidget(Qt::LeftDockWidgetArea, dock);
     for (auto* panel : side->findChildren<DataPanel*>()) {
         connect(panel, &DataPanel::openRequested, this, &MainWindow::openInteractively);
+        connect(panel, &DataPanel::statusMessage, this,
+                [this](const QString& text) { statusBar()->showMessage(text, 15000); });
     }
 }
 
@@ -237,6 +240,11 @@ void MainWindow::connectController()
             [this] { m_trace->setTraces(m_controller->traces()); });
     connect(m_controller, &EstimationController::fdCurveUpdated, this,
             [this] { m_fd->setCurve(m_controller->fdCurve(), fdChoice()); });
+    connect(m_controller, &EstimationController::settingsChanged, this, [this] {
+        if (!m_controller->result() && !m_controller->isBusy()) {
+            m_fd->setCurve({}, fdChoice()); // a detector chosen before any fit: say so
+        }
+    });
     connect(m_controller, &EstimationController::fitFinished, this, &MainWindow::showResult);
     connect(m_controller, &EstimationController::gridsUpdated, this, &MainWindow::showMaps);
     connect(m_controller, &EstimationController::solverComparisonCancelled, this, [this] {
@@ -312,7 +320,7 @@ void MainWindow::clearResultViews(const QString& message)
     m_density->clearContent(message);
     m_densityPage->curve()->clearContent(message);
     m_trace->setTraces({});
-    m_fd->setCurve({});
+    m_fd->setCurve({}, fdChoice()); // says why there is none for a detector
     m_scores->setScores(Vector(), std::nullopt, DensityKind::Normalized);
     m_scores->setThreshold(std::nullopt);
     m_scorePlots->clearScores();
@@ -343,10 +351,15 @@ FdChoice MainWindow::fdChoice() const
 {
     const FitJobResult* r = m_controller->result();
     const SearchResult* sweep = m_controller->sweep();
-    if (r && !m_controller->isBusy() && !r->model().kernel()) {
+    // A detector without a kernel, fitted or only chosen (before its fit the tab said "no
+    // sweep yet (l fixed or not fitted)", as if a fit would bring one).
+    const std::string& chosen = m_controller->settings().estimator;
+    const bool chosenHasNoKernel =
+        !EstimatorRegistry::instance().get(chosen).capabilities().usesKernel;
+    if ((!r && chosenHasNoKernel) || (r && !m_controller->isBusy() && !r->model().kernel())) {
         FdChoice none;
         none.noCurveReason = tr("%1 has no length scale, nothing to tune")
-                                 .arg(QString::fromStdString(r->model().estimator()));
+                                 .arg(QString::fromStdString(r ? r->model().estimator() : chosen));
         return none;
     }
     if (!r || !sweep || m_controller->isBusy()) {

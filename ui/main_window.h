@@ -62,6 +62,7 @@ public:
     /// How the Scores view's model was tuned, as the Scores tab says it.
     QString scoresTuning() const;
     CompareView* compareView() const { return m_compare; }
+    ScorePlots* scorePlots() const { return m_scorePlots; }
     /// The Scores tab (table, plots, AUC line) and its AUC line's text.
     QWidget* scoresPage() const { return m_scoresPage; }
     QString aucText() const;

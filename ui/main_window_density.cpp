@@ -15,6 +15,12 @@ namespace sosrep::ui {
 void MainWindow::connectDensityPage()
 {
     connect(m_densityPage, &DensityPage::viewChosen, this, [this] { showDensityCurve(); });
+    connect(m_controller, &EstimationController::dataChanged, this, [this] {
+        // Another file's columns: its Show box starts at the map (a marginal of x2 chosen for
+        // the last file was computed for shuttle before any view appeared).
+        m_densityPage->setColumns(
+            m_controller->featureNames().mid(0, int(m_controller->features().cols())));
+    });
     connect(m_controller, &EstimationController::curveReady, this, [this](int column) {
         if (m_densityPage->chosenColumn() == column) {
             showDensityCurve();

@@ -27,10 +27,12 @@ void MainWindow::showScores()
     m_scoresTuning->setText(scoresTuningText(*r));
     showThreshold();
     if (!r->scoresReady()) {
-        const QString why = r->scoresDeferred
-                                ? tr("Scoring every row after the density view (%1 rows)…")
-                                      .arg(m_controller->features().rows())
-                                : tr("No row scores: the Scores view's stage failed");
+        const QString why =
+            r->scoresDeferred
+                ? tr("Scoring every row after the density view (%1 rows; Esc cancels)…")
+                      .arg(m_controller->features().rows())
+            : r->scoresCancelled ? tr("Row scoring cancelled (Esc): fit again (F5) to score them")
+                                 : tr("No row scores: the Scores view's stage failed");
         m_scorePlots->clearScores(why);
         m_aucLabel->setText(why);
         return;

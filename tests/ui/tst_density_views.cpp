@@ -202,6 +202,60 @@ private slots:
         QVERIFY(qobject_cast<DensityHeatmap*>(page->currentPlot()));
     }
 
+    // Issue 38: the Show box kept the last file's marginal (shuttle computed "1-D marginal of
+    // x2" for 21 s before any view), cut its entries short, and showed the last file's entries
+    // after a 1-column file.
+    void theShowBoxStartsAgainForAnotherFile()
+    {
+        QByteArray three = "a,b,c\n";
+        QByteArray other = "eruptions,waiting,rest\n";
+        std::mt19937 rng(4);
+        std::normal_distribution<double> z;
+        for (int i = 0; i < 200; ++i) {
+            three += QByteArray::number(z(rng)) + ',' + QByteArray::number(z(rng)) + ',' +
+                     QByteArray::number(z(rng)) + '\n';
+            other += QByteArray::number(z(rng)) + ',' + QByteArray::number(50 + z(rng)) + ',' +
+                     QByteArray::number(z(rng)) + '\n';
+        }
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        auto* c = w.controller();
+        w.openFile(writeTempFile(m_dir, QStringLiteral("first.csv"), three));
+        QVERIFY(fitAndWait(c));
+        DensityPage* page = w.densityPage();
+        QComboBox* show = page->chooser();
+        show->setCurrentIndex(2);
+        emit show->activated(2); // the marginal of b
+        QCOMPARE(page->chosenColumn(), 1);
+        // A refit of the same columns keeps the choice.
+        QVERIFY(fitAndWait(c));
+        QCOMPARE(page->chosenColumn(), 1);
+        // Another file: the box empties at once and the new fit shows the map.
+        w.openFile(writeTempFile(m_dir, QStringLiteral("second.csv"), other));
+        QCOMPARE(show->count(), 0);
+        QVERIFY(!show->isVisibleTo(&w));
+        QSignalSpy started(c, &EstimationController::curveStarted);
+        QVERIFY(fitAndWait(c));
+        QCOMPARE(page->chosenColumn(), -1);
+        QVERIFY(qobject_cast<DensityHeatmap*>(page->currentPlot()));
+        QCOMPARE(started.count(), 0); // no marginal computed that nobody asked for
+        // Every entry is shown whole.
+        QCoreApplication::processEvents();
+        const QFontMetrics fm(show->font());
+        for (int i = 0; i < show->count(); ++i) {
+            QVERIFY2(show->width() > fm.horizontalAdvance(show->itemText(i)),
+                     qPrintable(show->itemText(i)));
+        }
+        // A 1-column file: no box, and nothing of the last file's entries.
+        w.openFile(writeTempFile(m_dir, QStringLiteral("one.csv"), oneColumnCsv(false)));
+        QCOMPARE(show->count(), 0);
+        QVERIFY(!show->isVisibleTo(&w));
+        QVERIFY(fitAndWait(c));
+        QCOMPARE(show->count(), 0);
+        QVERIFY(qobject_cast<DensityCurvePlot*>(page->currentPlot()));
+    }
+
     // Issue 33: l acts on the scaled coordinates; titles and the status bar say it in the
     // data's units too, per column when the scaling makes it anisotropic.
     void theLengthScaleIsSaidInTheDatasUnits()

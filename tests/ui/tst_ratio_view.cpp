@@ -33,6 +33,8 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include <random>
+
 using namespace sosrep::ui;
 
 class TstRatioView : public QObject
@@ -189,6 +191,14 @@ private slots:
         QVERIFY(r->setLambda(1e-3));
         QCOMPARE(r->result()->model.get(), fitted);
         QCOMPARE(r->shownLambda(), 1e-3);
+        {
+            // Issue 38: the slider's lambda is marked on the J grid, inside its lambda range.
+            const auto mark = w.ratioView()->plot()->shownLambdaMark();
+            QVERIFY(mark);
+            const auto& grid = res.model->surface()->lambda;
+            QVERIFY2(mark->y() >= -0.5 && mark->y() <= double(grid.size()) - 0.5,
+                     qPrintable(QString::number(mark->y())));
+        }
         // One plot holds the map, the tuning surface and the histogram.
         w.tabs()->setCurrentWidget(w.ratioView());
         const QString png = m_dir.filePath(QStringLiteral("ratio.png"));
@@ -220,9 +230,82 @@ private slots:
         QCOMPARE(int(r2->qRaw().rows()), 200);
 
         // New data: the split and the result belonged to the old data.
+        r->fit();
+        QTRY_VERIFY_WITH_TIMEOUT(r->result() != nullptr, 60000);
+        QVERIFY(w.ratioView()->plot()->showsResultPanels());
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 1);
         QVERIFY(r->result() == nullptr);
         QCOMPARE(r->source().kind, RatioSource::None);
+        // Issue 38: the view kept the last result's colour-bar caption, J axes and weights'
+        // range, and its empty state drew a diagonal and colour bars.
+        QCOMPARE(w.ratioView()->plot()->mapScaleLabel(), QString());
+        QVERIFY(!w.ratioView()->plot()->showsResultPanels());
+        MainWindow fresh;
+        fresh.resize(1280, 720);
+        fresh.tabs()->setCurrentWidget(fresh.ratioView());
+        QVERIFY(!fresh.ratioView()->plot()->showsResultPanels());
+    }
+
+    // Issue 38: "q = rows with" offered a continuous column (the last one) with the value
+    // 1.0; now the label column, else the column of fewest values (at most 20), with its
+    // rarest value, else none.
+    void theSplitOffersAColumnOfAFewValues()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        auto* c = w.controller();
+        RatioView* view = w.ratioView();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 1); // x1, x2, label
+        QCOMPARE(view->splitChoice(), QStringLiteral("label"));
+        QByteArray groups = "a,group,b\n";
+        for (int i = 0; i < 90; ++i) {
+            groups += QByteArray::number(i * 0.37) + ',' + QByteArray::number(i % 9 == 0 ? 7 : 2) +
+                      ',' + QByteArray::number(std::sin(i)) + '\n';
+        }
+        w.openFile(writeFile("groups.csv", groups));
+        QCOMPARE(view->splitChoice(), QStringLiteral("group"));
+        QCOMPARE(view->splitValue(), 7.0); // the rarer value
+        QByteArray continuous = "a,b\n";
+        for (int i = 0; i < 90; ++i) {
+            continuous +=
+                QByteArray::number(i * 0.37) + ',' + QByteArray::number(std::cos(i)) + '\n';
+        }
+        w.openFile(writeFile("continuous.csv", continuous));
+        QCOMPARE(view->splitChoice(), QString());
+    }
+
+    // Issue 38: a tuning that stopped at the edge of its grid said so on the command line
+    // only. q and p the same distribution and a strong lambda: J keeps preferring a wider
+    // kernel, to the t grid's edge (`sosrep ratio --lambda 10` warns the same).
+    void aTuningAtTheEdgeOfItsGridSaysSo()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        auto* c = w.controller();
+        RatioController* r = c->ratio();
+        QByteArray same = "a,b,group\n";
+        std::mt19937 rng(3);
+        std::normal_distribution<double> z;
+        for (int i = 0; i < 300; ++i) {
+            same += QByteArray::number(z(rng)) + ',' + QByteArray::number(z(rng)) + ',' +
+                    QByteArray::number(i % 2) + '\n';
+        }
+        w.openFile(writeFile("same.csv", same));
+        RatioSource split;
+        split.kind = RatioSource::Column;
+        split.column = QStringLiteral("group");
+        split.value = 1.0;
+        QVERIFY(r->setSource(split));
+        QVERIFY(r->setOption("lambda", "10"));
+        r->fit();
+        QTRY_VERIFY_WITH_TIMEOUT(r->result() != nullptr, 60000);
+        const auto& surface = *r->result()->model->surface();
+        QVERIFY(surface.bestT == 0 || surface.bestT + 1 == int(surface.t.size()));
+        QVERIFY(!r->result()->warnings.isEmpty());
+        const QString readout = w.ratioView()->readoutText();
+        QVERIFY2(readout.contains(QStringLiteral("at the edge of")), qPrintable(readout));
+        QCOMPARE(readout.count(QStringLiteral("at the edge of")), 1);
+        QVERIFY(readout.contains(QStringLiteral("set t to look beyond it"))); // not a flag
     }
 
     // Issue 33: a t at which every weight underflows is refused with the message naming t,

@@ -115,9 +115,9 @@ bool EstimationController::loadFile(const QString& path)
         if (report.droppedRows > 0) {
             notes << tr("%1 rows with a missing value left out").arg(report.droppedRows);
         }
+        m_toy.reset(); // before dataChanged: its listeners read what made the data
         setDataset(std::move(ds), QFileInfo(path).absoluteFilePath());
         m_loadNotes = notes;
-        m_toy.reset();
         return true;
     } catch (const std::exception& e) {
         emit errorOccurred(QString::fromStdString(e.what()));
@@ -139,11 +139,11 @@ void EstimationController::generateToy(ToyKind kind, int n, uint64_t seed)
     withLabel.x.col(ds.dim()) = ds.labels->cast<double>();
     withLabel.columns.push_back("label");
     withLabel.labels.reset();
+    m_toy = c; // before dataChanged: the generator's widgets show it (a project's toy too)
     setDataset(std::move(withLabel), QStringLiteral("toy:%1 (n=%2, seed=%3)")
                                          .arg(QString::fromStdString(toString(kind)))
                                          .arg(n)
                                          .arg(seed));
-    m_toy = c;
 }
 
 void EstimationController::setDataset(Dataset raw, const QString& source)
@@ -587,10 +587,16 @@ bool EstimationController::rerunSolverComparison()
                     return;
                 }
                 if (runs.empty()) {
-                    emit solverComparisonCancelled(); // the fit itself stands
-                } else {
-                    m_result->solverRuns = std::move(runs);
+                    // Cancelled: the fit itself stands, with what the runs streamed before
+                    // the cancel (at the new lambda); the previous lambda's runs are not put
+                    // back under the new toolbar values (issue 38).
+                    m_result->solverRuns.clear();
+                    emit traceUpdated();
+                    emit solverComparisonCancelled();
+                    emit solverComparisonFinished();
+                    return;
                 }
+                m_result->solverRuns = std::move(runs);
                 // The authoritative traces (the streamed rows may lag).
                 m_traces = m_result->fit.model->report().traces;
                 m_traces.insert(m_traces.end(), m_result->solverRuns.begin(),
@@ -607,7 +613,16 @@ bool EstimationController::rerunSolverComparison()
 
 bool EstimationController::startDeferredSolverComparison()
 {
-    return solverComparisonDeferred() && !isBusy() && rerunSolverComparison();
+    return solverComparisonDeferred() && !isBusy() && !solverComparisonAsks() &&
+           rerunSolverComparison();
+}
+
+bool EstimationController::solverComparisonAsks() const
+{
+    const KernelOperator* kernel =
+        m_result && m_result->model().kernelField() ? m_result->model().kernel() : nullptr;
+    return kernel &&
+           m_solverComparison.entries(kernel->size()) > m_solverComparison.autoStartMaxEntries;
 }
 
 void EstimationController::fitAtLengthScale(double lengthScale)
@@ -623,6 +638,10 @@ void EstimationController::cancel()
     m_cancel = true;
     *m_marginalCancel = true;  // Esc answers a marginal's computation too
     *m_thresholdCancel = true; // and the outlier threshold's cross-fit
+    if (m_scoresWatcher) {
+        m_scoresCancel = true; // and the rows' scores after a large fit (the compare stage
+                               // that follows them is not started then)
+    }
 }
 
 void EstimationController::onJobFinished()

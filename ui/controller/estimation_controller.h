@@ -128,6 +128,9 @@ public:
     /// Starts a deferred comparison once (the Optimizer view calls it when shown); false when
     /// none is waiting or a job runs. A cancelled one is not restarted by this (Run is).
     bool startDeferredSolverComparison();
+    /// The deferred comparison is too large to start by itself (autoStartMaxEntries): the
+    /// Optimizer view asks for Run instead.
+    bool solverComparisonAsks() const;
     /// Fits above this many rows run the Scores view's and the compare view's stages after the
     /// fit (FitJobInput::eagerStagesMaxRows).
     void setEagerStagesMaxRows(int rows) { m_eagerStagesMaxRows = rows; }

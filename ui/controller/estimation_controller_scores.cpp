@@ -24,8 +24,15 @@ void EstimationController::startScoresStage()
         m_scoresWatcher->deleteLater();
         m_scoresWatcher = nullptr;
         emit progressChanged(QString(), 0, 0);
-        if (generation != m_resultGeneration || !m_result || stage.cancelled) {
-            return; // a new fit (or new data) since, or cancelled: nothing to show
+        if (generation != m_resultGeneration || !m_result) {
+            return; // a new fit (or new data) since: nothing to show
+        }
+        if (stage.cancelled) {
+            // Esc: the views say the rows were not scored (they waited for scores before).
+            m_result->scoresDeferred = false;
+            m_result->scoresCancelled = true;
+            emit scoresReady();
+            return;
         }
         if (!stage.error.empty()) {
             m_result->scoresDeferred = false; // no row scores: the views say so

@@ -33,6 +33,17 @@ struct SolverComparisonSettings
     /// bound on a dense kernel (7603 centres, mnist: 460 MB read per product, and the default
     /// 2 x 500 iterations took 14.5 s of a 34 s fit in the app).
     Eigen::Index eagerMaxCentres = 2000;
+    /// A deferred comparison starts by itself when the Optimizer view is shown only if its
+    /// kernel entries read (centres^2 per product, 2 x iterations products) stay below this:
+    /// about 15 s at the 4e9 entries/s mnist's runs read (issue 38: shuttle's 10 000 centres
+    /// ran 2 x 1000 iterations for 270 s without asking). Above it, Run starts them.
+    double autoStartMaxEntries = 6e10;
+
+    /// The kernel entries a comparison on `centres` centres reads.
+    double entries(Eigen::Index centres) const
+    {
+        return 2.0 * double(iterations) * double(centres) * double(centres);
+    }
 };
 
 /// What the app's fit job needs: the same settings and data as `sosrep fit`, plus what only the
@@ -98,6 +109,8 @@ struct FitJobResult
     /// eagerStagesMaxRows): scoresFit and rowLogDensity are empty until the controller runs
     /// runScoresStage and merges it.
     bool scoresDeferred = false;
+    /// The deferred scores stage was cancelled (Esc): the views say so, and a fit scores again.
+    bool scoresCancelled = false;
     /// The comparison was left for after the fit (more fitted rows than eagerStagesMaxRows):
     /// the controller runs runComparisonStage after the scores stage and merges it.
     bool comparisonDeferred = false;

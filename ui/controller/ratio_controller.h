@@ -13,6 +13,7 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <atomic>
 #include <memory>
@@ -74,6 +75,9 @@ struct RatioResult
     Vector pMean, qMean, reweightedMean; // per feature, raw units
     Scaler scaler;                       // p's, as the fit used it
     double seconds = 0.0;
+    /// What the fit warned (the tuning's choice at the edge of its grid...), as `sosrep ratio`
+    /// prints it.
+    QStringList warnings;
 };
 
 /// The Ratio view's state (issue 10): the two samples, the ratio settings (the same FitSettings

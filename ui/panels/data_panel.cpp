@@ -12,6 +12,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -48,6 +49,12 @@ DataPanel::DataPanel(EstimationController* controller, QWidget* parent)
     connect(gen, &QPushButton::clicked, this, [this] {
         m_controller->generateToy(toyKindFromString(m_toyKind->currentText().toStdString()),
                                   m_toyN->value(), static_cast<uint64_t>(m_toySeed->value()));
+        // Said as opening a file says it (Generate reset a fixed l without a word).
+        emit statusMessage(m_controller->lengthScaleWasReset()
+                               ? tr("Generated %1 rows; ℓ reset to auto (the fixed ℓ was chosen "
+                                    "for the previous data)")
+                                     .arg(m_toyN->value())
+                               : tr("Generated %1 rows").arg(m_toyN->value()));
     });
 
     m_source = new QLabel(tr("No data loaded"), this);
@@ -90,6 +97,14 @@ DataPanel::DataPanel(EstimationController* controller, QWidget* parent)
 void DataPanel::refresh()
 {
     m_refreshing = true;
+    if (const auto& toy = m_controller->toyConfig()) {
+        // The generator shows what made the data (a project opened with toy data left the
+        // widgets at their last values).
+        const QSignalBlocker a(m_toyKind), b(m_toyN), c(m_toySeed);
+        m_toyKind->setCurrentText(QString::fromStdString(toString(toy->kind)));
+        m_toyN->setValue(toy->n);
+        m_toySeed->setValue(int(toy->seed));
+    }
     const Dataset& raw = m_controller->rawData();
     m_source->setText(
         m_controller->hasData()

@@ -24,6 +24,8 @@ public:
 
 signals:
     void openRequested();
+    /// A line for the status bar (what Generate changed beside the data).
+    void statusMessage(const QString& text);
 
 private:
     void refresh();

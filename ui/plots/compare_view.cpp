@@ -212,11 +212,13 @@ QString mmdParagraph(const MmdReadout& m)
     }
     QStringList held, train;
     bool mmdFitted = false;
+    bool negative = false;
     for (const MmdReadout::Entry& e : m.entries) {
         const QString name = QString::fromStdString(e.estimator).toUpper();
         held << QStringLiteral("<b>%1</b> %2").arg(name, mmdNumber(e.heldOut));
         train << QStringLiteral("%1 %2").arg(name, mmdNumber(e.training));
         mmdFitted = mmdFitted || e.estimator == "sos-mmd";
+        negative = negative || e.heldOut.mmd2 < 0.0 || e.training.mmd2 < 0.0;
     }
     QString text =
         QObject::tr("MMD² to %1 held-out rows (each model refitted on the other 80 %, same ℓ; "
@@ -231,6 +233,11 @@ QString mmdParagraph(const MmdReadout& m)
         text += QObject::tr(" Training rows flatter a model fitted by minimizing MMD (kernel SoS): "
                             "compare on held-out rows.");
     }
+    if (negative) {
+        text += QObject::tr(" A value below 0 is no error: the estimate is unbiased, so it "
+                            "scatters around the true MMD² (≥ 0), and below 0 the model and the "
+                            "rows cannot be told apart at this sample size.");
+    }
     return text + skipped;
 }
 
@@ -239,6 +246,11 @@ QString mmdParagraph(const MmdReadout& m)
 QString CompareView::mmdText() const
 {
     return m_mmdInfo->text();
+}
+
+QString CompareView::mmdParagraphOf(const MmdReadout& m)
+{
+    return mmdParagraph(m);
 }
 
 void CompareView::showClusterPanels(bool on)
@@ -452,7 +464,9 @@ void CompareView::showPercentiles(const FitJobResult& r, const Matrix& features,
     c.colorRange = QCPRange(0.0, 100.0);
     c.legend = false;
     c.contours = false; // HDR contours belong to densities
-    c.valueLabel = tr("percentile over the grid (100 = most normal)");
+    // Short enough for the colour bar at 1280 x 720 ("100 = most norma" was cut); the title
+    // says the ranking is over the grid's cells.
+    c.valueLabel = tr("percentile (100: most normal)");
     c.grid = &m_normFirst;
     c.title = tr("%1, ranked").arg(first);
     m_first->showContent(c);

@@ -39,6 +39,8 @@ public:
     QCustomPlot* clusterPlot() const { return m_clusters; }
     /// The MMD read-out under the maps (held-out and training rows, per estimator).
     QString mmdText() const;
+    /// The MMD read-out's paragraph for `m` (what mmdText() shows after a fit).
+    static QString mmdParagraphOf(const MmdReadout& m);
     /// The per-row score comparison's read-out (Spearman correlation, AUCs on the rows shown).
     QString scoreText() const;
     QString clusterText() const;

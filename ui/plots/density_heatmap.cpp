@@ -199,6 +199,15 @@ QString DensityHeatmap::readoutAt(const QPointF& pixel) const
             .arg(scaled, 0, 'g', 4);
     };
     const int row = rowNear(pixel);
+    const double x = xAxis->pixelToCoord(pixel.x());
+    const double y = yAxis->pixelToCoord(pixel.y());
+    // The map's value under the pointer (the log density, or what the colour bar names): the
+    // hover read only a near row's anomaly score (a rank under the anomaly purpose), not what
+    // the colours show there.
+    const double v = m_map->data()->data(x, y);
+    const QString mapLine =
+        std::isfinite(v) ? QStringLiteral("%1 = %2").arg(m_scale->axis()->label()).arg(v, 0, 'g', 5)
+                         : QString();
     QStringList lines;
     if (row >= 0) {
         lines << QStringLiteral("row %1").arg(row);
@@ -211,15 +220,15 @@ QString DensityHeatmap::readoutAt(const QPointF& pixel) const
                          .arg(m_info.scoreName)
                          .arg(m_info.anomalyScores(row), 0, 'g', 5);
         }
+        if (!mapLine.isEmpty()) {
+            lines << QStringLiteral("map here: ") + mapLine;
+        }
         return lines.join(QLatin1Char('\n'));
     }
-    const double x = xAxis->pixelToCoord(pixel.x());
-    const double y = yAxis->pixelToCoord(pixel.y());
     lines << QStringLiteral("%1 = %2").arg(xAxis->label(), both(m_xColumn, x))
           << QStringLiteral("%1 = %2").arg(yAxis->label(), both(m_yColumn, y));
-    const double v = m_map->data()->data(x, y);
-    if (std::isfinite(v)) {
-        lines << QStringLiteral("%1 = %2").arg(m_scale->axis()->label()).arg(v, 0, 'g', 5);
+    if (!mapLine.isEmpty()) {
+        lines << mapLine;
     }
     return lines.join(QLatin1Char('\n'));
 }

@@ -69,6 +69,8 @@ public:
     void setColormap(const QString& name);
     QCPRange dataRange() const;
     QString title() const;
+    /// The colour scale (its caption must fit its length: tests read both).
+    QCPColorScale* colorScale() const { return m_scale; }
     /// While on, dragging draws a rectangle (instead of panning) and emits rectanglePicked.
     void setPickMode(bool on);
     /// One unit on x as long as one on y (the compare maps, so shapes read alike side by side):

@@ -24,6 +24,8 @@ DensityPage::DensityPage(QWidget* parent) : QWidget(parent)
     m_show = new QComboBox;
     m_show->setToolTip(tr("The 2-D map of the plotted columns, or the 1-D marginal density of "
                           "one of them (the other columns integrated out)"));
+    // Entries name columns ("2-D density: eruptions × waiting"): wide enough for all of them.
+    m_show->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_note = new QLabel;
     m_note->setStyleSheet(QStringLiteral("color: palette(mid);"));
     m_bar = new QWidget;
@@ -49,7 +51,9 @@ QWidget* DensityPage::currentPlot() const
 void DensityPage::setChoices(const QStringList& names, int xColumn, int yColumn,
                              const QString& marginalReason)
 {
-    const int before = m_show->count() > 0 ? chosenColumn() : -1; // first time: the map
+    // The first time, or for other columns: the map.
+    const int before = m_show->count() > 0 && names == m_names ? chosenColumn() : -1;
+    m_names = names;
     m_show->clear();
     if (names.size() < 2) {
         m_bar->hide();
@@ -79,6 +83,18 @@ void DensityPage::setChoices(const QStringList& names, int xColumn, int yColumn,
     const int keep = m_show->findData(before);
     m_show->setCurrentIndex(keep >= 0 && marginalReason.isEmpty() ? keep : 0);
     m_bar->show();
+}
+
+void DensityPage::setColumns(const QStringList& names)
+{
+    if (names == m_names) {
+        return;
+    }
+    m_names = names;
+    m_show->clear();
+    m_bar->hide();
+    m_note->clear();
+    m_stack->setCurrentWidget(names.size() < 2 ? static_cast<QWidget*>(m_curve) : m_map);
 }
 
 int DensityPage::chosenColumn() const

@@ -2,6 +2,7 @@
 // The density tab: chooser between 2-D maps and 1-D curves.
 #pragma once
 
+#include <QStringList>
 #include <QWidget>
 
 class QComboBox;
@@ -34,6 +35,10 @@ public:
     /// still offered. One column: the curve alone, no choice.
     void setChoices(const QStringList& names, int xColumn, int yColumn,
                     const QString& marginalReason);
+    /// New data: with other feature columns than the choices were made for (another file, a
+    /// 1-column file) the choices go and the next ones start at the map; the same columns keep
+    /// them (a refit, a new length scale).
+    void setColumns(const QStringList& names);
     /// The column whose 1-D view is chosen, or -1 for the 2-D map.
     int chosenColumn() const;
     /// Shows the map (column -1) or the curve.
@@ -47,6 +52,7 @@ signals:
     void viewChosen(int column);
 
 private:
+    QStringList m_names; // the feature columns the choices are for
     QComboBox* m_show = nullptr;
     QLabel* m_note = nullptr;
     QWidget* m_bar = nullptr;

@@ -16,6 +16,13 @@ FdPlot::FdPlot(QWidget* parent) : QCustomPlot(parent)
     m_title = new FittedTitle(this, QFont(font().family(), 10, QFont::Bold));
     m_title->setFullText(QStringLiteral("Fisher divergence (score matching) on validation rows"));
     plotLayout()->addElement(0, 0, m_title);
+    // The rule's words under the title, in the body font: the whole title in bold was four
+    // heavy lines above a small plot (issue 38).
+    plotLayout()->insertRow(1);
+    m_detail = new FittedTitle(this, QFont(font().family(), 9));
+    m_detail->setTextColor(QColor(60, 60, 60));
+    plotLayout()->addElement(1, 0, m_detail);
+    m_detail->setVisible(false);
     xAxis->setScaleType(QCPAxis::stLogarithmic);
     xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     xAxis->setLabel(QStringLiteral("length scale ℓ (log scale)"));
@@ -204,7 +211,11 @@ void FdPlot::setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice)
     m_selected->setName(selectedName(choice));
     const int clicked = done ? indexOfScale(curve, choice.shownLengthScale) : -1;
     mark(m_shown, {clicked != choice.selected ? clicked : -1});
-    m_title->setFullText(curveTitle(curve, choice, clicked, done));
+    const QString text = curveTitle(curve, choice, clicked, done);
+    const int cut = text.indexOf(QLatin1Char('\n'));
+    m_title->setFullText(cut < 0 ? text : text.left(cut));
+    m_detail->setFullText(cut < 0 ? QString() : text.mid(cut + 1));
+    m_detail->setVisible(cut >= 0);
     xAxis->setVisible(!curve.empty());
     yAxis->setVisible(!curve.empty());
     legend->setVisible(!curve.empty());
@@ -277,6 +288,12 @@ QRectF FdPlot::markLabelRect(bool reach) const
 }
 
 QString FdPlot::title() const
+{
+    return m_detail->visible() ? m_title->fullText() + QLatin1Char('\n') + m_detail->fullText()
+                               : m_title->fullText();
+}
+
+QString FdPlot::headline() const
 {
     return m_title->fullText();
 }

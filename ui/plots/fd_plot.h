@@ -51,7 +51,9 @@ class FdPlot : public QCustomPlot
 public:
     explicit FdPlot(QWidget* parent = nullptr);
     void setCurve(const std::vector<FdPoint>& curve, const FdChoice& choice = {});
+    /// The title's two parts as one text: the headline (bold) and the rule's words below it.
     QString title() const;
+    QString headline() const;
     /// "ℓ = …, J = …" of the curve point within 12 pixels of `pos`, else "" (the hover read-out).
     QString readoutAt(const QPointF& pos) const;
     /// Pixel position of curve point i (for tests and the read-out).
@@ -87,6 +89,7 @@ private:
     QCPItemStraightLine* m_reach = nullptr; // the anomaly rule's neighbourhood reach
     QCPItemText* m_reachLabel = nullptr;
     FittedTitle* m_title = nullptr;
+    FittedTitle* m_detail = nullptr;
     std::vector<FdPoint> m_points;
 };
 

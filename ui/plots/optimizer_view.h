@@ -49,6 +49,7 @@ private:
     QPushButton* m_run;
     QPushButton* m_paper;
     QCheckBox* m_newton;
+    QPushButton* m_many;
     QLabel* m_deferredNote;
     QLabel* m_kindNote;
 };

@@ -255,16 +255,45 @@ void RatioPlot::showSamples(const Matrix& p, const Matrix& q, int xc, int yc,
     } else {
         m_pPoints->data()->clear();
         m_qPoints->data()->clear();
+        m_mapRect->axis(QCPAxis::atBottom)->setLabel(QString());
+        m_mapRect->axis(QCPAxis::atLeft)->setLabel(QString());
     }
     m_title->setText(title);
-    m_surfaceRect->axis(QCPAxis::atBottom)->setLabel(tr("kernel variance t"));
-    m_histRect->axis(QCPAxis::atBottom)->setLabel(tr("importance weights"));
+    clearResultPanels();
     replot();
+}
+
+void RatioPlot::clearResultPanels()
+{
+    // Nothing of a previous result stays (issue 38: the colour bar's "±1.2, f <= 0 in 49.8 %",
+    // the J axes and the weights' range outlived new data, a new q and an opened project), and
+    // the empty panels draw no scale, axes or line pretending to show something.
+    m_map->setVisible(false);
+    m_mapScale->setVisible(false);
+    m_mapScale->axis()->setLabel(QString());
+    m_zero->data()->clear();
+    m_surfaceScale->setVisible(false);
+    m_surfaceScale->axis()->setLabel(QString());
+    for (QCPAxis* a :
+         {m_surfaceRect->axis(QCPAxis::atBottom), m_surfaceRect->axis(QCPAxis::atLeft)}) {
+        a->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        a->setRange(0.0, 1.0);
+        a->setLabel(QString());
+    }
+    setAxisRectEmpty(m_surfaceRect, true);
+    m_histRect->axis(QCPAxis::atBottom)->setLabel(QString());
+    m_histRect->axis(QCPAxis::atLeft)->setLabel(QString());
+    m_histRect->axis(QCPAxis::atBottom)->setRange(0.0, 1.0);
+    m_histRect->axis(QCPAxis::atLeft)->setRange(0.0, 1.0);
+    setAxisRectEmpty(m_histRect, true);
+    m_one->setVisible(false);
 }
 
 void RatioPlot::showResult(const RatioResult& r, const Matrix& p, const Matrix& q,
                            const QStringList& names)
 {
+    setAxisRectEmpty(m_surfaceRect, false);
+    setAxisRectEmpty(m_histRect, false);
     drawMap(r, p, q, names);
     drawSurface(r);
     drawHistogram(r);
@@ -378,10 +407,12 @@ void RatioPlot::drawSurface(const RatioResult& r)
     m_shownLambda->data()->clear();
     if (!r.model->surface()) {
         m_surface->data()->clear();
+        m_surfaceScale->setVisible(false);
         x->setLabel(tr("no tuning: the parameters were given"));
         m_surfaceScale->axis()->setLabel(QString());
         return;
     }
+    m_surfaceScale->setVisible(true);
     const JSurface& s = *r.model->surface();
     const int nt = int(s.t.size()), nl = int(s.lambda.size());
     bool positive = true;
@@ -425,7 +456,19 @@ void RatioPlot::drawSurface(const RatioResult& r)
     if (r.model->hasPath() && shown != r.model->lambda() && nl > 1 && s.lambda.front() > 0.0) {
         const double step = std::log10(s.lambda[1] / s.lambda[0]);
         const double pos = std::log10(shown / s.lambda[0]) / step;
-        m_shownLambda->setData({double(s.bestT)}, {pos});
+        // Beyond the grid (the slider reaches further than the tuning looked): marked at the
+        // grid's edge as a triangle pointing out, not drawn off the panel where nobody sees it.
+        const double edge = std::clamp(pos, 0.0, double(nl - 1));
+        const bool beyond = edge != pos;
+        m_shownLambda->setScatterStyle(QCPScatterStyle(
+            beyond
+                ? (pos > edge ? QCPScatterStyle::ssTriangle : QCPScatterStyle::ssTriangleInverted)
+                : QCPScatterStyle::ssCircle,
+            QPen(QColor(255, 80, 80), 2.0), QBrush(), 11));
+        m_shownLambda->setName(
+            beyond ? tr("slider λ = %1 (beyond the grid)").arg(QString::number(shown, 'g', 3))
+                   : tr("slider λ = %1").arg(QString::number(shown, 'g', 3)));
+        m_shownLambda->setData({double(s.bestT)}, {edge});
     }
 }
 
@@ -438,8 +481,10 @@ void RatioPlot::drawHistogram(const RatioResult& r)
     QCPAxis* y = m_histRect->axis(QCPAxis::atLeft);
     if (w.empty()) {
         m_bars->data()->clear();
+        m_one->setVisible(false);
         return;
     }
+    m_one->setVisible(true);
     std::vector<double> sorted = w;
     std::sort(sorted.begin(), sorted.end());
     const double lo = std::min(0.0, sorted.front());
@@ -501,6 +546,27 @@ QRectF RatioPlot::shownQRectangle() const
         return {};
     }
     return QRectF(m_qRect->topLeft->coords(), m_qRect->bottomRight->coords()).normalized();
+}
+
+QString RatioPlot::mapScaleLabel() const
+{
+    return m_mapScale->axis()->label();
+}
+
+bool RatioPlot::showsResultPanels() const
+{
+    return m_mapScale->visible() || m_surfaceScale->visible() || m_one->visible() ||
+           m_surfaceRect->axis(QCPAxis::atBottom)->visible() ||
+           m_histRect->axis(QCPAxis::atBottom)->visible() || !m_mapScale->axis()->label().isEmpty();
+}
+
+std::optional<QPointF> RatioPlot::shownLambdaMark() const
+{
+    if (m_shownLambda->dataCount() == 0) {
+        return std::nullopt;
+    }
+    const auto it = m_shownLambda->data()->constBegin();
+    return QPointF(it->key, it->value);
 }
 
 } // namespace sosrep::ui

@@ -7,6 +7,8 @@
 #include <QStringList>
 #include <qcustomplot.h>
 
+#include <optional>
+
 namespace sosrep::ui {
 
 struct RatioResult;
@@ -35,6 +37,13 @@ public:
     void setQRectangle(const QRectF& rect, int xColumn, int yColumn);
     /// The outline's corners as drawn (empty when none is shown).
     QRectF shownQRectangle() const;
+    /// The map's colour-bar caption ("" without a result).
+    QString mapScaleLabel() const;
+    /// Whether any panel shows something of a result: a colour bar, the J surface's axes, the
+    /// weights' axes or their line at 1 (for tests: none without a result).
+    bool showsResultPanels() const;
+    /// Where the slider's lambda is marked on the J grid (cell coordinates), or nullopt.
+    std::optional<QPointF> shownLambdaMark() const;
 
 signals:
     void rectanglePicked(double x0, double x1, double y0, double y1);
@@ -56,6 +65,8 @@ private:
     void arrange(bool wide);
     void drawMap(const RatioResult& r, const Matrix& p, const Matrix& q, const QStringList& names);
     void drawSurface(const RatioResult& r);
+    /// The map's colour scale, the J surface and the weights' histogram emptied (no result).
+    void clearResultPanels();
     void drawHistogram(const RatioResult& r);
 
     QCPTextElement* m_title;

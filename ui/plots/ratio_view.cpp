@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace sosrep::ui {
 namespace {
@@ -157,6 +158,9 @@ void RatioView::addSourceControls(QWidget* samples, QVBoxLayout* sl)
     auto* split = new QPushButton(tr("Split"), samples);
     split->setToolTip(tr("split the loaded data: q = the rows with this value, p = the others"));
     connect(split, &QPushButton::clicked, this, [this] {
+        if (m_splitColumn->currentIndex() < 0) {
+            return; // no column chosen (none has a few values)
+        }
         RatioSource s;
         s.kind = RatioSource::Column;
         s.column = m_splitColumn->currentText();
@@ -378,14 +382,47 @@ void RatioView::refreshSamples()
     const int keep = m_splitColumn->findText(current);
     if (keep >= 0) {
         m_splitColumn->setCurrentIndex(keep);
-    } else if (m_data->rawData().labelName.empty()) {
-        m_splitColumn->setCurrentIndex(m_splitColumn->count() - 1);
+    } else {
+        chooseSplitColumn();
     }
     for (OptionEditor* e : m_editors) {
         e->refresh();
     }
     refreshBusy(m_ratio->isBusy());
     redraw();
+}
+
+void RatioView::chooseSplitColumn()
+{
+    // A split needs a column of a few values (a label, a group): the label column, else the
+    // column with the fewest distinct values if it has at most kMaxSplitValues, else none (the
+    // box said "q = rows with" a continuous column, whose value 1.0 no row had). The value
+    // offered is the column's rarest, q being the smaller group (the anomalies of a label).
+    constexpr int kMaxSplitValues = 20;
+    const Dataset& raw = m_data->rawData();
+    int best = -1;
+    std::map<double, int> bestCounts;
+    for (Eigen::Index j = 0; j < raw.x.cols(); ++j) {
+        std::map<double, int> counts;
+        for (Eigen::Index i = 0; i < raw.x.rows() && int(counts.size()) <= kMaxSplitValues; ++i) {
+            ++counts[raw.x(i, j)];
+        }
+        const bool label = raw.columns[size_t(j)] == raw.labelName;
+        if (counts.size() >= 2 && int(counts.size()) <= kMaxSplitValues &&
+            (best < 0 || label || counts.size() < bestCounts.size()) &&
+            !(best >= 0 && raw.columns[size_t(best)] == raw.labelName)) {
+            best = int(j);
+            bestCounts = std::move(counts);
+        }
+    }
+    m_splitColumn->setPlaceholderText(tr("(no column of a few values)"));
+    m_splitColumn->setCurrentIndex(best);
+    if (best >= 0) {
+        const auto rarest =
+            std::min_element(bestCounts.begin(), bestCounts.end(),
+                             [](const auto& a, const auto& b) { return a.second < b.second; });
+        m_splitValue->setValue(rarest->first);
+    }
 }
 
 void RatioView::applyQMode()
@@ -471,17 +508,21 @@ void RatioView::updateReadout()
         return;
     }
     const WeightSummary& s = r->summary;
-    QString html = tr("<b>Weights on the %1 rows of p</b> (raw, as estimated):<br>"
-                      "mean %2 (E<sub>p</sub>[q/p] = 1), ESS %3 (%4 %), negative %5 %, "
-                      "χ² plug-in %6, range [%7, %8]")
-                       .arg(r->weights.size())
-                       .arg(QString::number(s.mean, 'g', 4))
-                       .arg(QString::number(s.ess, 'f', 1))
-                       .arg(QString::number(100.0 * s.essFraction, 'f', 1))
-                       .arg(QString::number(100.0 * s.negativeShare, 'f', 1))
-                       .arg(QString::number(s.chi2, 'g', 4))
-                       .arg(QString::number(s.minimum, 'g', 3))
-                       .arg(QString::number(s.maximum, 'g', 3));
+    QString html;
+    for (const QString& w : r->warnings) {
+        html += tr("<p style='color:#a04000'><b>Note:</b> %1</p>").arg(w.toHtmlEscaped());
+    }
+    html += tr("<b>Weights on the %1 rows of p</b> (raw, as estimated):<br>"
+               "mean %2 (E<sub>p</sub>[q/p] = 1), ESS %3 (%4 %), negative %5 %, "
+               "χ² plug-in %6, range [%7, %8]")
+                .arg(r->weights.size())
+                .arg(QString::number(s.mean, 'g', 4))
+                .arg(QString::number(s.ess, 'f', 1))
+                .arg(QString::number(100.0 * s.essFraction, 'f', 1))
+                .arg(QString::number(100.0 * s.negativeShare, 'f', 1))
+                .arg(QString::number(s.chi2, 'g', 4))
+                .arg(QString::number(s.minimum, 'g', 3))
+                .arg(QString::number(s.maximum, 'g', 3));
     html += tr("<br><br><b>Column means</b> (p reweighted: (1/n) Σ wᵢ xᵢ)"
                "<table cellspacing='4'><tr><th align='left'>column</th><th>p</th><th>q</th>"
                "<th>p reweighted</th></tr>");
@@ -515,6 +556,16 @@ void RatioView::syncSlider()
                                  : tr("After a FIRE fit, λ moves here without refitting."));
     }
     m_syncing = false;
+}
+
+QString RatioView::splitChoice() const
+{
+    return m_splitColumn->currentIndex() < 0 ? QString() : m_splitColumn->currentText();
+}
+
+double RatioView::splitValue() const
+{
+    return m_splitValue->value();
 }
 
 } // namespace sosrep::ui

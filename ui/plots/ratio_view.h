@@ -45,6 +45,9 @@ public:
     RatioView(RatioController* ratio, EstimationController* data, QWidget* parent = nullptr);
 
     RatioPlot* plot() const { return m_plot; }
+    /// The split's column ("" when none has a few values) and value, as offered.
+    QString splitChoice() const;
+    double splitValue() const;
     /// Sets the rectangle mode: the next drag on the map makes q the rows inside.
     void setPickMode(bool on);
 
@@ -61,6 +64,8 @@ private:
     void rebuildOptions();
     void refreshSamples();
     void applyQMode();
+    /// The split's column and value for new data (see the definition).
+    void chooseSplitColumn();
     void refreshBusy(bool busy);
     void redraw();
     void updateReadout();

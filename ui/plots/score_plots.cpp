@@ -77,7 +77,10 @@ void ScorePlots::clearScores(const QString& note)
     setAxisRectEmpty(m_histRect, true);
     setAxisRectEmpty(m_rocRect, true);
     m_histTitle->setFullText(note.isEmpty() ? tr("Anomaly scores: fit a model first") : note);
-    m_rocTitle->setFullText(tr("ROC: fit a model with labels of both classes"));
+    // No scores yet: while the rows are being scored (a note says so) the ROC waits for them;
+    // it never claims the labels are missing when they were not looked at.
+    m_rocTitle->setFullText(note.isEmpty() ? tr("ROC: fit a model (labels of both classes draw it)")
+                                           : tr("ROC: no row scores yet"));
     replot(rpQueuedReplot);
 }
 
@@ -95,6 +98,11 @@ void ScorePlots::setThreshold(std::optional<double> anomalyScore)
 QString ScorePlots::histogramTitle() const
 {
     return m_histTitle->fullText();
+}
+
+QString ScorePlots::rocTitle() const
+{
+    return m_rocTitle->fullText();
 }
 
 QCPRange ScorePlots::histogramRange() const

@@ -30,6 +30,7 @@ public:
     void setScores(const Vector& anomalyScores, const std::optional<Eigen::VectorXi>& labels,
                    bool normality = false, const std::vector<Eigen::Index>& fitRows = {});
     QString histogramTitle() const;
+    QString rocTitle() const;
     /// The histogram's x range (for tests).
     QCPRange histogramRange() const;
     /// No scores: empty panels that say so (`note`, if given, in the histogram's title).

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// The Scores view's stage after a large fit (issue 38): it shows a percentage, Esc stops it
+// within a block of rows, and the views then say the rows were not scored; the ROC panel never
+// claims the labels are missing while they were not looked at.
+#include "ui/controller/estimation_controller.h"
+#include "ui/main_window.h"
+#include "ui/plots/score_plots.h"
+
+#include "support/gui_fixtures.h"
+
+#include <QElapsedTimer>
+#include <QtTest>
+
+using namespace sosrep::ui;
+
+class TstScoresStage : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void theScoresStageShowsProgressAndEscStopsIt()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        auto* c = w.controller();
+        c->setEagerStagesMaxRows(100);
+        c->generateToy(sosrep::ToyKind::TwoMoons, 60000, 2); // labelled: both classes
+        c->setEstimator("kde");
+        QVERIFY(c->setOption("length_scale", "0.05")); // no sweep: the stage is the scoring
+        QSignalSpy finished(c, &EstimationController::fitFinished);
+        QSignalSpy scored(c, &EstimationController::scoresReady);
+        // The stage reports "scoring rows" as done of rows.
+        QList<QPair<int, int>> steps;
+        QElapsedTimer sinceCancel;
+        connect(c, &EstimationController::progressChanged, this,
+                [&](const QString& stage, int done, int total) {
+                    if (stage == QLatin1String("scoring rows")) {
+                        steps << qMakePair(done, total);
+                        if (done > 0 && !sinceCancel.isValid()) {
+                            sinceCancel.start();
+                            c->cancel(); // Esc, after the first block
+                        }
+                    }
+                });
+        c->fit();
+        QVERIFY(finished.wait(120000));
+        QVERIFY(c->result()->scoresDeferred);
+        QVERIFY2(w.scorePlots()->rocTitle() == QStringLiteral("ROC: no row scores yet"),
+                 qPrintable(w.scorePlots()->rocTitle()));
+        QVERIFY(scored.count() == 1 || scored.wait(120000));
+        QVERIFY(sinceCancel.isValid());
+        QVERIFY2(sinceCancel.elapsed() < 2000, qPrintable(QString::number(sinceCancel.elapsed())));
+        QVERIFY(!steps.isEmpty());
+        QCOMPARE(steps.first().second, 60000); // out of the rows: a percentage
+        QVERIFY(steps.last().first < 60000);   // stopped before the end
+        const FitJobResult* r = c->result();
+        QVERIFY(r->scoresCancelled);
+        QVERIFY(!r->scoresReady());
+        QVERIFY2(w.aucText().contains(QStringLiteral("cancelled")), qPrintable(w.aucText()));
+        QVERIFY(!w.scorePlots()->rocTitle().contains(QStringLiteral("labels")));
+        // A new fit scores them again, in full.
+        QObject::disconnect(c, &EstimationController::progressChanged, this, nullptr);
+        QSignalSpy again(c, &EstimationController::scoresReady);
+        c->fit();
+        QVERIFY(again.wait(120000));
+        QVERIFY(c->result()->scoresReady());
+        QVERIFY(!c->result()->scoresCancelled);
+        QVERIFY(w.scorePlots()->rocTitle().startsWith(QStringLiteral("ROC: AUC-ROC")));
+    }
+};
+
+QTEST_MAIN(TstScoresStage)
+#include "tst_scores_stage.moc"

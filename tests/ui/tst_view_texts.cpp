@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+// What the views say (issue 38): the FD tab for a detector before its fit, the compare
+// colour bar's caption whole, the hover's value under the pointer, the FD title's one bold
+// line, Generate's note on a reset length scale, and the generator after a project.
+#include "ui/controller/estimation_controller.h"
+#include "ui/main_window.h"
+#include "ui/plots/compare_view.h"
+#include "ui/plots/density_heatmap.h"
+#include "ui/plots/fd_plot.h"
+#include "ui/project_file.h"
+
+#include "support/gui_fixtures.h"
+
+#include <QComboBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace sosrep::ui;
+
+class TstViewTexts : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+private slots:
+    void aDetectorsFdTabSaysItHasNoLengthScaleBeforeItsFit()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 200, 0);
+        c->setEstimator("iforest");
+        QVERIFY2(w.fdPlot()->title().contains(QStringLiteral("iforest has no length scale")),
+                 qPrintable(w.fdPlot()->title()));
+        QVERIFY(!w.fdPlot()->title().contains(QStringLiteral("not fitted")));
+    }
+
+    void theFdTitleIsOneBoldLineAndTheRulesWordsBelow()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
+        QVERIFY(fitAndWait(c));
+        const QString head = w.fdPlot()->headline();
+        QVERIFY2(head.startsWith(QStringLiteral("Selected ℓ")), qPrintable(head));
+        QVERIFY(!head.contains(QLatin1Char('\n')));
+        QVERIFY(w.fdPlot()->title().size() > head.size()); // the words follow, not in bold
+    }
+
+    void theCompareColourBarsCaptionFits()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 400, 0);
+        c->setEstimator("iforest"); // compared by rank with SOSREP: the percentile maps
+        QSignalSpy compared(c, &EstimationController::comparisonReady);
+        QVERIFY(fitAndWait(c));
+        QVERIFY(c->result()->comparison || compared.wait(60000));
+        w.tabs()->setCurrentWidget(w.compareView());
+        QCoreApplication::processEvents();
+        for (DensityHeatmap* map : {w.compareView()->firstView(), w.compareView()->secondView()}) {
+            map->replot();
+            QCPColorScale* scale = map->colorScale();
+            const QString caption = scale->axis()->label();
+            QVERIFY2(caption.contains(QStringLiteral("100: most normal")), qPrintable(caption));
+            const int width = QFontMetrics(scale->axis()->labelFont()).horizontalAdvance(caption);
+            const QRect bar = scale->axis()->axisRect()->rect();
+            const int length =
+                scale->axis()->orientation() == Qt::Vertical ? bar.height() : bar.width();
+            QVERIFY2(width <= length,
+                     qPrintable(QStringLiteral("%1 px for %2 px").arg(width).arg(length)));
+        }
+    }
+
+    void theHoverSaysTheMapsValueNearARowToo()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
+        QVERIFY(fitAndWait(c));
+        QTRY_VERIFY_WITH_TIMEOUT(c->result()->scoresReady(), 30000);
+        DensityHeatmap* map = w.densityView();
+        map->replot();
+        const sosrep::Matrix& x = c->features();
+        const QPointF at(map->xAxis->coordToPixel(x(0, c->plotX())),
+                         map->yAxis->coordToPixel(x(0, c->plotY())));
+        const QString text = map->readoutAt(at);
+        QVERIFY2(text.startsWith(QStringLiteral("row ")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("map here: log")), qPrintable(text));
+    }
+
+    void aNegativeMmdIsExplained()
+    {
+        MmdReadout m;
+        m.bandwidth = 0.3;
+        m.heldOutRows = 100;
+        m.trainingRows = 400;
+        MmdReadout::Entry e;
+        e.estimator = "kde";
+        e.heldOut.mmd2 = -0.0004;
+        e.training.mmd2 = 0.002;
+        m.entries.push_back(e);
+        QVERIFY(CompareView::mmdParagraphOf(m).contains(QStringLiteral("below 0 is no error")));
+        m.entries.front().heldOut.mmd2 = 0.0004;
+        QVERIFY(!CompareView::mmdParagraphOf(m).contains(QStringLiteral("below 0")));
+    }
+
+    void generateSaysWhenItResetsTheLengthScale()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 200, 0);
+        QVERIFY(c->setOption("length_scale", "0.1"));
+        QPushButton* generate = nullptr;
+        for (QPushButton* b : w.findChildren<QPushButton*>()) {
+            generate = b->text() == QStringLiteral("Generate") ? b : generate;
+        }
+        QVERIFY(generate);
+        generate->click();
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("ℓ reset to auto")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QCOMPARE(c->settings().values.text("length_scale"), std::string("auto"));
+    }
+
+    void theGeneratorShowsAProjectsToy()
+    {
+        const QString project = m_dir.filePath(QStringLiteral("toy.sosrep.json"));
+        {
+            MainWindow w;
+            w.controller()->generateToy(sosrep::ToyKind::Rings, 321, 17);
+            QCOMPARE(saveProject(project, *w.controller()), QString());
+        }
+        MainWindow w;
+        QCOMPARE(w.openProjectFile(project), QString());
+        QComboBox* kind = nullptr;
+        for (QComboBox* b : w.findChildren<QComboBox*>()) {
+            kind = b->findText(QStringLiteral("rings")) >= 0 ? b : kind;
+        }
+        QVERIFY(kind);
+        QCOMPARE(kind->currentText(), QStringLiteral("rings"));
+        QStringList spins;
+        for (QSpinBox* s : w.findChildren<QSpinBox*>()) {
+            spins << s->prefix() + QString::number(s->value());
+        }
+        QVERIFY2(spins.contains(QStringLiteral("n=321")), qPrintable(spins.join(',')));
+        QVERIFY2(spins.contains(QStringLiteral("seed=17")), qPrintable(spins.join(',')));
+    }
+};
+
+QTEST_MAIN(TstViewTexts)
+#include "tst_view_texts.moc"
