@@ -5,28 +5,45 @@
 #include <qcustomplot.h>
 
 #include <array>
+#include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 namespace sosrep::ui {
 
 namespace {
 
-/// Data points of the rectangle's visible graphs that fall inside `box` (pixels).
-int pointsInside(QCPAxisRect* rect, const QRect& box)
+/// How much the rectangle's visible graphs' points inside `box` (pixels) would be hidden. A
+/// point counts when its marker touches the box (a cross at the legend's edge was half under
+/// it), and each graph's points weigh total / its count, so every series weighs alike: the 25
+/// anomalies of a toy count as much as its 500 rows, and the legend does not sit on one of
+/// them to spare a few ordinary rows (issue 38: the demo and rings).
+double coverageOf(QCPAxisRect* rect, const QRect& box)
 {
-    int count = 0;
+    std::vector<std::pair<QCPGraph*, int>> graphs;
+    int total = 0;
     for (QCPGraph* g : rect->graphs()) {
-        if (!g->visible()) {
-            continue;
-        }
-        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
-            if (std::isfinite(it->key) && std::isfinite(it->value) &&
-                box.contains(g->coordsToPixels(it->key, it->value).toPoint())) {
-                ++count;
-            }
+        if (g->visible() && g->data()->size() > 0) {
+            graphs.emplace_back(g, g->data()->size());
+            total += g->data()->size();
         }
     }
-    return count;
+    double covered = 0.0;
+    for (const auto& [g, n] : graphs) {
+        // Its marker and a few pixels of air: a cross right at the legend's edge reads as under it.
+        const int reach = int(std::ceil(g->scatterStyle().size() / 2.0)) + 4;
+        const QRect touched = box.adjusted(-reach, -reach, reach, reach);
+        int inside = 0;
+        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
+            if (std::isfinite(it->key) && std::isfinite(it->value) &&
+                touched.contains(g->coordsToPixels(it->key, it->value).toPoint())) {
+                ++inside;
+            }
+        }
+        covered += double(inside) * double(total) / double(n);
+    }
+    return covered;
 }
 
 void placeLegend(QCPAxisRect* rect, int index, QCPLegend* legend)
@@ -42,19 +59,27 @@ void placeLegend(QCPAxisRect* rect, int index, QCPLegend* legend)
     if (area.isEmpty() || size.isEmpty()) {
         return;
     }
-    const std::array<Qt::Alignment, 4> corners{
-        Qt::AlignTop | Qt::AlignRight, Qt::AlignTop | Qt::AlignLeft,
-        Qt::AlignBottom | Qt::AlignRight, Qt::AlignBottom | Qt::AlignLeft};
+    // The four corners first (a tie keeps the corner it has, then prefers a corner), then the
+    // middles of the edges, where a ring or a cloud leaves room no corner has.
+    const std::array<Qt::Alignment, 8> places{
+        Qt::AlignTop | Qt::AlignRight,    Qt::AlignTop | Qt::AlignLeft,
+        Qt::AlignBottom | Qt::AlignRight, Qt::AlignBottom | Qt::AlignLeft,
+        Qt::AlignTop | Qt::AlignHCenter,  Qt::AlignBottom | Qt::AlignHCenter,
+        Qt::AlignVCenter | Qt::AlignLeft, Qt::AlignVCenter | Qt::AlignRight};
     const Qt::Alignment current = inset->insetAlignment(index);
     Qt::Alignment best = current;
-    int fewest = std::numeric_limits<int>::max();
-    for (const Qt::Alignment corner : corners) {
-        const int x = corner & Qt::AlignLeft ? area.left() : area.right() - size.width();
-        const int y = corner & Qt::AlignTop ? area.top() : area.bottom() - size.height();
-        const int n = pointsInside(rect, QRect(QPoint(x, y), size));
-        if (n < fewest || (n == fewest && corner == current)) {
+    double fewest = std::numeric_limits<double>::infinity();
+    for (const Qt::Alignment place : places) {
+        const int x = place & Qt::AlignLeft    ? area.left()
+                      : place & Qt::AlignRight ? area.right() - size.width()
+                                               : area.center().x() - size.width() / 2;
+        const int y = place & Qt::AlignTop      ? area.top()
+                      : place & Qt::AlignBottom ? area.bottom() - size.height()
+                                                : area.center().y() - size.height() / 2;
+        const double n = coverageOf(rect, QRect(QPoint(x, y), size));
+        if (n < fewest || (n == fewest && place == current)) {
             fewest = n;
-            best = corner;
+            best = place;
         }
     }
     inset->setInsetAlignment(index, best);
