@@ -311,6 +311,9 @@ int main(int argc, char* argv[])
     const bool batch = !shot.isEmpty() || !plotFile.isEmpty();
     const bool fitNow = batch || parser.isSet(QStringLiteral("demo"));
     window.setBatch(batch);
+    if (const auto scale = sosrep::app::mapScaleFromText(parser.value("color-scale"))) {
+        window.setMapScale(*scale);
+    }
     if (!parser.positionalArguments().isEmpty()) {
         if (!window.openFile(parser.positionalArguments().first()) && batch) {
             // Nothing to wait for: say why and stop (the command line's data exit code).

@@ -173,7 +173,35 @@ QString marginalProblem(const QCommandLineParser& parser)
     return {};
 }
 
+/// --color-scale: how the Density tab's map is coloured.
+QString colorScaleProblem(const QCommandLineParser& parser)
+{
+    if (!parser.isSet(QStringLiteral("color-scale"))) {
+        return {};
+    }
+    const QString v = parser.value(QStringLiteral("color-scale"));
+    if (!mapScaleFromText(v)) {
+        return QStringLiteral("--color-scale: '%1' is not one of log, linear, proportion").arg(v);
+    }
+    return {};
+}
+
 } // namespace
+
+std::optional<sosrep::ui::MapScale> mapScaleFromText(const QString& text)
+{
+    using sosrep::ui::MapScale;
+    if (text == QLatin1String("log")) {
+        return MapScale::Log;
+    }
+    if (text == QLatin1String("linear")) {
+        return MapScale::Linear;
+    }
+    if (text == QLatin1String("proportion")) {
+        return MapScale::Proportion;
+    }
+    return std::nullopt;
+}
 
 void addStudioOptions(QCommandLineParser& parser)
 {
@@ -222,6 +250,10 @@ void addStudioOptions(QCommandLineParser& parser)
         "after the fit, show the 1-D marginal density of COLUMN (a feature name) in the Density "
         "tab instead of the 2-D map (Gaussian SOSREP, KDE, kernel SoS)",
         "COLUMN");
+    add("color-scale",
+        "Density tab: colour the map by log density (log, the default), density on a linear "
+        "scale (linear) or filled iso-proportion levels (proportion, seaborn's fill=True)",
+        "SCALE");
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("data file to open"));
 }
 
@@ -239,7 +271,8 @@ QString checkStudioOptions(const QCommandLineParser& parser)
          {estimatorProblem(parser, "estimator", false), estimatorProblem(parser, "compare", false),
           estimatorProblem(parser, "ratio-estimator", true), tabProblem(parser),
           sizeProblem(parser), splitProblem(parser), outputProblem(parser), purposeProblem(parser),
-          scaleProblem(parser), contaminationProblem(parser), marginalProblem(parser)}) {
+          scaleProblem(parser), contaminationProblem(parser), marginalProblem(parser),
+          colorScaleProblem(parser)}) {
         if (!problem.isEmpty()) {
             return problem;
         }

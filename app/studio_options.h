@@ -2,9 +2,13 @@
 // sosrep-studio's own command-line options, checked before any window or fit exists.
 #pragma once
 
+#include "ui/plots/density_heatmap.h"
+
 #include <QCommandLineParser>
 #include <QSize>
 #include <QString>
+
+#include <optional>
 
 namespace sosrep::app {
 
@@ -22,6 +26,9 @@ QString checkStudioOptions(const QCommandLineParser& parser);
 
 /// The window size of --size (invalid when not given).
 QSize askedSize(const QCommandLineParser& parser);
+
+/// --color-scale's value as the map's colouring (log, linear, proportion), or nullopt.
+std::optional<sosrep::ui::MapScale> mapScaleFromText(const QString& text);
 
 /// A larger screenshot is refused: 32767 x 32767 took 69 s and 16 GB, 100000 x 100000 crashed.
 constexpr int kMaxShotSide = 8192;

@@ -545,7 +545,12 @@ QString MainWindow::densityTitle() const
 {
     const FitJobResult* r = m_controller->result();
     const FittedModel& m = r->model();
-    const QString what = (m.kind() == DensityKind::Score ? tr("%1 %2") : tr("%1 log %2"))
+    // The map's colouring names what is drawn (a normality score is drawn as it is).
+    const bool score = m.kind() == DensityKind::Score;
+    const QString what = (score                            ? tr("%1 %2")
+                          : m_mapScale == MapScale::Log    ? tr("%1 log %2")
+                          : m_mapScale == MapScale::Linear ? tr("%1 %2 (linear scale)")
+                                                           : tr("%1 %2, iso-proportion levels"))
                              .arg(QString::fromStdString(m.estimator()).toUpper(),
                                   QString::fromStdString(toString(m.kind())));
     QString t = what;
@@ -588,6 +593,7 @@ void MainWindow::showMaps()
         }
         c.xLabel = names.value(r->grid.spec.xColumn);
         c.yLabel = names.value(r->grid.spec.yColumn);
+        c.scale = m_mapScale;
         m_density->showContent(c);
     } else {
         m_density->clearContent(tr("One feature column: its 1-D density is shown"));
@@ -596,6 +602,17 @@ void MainWindow::showMaps()
     m_compare->showResult(*r, m_controller->features(), m_controller->labels(), names);
     showRowInfo();
     highlightRows(selectedRows());
+}
+
+void MainWindow::setMapScale(MapScale scale)
+{
+    m_mapScale = scale;
+    for (int k = 0; k < m_mapScaleActions.size(); ++k) {
+        m_mapScaleActions[k]->setChecked(k == int(scale));
+    }
+    if (m_controller->result() && m_controller->result()->grid.logDensity.size() > 0) {
+        showMaps();
+    }
 }
 
 QList<qint64> MainWindow::selectedRows() const

@@ -2,6 +2,8 @@
 // The main window: panels, views, actions and the status bar.
 #pragma once
 
+#include "ui/plots/density_heatmap.h"
+
 #include "core/experiments/negativity.h"
 #include "ui/plots/fd_plot.h"
 #include "ui/plots/plot_export.h"
@@ -184,6 +186,8 @@ private:
     QWidget* m_scoresPage;
     QSortFilterProxyModel* m_scoresProxy = nullptr;
     ScorePlots* m_scorePlots;
+    MapScale m_mapScale = MapScale::Log;
+    QList<QAction*> m_mapScaleActions; // View > Map colours, in MapScale order
     QLabel* m_aucLabel;
     QLabel* m_scoresTuning; // how the Scores view's model was tuned
     OutlierBar* m_outlierBar = nullptr;
@@ -206,6 +210,9 @@ private:
 public:
     /// Batch modes answer no question (a missing value refuses the file, as on the command line).
     void setBatch(bool on) { m_batch = on; }
+    /// How the Density tab's map is coloured (View > Map colours; sosrep-studio --color-scale).
+    void setMapScale(MapScale scale);
+    MapScale mapScale() const { return m_mapScale; }
 
 private:
     QAction* m_exportPlotAction = nullptr;

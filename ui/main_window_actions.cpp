@@ -133,6 +133,20 @@ QAction* MainWindow::createViewMenu()
             m_compare->secondView()->setColormap(name);
         });
     }
+    QMenu* scales = view->addMenu(tr("Map &colours"));
+    auto* scaleGroup = new QActionGroup(this);
+    const std::pair<MapScale, QString> scaleNames[] = {
+        {MapScale::Log, tr("&Log density (the tails readable)")},
+        {MapScale::Linear, tr("&Density, linear (where the mass is)")},
+        {MapScale::Proportion, tr("&Iso-proportion levels (filled, 10 steps)")}};
+    for (const auto& [scale, name] : scaleNames) {
+        QAction* a = scales->addAction(name);
+        a->setCheckable(true);
+        a->setChecked(scale == m_mapScale);
+        scaleGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, scale = scale] { setMapScale(scale); });
+        m_mapScaleActions << a;
+    }
     QAction* resetZoom = view->addAction(tr("&Reset zoom"));
     resetZoom->setShortcut(Qt::Key_Home);
     connect(resetZoom, &QAction::triggered, this, [this] {

@@ -176,6 +176,40 @@ private slots:
     // Reliability round 4: bad option values crashed (an uncaught error, a 100000 x 100000
     // screenshot) or passed with exit 0 doing something else. Each is refused at once, before
     // the fit, with exit 2 and the option named; no file is written.
+    // Issue 38: --color-scale linear|log|proportion colours the Density tab's map, in every
+    // export format.
+    void colorScaleColoursTheExportedMap()
+    {
+        const struct
+        {
+            const char* scale;
+            const char* caption;
+        } cases[] = {{"linear", "(linear)"},
+                     {"proportion", "share of the mass in less dense cells"},
+                     {"log", "log density per"}};
+        for (const auto& c : cases) {
+            const bool all = QLatin1String(c.scale) == QLatin1String("proportion");
+            for (const char* ext : {"svg", "pdf", "png"}) {
+                if (!all && QLatin1String(ext) != QLatin1String("svg")) {
+                    continue; // every format once is enough
+                }
+                const QString out = m_dir.filePath(QStringLiteral("map-%1.%2").arg(c.scale, ext));
+                const Run r =
+                    studio({QStringLiteral("--demo"), QStringLiteral("--color-scale"),
+                            QString::fromLatin1(c.scale), QStringLiteral("--export-plot"), out});
+                QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+                QFile f(out);
+                QVERIFY(f.open(QIODevice::ReadOnly));
+                const QByteArray bytes = f.readAll();
+                QVERIFY(bytes.size() > 2000);
+                if (QLatin1String(ext) == QLatin1String("svg")) {
+                    QVERIFY2(QString::fromUtf8(bytes).contains(QString::fromUtf8(c.caption)),
+                             c.scale);
+                }
+            }
+        }
+    }
+
     void badOptionValuesAreRefusedBeforeTheFit_data()
     {
         QTest::addColumn<QStringList>("options");
@@ -197,6 +231,8 @@ private slots:
             << QStringList{"--ratio-split", "label"} << "--ratio-split";
         QTest::newRow("marginal on another tab")
             << QStringList{"--marginal", "x", "--tab", "3"} << "--marginal";
+        QTest::newRow("unknown colour scale")
+            << QStringList{"--color-scale", "sqrt"} << "--color-scale";
         QTest::newRow("marginal with the negativity run")
             << QStringList{"--marginal", "zzz", "--negativity"} << "--marginal";
         QTest::newRow("plot format") << QStringList{"--export-plot", "PLOT.gif"} << "--export-plot";

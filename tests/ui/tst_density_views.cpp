@@ -256,6 +256,48 @@ private slots:
         QVERIFY(qobject_cast<DensityCurvePlot*>(page->currentPlot()));
     }
 
+    // Issue 38: besides the log scale (shuttle's map was all one colour), the density on a
+    // linear scale and filled iso-proportion levels, chosen in View > Map colours; a detector's
+    // normality score keeps its own colours.
+    void theMapIsColouredByLogLinearOrProportion()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
+        QVERIFY(fitAndWait(c));
+        DensityHeatmap* map = w.densityView();
+        const sosrep::DensityGrid& g = c->result()->grid;
+        QCOMPARE(map->shownScale(), MapScale::Log);
+        w.setMapScale(MapScale::Linear);
+        QCOMPARE(map->shownScale(), MapScale::Linear);
+        QVERIFY(map->title().contains(QStringLiteral("(linear scale)")));
+        QVERIFY(map->colorScale()->axis()->label().startsWith(QStringLiteral("density per")));
+        // The colour range runs from 0 to the peak density.
+        QCOMPARE(map->dataRange().lower, 0.0);
+        QVERIFY(std::abs(map->dataRange().upper - std::exp(g.logDensity.maxCoeff())) < 1e-12);
+        w.setMapScale(MapScale::Proportion);
+        QCOMPARE(map->dataRange(), QCPRange(0.0, 1.0));
+        // Each cell's value is the share of the grid's mass in less dense cells: the densest
+        // cell has every other cell's mass below it, the least dense none.
+        Eigen::Index topRow = 0, topCol = 0, lowRow = 0, lowCol = 0;
+        g.logDensity.maxCoeff(&topRow, &topCol); // row j = y(j), column i = x(i)
+        g.logDensity.minCoeff(&lowRow, &lowCol);
+        QCPColorMap* cells = nullptr;
+        for (int i = 0; i < map->plottableCount(); ++i) {
+            cells = cells ? cells : qobject_cast<QCPColorMap*>(map->plottable(i));
+        }
+        QVERIFY(cells);
+        QVERIFY(cells->data()->cell(int(topCol), int(topRow)) > 0.99);
+        QCOMPARE(cells->data()->cell(int(lowCol), int(lowRow)), 0.0);
+        QVERIFY(map->colorScale()->axis()->label().contains(QStringLiteral("less dense")));
+        // A detector: its score, coloured as it is.
+        c->setEstimator("iforest");
+        QVERIFY(fitAndWait(c));
+        QCOMPARE(map->shownScale(), MapScale::Log);
+        w.setMapScale(MapScale::Log);
+    }
+
     // Issue 33: l acts on the scaled coordinates; titles and the status bar say it in the
     // data's units too, per column when the scaling makes it anisotropic.
     void theLengthScaleIsSaidInTheDatasUnits()

@@ -8,11 +8,16 @@
 #include "ui/plots/plot_style.h"
 #include "ui/plots/raw_units_ticker.h"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <utility>
+#include <vector>
 
 namespace sosrep::ui {
 namespace {
 constexpr double kColorBandNats = 25.0; // colour scale spans [max - 25, max] in log density
+constexpr int kProportionLevels = 10;   // filled iso-proportion levels, as seaborn's default
 } // namespace
 
 DensityHeatmap::DensityHeatmap(QWidget* parent) : QCustomPlot(parent)
@@ -247,7 +252,9 @@ void DensityHeatmap::setPickMode(bool on)
 
 void DensityHeatmap::setColormap(const QString& name)
 {
-    m_map->setGradient(colormap(name));
+    QCPColorGradient gradient = colormap(name);
+    gradient.setLevelCount(m_shownScale == MapScale::Proportion ? kProportionLevels : 350);
+    m_map->setGradient(gradient);
     replot();
 }
 
@@ -299,18 +306,91 @@ void DensityHeatmap::showContent(const Content& c)
     }
 }
 
+Matrix DensityHeatmap::cellLogAreas(const GridSpec& s) const
+{
+    // Under a rank scaling the grid's cells span unequal lengths of the data's columns: each
+    // cell's mass is its density (per data unit) times its area in data units. Empty: equal.
+    Matrix logArea;
+    const Scaler& sc = m_info.scaler;
+    if (!sc.isAffine() && sc.scale.size() > std::max(s.xColumn, s.yColumn)) {
+        logArea.resize(s.ny, s.nx);
+        for (int j = 0; j < s.ny; ++j) {
+            for (int i = 0; i < s.nx; ++i) {
+                logArea(j, i) =
+                    -sc.logDerivative(s.xColumn, s.x(i)) - sc.logDerivative(s.yColumn, s.y(j));
+            }
+        }
+    }
+    return logArea;
+}
+
+Matrix DensityHeatmap::massBelow(const DensityGrid& g) const
+{
+    // Each cell: the share of the grid's mass in cells less dense than it (seaborn's filled
+    // iso-proportion levels read the other way: 1 at the peak, 0 far out).
+    const Matrix logArea = cellLogAreas(g.spec);
+    const double top = g.logDensity.maxCoeff();
+    std::vector<std::pair<double, double>> cells; // (log density, mass)
+    cells.reserve(size_t(g.logDensity.size()));
+    double total = 0.0;
+    for (Eigen::Index k = 0; k < g.logDensity.size(); ++k) {
+        const double area = logArea.size() ? std::exp(logArea.data()[k]) : 1.0;
+        const double mass = std::isfinite(g.logDensity.data()[k])
+                                ? std::exp(g.logDensity.data()[k] - top) * area
+                                : 0.0;
+        cells.emplace_back(g.logDensity.data()[k], mass);
+        total += mass;
+    }
+    std::vector<size_t> order(cells.size());
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::sort(order.begin(), order.end(),
+              [&cells](size_t a, size_t b) { return cells[a].first < cells[b].first; });
+    Matrix below(g.logDensity.rows(), g.logDensity.cols());
+    double running = 0.0;
+    for (size_t k = 0; k < order.size(); ++k) {
+        below.data()[order[k]] = total > 0.0 ? running / total : 0.0;
+        running += cells[order[k]].second;
+    }
+    return below;
+}
+
 void DensityHeatmap::showGrid(const Content& c)
 {
     const DensityGrid& g = *c.grid;
     const GridSpec& s = g.spec;
+    // A normality score has no mass and no linear scale: it keeps its own colours.
+    const MapScale scale = c.scoreLevels.empty() ? c.scale : MapScale::Log;
+    const Matrix shown = scale == MapScale::Linear       ? Matrix(g.logDensity.array().exp())
+                         : scale == MapScale::Proportion ? massBelow(g)
+                                                         : g.logDensity;
     m_map->data()->setSize(s.nx, s.ny);
     m_map->data()->setRange(QCPRange(s.x(0), s.x(s.nx - 1)), QCPRange(s.y(0), s.y(s.ny - 1)));
     for (int j = 0; j < s.ny; ++j) {
         for (int i = 0; i < s.nx; ++i) {
-            m_map->data()->setCell(i, j, g.logDensity(j, i));
+            m_map->data()->setCell(i, j, shown(j, i));
         }
     }
+    QCPColorGradient gradient = m_map->gradient();
+    gradient.setLevelCount(scale == MapScale::Proportion ? kProportionLevels : 350);
+    m_map->setGradient(gradient);
+    m_shownScale = scale;
     QString valueLabel = c.valueLabel;
+    if (scale == MapScale::Linear) {
+        // "log density per x × y" read on a linear scale: the density itself.
+        valueLabel = (valueLabel.startsWith(QLatin1String("log "))
+                          ? valueLabel.mid(4)
+                          : QStringLiteral("exp(%1)").arg(valueLabel)) +
+                     tr(" (linear)");
+        m_map->setDataRange(QCPRange(0.0, shown.maxCoeff()));
+        m_scale->axis()->setLabel(valueLabel);
+        return;
+    }
+    if (scale == MapScale::Proportion) {
+        m_map->setDataRange(QCPRange(0.0, 1.0));
+        m_scale->axis()->setLabel(
+            tr("share of the mass in less dense cells (%1 levels)").arg(kProportionLevels));
+        return;
+    }
     if (c.colorRange) {
         m_map->setDataRange(*c.colorRange);
     } else {
@@ -380,19 +460,7 @@ void DensityHeatmap::showContours(const Content& c)
         ys[size_t(j)] = s.y(j);
     }
     const bool score = c.scoreLevels.size() == 3;
-    // Under a rank scaling the grid's cells span unequal lengths of the data's columns: each
-    // cell's mass is its density (per data unit) times its area in data units.
-    Matrix logArea;
-    const Scaler& sc = m_info.scaler;
-    if (!sc.isAffine() && sc.scale.size() > std::max(s.xColumn, s.yColumn)) {
-        logArea.resize(s.ny, s.nx);
-        for (int j = 0; j < s.ny; ++j) {
-            for (int i = 0; i < s.nx; ++i) {
-                logArea(j, i) =
-                    -sc.logDerivative(s.xColumn, s.x(i)) - sc.logDerivative(s.yColumn, s.y(j));
-            }
-        }
-    }
+    const Matrix logArea = cellLogAreas(s);
     const std::vector<double> levels =
         score ? c.scoreLevels
               : highestDensityLevels(g.logDensity, {0.5, 0.8, 0.95},

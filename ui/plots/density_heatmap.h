@@ -13,6 +13,16 @@ namespace sosrep::ui {
 
 class FittedTitle;
 
+/// How a density map is coloured: log density (default: the tails stay readable), density on
+/// a linear scale (where the mass is: seaborn's kdeplot), or filled iso-proportion levels (each
+/// cell by the share of the mass in less dense cells, in 10 steps: seaborn's fill=True).
+enum class MapScale
+{
+    Log,
+    Linear,
+    Proportion
+};
+
 /// Log-density heatmap with colour scale, data points (coloured by label when known) and
 /// highest-density-region contours at 50/80/95 % of the grid-normalized mass, with a legend.
 class DensityHeatmap : public QCustomPlot
@@ -43,6 +53,8 @@ public:
         /// hold 50/80/95 % of the rows above them: each encloses the 50/80/95 % most normal
         /// rows, and is named so), instead of HDR levels.
         std::vector<double> scoreLevels;
+        /// The colouring; a normality score (scoreLevels) is always drawn as it is.
+        MapScale scale = MapScale::Log;
     };
     void showContent(const Content& content);
 
@@ -69,6 +81,8 @@ public:
     void setColormap(const QString& name);
     QCPRange dataRange() const;
     QString title() const;
+    /// The colouring the map has now (Log for a normality score whatever was asked).
+    MapScale shownScale() const { return m_shownScale; }
     /// The colour scale (its caption must fit its length: tests read both).
     QCPColorScale* colorScale() const { return m_scale; }
     /// While on, dragging draws a rectangle (instead of panning) and emits rectanglePicked.
@@ -105,6 +119,10 @@ private:
     /// The parts of showContent: the colour map and its scale, the rows (normal, fitted or
     /// not, anomalies), the three contour levels.
     void showGrid(const Content& c);
+    /// Each cell's log area in the data's units (empty: equal cells), for masses on the grid.
+    Matrix cellLogAreas(const GridSpec& spec) const;
+    /// Each cell's share of the grid's mass in cells less dense than it.
+    Matrix massBelow(const DensityGrid& grid) const;
     void showPoints(const Content& c);
     void showContours(const Content& c);
     void onHover(QMouseEvent* event);
@@ -121,6 +139,7 @@ private:
     bool m_selectingRows = false; // the current drag selects rows (shift held)
     int m_tickCount = 5;
     QCPColorScale* m_scale = nullptr;
+    MapScale m_shownScale = MapScale::Log;
     bool m_scaleShown = true; // false: its room is kept, nothing drawn
     FittedTitle* m_title = nullptr;
     QCPGraph* m_normal = nullptr;
