@@ -136,6 +136,12 @@ public:
                 }
             });
             QObject::connect(ratio, &RatioController::errorOccurred, &m_window, &failFit);
+        } else if (parser.isSet(QStringLiteral("hue"))) {
+            // The classes are fitted after the fit: the export waits for them.
+            QObject::connect(
+                controller, &EstimationController::hueReady, &m_window, [this] { finish(); },
+                Qt::QueuedConnection);
+            QObject::connect(controller, &EstimationController::hueFailed, &m_window, &failFit);
         } else if (parser.isSet(QStringLiteral("marginal"))) {
             const QString column = parser.value(QStringLiteral("marginal"));
             QObject::connect(controller, &EstimationController::fitFinished, &m_window,
@@ -322,6 +328,20 @@ int main(int argc, char* argv[])
         }
     } else if (fitNow) {
         controller->generateToy(sosrep::ToyKind::TwoMoons, 500, 0);
+    }
+    if (parser.isSet(QStringLiteral("hue"))) {
+        // A column of a few values of these data (known only once they are read).
+        const QString hue = parser.value(QStringLiteral("hue"));
+        const QStringList candidates = controller->hueCandidates();
+        if (!candidates.contains(hue)) {
+            std::fprintf(stderr,
+                         "sosrep-studio: --hue: '%s' is not a column of 2 to %d values (these "
+                         "data have: %s)\n",
+                         qPrintable(hue), sosrep::ui::kMaxHueClasses,
+                         candidates.isEmpty() ? "none" : qPrintable(candidates.join(", ")));
+            return kExitUsage;
+        }
+        controller->setHue(hue);
     }
     const bool ratioRun = setUpRatio(parser, controller);
     BatchRun run(window, asked, shot, plotFile, sinceStart); // lives as long as the event loop

@@ -173,6 +173,25 @@ QString marginalProblem(const QCommandLineParser& parser)
     return {};
 }
 
+/// --hue: the Density tab's per-class densities; the column is checked once the data are read.
+QString hueProblem(const QCommandLineParser& parser)
+{
+    if (!parser.isSet(QStringLiteral("hue"))) {
+        return {};
+    }
+    if (parser.isSet(QStringLiteral("tab")) && parser.value(QStringLiteral("tab")) != "0") {
+        return QStringLiteral("--hue: it is shown in the Density tab (0), not tab %1")
+            .arg(parser.value(QStringLiteral("tab")));
+    }
+    for (const char* other : {"negativity", "ratio-split", "ratio-q", "marginal"}) {
+        if (parser.isSet(QString::fromLatin1(other))) {
+            return QStringLiteral("--hue: cannot be combined with --%1")
+                .arg(QString::fromLatin1(other));
+        }
+    }
+    return {};
+}
+
 /// --color-scale: how the Density tab's map is coloured.
 QString colorScaleProblem(const QCommandLineParser& parser)
 {
@@ -250,6 +269,11 @@ void addStudioOptions(QCommandLineParser& parser)
         "after the fit, show the 1-D marginal density of COLUMN (a feature name) in the Density "
         "tab instead of the 2-D map (Gaussian SOSREP, KDE, kernel SoS)",
         "COLUMN");
+    add("hue",
+        "Density tab: one density per value of COLUMN (a label or group of 2-12 values), each "
+        "fitted on its rows at the fitted length scale: contours over the map, curves for one "
+        "column; the legend names each class COLUMN = value",
+        "COLUMN");
     add("color-scale",
         "Density tab: colour the map by log density (log, the default), density on a linear "
         "scale (linear) or filled iso-proportion levels (proportion, seaborn's fill=True)",
@@ -272,7 +296,7 @@ QString checkStudioOptions(const QCommandLineParser& parser)
           estimatorProblem(parser, "ratio-estimator", true), tabProblem(parser),
           sizeProblem(parser), splitProblem(parser), outputProblem(parser), purposeProblem(parser),
           scaleProblem(parser), contaminationProblem(parser), marginalProblem(parser),
-          colorScaleProblem(parser)}) {
+          colorScaleProblem(parser), hueProblem(parser)}) {
         if (!problem.isEmpty()) {
             return problem;
         }

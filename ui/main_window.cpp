@@ -595,6 +595,7 @@ void MainWindow::showMaps()
         c.yLabel = names.value(r->grid.spec.yColumn);
         c.scale = m_mapScale;
         m_density->showContent(c);
+        showHue(); // a hue's classes of this result, once fitted
     } else {
         m_density->clearContent(tr("One feature column: its 1-D density is shown"));
     }

@@ -27,6 +27,7 @@ class CompareView;
 class DensityHeatmap;
 class DensityPage;
 class EstimationController;
+struct ClassDensity;
 struct FitJobResult;
 class NegativityJob;
 class OptimizerView;
@@ -54,6 +55,8 @@ public:
     /// The Density tab on the 1-D marginal of a feature column (computed on a worker when it
     /// is not known yet: the controller's curveReady says when).
     void showMarginal(int column);
+    /// The hue's classes on the map or the 1-D curve (none when no hue is set or ready).
+    void showHue();
     TracePlot* tracePlot() const { return m_trace; }
     OptimizerView* optimizerView() const { return m_optimizer; }
     NegativityJob* negativityJob() const { return m_negativity; }
@@ -210,6 +213,8 @@ private:
 public:
     /// Batch modes answer no question (a missing value refuses the file, as on the command line).
     void setBatch(bool on) { m_batch = on; }
+    /// "label = 1 (25 rows)": a hue class as the legends name it.
+    QString hueClassName(const ClassDensity& c) const;
     /// How the Density tab's map is coloured (View > Map colours; sosrep-studio --color-scale).
     void setMapScale(MapScale scale);
     MapScale mapScale() const { return m_mapScale; }

@@ -6,9 +6,12 @@
 #include "ui/density_units.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_curve_plot.h"
+#include "ui/plots/density_heatmap.h"
 #include "ui/plots/density_page.h"
+#include "ui/plots/plot_style.h"
 
 #include <QComboBox>
+#include <QStatusBar>
 
 namespace sosrep::ui {
 
@@ -20,6 +23,27 @@ void MainWindow::connectDensityPage()
         // the last file was computed for shuttle before any view appeared).
         m_densityPage->setColumns(
             m_controller->featureNames().mid(0, int(m_controller->features().cols())));
+        // A hue of columns these data do not have goes.
+        const QStringList hues = m_controller->hueCandidates();
+        if (!hues.contains(m_controller->hueColumn())) {
+            m_controller->setHue(QString());
+        }
+        m_densityPage->setHueChoices(hues, m_controller->hueColumn());
+    });
+    connect(m_densityPage, &DensityPage::hueChosen, this, [this](const QString& column) {
+        m_controller->setHue(column);
+        m_densityPage->setNote(column.isEmpty() || !m_controller->result()
+                                   ? QString()
+                                   : tr("fitting one density per value of %1…").arg(column));
+    });
+    connect(m_controller, &EstimationController::hueReady, this, [this] {
+        m_densityPage->setNote(QString());
+        showHue();
+    });
+    connect(m_controller, &EstimationController::hueFailed, this, [this](const QString& why) {
+        m_densityPage->setNote(why);
+        statusBar()->showMessage(why, 10000);
+        showHue();
     });
     connect(m_controller, &EstimationController::curveReady, this, [this](int column) {
         if (m_densityPage->chosenColumn() == column) {
@@ -33,6 +57,34 @@ void MainWindow::connectDensityPage()
             m_densityPage->setNote(tr("cancelled"));
         }
     });
+}
+
+QString MainWindow::hueClassName(const ClassDensity& c) const
+{
+    return tr("%1 = %2 (%3 rows)")
+        .arg(m_controller->hueColumn())
+        .arg(QString::number(c.value, 'g', 6))
+        .arg(c.rows);
+}
+
+void MainWindow::showHue()
+{
+    // The box says which hue is on, however it was set (the box, a project, --hue).
+    if (m_densityPage->hueChooser()->currentData().toString() != m_controller->hueColumn()) {
+        m_densityPage->setHueChoices(m_controller->hueCandidates(), m_controller->hueColumn());
+    }
+    const ClassDensities* hue = m_controller->hue();
+    std::vector<DensityHeatmap::ClassContours> contours;
+    if (hue && m_controller->result() && m_controller->result()->grid.logDensity.size() > 0) {
+        int k = 0;
+        for (const ClassDensity& c : hue->classes) {
+            contours.push_back({hueClassName(c), colors::hueClass(k++), &c.grid});
+        }
+    }
+    m_density->setClasses(contours);
+    if (m_controller->features().cols() < 2 || m_densityPage->chosenColumn() >= 0) {
+        showDensityCurve();
+    }
 }
 
 void MainWindow::showMarginal(int column)
@@ -82,6 +134,17 @@ void MainWindow::showDensityCurve()
         c.logDerivative = [scaler, column](double t) { return scaler.logDerivative(column, t); };
     }
     c.xLabel = names.value(column);
+    const ClassDensities* hue = m_controller->hue();
+    if (hue && x.cols() == 1) {
+        // One column: the classes' curves (a marginal's classes are not fitted: d > 1).
+        int k = 0;
+        for (const ClassDensity& cd : hue->classes) {
+            if (cd.curve.logValues.size() > 0) {
+                c.classes.push_back({hueClassName(cd), colors::hueClass(k), &cd.curve, cd.share});
+            }
+            ++k;
+        }
+    }
     if (m.kind() == DensityKind::Score) {
         c.scoreLevels = rowScoreLevels(
             &r->scoresModel() == &m && r->scoresReady() ? r->rowLogDensity : m.logValues(x).values);

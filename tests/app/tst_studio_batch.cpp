@@ -210,6 +210,32 @@ private slots:
         }
     }
 
+    // Issue 38: --hue COLUMN draws one density per class, named COLUMN = value in the legend.
+    void hueNamesEachClassInTheExport()
+    {
+        const QString svg = m_dir.filePath(QStringLiteral("hue.svg"));
+        Run r = studio({QStringLiteral("--demo"), QStringLiteral("--hue"), QStringLiteral("label"),
+                        QStringLiteral("--export-plot"), svg});
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        QVERIFY(text.contains(QStringLiteral("label = 0 (475 rows)")));
+        QVERIFY(text.contains(QStringLiteral("label = 1 (25 rows)")));
+        const QString png = m_dir.filePath(QStringLiteral("hue.png"));
+        r = studio({QStringLiteral("--demo"), QStringLiteral("--hue"), QStringLiteral("label"),
+                    QStringLiteral("--export-plot"), png});
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(QImage(png).width() > 100);
+        // A column of many values is refused once the data are read, naming the ones it could be.
+        r = studio({QStringLiteral("--demo"), QStringLiteral("--hue"), QStringLiteral("x"),
+                    QStringLiteral("--export-plot"), svg});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--hue: 'x' is not a column of 2 to 12 values "
+                                               "(these data have: label)")),
+                 qPrintable(r.err));
+    }
+
     void badOptionValuesAreRefusedBeforeTheFit_data()
     {
         QTest::addColumn<QStringList>("options");
@@ -231,6 +257,10 @@ private slots:
             << QStringList{"--ratio-split", "label"} << "--ratio-split";
         QTest::newRow("marginal on another tab")
             << QStringList{"--marginal", "x", "--tab", "3"} << "--marginal";
+        QTest::newRow("hue on another tab")
+            << QStringList{"--hue", "label", "--tab", "3"} << "--hue";
+        QTest::newRow("hue with a marginal")
+            << QStringList{"--hue", "label", "--marginal", "x"} << "--hue";
         QTest::newRow("unknown colour scale")
             << QStringList{"--color-scale", "sqrt"} << "--color-scale";
         QTest::newRow("marginal with the negativity run")

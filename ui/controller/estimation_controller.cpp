@@ -313,6 +313,12 @@ void EstimationController::regrid()
             m_result->grid = std::move(g.model);
             m_result->comparisonGrid = std::move(g.comparison);
             emit gridsUpdated();
+            if (!m_hueColumn.isEmpty()) {
+                *m_hueCancel = true; // their grids were of the other plotted columns
+                m_hueCancel = std::make_shared<std::atomic<bool>>(false);
+                m_hue.reset();
+                startHue();
+            }
             return;
         }
         regrid();
@@ -636,6 +642,7 @@ void EstimationController::fitAtLengthScale(double lengthScale)
 void EstimationController::cancel()
 {
     m_cancel = true;
+    *m_hueCancel = true;       // Esc stops the per-class fits too
     *m_marginalCancel = true;  // Esc answers a marginal's computation too
     *m_thresholdCancel = true; // and the outlier threshold's cross-fit
     if (m_scoresWatcher) {
@@ -678,6 +685,7 @@ void EstimationController::onJobFinished()
     emit fdCurveUpdated();
     emit traceUpdated();
     emit fitFinished();
+    startHue(); // the classes of a hue chosen before, for this result
     // Plot columns changed while the fit ran: its grids show the old ones.
     if (m_result->grid.logDensity.size() > 0 &&
         (m_result->grid.spec.xColumn != m_plotX || m_result->grid.spec.yColumn != m_plotY)) {

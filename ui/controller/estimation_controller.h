@@ -7,6 +7,7 @@
 #include "core/data/toy_data.h"
 #include "core/estimators/cluster_comparison.h"
 #include "core/estimators/fit_settings.h"
+#include "ui/controller/class_densities.h"
 #include "ui/controller/fit_job.h"
 #include "ui/panels/option_editor.h"
 
@@ -164,6 +165,16 @@ public:
     /// Starts the closed-form marginal of `column` on a worker (curveReady when done);
     /// nothing when it is known or under way.
     void requestMarginal(int column);
+
+    /// Per-class densities by the raw column `column` (seaborn's hue), fitted on a worker at
+    /// the result's length scale (hueReady when done, hueFailed with why; Esc cancels); ""
+    /// drops them. They go with the result: a new fit or new data asks again.
+    void setHue(const QString& column);
+    QString hueColumn() const { return m_hueColumn; }
+    /// The classes of the current result, or null (none asked, or still being fitted).
+    const ClassDensities* hue() const { return m_hue.get(); }
+    /// Raw columns a hue can be taken from: 2 to kMaxHueClasses distinct values.
+    QStringList hueCandidates() const;
     /// Why the current model has no closed-form marginal (empty: it has one).
     QString marginalUnavailable() const;
     /// The share of rows the Scores view flags as outliers (0: none, the default). A share in
@@ -212,6 +223,8 @@ signals:
     /// A 1-D marginal started on a worker, and when it is ready.
     void curveStarted(int column);
     void curveReady(int column);
+    void hueReady();
+    void hueFailed(const QString& why);
     /// A marginal's computation was cancelled (Esc, new data or a new fit).
     void curveCancelled(int column);
     /// A cluster comparison started on a worker (it fills the Compare view when ready).
@@ -285,11 +298,16 @@ private:
     QFutureWatcher<ComparisonStage>* m_comparisonWatcher = nullptr;
     std::atomic<bool> m_comparisonCancel{false};
     std::map<int, DensityCurve> m_marginals; // of the current result, by column
+    QString m_hueColumn;
+    std::shared_ptr<const ClassDensities> m_hue;
+    std::shared_ptr<std::atomic<bool>> m_hueCancel = std::make_shared<std::atomic<bool>>();
     std::set<int> m_marginalsRunning;
     /// Polled by the marginals' workers (shared: a worker may outlive a result, not the flag).
     std::shared_ptr<std::atomic<bool>> m_marginalCancel = std::make_shared<std::atomic<bool>>();
     /// Forgets the marginals of the result and stops any still computing.
     void dropMarginals();
+    /// Starts the hue's classes for the current result (when a hue is set and none runs).
+    void startHue();
     /// The outlier threshold of the current result (estimation_controller_threshold.cpp).
     void requestThreshold();
     void dropThreshold();

@@ -35,6 +35,9 @@ void EstimationController::dropMarginals()
     m_marginalCancel = std::make_shared<std::atomic<bool>>(false);
     m_marginals.clear();
     m_marginalsRunning.clear();
+    *m_hueCancel = true; // the classes belong to the result too
+    m_hueCancel = std::make_shared<std::atomic<bool>>(false);
+    m_hue.reset();
 }
 
 void EstimationController::requestMarginal(int column)

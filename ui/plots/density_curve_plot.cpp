@@ -67,7 +67,8 @@ DensityCurvePlot::DensityCurvePlot(QWidget* parent) : QCustomPlot(parent)
         m_levels.prepend(g);
     }
     m_curve = addGraph();
-    m_curve->setPen(QPen(QColor(20, 20, 20), 1.8));
+    m_curvePen = QPen(QColor(20, 20, 20), 1.8);
+    m_curve->setPen(m_curvePen);
     m_unfittedRug = addGraph();
     m_unfittedRug->setLineStyle(QCPGraph::lsNone);
     m_unfittedRug->setScatterStyle(rugTick(QColor(120, 120, 120, 110), 8, 1.0));
@@ -131,6 +132,11 @@ void DensityCurvePlot::clearContent(const QString& message)
         g->data()->clear();
         g->removeFromLegend();
     }
+    for (QCPGraph* g : m_classGraphs) {
+        g->data()->clear();
+        g->setVisible(false);
+        g->removeFromLegend();
+    }
     m_title->setFullText(message);
     xAxis->setVisible(false);
     yAxis->setVisible(false);
@@ -158,7 +164,7 @@ void DensityCurvePlot::showContent(const Content& c)
     m_curve->setData(x, y, true);
     const auto [lowIt, highIt] = std::minmax_element(y.begin(), y.end());
     const double low = score ? *lowIt : 0.0;
-    const double high = *highIt;
+    const double high = std::max(*highIt, drawClasses(c));
     const double span = high > low ? high - low : 1.0;
     m_floor->setData(x, QVector<double>(s.n, low), true);
 
@@ -186,6 +192,17 @@ void DensityCurvePlot::showContent(const Content& c)
     m_curve->setName(score            ? QStringLiteral("normality score")
                      : curve.marginal ? QStringLiteral("marginal density")
                                       : QStringLiteral("density"));
+    if (!c.classes.empty()) {
+        // The classes say it: the whole data's curve thin and grey, no shaded intervals.
+        for (QCPGraph* g : m_levels) {
+            g->data()->clear();
+            g->removeFromLegend();
+        }
+        m_curve->setPen(QPen(QColor(90, 90, 90), 1.2, Qt::DashLine));
+        m_curve->setName(QStringLiteral("all rows"));
+    } else {
+        m_curve->setPen(m_curvePen);
+    }
 
     drawRug(c, low - 0.085 * span, low - 0.035 * span);
 
@@ -201,6 +218,64 @@ void DensityCurvePlot::showContent(const Content& c)
     yAxis->setVisible(true);
     legend->setVisible(true);
     resetZoom();
+}
+
+double DensityCurvePlot::drawClasses(const Content& c)
+{
+    double high = 0.0;
+    int k = 0;
+    for (const Content::ClassCurve& cc : c.classes) {
+        const DensityCurve& curve = *cc.curve;
+        const CurveSpec& s = curve.spec;
+        if (s.n < 2 || curve.logValues.size() != s.n) {
+            continue;
+        }
+        // As the whole data's curve: a pre-density normalized over the range, then per unit
+        // of the column, times the class's share (the classes add up to the whole).
+        Vector logValues = curve.logValues;
+        const double dt = (s.max - s.min) / std::max(1, s.n - 1);
+        if (c.kind == DensityKind::PreDensity && !curve.marginal) {
+            logValues = normalizeOnGrid(Matrix(logValues), dt);
+        }
+        QVector<double> x(s.n), y(s.n);
+        for (int i = 0; i < s.n; ++i) {
+            x[i] = c.toData(s.t(i));
+            y[i] = cc.share * std::exp(logValues(i) + c.logDerivative(s.t(i)));
+            high = std::max(high, y[i]);
+        }
+        while (m_classGraphs.size() <= k) {
+            m_classGraphs << addGraph();
+        }
+        QCPGraph* g = m_classGraphs[k++];
+        g->setData(x, y, true);
+        g->setPen(QPen(cc.color, 2.2));
+        g->setName(cc.name);
+        g->setVisible(true);
+        g->removeFromLegend();
+        g->addToLegend();
+    }
+    for (int j = k; j < m_classGraphs.size(); ++j) {
+        m_classGraphs[j]->data()->clear();
+        m_classGraphs[j]->setVisible(false);
+        m_classGraphs[j]->removeFromLegend();
+    }
+    return high;
+}
+
+QList<QPair<QString, double>> DensityCurvePlot::classAreas() const
+{
+    QList<QPair<QString, double>> out;
+    for (QCPGraph* g : m_classGraphs) {
+        if (!g->visible()) {
+            continue;
+        }
+        double area = 0.0;
+        for (auto it = g->data()->constBegin(); it + 1 != g->data()->constEnd(); ++it) {
+            area += 0.5 * (it->value + (it + 1)->value) * ((it + 1)->key - it->key);
+        }
+        out << qMakePair(g->name(), area);
+    }
+    return out;
 }
 
 void DensityCurvePlot::drawRug(const Content& c, double rugAt, double anomalyAt)

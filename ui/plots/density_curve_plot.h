@@ -46,6 +46,17 @@ public:
         QString title;
         QString xLabel;
         std::vector<double> scoreLevels; // Score kind: the levels 50/80/95 % of rows reach
+        /// Per-class densities (seaborn's hue=, common_norm): each class's curve times its
+        /// share of the rows, so the classes add up to the whole; the whole data's curve is
+        /// then drawn thin and grey, without its shaded intervals. Empty: none.
+        struct ClassCurve
+        {
+            QString name;
+            QColor color;
+            const DensityCurve* curve = nullptr;
+            double share = 1.0;
+        };
+        std::vector<ClassCurve> classes;
     };
     void showContent(const Content& content);
     void clearContent(const QString& message);
@@ -60,6 +71,8 @@ public:
     /// which shaded interval holds it); "" off the curve's range.
     QString readoutAt(const QPointF& pixel) const;
     int rugCount() const;
+    /// The classes' curves drawn (name and their area in the column's units, for tests).
+    QList<QPair<QString, double>> classAreas() const;
     int anomalyRugCount() const;
     void resetZoom();
 
@@ -70,10 +83,14 @@ private:
     /// The rows as ticks at `rugAt` (fitted dark, only scored light) and the labelled
     /// anomalies in their own lane at `anomalyAt`, so many of them hide no rows.
     void drawRug(const Content& c, double rugAt, double anomalyAt);
+    /// The hue's class curves (Content::classes); returns their highest value.
+    double drawClasses(const Content& c);
     FittedTitle* m_title = nullptr;
     QCPGraph* m_curve = nullptr;
     QCPGraph* m_floor = nullptr; // the fills' lower edge (0, or the lowest score)
     QVector<QCPGraph*> m_levels;
+    QVector<QCPGraph*> m_classGraphs; // one per hue class, made on first use
+    QPen m_curvePen;                  // the whole data's curve alone
     QCPGraph* m_rug = nullptr;
     QCPGraph* m_unfittedRug = nullptr;
     QCPGraph* m_anomalyRug = nullptr;

@@ -275,6 +275,11 @@ void DensityHeatmap::clearContent(const QString& message)
     for (auto* c : m_contours) {
         c->data()->clear();
     }
+    for (QCPCurve* c : m_classCurves) {
+        c->data()->clear();
+        c->setVisible(false);
+        c->removeFromLegend();
+    }
     m_title->setFullText(message);
     showAxes(false); // no dummy 0-5 axes and colour scale before there is a map
     replot();
@@ -283,6 +288,7 @@ void DensityHeatmap::clearContent(const QString& message)
 void DensityHeatmap::showContent(const Content& c)
 {
     const GridSpec& s = c.grid->spec;
+    m_shownSpec = s;
     showGrid(c);
     showPoints(c);
     showContours(c);
@@ -480,11 +486,82 @@ void DensityHeatmap::showContours(const Content& c)
         }
         m_contours[k]->setData(t, x, y, true);
         m_contours[k]->setVisible(c.contours);
+        m_mainContours = c.contours;
         const int share = k == 0 ? 50 : k == 1 ? 80 : 95;
         const QString hdr = score ? QStringLiteral("the %1 % most normal rows").arg(share)
                                   : QStringLiteral("%1 % HDR").arg(share);
         m_contours[k]->setName(c.slice ? hdr + QStringLiteral(" of the 2-D slice") : hdr);
     }
+}
+
+void DensityHeatmap::setClasses(const std::vector<ClassContours>& classes)
+{
+    const GridSpec& s = m_shownSpec;
+    std::vector<double> xs(static_cast<size_t>(s.nx)), ys(static_cast<size_t>(s.ny));
+    for (int i = 0; i < s.nx; ++i) {
+        xs[size_t(i)] = s.x(i);
+    }
+    for (int j = 0; j < s.ny; ++j) {
+        ys[size_t(j)] = s.y(j);
+    }
+    const Matrix logArea = cellLogAreas(s);
+    int shown = 0;
+    for (const ClassContours& c : classes) {
+        const DensityGrid& g = *c.grid;
+        if (g.logDensity.rows() != s.ny || g.logDensity.cols() != s.nx ||
+            g.spec.xColumn != s.xColumn || g.spec.yColumn != s.yColumn) {
+            continue; // of other plotted columns: the controller fits them again
+        }
+        while (m_classCurves.size() <= shown) {
+            m_classCurves << new QCPCurve(xAxis, yAxis);
+        }
+        QCPCurve* curve = m_classCurves[shown++];
+        QVector<double> t, x, y;
+        int n = 0;
+        for (double level : highestDensityLevels(g.logDensity, {0.5, 0.8, 0.95},
+                                                 logArea.size() ? &logArea : nullptr)) {
+            for (const ContourSegment& seg : marchingSquares(g.logDensity, xs, ys, level)) {
+                t << n << n + 1 << n + 2;
+                x << seg.x0 << seg.x1 << qQNaN();
+                y << seg.y0 << seg.y1 << qQNaN();
+                n += 3;
+            }
+        }
+        curve->setData(t, x, y, true);
+        curve->setPen(QPen(c.color, 2.0));
+        curve->setName(c.name);
+        curve->setVisible(true);
+        curve->removeFromLegend();
+        curve->addToLegend();
+    }
+    for (int k = shown; k < m_classCurves.size(); ++k) {
+        m_classCurves[k]->data()->clear();
+        m_classCurves[k]->setVisible(false);
+        m_classCurves[k]->removeFromLegend();
+    }
+    // The classes' contours say where each class lies; the whole data's step back (seaborn
+    // draws the classes alone).
+    for (QCPCurve* c : m_contours) {
+        c->setVisible(m_mainContours && shown == 0);
+        if (shown > 0) {
+            c->removeFromLegend();
+        } else if (m_mainContours && !legend->hasItemWithPlottable(c)) {
+            c->addToLegend();
+        }
+    }
+    placeInsetLegends(this);
+    replot();
+}
+
+QStringList DensityHeatmap::classNames() const
+{
+    QStringList names;
+    for (QCPCurve* c : m_classCurves) {
+        if (c->visible()) {
+            names << c->name();
+        }
+    }
+    return names;
 }
 
 void DensityHeatmap::showAxes(bool on)

@@ -58,6 +58,20 @@ public:
     };
     void showContent(const Content& content);
 
+    /// Per-class densities over the map (seaborn's hue): each class's 50/80/95 % HDR contours
+    /// in its colour, named in the legend ("label = 1 (25 rows)"); the map's own contours step
+    /// back while they are shown. Grids on another spec than the map's are not drawn. Empty:
+    /// none.
+    struct ClassContours
+    {
+        QString name;
+        QColor color;
+        const DensityGrid* grid = nullptr;
+    };
+    void setClasses(const std::vector<ClassContours>& classes);
+    /// The classes' legend names, in order (for tests).
+    QStringList classNames() const;
+
     /// What the view knows about the rows beyond their scaled coordinates: raw values and
     /// names (hover read-out, ticks in the data's own units) and anomaly scores.
     struct RowInfo
@@ -139,6 +153,9 @@ private:
     bool m_selectingRows = false; // the current drag selects rows (shift held)
     int m_tickCount = 5;
     QCPColorScale* m_scale = nullptr;
+    QVector<QCPCurve*> m_classCurves; // one per hue class, made on first use
+    GridSpec m_shownSpec;             // the grid the map shows
+    bool m_mainContours = true;       // what the content asked for the map's own contours
     MapScale m_shownScale = MapScale::Log;
     bool m_scaleShown = true; // false: its room is kept, nothing drawn
     FittedTitle* m_title = nullptr;

@@ -12,6 +12,8 @@
 #include <QStandardItemModel>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace sosrep::ui {
 
 DensityPage::DensityPage(QWidget* parent) : QWidget(parent)
@@ -31,8 +33,16 @@ DensityPage::DensityPage(QWidget* parent) : QWidget(parent)
     m_bar = new QWidget;
     auto* bar = new QHBoxLayout(m_bar);
     bar->setContentsMargins(6, 2, 6, 0);
-    bar->addWidget(new QLabel(tr("Show:")));
+    m_showLabel = new QLabel(tr("Show:"));
+    bar->addWidget(m_showLabel);
     bar->addWidget(m_show);
+    m_hue = new QComboBox;
+    m_hue->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_hue->setToolTip(tr("One density per value of this column, each fitted on its rows at the "
+                         "fitted ℓ (seaborn's hue=): contours over the map, curves in 1-D"));
+    m_hue->addItem(tr("(none)"), QString());
+    bar->addWidget(new QLabel(tr("Hue:")));
+    bar->addWidget(m_hue);
     bar->addWidget(m_note, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -41,6 +51,8 @@ DensityPage::DensityPage(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_stack, 1);
     m_bar->hide(); // until there are columns to choose between
     connect(m_show, &QComboBox::activated, this, [this] { emit viewChosen(chosenColumn()); });
+    connect(m_hue, &QComboBox::activated, this,
+            [this] { emit hueChosen(m_hue->currentData().toString()); });
 }
 
 QWidget* DensityPage::currentPlot() const
@@ -55,8 +67,11 @@ void DensityPage::setChoices(const QStringList& names, int xColumn, int yColumn,
     const int before = m_show->count() > 0 && names == m_names ? chosenColumn() : -1;
     m_names = names;
     m_show->clear();
+    // One column: no map to choose, but a hue still splits its curve.
+    m_show->setVisible(names.size() >= 2);
+    m_showLabel->setVisible(names.size() >= 2);
+    m_bar->show();
     if (names.size() < 2) {
-        m_bar->hide();
         m_stack->setCurrentWidget(m_curve);
         return;
     }
@@ -95,6 +110,16 @@ void DensityPage::setColumns(const QStringList& names)
     m_bar->hide();
     m_note->clear();
     m_stack->setCurrentWidget(names.size() < 2 ? static_cast<QWidget*>(m_curve) : m_map);
+}
+
+void DensityPage::setHueChoices(const QStringList& columns, const QString& current)
+{
+    m_hue->clear();
+    m_hue->addItem(tr("(none)"), QString());
+    for (const QString& c : columns) {
+        m_hue->addItem(c, c);
+    }
+    m_hue->setCurrentIndex(std::max(0, m_hue->findData(current)));
 }
 
 int DensityPage::chosenColumn() const

@@ -46,14 +46,21 @@ public:
     QComboBox* chooser() const { return m_show; }
     /// A line under the chooser: "computing the marginal of x…", or why one is not offered.
     void setNote(const QString& text);
+    /// The hue choices: "(none)" and the columns of a few values; `current` selected.
+    void setHueChoices(const QStringList& columns, const QString& current);
+    QComboBox* hueChooser() const { return m_hue; }
 
 signals:
     /// The user chose the map (-1) or the 1-D view of a column.
     void viewChosen(int column);
+    /// The user chose a hue column ("" for none).
+    void hueChosen(const QString& column);
 
 private:
     QStringList m_names; // the feature columns the choices are for
     QComboBox* m_show = nullptr;
+    QLabel* m_showLabel = nullptr;
+    QComboBox* m_hue = nullptr;
     QLabel* m_note = nullptr;
     QWidget* m_bar = nullptr;
     QStackedWidget* m_stack = nullptr;

@@ -36,6 +36,15 @@ inline QColor normalPoint()
 {
     return QColor(255, 255, 255);
 }
+/// The k-th class of a hue (Okabe-Ito, then repeated darker): seaborn's per-class colours.
+inline QColor hueClass(int k)
+{
+    static const QColor palette[] = {
+        QColor(230, 159, 0), QColor(86, 180, 233), QColor(0, 158, 115),   QColor(240, 228, 66),
+        QColor(0, 114, 178), QColor(213, 94, 0),   QColor(204, 121, 167), QColor(255, 255, 255)};
+    const QColor c = palette[k % 8];
+    return k < 8 ? c : c.darker(140);
+}
 } // namespace colors
 
 /// The look every view shares, applied once after a plot is built: small legend text on a

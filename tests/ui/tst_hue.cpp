@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+// Per-class densities (issue 38, seaborn's hue=): one model per value of a column, as contours
+// over the map and as curves in 1-D that add up to the whole; Esc stops the class fits.
+#include "core/data/split.h"
+#include "ui/controller/estimation_controller.h"
+#include "ui/controller/fit_job.h"
+#include "ui/main_window.h"
+#include "ui/plots/density_curve_plot.h"
+#include "ui/plots/density_heatmap.h"
+#include "ui/plots/density_page.h"
+
+#include "support/gui_fixtures.h"
+#include "support/temp_files.h"
+
+#include <QComboBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <random>
+
+using namespace sosrep::ui;
+
+class TstHue : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+private slots:
+    void theMapGetsOneSetOfContoursPerClass()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 400, 0); // x, y, label (20 anomalies)
+        QVERIFY(c->hueCandidates().contains(QStringLiteral("label")));
+        QVERIFY(fitAndWait(c));
+        QSignalSpy ready(c, &EstimationController::hueReady);
+        QComboBox* box = w.densityPage()->hueChooser();
+        box->setCurrentIndex(box->findData(QStringLiteral("label")));
+        emit box->activated(box->currentIndex());
+        QVERIFY(ready.wait(60000));
+        const ClassDensities* hue = c->hue();
+        QVERIFY(hue);
+        QCOMPARE(int(hue->classes.size()), 2);
+        QCOMPARE(hue->classes[0].rows + hue->classes[1].rows, Eigen::Index(400));
+        // The same kernel for every class: each class's model at the whole data's l.
+        QCOMPARE(w.densityView()->classNames(),
+                 (QStringList{QStringLiteral("label = 0 (380 rows)"),
+                              QStringLiteral("label = 1 (20 rows)")}));
+        // Each class's map is the estimator fitted on that class's rows alone at the result's
+        // l, on the result's grid: the same numbers as that fit made here.
+        for (int k = 0; k < 2; ++k) {
+            std::vector<Eigen::Index> rows;
+            const sosrep::Dataset& raw = c->rawData();
+            for (Eigen::Index i = 0; i < raw.x.rows(); ++i) {
+                if (raw.x(i, 2) == double(k)) {
+                    rows.push_back(i);
+                }
+            }
+            const auto model =
+                fitAtLengthScale(sosrep::rowsOf(c->features(), rows), c->result()->settings,
+                                 "sosrep", c->result()->lengthScale(), {}, c->scaler());
+            const sosrep::DensityGrid want = evaluateGrid(*model, c->result()->grid.spec);
+            QVERIFY(hue->classes[size_t(k)].grid.logDensity == want.logDensity);
+        }
+        // A refit keeps the hue and fits its classes again; none drops them.
+        QSignalSpy again(c, &EstimationController::hueReady);
+        QVERIFY(fitAndWait(c));
+        QVERIFY(again.count() == 1 || again.wait(60000));
+        QCOMPARE(w.densityView()->classNames().size(), 2);
+        c->setHue(QString());
+        QVERIFY(w.densityView()->classNames().isEmpty());
+    }
+
+    void oneColumnGetsCurvesThatAddUpToTheWhole()
+    {
+        QByteArray csv = "value,label\n";
+        std::mt19937 rng(2);
+        std::normal_distribution<double> z;
+        for (int i = 0; i < 300; ++i) {
+            const bool second = i % 3 == 0;
+            csv += QByteArray::number(second ? 3.0 + 0.6 * z(rng) : z(rng)) + ',' +
+                   QByteArray(second ? "1" : "0") + '\n';
+        }
+        MainWindow w;
+        w.resize(1280, 720);
+        auto* c = w.controller();
+        w.openFile(writeTempFile(m_dir, QStringLiteral("one.csv"), csv));
+        c->setEstimator("kde");
+        QVERIFY(fitAndWait(c));
+        QSignalSpy ready(c, &EstimationController::hueReady);
+        c->setHue(QStringLiteral("label"));
+        QVERIFY(ready.wait(60000));
+        auto* plot = qobject_cast<DensityCurvePlot*>(w.densityPage()->currentPlot());
+        QVERIFY(plot);
+        const auto areas = plot->classAreas();
+        QCOMPARE(areas.size(), 2);
+        QCOMPARE(areas[0].first, QStringLiteral("label = 0 (200 rows)"));
+        // common_norm: each class's area is its share of the rows (KDE: exactly a mixture).
+        QVERIFY2(std::abs(areas[0].second - 2.0 / 3.0) < 0.02,
+                 qPrintable(QString::number(areas[0].second)));
+        QVERIFY2(std::abs(areas[1].second - 1.0 / 3.0) < 0.02,
+                 qPrintable(QString::number(areas[1].second)));
+    }
+
+    void escStopsTheClassFits()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 4000, 0);
+        QVERIFY(fitAndWait(c));
+        QSignalSpy failed(c, &EstimationController::hueFailed);
+        c->setHue(QStringLiteral("label"));
+        c->cancel();
+        QVERIFY(failed.wait(30000));
+        QVERIFY(failed.first().first().toString().contains(QStringLiteral("cancelled")));
+        QVERIFY(c->hue() == nullptr);
+    }
+
+    void aColumnOfManyValuesIsNoHue()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 200, 0);
+        QVERIFY(!c->hueCandidates().contains(QStringLiteral("x")));
+        QVERIFY(fitAndWait(c));
+        QSignalSpy failed(c, &EstimationController::hueFailed);
+        c->setHue(QStringLiteral("x"));
+        QVERIFY(failed.wait(30000));
+        QVERIFY2(failed.first().first().toString().contains(QStringLiteral("more than 12")),
+                 qPrintable(failed.first().first().toString()));
+    }
+};
+
+QTEST_MAIN(TstHue)
+#include "tst_hue.moc"
