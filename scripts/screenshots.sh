@@ -43,3 +43,15 @@ if [[ -f "$wine" ]]; then
     "$studio" "$wine" --marginal x1 --tab 0 --size 1280x720 \
         --screenshot "$out/density_marginal.png"
 fi
+# Issue 38's views at both sizes: per-class densities (hue) over the map and along one column,
+# the map's linear and iso-proportion colourings, and the empty Ratio view.
+for size in 1280x720 1600x1000; do
+    "$studio" --demo --hue label --size "$size" --screenshot "$out/hue_$size.png"
+    "$studio" "$tmp/one_column.csv" --estimator kde --hue label --size "$size" \
+        --screenshot "$out/hue_1d_$size.png"
+    for scale in linear proportion; do
+        "$studio" --demo --color-scale "$scale" --size "$size" \
+            --screenshot "$out/density_${scale}_$size.png"
+    done
+    "$studio" --demo --tab 5 --size "$size" --screenshot "$out/ratio_empty_$size.png"
+done
