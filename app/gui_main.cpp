@@ -136,6 +136,20 @@ public:
                 }
             });
             QObject::connect(ratio, &RatioController::errorOccurred, &m_window, &failFit);
+        } else if (parser.isSet(QStringLiteral("joint"))) {
+            // The edges' marginals are computed after the fit: the export waits for both (or
+            // goes without them when the model has no closed form, which the edges say).
+            const auto ready = [this] {
+                const auto [top, right] = m_window.densityView()->jointPoints();
+                if ((top > 0 && right > 0) ||
+                    !m_window.controller()->marginalUnavailable().isEmpty()) {
+                    finish();
+                }
+            };
+            QObject::connect(controller, &EstimationController::curveReady, &m_window, ready,
+                             Qt::QueuedConnection);
+            QObject::connect(controller, &EstimationController::fitFinished, &m_window, ready,
+                             Qt::QueuedConnection);
         } else if (parser.isSet(QStringLiteral("hue"))) {
             // The classes are fitted after the fit: the export waits for them.
             QObject::connect(
@@ -320,6 +334,7 @@ int main(int argc, char* argv[])
     if (const auto scale = sosrep::app::mapScaleFromText(parser.value("color-scale"))) {
         window.setMapScale(*scale);
     }
+    window.setJoint(parser.isSet(QStringLiteral("joint")));
     if (!parser.positionalArguments().isEmpty()) {
         if (!window.openFile(parser.positionalArguments().first()) && batch) {
             // Nothing to wait for: say why and stop (the command line's data exit code).

@@ -192,6 +192,25 @@ QString hueProblem(const QCommandLineParser& parser)
     return {};
 }
 
+/// --joint: the Density tab's map with its marginals; other views would hide it.
+QString jointProblem(const QCommandLineParser& parser)
+{
+    if (!parser.isSet(QStringLiteral("joint"))) {
+        return {};
+    }
+    if (parser.isSet(QStringLiteral("tab")) && parser.value(QStringLiteral("tab")) != "0") {
+        return QStringLiteral("--joint: it is shown in the Density tab (0), not tab %1")
+            .arg(parser.value(QStringLiteral("tab")));
+    }
+    for (const char* other : {"negativity", "ratio-split", "ratio-q", "marginal", "hue"}) {
+        if (parser.isSet(QString::fromLatin1(other))) {
+            return QStringLiteral("--joint: cannot be combined with --%1")
+                .arg(QString::fromLatin1(other));
+        }
+    }
+    return {};
+}
+
 /// --color-scale: how the Density tab's map is coloured.
 QString colorScaleProblem(const QCommandLineParser& parser)
 {
@@ -274,6 +293,8 @@ void addStudioOptions(QCommandLineParser& parser)
         "fitted on its rows at the fitted length scale: contours over the map, curves for one "
         "column; the legend names each class COLUMN = value",
         "COLUMN");
+    add("joint", "Density tab: a joint plot, the plotted columns' 1-D marginal densities on the "
+                 "map's top and right edges (Gaussian SOSREP, KDE, kernel SoS)");
     add("color-scale",
         "Density tab: colour the map by log density (log, the default), density on a linear "
         "scale (linear) or filled iso-proportion levels (proportion, seaborn's fill=True)",
@@ -296,7 +317,7 @@ QString checkStudioOptions(const QCommandLineParser& parser)
           estimatorProblem(parser, "ratio-estimator", true), tabProblem(parser),
           sizeProblem(parser), splitProblem(parser), outputProblem(parser), purposeProblem(parser),
           scaleProblem(parser), contaminationProblem(parser), marginalProblem(parser),
-          colorScaleProblem(parser), hueProblem(parser)}) {
+          colorScaleProblem(parser), hueProblem(parser), jointProblem(parser)}) {
         if (!problem.isEmpty()) {
             return problem;
         }

@@ -55,3 +55,6 @@ for size in 1280x720 1600x1000; do
     done
     "$studio" --demo --tab 5 --size "$size" --screenshot "$out/ratio_empty_$size.png"
 done
+for size in 1280x720 1600x1000; do
+    "$studio" --demo --joint --size "$size" --screenshot "$out/joint_$size.png"
+done

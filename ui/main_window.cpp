@@ -596,6 +596,7 @@ void MainWindow::showMaps()
         c.scale = m_mapScale;
         m_density->showContent(c);
         showHue(); // a hue's classes of this result, once fitted
+        showJointEdges();
     } else {
         m_density->clearContent(tr("One feature column: its 1-D density is shown"));
     }

@@ -190,6 +190,10 @@ private:
     QSortFilterProxyModel* m_scoresProxy = nullptr;
     ScorePlots* m_scorePlots;
     MapScale m_mapScale = MapScale::Log;
+    bool m_joint = false;
+    QAction* m_jointAction = nullptr;
+    /// Puts the marginals on the map's edges (asking the controller for the missing ones).
+    void showJointEdges();
     QList<QAction*> m_mapScaleActions; // View > Map colours, in MapScale order
     QLabel* m_aucLabel;
     QLabel* m_scoresTuning; // how the Scores view's model was tuned
@@ -217,6 +221,10 @@ public:
     QString hueClassName(const ClassDensity& c) const;
     /// How the Density tab's map is coloured (View > Map colours; sosrep-studio --color-scale).
     void setMapScale(MapScale scale);
+    /// The Density tab's map as a joint plot: the plotted columns' marginals on its edges
+    /// (View > Joint plot; sosrep-studio --joint).
+    void setJoint(bool on);
+    bool joint() const { return m_joint; }
     MapScale mapScale() const { return m_mapScale; }
 
 private:

@@ -147,6 +147,9 @@ QAction* MainWindow::createViewMenu()
         connect(a, &QAction::triggered, this, [this, scale = scale] { setMapScale(scale); });
         m_mapScaleActions << a;
     }
+    m_jointAction = view->addAction(tr("&Joint plot: marginals on the map's edges"));
+    m_jointAction->setCheckable(true);
+    connect(m_jointAction, &QAction::toggled, this, &MainWindow::setJoint);
     QAction* resetZoom = view->addAction(tr("&Reset zoom"));
     resetZoom->setShortcut(Qt::Key_Home);
     connect(resetZoom, &QAction::triggered, this, [this] {

@@ -49,6 +49,9 @@ void MainWindow::connectDensityPage()
         if (m_densityPage->chosenColumn() == column) {
             showDensityCurve();
         }
+        if (m_joint) {
+            showJointEdges();
+        }
     });
     connect(m_controller, &EstimationController::curveCancelled, this, [this](int column) {
         if (m_densityPage->chosenColumn() == column) {
@@ -57,6 +60,54 @@ void MainWindow::connectDensityPage()
             m_densityPage->setNote(tr("cancelled"));
         }
     });
+}
+
+void MainWindow::setJoint(bool on)
+{
+    m_joint = on;
+    if (m_jointAction && m_jointAction->isChecked() != on) {
+        m_jointAction->setChecked(on);
+    }
+    if (!on) {
+        m_density->setJoint(false);
+        return;
+    }
+    showJointEdges();
+}
+
+void MainWindow::showJointEdges()
+{
+    const FitJobResult* r = m_controller->result();
+    if (!m_joint || !r || r->grid.logDensity.size() == 0) {
+        return;
+    }
+    const QString unavailable = m_controller->marginalUnavailable();
+    const Scaler& scaler = m_controller->scaler();
+    const QStringList names = m_controller->featureNames();
+    const auto edge = [&](int column) {
+        DensityHeatmap::Edge e;
+        e.name = tr("density of %1").arg(names.value(column));
+        if (!unavailable.isEmpty()) {
+            e.why = tr("no closed-form marginal");
+            return e;
+        }
+        const DensityCurve* curve = m_controller->curve(column);
+        if (!curve) {
+            m_controller->requestMarginal(column); // curveReady brings it here again
+            e.why = tr("computing…");
+            return e;
+        }
+        const CurveSpec& s = curve->spec;
+        for (int i = 0; i < s.n; ++i) {
+            const double t = s.t(i);
+            // Per unit of the column (the scaled curve times dt/dx), on the map's scaled axis.
+            const double du = column < scaler.shift.size() ? scaler.logDerivative(column, t) : 0.0;
+            e.key << t;
+            e.value << std::exp(curve->logValues(i) + du);
+        }
+        return e;
+    };
+    m_density->setJoint(true, edge(r->grid.spec.xColumn), edge(r->grid.spec.yColumn));
 }
 
 QString MainWindow::hueClassName(const ClassDensity& c) const

@@ -236,6 +236,26 @@ private slots:
                  qPrintable(r.err));
     }
 
+    // Issue 38: --joint exports the map with its marginals on the edges.
+    void jointExportsTheMapWithItsMarginals()
+    {
+        for (const char* ext : {"svg", "pdf", "png"}) {
+            const QString out = m_dir.filePath(QStringLiteral("joint.%1").arg(ext));
+            const Run r = studio({QStringLiteral("--demo"), QStringLiteral("--joint"),
+                                  QStringLiteral("--export-plot"), out});
+            QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+            QFile f(out);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray bytes = f.readAll();
+            QVERIFY(bytes.size() > 2000);
+            if (QLatin1String(ext) == QLatin1String("svg")) {
+                const QString text = QString::fromUtf8(bytes);
+                QVERIFY(text.contains(QStringLiteral("density of x")));
+                QVERIFY(text.contains(QStringLiteral("density of y")));
+            }
+        }
+    }
+
     void badOptionValuesAreRefusedBeforeTheFit_data()
     {
         QTest::addColumn<QStringList>("options");
@@ -261,6 +281,7 @@ private slots:
             << QStringList{"--hue", "label", "--tab", "3"} << "--hue";
         QTest::newRow("hue with a marginal")
             << QStringList{"--hue", "label", "--marginal", "x"} << "--hue";
+        QTest::newRow("joint on another tab") << QStringList{"--joint", "--tab", "2"} << "--joint";
         QTest::newRow("unknown colour scale")
             << QStringList{"--color-scale", "sqrt"} << "--color-scale";
         QTest::newRow("marginal with the negativity run")

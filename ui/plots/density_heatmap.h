@@ -104,6 +104,25 @@ public:
     /// One unit on x as long as one on y (the compare maps, so shapes read alike side by side):
     /// the grid's box is kept whole and the shorter side's range is widened.
     void setEqualAspect(bool on);
+
+    /// A joint plot (seaborn's jointplot): the map with the 1-D marginal densities of its two
+    /// columns on its top and right edges, sharing the map's axes. `x` and `y` are the curves
+    /// (scaled coordinates on the key, density per unit of the column on the value) or, when
+    /// empty, `why` is said on that edge. Off: the map alone.
+    struct Edge
+    {
+        QVector<double> key;   // the column's scaled values
+        QVector<double> value; // the marginal density per unit of the column
+        QString why;           // why there is none (no closed form...), when key is empty
+        QString name;          // the value axis's label ("density of x")
+    };
+    void setJoint(bool on, const Edge& x = {}, const Edge& y = {});
+    bool jointShown() const { return m_top != nullptr; }
+    /// The edges' curves (for tests): the top's and the right's point counts.
+    std::pair<int, int> jointPoints() const;
+    /// The edges' value-axis labels (top, right), and the edges themselves (for tests).
+    std::pair<QString, QString> jointLabels() const;
+    QCPAxisRect* jointTop() const { return m_top; }
     /// Tick count of both axes (narrow maps use fewer).
     void setTickCount(int count);
     /// Back to the whole map after a zoom or a drag (View ▸ Reset zoom, Home, double-click).
@@ -155,7 +174,13 @@ private:
     QCPColorScale* m_scale = nullptr;
     QVector<QCPCurve*> m_classCurves; // one per hue class, made on first use
     GridSpec m_shownSpec;             // the grid the map shows
-    bool m_mainContours = true;       // what the content asked for the map's own contours
+    QCPAxisRect* m_top = nullptr;     // joint plot: the x column's marginal above the map
+    QCPAxisRect* m_right = nullptr;   // and the y column's beside it
+    QCPGraph* m_topCurve = nullptr;
+    QCPGraph* m_rightCurve = nullptr;
+    void buildJoint();
+    void removeJoint();
+    bool m_mainContours = true; // what the content asked for the map's own contours
     MapScale m_shownScale = MapScale::Log;
     bool m_scaleShown = true; // false: its room is kept, nothing drawn
     FittedTitle* m_title = nullptr;

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// The joint plot (issue 38, seaborn's jointplot): the map with the plotted columns' closed-form
+// marginals on its edges, sharing its axes; without a closed form the edges say why.
+#include "ui/controller/estimation_controller.h"
+#include "ui/main_window.h"
+#include "ui/plots/density_heatmap.h"
+
+#include "support/gui_fixtures.h"
+
+#include <QtTest>
+
+using namespace sosrep::ui;
+
+class TstJointPlot : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void theMarginalsSitOnTheMapsEdges()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
+        QVERIFY(fitAndWait(c));
+        DensityHeatmap* map = w.densityView();
+        QVERIFY(!map->jointShown());
+        const int panelsBefore = map->axisRectCount();
+        QSignalSpy ready(c, &EstimationController::curveReady);
+        w.setJoint(true);
+        QVERIFY(map->jointShown());
+        QTRY_VERIFY_WITH_TIMEOUT(c->curve(0) && c->curve(1), 30000);
+        const auto [top, right] = map->jointPoints();
+        // The edges hold the controller's closed-form marginals, every point of them.
+        QCOMPARE(top, c->curve(0)->spec.n);
+        QCOMPARE(right, c->curve(1)->spec.n);
+        QCOMPARE(map->axisRectCount(), panelsBefore + 2);
+        // The edges follow the map's axes: a zoom of the map zooms them.
+        map->xAxis->setRange(0.2, 0.5);
+        QCOMPARE(map->jointTop()->axis(QCPAxis::atBottom)->range(), QCPRange(0.2, 0.5));
+        QCOMPARE(map->jointLabels().first, QStringLiteral("density of x"));
+        // Off again: the map alone, as it was.
+        w.setJoint(false);
+        QVERIFY(!map->jointShown());
+        QCOMPARE(map->axisRectCount(), panelsBefore);
+    }
+
+    void withoutAClosedFormTheEdgesSaySo()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
+        c->setEstimator("iforest");
+        QVERIFY(fitAndWait(c));
+        w.setJoint(true);
+        DensityHeatmap* map = w.densityView();
+        QVERIFY(map->jointShown());
+        QCOMPARE(map->jointPoints(), std::make_pair(0, 0));
+        QCOMPARE(map->jointLabels().first, QStringLiteral("no closed-form marginal"));
+        QCOMPARE(map->jointLabels().second, QStringLiteral("no closed-form marginal"));
+    }
+};
+
+QTEST_MAIN(TstJointPlot)
+#include "tst_joint_plot.moc"
