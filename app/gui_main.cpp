@@ -136,6 +136,12 @@ public:
                 }
             });
             QObject::connect(ratio, &RatioController::errorOccurred, &m_window, &failFit);
+        } else if (parser.isSet(QStringLiteral("pairplot"))) {
+            QObject::connect(controller, &EstimationController::fitFinished, &m_window,
+                             [this] { m_window.showPairPlotView(); });
+            QObject::connect(
+                controller, &EstimationController::pairPlotFinished, &m_window,
+                [this] { finish(); }, Qt::QueuedConnection);
         } else if (parser.isSet(QStringLiteral("joint"))) {
             // The edges' marginals are computed after the fit: the export waits for both (or
             // goes without them when the model has no closed form, which the edges say).
@@ -183,6 +189,16 @@ public:
                          say("scores view"));
         QObject::connect(controller, &EstimationController::comparisonReady, &m_window,
                          say("compare view"));
+        if (parser.isSet(QStringLiteral("pairplot"))) {
+            QObject::connect(controller, &EstimationController::pairPanelReady, &m_window,
+                             [say](int index) {
+                                 if (index == 0) {
+                                     say("pair plot's first panel")();
+                                 }
+                             });
+            QObject::connect(controller, &EstimationController::pairPlotFinished, &m_window,
+                             say("pair plot"));
+        }
         // Queued: an error raised before the event loop runs still ends it.
         QObject::connect(controller, &EstimationController::errorOccurred, &m_window, &failFit,
                          Qt::QueuedConnection);
@@ -357,6 +373,13 @@ int main(int argc, char* argv[])
             return kExitUsage;
         }
         controller->setHue(hue);
+    }
+    if (parser.isSet(QStringLiteral("pairplot")) && controller->features().cols() < 3) {
+        std::fprintf(stderr,
+                     "sosrep-studio: --pairplot: needs 3 or more feature columns (these "
+                     "data have %d: the Density tab's map shows them)\n",
+                     int(controller->features().cols()));
+        return kExitUsage;
     }
     const bool ratioRun = setUpRatio(parser, controller);
     BatchRun run(window, asked, shot, plotFile, sinceStart); // lives as long as the event loop

@@ -211,6 +211,25 @@ QString jointProblem(const QCommandLineParser& parser)
     return {};
 }
 
+/// --pairplot: the Density tab's pair plot; other views would hide it.
+QString pairPlotProblem(const QCommandLineParser& parser)
+{
+    if (!parser.isSet(QStringLiteral("pairplot"))) {
+        return {};
+    }
+    if (parser.isSet(QStringLiteral("tab")) && parser.value(QStringLiteral("tab")) != "0") {
+        return QStringLiteral("--pairplot: it is shown in the Density tab (0), not tab %1")
+            .arg(parser.value(QStringLiteral("tab")));
+    }
+    for (const char* other : {"negativity", "ratio-split", "ratio-q", "marginal", "hue", "joint"}) {
+        if (parser.isSet(QString::fromLatin1(other))) {
+            return QStringLiteral("--pairplot: cannot be combined with --%1")
+                .arg(QString::fromLatin1(other));
+        }
+    }
+    return {};
+}
+
 /// --color-scale: how the Density tab's map is coloured.
 QString colorScaleProblem(const QCommandLineParser& parser)
 {
@@ -295,6 +314,9 @@ void addStudioOptions(QCommandLineParser& parser)
         "COLUMN");
     add("joint", "Density tab: a joint plot, the plotted columns' 1-D marginal densities on the "
                  "map's top and right edges (Gaussian SOSREP, KDE, kernel SoS)");
+    add("pairplot", "Density tab: the pair plot of every feature column (at most 9): each "
+                    "pair's map below the diagonal, each column's marginal on it, drawn as they "
+                    "are computed");
     add("color-scale",
         "Density tab: colour the map by log density (log, the default), density on a linear "
         "scale (linear) or filled iso-proportion levels (proportion, seaborn's fill=True)",
@@ -317,7 +339,8 @@ QString checkStudioOptions(const QCommandLineParser& parser)
           estimatorProblem(parser, "ratio-estimator", true), tabProblem(parser),
           sizeProblem(parser), splitProblem(parser), outputProblem(parser), purposeProblem(parser),
           scaleProblem(parser), contaminationProblem(parser), marginalProblem(parser),
-          colorScaleProblem(parser), hueProblem(parser), jointProblem(parser)}) {
+          colorScaleProblem(parser), hueProblem(parser), jointProblem(parser),
+          pairPlotProblem(parser)}) {
         if (!problem.isEmpty()) {
             return problem;
         }

@@ -58,3 +58,9 @@ done
 for size in 1280x720 1600x1000; do
     "$studio" --demo --joint --size "$size" --screenshot "$out/joint_$size.png"
 done
+shuttle="$root/../shared/datasets/adbench/32_shuttle.npz"
+if [[ -f "$shuttle" ]]; then
+    for size in 1280x720 1600x1000; do
+        "$studio" "$shuttle" --pairplot --size "$size" --screenshot "$out/pairplot_shuttle_$size.png"
+    done
+fi

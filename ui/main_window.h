@@ -57,6 +57,10 @@ public:
     void showMarginal(int column);
     /// The hue's classes on the map or the 1-D curve (none when no hue is set or ready).
     void showHue();
+    /// The Density tab's pair plot: the panels at hand, the rest asked for (progressively).
+    void showPairPlot();
+    /// Shows the Density tab's pair plot (sosrep-studio --pairplot), starting it if needed.
+    void showPairPlotView();
     TracePlot* tracePlot() const { return m_trace; }
     OptimizerView* optimizerView() const { return m_optimizer; }
     NegativityJob* negativityJob() const { return m_negativity; }

@@ -8,6 +8,7 @@
 #include "ui/plots/density_curve_plot.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/density_page.h"
+#include "ui/plots/pair_plot.h"
 #include "ui/plots/plot_style.h"
 
 #include <QComboBox>
@@ -29,6 +30,22 @@ void MainWindow::connectDensityPage()
             m_controller->setHue(QString());
         }
         m_densityPage->setHueChoices(hues, m_controller->hueColumn());
+    });
+    connect(m_controller, &EstimationController::pairPanelReady, this, [this](int index) {
+        m_densityPage->pairs()->setPanel(m_controller->pairPanels()[size_t(index)]);
+    });
+    connect(m_controller, &EstimationController::pairPlotFinished, this, [this] {
+        PairPlot* plot = m_densityPage->pairs();
+        const bool closed = m_controller->marginalUnavailable().isEmpty();
+        plot->setTitle(plot->title().replace(
+            QStringLiteral("on it each column's marginal…"),
+            closed ? tr("on it each column's closed-form marginal")
+                   : tr("on it the density along each column through the medians (%1)")
+                         .arg(m_controller->marginalUnavailable())));
+        m_densityPage->setNote(tr("%1 panels").arg(m_controller->pairPanels().size()));
+    });
+    connect(m_controller, &EstimationController::pairPlotCancelled, this, [this] {
+        m_densityPage->setNote(tr("pair plot cancelled: choose it in Show again to go on"));
     });
     connect(m_densityPage, &DensityPage::hueChosen, this, [this](const QString& column) {
         m_controller->setHue(column);
@@ -60,6 +77,32 @@ void MainWindow::connectDensityPage()
             m_densityPage->setNote(tr("cancelled"));
         }
     });
+}
+
+void MainWindow::showPairPlotView()
+{
+    m_tabs->setCurrentWidget(m_densityPage);
+    m_densityPage->showView(DensityPage::kPairPlot);
+    showDensityCurve();
+}
+
+void MainWindow::showPairPlot()
+{
+    const FitJobResult* r = m_controller->result();
+    PairPlot* plot = m_densityPage->pairs();
+    const QStringList names = m_controller->featureNames();
+    const QString what = QString::fromStdString(r->model().estimator()).toUpper();
+    plot->start(names.mid(0, int(m_controller->features().cols())),
+                tr("%1 pair plot: below the diagonal each pair's log-density map (a 2-D slice, "
+                   "the other columns at their medians; axes over the 1–99 % quantiles), on it "
+                   "each column's marginal…")
+                    .arg(what),
+                m_controller->scaler());
+    for (const PairPanel& p : m_controller->pairPanels()) {
+        plot->setPanel(p);
+    }
+    m_densityPage->setNote(tr("Esc stops it"));
+    m_controller->requestPairPlot();
 }
 
 void MainWindow::setJoint(bool on)
@@ -158,6 +201,10 @@ void MainWindow::showDensityCurve()
                               r->grid.spec.yColumn, reason);
     const int column = x.cols() < 2 ? 0 : m_densityPage->chosenColumn();
     m_densityPage->showView(column);
+    if (column == DensityPage::kPairPlot) {
+        showPairPlot();
+        return;
+    }
     if (column < 0) {
         m_densityPage->setNote(reason.isEmpty() ? QString()
                                                 : tr("(no 1-D marginal: %1)").arg(reason));

@@ -256,6 +256,37 @@ private slots:
         }
     }
 
+    // Issue 38: --pairplot exports the pair plot once every panel is in; two columns are
+    // refused (the map is their pair plot).
+    void pairPlotExportsEveryPanel()
+    {
+        QByteArray csv = "a,b,c,d\n";
+        for (int i = 0; i < 200; ++i) {
+            csv += QByteArray::number(std::sin(i * 0.7)) + ',' + QByteArray::number(std::cos(i)) +
+                   ',' + QByteArray::number(std::sin(i * 0.3) * 3) + ',' +
+                   QByteArray::number(i % 11) + '\n';
+        }
+        const QString data = writeFile(QStringLiteral("four.csv"), csv);
+        for (const char* ext : {"svg", "png"}) {
+            const QString out = m_dir.filePath(QStringLiteral("pairs.%1").arg(ext));
+            const Run r =
+                studio({data, QStringLiteral("--pairplot"), QStringLiteral("--export-plot"), out});
+            QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+            QFile f(out);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray bytes = f.readAll();
+            QVERIFY(bytes.size() > 2000);
+            if (QLatin1String(ext) == QLatin1String("svg")) {
+                QVERIFY(QString::fromUtf8(bytes).contains(QStringLiteral("pair plot")));
+            }
+        }
+        const Run r = studio({QStringLiteral("--demo"), QStringLiteral("--pairplot"),
+                              QStringLiteral("--export-plot"), m_dir.filePath("x.svg")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--pairplot: needs 3 or more feature columns")),
+                 qPrintable(r.err));
+    }
+
     void badOptionValuesAreRefusedBeforeTheFit_data()
     {
         QTest::addColumn<QStringList>("options");

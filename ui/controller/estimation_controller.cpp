@@ -570,6 +570,7 @@ void EstimationController::cancel()
 {
     m_cancel = true;
     *m_hueCancel = true;       // Esc stops the per-class fits too
+    *m_pairCancel = true;      // and the pair plot's panels
     *m_marginalCancel = true;  // Esc answers a marginal's computation too
     *m_thresholdCancel = true; // and the outlier threshold's cross-fit
     if (m_scoresWatcher) {

@@ -9,6 +9,7 @@
 #include "core/estimators/fit_settings.h"
 #include "ui/controller/class_densities.h"
 #include "ui/controller/fit_job.h"
+#include "ui/controller/pair_plot_job.h"
 #include "ui/panels/option_editor.h"
 
 #include <QFutureWatcher>
@@ -175,6 +176,13 @@ public:
     const ClassDensities* hue() const { return m_hue.get(); }
     /// Raw columns a hue can be taken from: 2 to kMaxHueClasses distinct values.
     QStringList hueCandidates() const;
+
+    /// The pair plot of the current result (seaborn's pairplot): its panels computed one at a
+    /// time on a worker (pairPanelReady with each, pairPlotFinished at the end; Esc cancels,
+    /// pairPlotCancelled). Again for the same result: nothing new is computed.
+    void requestPairPlot();
+    const std::vector<PairPanel>& pairPanels() const { return m_pairPanels; }
+    bool pairPlotComplete() const { return m_pairComplete; }
     /// Why the current model has no closed-form marginal (empty: it has one).
     QString marginalUnavailable() const;
     /// The share of rows the Scores view flags as outliers (0: none, the default). A share in
@@ -224,6 +232,9 @@ signals:
     void curveStarted(int column);
     void curveReady(int column);
     void hueReady();
+    void pairPanelReady(int index);
+    void pairPlotFinished();
+    void pairPlotCancelled();
     void hueFailed(const QString& why);
     /// A marginal's computation was cancelled (Esc, new data or a new fit).
     void curveCancelled(int column);
@@ -298,6 +309,10 @@ private:
     QFutureWatcher<ComparisonStage>* m_comparisonWatcher = nullptr;
     std::atomic<bool> m_comparisonCancel{false};
     std::map<int, DensityCurve> m_marginals; // of the current result, by column
+    std::vector<PairPanel> m_pairPanels;     // of the current result
+    bool m_pairComplete = false;
+    bool m_pairRunning = false;
+    std::shared_ptr<std::atomic<bool>> m_pairCancel = std::make_shared<std::atomic<bool>>();
     QString m_hueColumn;
     std::shared_ptr<const ClassDensities> m_hue;
     std::shared_ptr<std::atomic<bool>> m_hueCancel = std::make_shared<std::atomic<bool>>();

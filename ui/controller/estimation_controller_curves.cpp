@@ -35,6 +35,11 @@ void EstimationController::dropMarginals()
     m_marginalCancel = std::make_shared<std::atomic<bool>>(false);
     m_marginals.clear();
     m_marginalsRunning.clear();
+    *m_pairCancel = true; // and the pair plot's panels
+    m_pairCancel = std::make_shared<std::atomic<bool>>(false);
+    m_pairPanels.clear();
+    m_pairComplete = false;
+    m_pairRunning = false;
     *m_hueCancel = true; // the classes belong to the result too
     m_hueCancel = std::make_shared<std::atomic<bool>>(false);
     m_hue.reset();

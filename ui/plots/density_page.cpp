@@ -4,6 +4,7 @@
 
 #include "ui/plots/density_curve_plot.h"
 #include "ui/plots/density_heatmap.h"
+#include "ui/plots/pair_plot.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -23,6 +24,8 @@ DensityPage::DensityPage(QWidget* parent) : QWidget(parent)
     m_stack = new QStackedWidget;
     m_stack->addWidget(m_map);
     m_stack->addWidget(m_curve);
+    m_pairs = new PairPlot;
+    m_stack->addWidget(m_pairs);
     m_show = new QComboBox;
     m_show->setToolTip(tr("The 2-D map of the plotted columns, or the 1-D marginal density of "
                           "one of them (the other columns integrated out)"));
@@ -90,13 +93,23 @@ void DensityPage::setChoices(const QStringList& names, int xColumn, int yColumn,
     for (int c : order) {
         m_show->addItem(tr("1-D marginal of %1").arg(names.value(c)), c);
     }
+    if (names.size() > 2) {
+        m_show->addItem(names.size() > PairPlot::kMaxColumns
+                            ? tr("Pair plot (the first %1 columns)").arg(PairPlot::kMaxColumns)
+                            : tr("Pair plot (every column)"),
+                        kPairPlot);
+    }
     auto* model = qobject_cast<QStandardItemModel*>(m_show->model());
     for (int i = 1; i < m_show->count() && !marginalReason.isEmpty(); ++i) {
+        if (m_show->itemData(i).toInt() == kPairPlot) {
+            continue; // its diagonal says when a marginal is a profile instead
+        }
         model->item(i)->setEnabled(false);
         model->item(i)->setToolTip(tr("No closed-form marginal: %1").arg(marginalReason));
     }
     const int keep = m_show->findData(before);
-    m_show->setCurrentIndex(keep >= 0 && marginalReason.isEmpty() ? keep : 0);
+    m_show->setCurrentIndex(keep >= 0 && (marginalReason.isEmpty() || before == kPairPlot) ? keep
+                                                                                           : 0);
     m_bar->show();
 }
 
@@ -132,7 +145,9 @@ void DensityPage::showView(int column)
     if (const int i = m_show->findData(column); i >= 0) {
         m_show->setCurrentIndex(i);
     }
-    m_stack->setCurrentWidget(column < 0 ? static_cast<QWidget*>(m_map) : m_curve);
+    m_stack->setCurrentWidget(column == kPairPlot ? static_cast<QWidget*>(m_pairs)
+                              : column < 0        ? static_cast<QWidget*>(m_map)
+                                                  : m_curve);
 }
 
 void DensityPage::setNote(const QString& text)

@@ -13,6 +13,7 @@ namespace sosrep::ui {
 
 class DensityCurvePlot;
 class DensityHeatmap;
+class PairPlot;
 
 /// The Density tab: the 2-D map (for more than two columns a slice through the other columns'
 /// medians) or the 1-D marginal of a plotted column, chosen in a "Show" box that says which is
@@ -26,6 +27,9 @@ public:
 
     DensityHeatmap* map() const { return m_map; }
     DensityCurvePlot* curve() const { return m_curve; }
+    PairPlot* pairs() const { return m_pairs; }
+    /// The Show box's value for the pair plot (beside -1, the map, and a column's marginal).
+    static constexpr int kPairPlot = -2;
     /// The plot on show (what exports and copies take).
     QWidget* currentPlot() const;
 
@@ -66,6 +70,7 @@ private:
     QStackedWidget* m_stack = nullptr;
     DensityHeatmap* m_map = nullptr;
     DensityCurvePlot* m_curve = nullptr;
+    PairPlot* m_pairs = nullptr;
 };
 
 } // namespace sosrep::ui
