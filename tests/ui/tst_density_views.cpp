@@ -158,8 +158,10 @@ private slots:
         DensityPage* page = w.densityPage();
         QComboBox* show = page->chooser();
         QVERIFY(show->isVisibleTo(&w));
-        QCOMPARE(show->count(), 4); // the map, then every column (the plotted ones first)
+        // The map, then every column (the plotted ones first), then the pair plot (d > 2).
+        QCOMPARE(show->count(), 5);
         QCOMPARE(show->itemText(3), QStringLiteral("1-D marginal of c"));
+        QCOMPARE(show->itemData(4).toInt(), DensityPage::kPairPlot);
         QVERIFY(show->itemText(0).contains(QStringLiteral("slice")));
         QCOMPARE(show->itemText(1), QStringLiteral("1-D marginal of a"));
         QVERIFY(qobject_cast<DensityHeatmap*>(page->currentPlot()));
