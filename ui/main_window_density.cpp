@@ -53,6 +53,9 @@ void MainWindow::connectDensityPage()
                                    ? QString()
                                    : tr("fitting one density per value of %1…").arg(column));
     });
+    connect(m_controller, &EstimationController::hueColumnChanged, this, [this] {
+        m_densityPage->setHueChoices(m_controller->hueCandidates(), m_controller->hueColumn());
+    });
     connect(m_controller, &EstimationController::hueReady, this, [this] {
         m_densityPage->setNote(QString());
         showHue();

@@ -72,6 +72,7 @@ QString saveProject(const QString& path, const EstimationController& c)
     p.maxFitRows = c.maxFitRows();
     p.compareWith = c.compareChoice();
     p.contamination = c.contamination();
+    p.hue = c.hueColumn().toStdString();
     p.optimizerStep = c.solverComparison().learningRate;
     p.optimizerIterations = c.solverComparison().iterations;
     p.ratio = fromQt(c.ratio()->toJson());
@@ -139,6 +140,17 @@ ProjectOpenResult openProject(const QString& path, EstimationController& c)
     const int nf = int(c.features().cols());
     if (p.plotX < nf && p.plotY < nf) {
         c.setPlotColumns(p.plotX, p.plotY);
+    }
+    // The hue, when these data still have it as a column of a few values (its classes are
+    // fitted after the next fit).
+    const QString hue = QString::fromStdString(p.hue);
+    if (!hue.isEmpty() && c.hueCandidates().contains(hue)) {
+        c.setHue(hue);
+    } else if (!hue.isEmpty() && out.warning.isEmpty()) {
+        out.warning = QStringLiteral("the hue column %1 is not a column of 2 to %2 values of "
+                                     "these data: no hue")
+                          .arg(hue)
+                          .arg(kMaxHueClasses);
     }
     try {
         c.ratio()->restore(toQt(p.ratio), false);

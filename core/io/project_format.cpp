@@ -79,6 +79,13 @@ void readAppSettings(const Json& app, ProjectData& p, const std::string& path)
     if (p.optimizerIterations < 1 || p.optimizerIterations > 100000) {
         throw fieldError(path, "app.optimizer_iterations", "must be in [1, 100000]");
     }
+    if (app.contains("hue")) {
+        const Json& h = member(app, "hue");
+        if (!h.is_string() || h.get<std::string>().empty()) {
+            throw fieldError(path, "app.hue", "must be a column's name");
+        }
+        p.hue = h.get<std::string>();
+    }
     if (app.contains("contamination")) {
         const Json& c = member(app, "contamination");
         p.contamination = numberOr(c, -1.0);
@@ -149,6 +156,9 @@ std::string projectJson(const ProjectData& p)
     app["optimizer_iterations"] = p.optimizerIterations;
     if (p.contamination > 0.0) { // absent when off: projects without flags read as before
         app["contamination"] = p.contamination;
+    }
+    if (!p.hue.empty()) { // likewise absent without a hue
+        app["hue"] = p.hue;
     }
     root["app"] = app;
     if (p.ratio.is_object() && !p.ratio.empty()) {

@@ -30,6 +30,9 @@ struct ProjectData
     std::string compareWith; // "" = automatic
     /// The Scores view's outlier share (0 = no flags; EstimationController::setContamination).
     double contamination = 0.0;
+    /// The Density tab's hue column ("" = none): a raw column of 2-12 values, checked when the
+    /// data are there.
+    std::string hue;
     /// The Optimizer view's natural-vs-standard runs: step λ and iterations (the view's range).
     double optimizerStep = 0.1;
     int optimizerIterations = 500;

@@ -8,6 +8,7 @@
 #include "ui/plots/density_curve_plot.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/density_page.h"
+#include "ui/project_file.h"
 
 #include "support/gui_fixtures.h"
 #include "support/temp_files.h"
@@ -117,6 +118,38 @@ private slots:
         QVERIFY(failed.wait(30000));
         QVERIFY(failed.first().first().toString().contains(QStringLiteral("cancelled")));
         QVERIFY(c->hue() == nullptr);
+    }
+
+    void aProjectKeepsItsHue()
+    {
+        const QString project = m_dir.filePath(QStringLiteral("hue.sosrep.json"));
+        {
+            MainWindow w;
+            auto* c = w.controller();
+            c->generateToy(sosrep::ToyKind::TwoMoons, 200, 0);
+            c->setHue(QStringLiteral("label"));
+            QCOMPARE(saveProject(project, *c), QString());
+        }
+        QFile f(project);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        f.close();
+        QVERIFY(text.contains("\"hue\": \"label\""));
+        MainWindow w;
+        QCOMPARE(w.openProjectFile(project), QString());
+        QCOMPARE(w.controller()->hueColumn(), QStringLiteral("label"));
+        QCOMPARE(w.densityPage()->hueChooser()->currentData().toString(), QStringLiteral("label"));
+        // Its classes come with the next fit.
+        QSignalSpy ready(w.controller(), &EstimationController::hueReady);
+        QVERIFY(fitAndWait(w.controller()));
+        QVERIFY(ready.count() == 1 || ready.wait(30000));
+        QCOMPARE(w.densityView()->classNames().size(), 2);
+        // A hue that is not a string is refused, naming the field.
+        QByteArray bad = text;
+        bad.replace("\"hue\": \"label\"", "\"hue\": 3");
+        const QString badPath = writeTempFile(m_dir, QStringLiteral("bad.sosrep.json"), bad);
+        MainWindow w2;
+        QVERIFY(w2.openProjectFile(badPath).contains(QStringLiteral("app.hue")));
     }
 
     void aColumnOfManyValuesIsNoHue()

@@ -232,6 +232,8 @@ signals:
     void curveStarted(int column);
     void curveReady(int column);
     void hueReady();
+    /// setHue() took another column (the Hue box follows, whatever set it).
+    void hueColumnChanged();
     void pairPanelReady(int index);
     void pairPlotFinished();
     void pairPlotCancelled();

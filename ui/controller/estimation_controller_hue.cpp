@@ -32,6 +32,7 @@ void EstimationController::setHue(const QString& column)
     m_hueCancel = std::make_shared<std::atomic<bool>>(false);
     m_hue.reset();
     m_hueColumn = column;
+    emit hueColumnChanged();
     if (column.isEmpty()) {
         emit hueReady(); // the views drop the classes
         return;
