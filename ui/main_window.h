@@ -75,6 +75,11 @@ public:
     /// The Scores tab (table, plots, AUC line) and its AUC line's text.
     QWidget* scoresPage() const { return m_scoresPage; }
     QString aucText() const;
+    /// The flags at the threshold `offset` read against 0/1 labels: the confusion counts,
+    /// precision and recall, and the precision of the k most anomalous rows (k = the labelled
+    /// anomalies' count).
+    static QString confusionText(const Vector& logValues, const Eigen::VectorXi& labels,
+                                 double offset);
     RatioView* ratioView() const { return m_ratio; }
     QTabWidget* tabs() const { return m_tabs; }
     /// Last error shown to the user (for tests and the status bar).

@@ -16,6 +16,10 @@
 
 #include <QLabel>
 
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
 namespace sosrep::ui {
 
 void MainWindow::showScores()
@@ -39,7 +43,6 @@ void MainWindow::showScores()
     }
     m_scorePlots->setScores(-r->rowLogDensity, m_controller->labels(), kind == DensityKind::Score,
                             r->fitRowIndices);
-    showThreshold(); // the histogram's line, on the new scores
     const auto& labels = m_controller->labels();
     if (labels && labels->sum() > 0 && labels->sum() < labels->size()) {
         const Vector score = -r->rowLogDensity;
@@ -49,6 +52,7 @@ void MainWindow::showScores()
     } else {
         m_aucLabel->setText(tr("No labels with both classes: no AUC."));
     }
+    showThreshold(); // the histogram's line and the flags against the labels, on the new scores
 }
 
 void MainWindow::showThreshold()
@@ -58,12 +62,57 @@ void MainWindow::showThreshold()
     const bool scored = r && r->scoresReady();
     const std::optional<OutlierThreshold> t =
         scored ? m_controller->threshold() : std::optional<OutlierThreshold>();
+    // With labels of both classes, the flags read against them (Orange's confusion matrix): the
+    // AUC line gains the counts at the threshold and the precision of the top k rows, k the
+    // labelled anomalies' count.
+    const auto& labels = m_controller->labels();
+    QString text = m_aucLabel->text().section(QStringLiteral("\n"), 0, 0);
+    if (scored && t && labels && labels->sum() > 0 && labels->sum() < labels->size()) {
+        text += QLatin1Char('\n') + confusionText(r->rowLogDensity, *labels, t->offset);
+    }
+    m_aucLabel->setText(text);
     m_scores->setThreshold(t ? std::optional<double>(t->offset) : std::nullopt);
     m_scorePlots->setThreshold(t ? std::optional<double>(-t->offset) : std::nullopt);
     const QString unit =
         scored ? logValueLabel(m_controller->featureNames(), r->scoresModel().kind()) : QString();
     m_outlierBar->showState(m_controller->contamination(), m_controller->thresholdPending(), t,
                             scored ? r->rowLogDensity : Vector(), unit);
+}
+
+QString MainWindow::confusionText(const Vector& logValues, const Eigen::VectorXi& labels,
+                                  double offset)
+{
+    long long tp = 0, fp = 0, fn = 0, tn = 0;
+    for (Eigen::Index i = 0; i < logValues.size(); ++i) {
+        const bool flagged = logValues(i) < offset; // below the threshold: an outlier
+        const bool anomaly = labels(i) != 0;
+        (flagged ? (anomaly ? tp : fp) : (anomaly ? fn : tn)) += 1;
+    }
+    // Precision at k: the share of labelled anomalies among the k most anomalous rows.
+    const Eigen::Index k = labels.sum();
+    std::vector<Eigen::Index> order(size_t(logValues.size()));
+    std::iota(order.begin(), order.end(), Eigen::Index(0));
+    std::stable_sort(order.begin(), order.end(), [&logValues](Eigen::Index a, Eigen::Index b) {
+        return logValues(a) < logValues(b);
+    });
+    long long hits = 0;
+    for (Eigen::Index j = 0; j < k; ++j) {
+        hits += labels(order[size_t(j)]) != 0 ? 1 : 0;
+    }
+    const auto share = [](long long a, long long b) {
+        return b > 0 ? QString::number(double(a) / double(b), 'f', 3) : QStringLiteral("–");
+    };
+    return tr("At the threshold: %1 flagged; TP %2, FP %3, FN %4, TN %5 (precision %6, recall "
+              "%7); precision@%8 (the labelled anomalies' count) %9")
+        .arg(tp + fp)
+        .arg(tp)
+        .arg(fp)
+        .arg(fn)
+        .arg(tn)
+        .arg(share(tp, tp + fp))
+        .arg(share(tp, tp + fn))
+        .arg(k)
+        .arg(share(hits, k));
 }
 
 QString MainWindow::aucText() const

@@ -113,6 +113,36 @@ private slots:
         QVERIFY(!CompareView::mmdParagraphOf(m).contains(QStringLiteral("below 0")));
     }
 
+    // Issue 38 (Orange's confusion matrix): with labels, the flags at the threshold are read
+    // against them, with precision@k.
+    void theFlagsAreReadAgainstTheLabels()
+    {
+        sosrep::Vector logValues(6);
+        logValues << -9.0, -1.0, -8.0, -0.5, -7.0, -0.2; // the lowest three are the most anomalous
+        Eigen::VectorXi labels(6);
+        labels << 1, 0, 1, 0, 0, 1;
+        // Threshold -5: rows 0, 2, 4 flagged; anomalies 0, 2, 5: TP 2, FP 1, FN 1, TN 2; the
+        // top 3 rows (0, 2, 4) hold 2 anomalies: precision@3 = 0.667.
+        const QString text = MainWindow::confusionText(logValues, labels, -5.0);
+        QVERIFY2(text.contains(QStringLiteral("3 flagged; TP 2, FP 1, FN 1, TN 2 (precision "
+                                              "0.667, recall 0.667); precision@3")),
+                 qPrintable(text));
+        QVERIFY(text.endsWith(QStringLiteral("0.667")));
+
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
+        c->setContamination(0.1);
+        QSignalSpy ready(c, &EstimationController::thresholdReady);
+        QVERIFY(fitAndWait(c));
+        QVERIFY(c->threshold() || ready.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(w.aucText().contains(QStringLiteral("At the threshold")), 10000);
+        QVERIFY(w.aucText().startsWith(QStringLiteral("AUC-ROC")));
+        const QString expected = MainWindow::confusionText(c->result()->rowLogDensity, *c->labels(),
+                                                           c->threshold()->offset);
+        QVERIFY2(w.aucText().endsWith(expected), qPrintable(w.aucText()));
+    }
+
     void generateSaysWhenItResetsTheLengthScale()
     {
         MainWindow w;
