@@ -23,6 +23,17 @@ QCPScatterStyle rugTick(const QColor& colour, double length, double width)
     return s;
 }
 
+/// The curve's log values as drawn: a pre-density normalized over the plotted range first (the
+/// axis says so), anything else as it is.
+Vector drawnLogValues(const DensityCurve& curve, DensityKind kind)
+{
+    const CurveSpec& s = curve.spec;
+    if (kind == DensityKind::PreDensity && !curve.marginal) {
+        return normalizeOnGrid(Matrix(curve.logValues), (s.max - s.min) / std::max(1, s.n - 1));
+    }
+    return curve.logValues;
+}
+
 } // namespace
 
 /// The levels of a normality score that 50, 80 and 95 % of the rows reach (the score's own
@@ -151,11 +162,7 @@ void DensityCurvePlot::showContent(const Content& c)
     const bool score = c.kind == DensityKind::Score;
     // Values: a density in the column's own units (p_raw = p_scaled dt/dx); a pre-density is
     // normalized over the plotted range first (said on the axis); a score as it is.
-    Vector logValues = curve.logValues;
-    const double dt = (s.max - s.min) / std::max(1, s.n - 1);
-    if (c.kind == DensityKind::PreDensity && !curve.marginal) {
-        logValues = normalizeOnGrid(Matrix(logValues), dt);
-    }
+    const Vector logValues = drawnLogValues(curve, c.kind);
     QVector<double> x(s.n), y(s.n);
     for (int i = 0; i < s.n; ++i) {
         x[i] = c.toData(s.t(i));
@@ -230,13 +237,8 @@ double DensityCurvePlot::drawClasses(const Content& c)
         if (s.n < 2 || curve.logValues.size() != s.n) {
             continue;
         }
-        // As the whole data's curve: a pre-density normalized over the range, then per unit
-        // of the column, times the class's share (the classes add up to the whole).
-        Vector logValues = curve.logValues;
-        const double dt = (s.max - s.min) / std::max(1, s.n - 1);
-        if (c.kind == DensityKind::PreDensity && !curve.marginal) {
-            logValues = normalizeOnGrid(Matrix(logValues), dt);
-        }
+        // As the whole data's curve, times the class's share (the classes add up to the whole).
+        const Vector logValues = drawnLogValues(curve, c.kind);
         QVector<double> x(s.n), y(s.n);
         for (int i = 0; i < s.n; ++i) {
             x[i] = c.toData(s.t(i));
