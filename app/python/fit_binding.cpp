@@ -115,7 +115,6 @@ std::shared_ptr<Model> modelOf(FitOutcome& f, FitData& data, const FitSettings& 
         m->settings = settings;
         m->outcome.lengthScale = f.lengthScale;
         m->outcome.heldOutLogValues = f.heldOutLogValues;
-        m->outcome.heldOutWeights = f.heldOutWeights;
     }
     return m;
 }

@@ -71,7 +71,6 @@ struct FitOutcome
     /// Log values at rows the model did not fit, when the fit holds such rows: the multi-scale
     /// anomaly rule's validation rows, which none of its members saw (outlier_threshold.h).
     Vector heldOutLogValues;
-    Vector heldOutWeights; // their row weights, when the fit had weights (else empty)
     bool cancelled = false;
     double seconds = 0.0;
 };

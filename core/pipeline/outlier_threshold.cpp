@@ -51,10 +51,7 @@ Vector heldOutLogValues(const FitData& data, const FitSettings& settings, const 
         *weights = Vector();
     }
     if (fit.heldOutLogValues.size() > 0) {
-        *method = "validation rows";
-        if (weights) {
-            *weights = fit.heldOutWeights;
-        }
+        *method = "validation rows"; // counted unweighted, as the ensemble's ranks count them
         return fit.heldOutLogValues;
     }
     if (const std::optional<FitData> rows = weightedRowsInOrder(data)) {

@@ -33,8 +33,9 @@ struct OutlierThreshold
 /// validation rows (fit.heldOutLogValues), otherwise every training row's value from a
 /// `folds`-fold cross-fit at the fitted length scale (seeded by the settings' seed; copies of
 /// a row in one fold; at most one fold per distinct row). `method` says which. Empty when
-/// cancelled. With row weights (data.weights), *weights gets each held-out row's (else it is
-/// emptied), and rows of weight 0 are left out.
+/// cancelled. With row weights (data.weights), the cross-fit's *weights gets each held-out
+/// row's and rows of weight 0 are left out; the anomaly rule's validation rows come
+/// unweighted, as its ranks count them (*weights emptied).
 Vector heldOutLogValues(const FitData& data, const FitSettings& settings, const FitOutcome& fit,
                         int folds, const FitObserver& observer, std::string* method,
                         Vector* weights = nullptr);
