@@ -57,6 +57,13 @@ int applyModelOptions(const QCommandLineParser& parser, EstimationController* co
                      qPrintable(parser.value(QStringLiteral("scale"))));
         return kExitUsage;
     }
+    if (parser.isSet(QStringLiteral("bw-adjust")) &&
+        !controller->setOption("bw_adjust",
+                               parser.value(QStringLiteral("bw-adjust")).toStdString())) {
+        std::fprintf(stderr, "sosrep-studio: --bw-adjust: '%s' is not a positive number\n",
+                     qPrintable(parser.value(QStringLiteral("bw-adjust"))));
+        return kExitUsage;
+    }
     if (!parser.isSet(QStringLiteral("purpose"))) {
         return 0;
     }

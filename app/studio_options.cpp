@@ -4,6 +4,7 @@
 
 #include "core/data/scaler.h"
 #include "core/errors.h"
+#include "core/estimators/common_options.h"
 #include "core/estimators/fit_settings.h"
 #include "core/estimators/registry.h"
 #include "core/pipeline/outlier_threshold.h"
@@ -136,6 +137,32 @@ QString scaleProblem(const QCommandLineParser& parser)
         scalingKindFromString(parser.value(QStringLiteral("scale")).toStdString());
     } catch (const ParameterError& e) {
         return QStringLiteral("--scale: ") + QString::fromStdString(e.message());
+    }
+    return {};
+}
+
+/// --bw-adjust: a positive multiplier, for an estimator with a length scale.
+QString bwAdjustProblem(const QCommandLineParser& parser)
+{
+    if (!parser.isSet(QStringLiteral("bw-adjust"))) {
+        return {};
+    }
+    try {
+        OptionValues v(kernelOptions());
+        v.set("bw_adjust", parser.value(QStringLiteral("bw-adjust")).toStdString());
+    } catch (const ParameterError& e) {
+        return QStringLiteral("--bw-adjust: ") + QString::fromStdString(e.message());
+    }
+    const std::string estimator = parser.isSet(QStringLiteral("estimator"))
+                                      ? parser.value(QStringLiteral("estimator")).toStdString()
+                                      : std::string("sosrep");
+    try {
+        if (!FitSettings::defaults(estimator).values.has("bw_adjust")) {
+            return QStringLiteral("--bw-adjust: the %1 estimator has no length scale")
+                .arg(QString::fromStdString(estimator));
+        }
+    } catch (const std::exception&) {
+        // An unknown --estimator: its own problem says so.
     }
     return {};
 }
@@ -291,6 +318,10 @@ void addStudioOptions(QCommandLineParser& parser)
         "P");
     add("scale", "per-column scaling of the data: minmax (default), zscore, robust, rank or none",
         "KIND");
+    add("bw-adjust",
+        "multiply the length scale once it is set (tuned, a rule or a number) by A, as "
+        "seaborn's bw_adjust (default 1)",
+        "A");
     add("compare", "second estimator of the compare view", "NAME");
     add("contamination",
         "Scores view: flag this share of rows as outliers, 'auto' (0.1) or in (0, 0.5]; the "
@@ -338,9 +369,9 @@ QString checkStudioOptions(const QCommandLineParser& parser)
          {estimatorProblem(parser, "estimator", false), estimatorProblem(parser, "compare", false),
           estimatorProblem(parser, "ratio-estimator", true), tabProblem(parser),
           sizeProblem(parser), splitProblem(parser), outputProblem(parser), purposeProblem(parser),
-          scaleProblem(parser), contaminationProblem(parser), marginalProblem(parser),
-          colorScaleProblem(parser), hueProblem(parser), jointProblem(parser),
-          pairPlotProblem(parser)}) {
+          scaleProblem(parser), bwAdjustProblem(parser), contaminationProblem(parser),
+          marginalProblem(parser), colorScaleProblem(parser), hueProblem(parser),
+          jointProblem(parser), pairPlotProblem(parser)}) {
         if (!problem.isEmpty()) {
             return problem;
         }

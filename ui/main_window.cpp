@@ -373,6 +373,8 @@ FdChoice MainWindow::fdChoice() const
     c.spacing = sweep->spacing;
     if (!r->fit.search) {
         c.shownLengthScale = r->lengthScale(); // a clicked point: the sweep is the earlier one
+    } else {
+        c.bwAdjust = r->fit.bwAdjust;
     }
     try {
         const SelectionRule rule = resolvedRule(m_controller->sweepSettings().values);

@@ -164,6 +164,10 @@ QJsonObject fitSummary(const FitOutcome& f, const FitSettings& settings, const D
         s[QStringLiteral("kernel")] = QString::fromStdString(toString(k->spec().type));
         s[QStringLiteral("length_scale")] = k->spec().lengthScale;
     }
+    if (f.bwAdjust != 1.0) { // the fitted l = the chosen one x the multiplier
+        s[QStringLiteral("bw_adjust")] = f.bwAdjust;
+        s[QStringLiteral("length_scale_chosen")] = f.lengthScaleChosen;
+    }
     if (!f.lengthScaleRule.empty() && f.lengthScaleRule != "auto") {
         s[QStringLiteral("length_scale_rule")] = QString::fromStdString(f.lengthScaleRule);
     }

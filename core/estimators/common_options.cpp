@@ -54,6 +54,13 @@ OptionTable makeKernelOptions()
                               {"auto", "scott", "silverman"});
     l.logScale = true;
     t.push_back(l);
+    OptionSpec adjust = realOption(
+        {"bw_adjust", "ℓ multiplier", "Kernel", "A"}, "1", 0.0, true,
+        "multiplies the length scale once it is set (tuned, a rule of thumb or a number), as "
+        "seaborn's bw_adjust: below 1 sharper, above 1 smoother; the tuning's curve and choice "
+        "are not changed by it");
+    adjust.logScale = true;
+    t.push_back(adjust);
     OptionSpec order =
         integerOption({"sdo_order", "SDO order m", "Kernel", "M"}, d.sdoOrder, 0,
                       KernelSpec::kMaxSdoOrder, "SDO order m > d/2 (0 = floor(d/2) + 1)");

@@ -42,6 +42,16 @@ bool FitSettings::autoLengthScale() const
     return values.has("length_scale") && values.text("length_scale") == "auto";
 }
 
+void FitSettings::fixLengthScale(double lengthScale)
+{
+    if (values.has("length_scale")) {
+        values.setReal("length_scale", lengthScale);
+    }
+    if (values.has("bw_adjust")) {
+        values.setReal("bw_adjust", 1.0);
+    }
+}
+
 void FitSettings::resolvePurpose(const std::string& taskPurpose)
 {
     if (values.has("purpose") && values.text("purpose") == "auto") {

@@ -27,6 +27,11 @@ struct FitSettings
     /// True when the length scale is tuned by Fisher divergence ("auto").
     bool autoLengthScale() const;
 
+    /// Fixes the length scale at a fitted one: length_scale = l and bw_adjust = 1 (a fitted l
+    /// has its multiplier in it already; refits of other rows or columns at that l must not
+    /// apply it twice). Settings without a kernel: unchanged.
+    void fixLengthScale(double lengthScale);
+
     /// Resolves purpose=auto to the task's own purpose (fit: density; adbench: anomaly), so
     /// that summaries, model and project files state it. Estimators without a tuned length
     /// scale have no purpose: unchanged.

@@ -73,9 +73,11 @@ FitOutcome fitEnsemble(FitOutcome& out, const SweepFold& fold, const Estimator& 
     const SearchResult& r = *out.search;
     std::vector<std::pair<double, std::shared_ptr<const FittedModel>>> members;
     const int total = static_cast<int>(r.selection.memberScales.size());
-    for (double scale : r.selection.memberScales) {
+    for (double chosen : r.selection.memberScales) {
+        const double scale = chosen * out.bwAdjust;
         KernelSpec k = kernel;
         k.lengthScale = scale;
+        k.validate(static_cast<int>(fold.train.cols()));
         FitControl control;
         const int done = static_cast<int>(members.size());
         control.progress = finalFitProgress(observer, sweepPoints, done, total);
@@ -88,7 +90,7 @@ FitOutcome fitEnsemble(FitOutcome& out, const SweepFold& fold, const Estimator& 
             out.cancelled = true;
             return out;
         }
-        const bool lastChance = members.empty() && scale == r.selection.memberScales.back();
+        const bool lastChance = members.empty() && chosen == r.selection.memberScales.back();
         if (model->report().refused && !lastChance) {
             // A scale nothing can be fitted at (kernel SoS at the neighbourhood reach in 1555
             // columns stopped a whole adbench run): the others rank the rows, and it is said.
@@ -112,7 +114,8 @@ FitOutcome fitEnsemble(FitOutcome& out, const SweepFold& fold, const Estimator& 
     // Its threshold counts these rows as the ranks do, unweighted: a weighted quantile of
     // unweighted ranks flagged 10 % of new inliers at contamination 0.05 (rows weighted 2:1).
     out.heldOutLogValues = ensemble->logValues(fold.validation).values;
-    out.lengthScale = r.curve[static_cast<size_t>(r.selection.fdIndex)].lengthScale;
+    out.lengthScaleChosen = r.curve[static_cast<size_t>(r.selection.fdIndex)].lengthScale;
+    out.lengthScale = out.lengthScaleChosen * out.bwAdjust;
     out.model = std::move(ensemble);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return out;
@@ -307,6 +310,7 @@ FitOutcome fitStages(const FitData& data, const FitSettings& settings, const Fit
     KernelSpec kernel;
     if (caps.usesKernel) {
         kernel = kernelOf(settings, data, out.lengthScaleRule);
+        out.bwAdjust = settings.values.has("bw_adjust") ? settings.values.real("bw_adjust") : 1.0;
     }
     int sweepPoints = 0;              // grid points swept here (0: no sweep, or a sweep reused)
     double validationUnitShift = 0.0; // rank scaling: see below
@@ -357,6 +361,11 @@ FitOutcome fitStages(const FitData& data, const FitSettings& settings, const Fit
                                sweepPoints);
         }
     }
+    if (caps.usesKernel) {
+        out.lengthScaleChosen = kernel.lengthScale;
+        kernel.lengthScale *= out.bwAdjust;
+        kernel.validate(static_cast<int>(data.train.cols()));
+    }
     FitControl control;
     control.progress = sweepPoints > 0 ? finalFitProgress(observer, sweepPoints, 0, 1)
                                        : progressOf(observer, "fit");
@@ -367,6 +376,7 @@ FitOutcome fitStages(const FitData& data, const FitSettings& settings, const Fit
     if (tune && model->report().refused && out.search) {
         model = refitAboveRefused(std::move(model), data, estimator, settings, kernel, control,
                                   *out.search, out.warnings);
+        out.lengthScaleChosen = kernel.lengthScale / out.bwAdjust;
     }
     if (model->report().status == SolverStatus::Cancelled) {
         out.cancelled = true;

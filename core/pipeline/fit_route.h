@@ -67,7 +67,11 @@ struct FitOutcome
     std::string rule;                         // the rule applied ("density", "paper"...)
     std::string lengthScaleRule;              // "auto", "scott", "silverman", "" for a number
     double lengthScale = 0.0;                 // the fitted kernel's (0 without a kernel)
-    std::vector<std::string> warnings;        // soft problems of the fit
+    /// bw_adjust: the fitted l is lengthScaleChosen x bwAdjust (the tuning's or the rule's
+    /// choice, or the number given, times the multiplier); 1 leaves it as chosen.
+    double bwAdjust = 1.0;
+    double lengthScaleChosen = 0.0;
+    std::vector<std::string> warnings; // soft problems of the fit
     /// Log values at rows the model did not fit, when the fit holds such rows: the multi-scale
     /// anomaly rule's validation rows, which none of its members saw (outlier_threshold.h).
     Vector heldOutLogValues;

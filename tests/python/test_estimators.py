@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import sosrep
+from sklearn.neighbors import KernelDensity
 from conftest import write_csv
 
 
@@ -467,3 +468,19 @@ def test_verbose_drives_a_tqdm_bar_to_its_total(moons, monkeypatch):
     monkeypatch.setitem(sys.modules, "tqdm", types.SimpleNamespace(tqdm=FakeBar))
     sosrep.SOSREP(verbose=1).fit(moons[:150])
     assert len(bars) == 1 and bars[0].n == bars[0].total and bars[0].closed
+
+
+def test_bw_adjust_multiplies_the_fitted_length_scale_as_seaborn():
+    """bw_adjust: the tuned l times the multiplier, the model that of that number (here
+    scikit-learn's KernelDensity at the multiplied bandwidth, without scaling)."""
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(300, 2))
+    Y = rng.normal(size=(40, 2))
+    plain = sosrep.KDE(scale="none", purpose="density").fit(X)
+    wide = sosrep.KDE(scale="none", purpose="density", bw_adjust=1.5).fit(X)
+    assert wide.get_params()["bw_adjust"] == 1.5
+    assert wide.length_scale_ == pytest.approx(1.5 * plain.length_scale_, rel=1e-15)
+    theirs = KernelDensity(bandwidth=wide.length_scale_).fit(X)
+    np.testing.assert_allclose(wide.score_samples(Y), theirs.score_samples(Y), rtol=1e-10)
+    with pytest.raises(ValueError, match="bw_adjust"):
+        sosrep.KDE(bw_adjust=0).fit(X)

@@ -82,6 +82,16 @@ std::vector<Pool> pools()
           {"none", true},
           {"quantile", false},
           {"", false}}},
+        {"bw-adjust",
+         {{"1.5", true},
+          {"0.25", true},
+          {"1e-3", true},
+          {"0", false},
+          {"-1", false},
+          {"nan", false},
+          {"inf", false},
+          {"x", false},
+          {"", false}}},
         {"contamination",
          {{"auto", true},
           {"0.1", true},
@@ -142,6 +152,11 @@ private slots:
                 !sosrep::FitSettings::defaults(estimator.toStdString()).values.has("purpose")) {
                 bad << QStringLiteral("purpose");
             }
+            if (given.count("bw-adjust") && !bad.contains("bw-adjust") &&
+                !bad.contains("estimator") &&
+                !sosrep::FitSettings::defaults(estimator.toStdString()).values.has("bw_adjust")) {
+                bad << QStringLiteral("bw-adjust");
+            }
             if (given.count("marginal") &&
                 ((given.count("tab") && given["tab"] != "0") || given.count("negativity") ||
                  given.count("ratio-split") || given.count("ratio-q"))) {
@@ -162,7 +177,8 @@ private slots:
             if (!problem.isEmpty()) {
                 ++refused;
                 const QString named = problem.section(QLatin1Char(':'), 0, 0).mid(2);
-                QVERIFY2(bad.contains(named) || (named == "purpose" && bad.contains("estimator")),
+                QVERIFY2(bad.contains(named) || ((named == "purpose" || named == "bw-adjust") &&
+                                                 bad.contains("estimator")),
                          qPrintable(args.join(' ') + QStringLiteral(" -> ") + problem));
             }
         }

@@ -51,6 +51,33 @@ private slots:
         QVERIFY(w.fdPlot()->title().size() > head.size()); // the words follow, not in bold
     }
 
+    void theLengthScaleMultiplierIsSaidAndAClickedScaleIsFittedAsItIs()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
+        sosrep::FitSettings s = c->settings();
+        s.values.set("bw_adjust", "1.5");
+        c->setSettings(s);
+        QVERIFY(fitAndWait(c));
+        const sosrep::FitOutcome& f = c->result()->fit;
+        QVERIFY(f.search);
+        const double chosen = f.search->curve[size_t(f.search->selection.index)].lengthScale;
+        QVERIFY(std::abs(f.lengthScale - 1.5 * chosen) < 1e-12 * chosen);
+        const QString head = w.fdPlot()->headline();
+        QVERIFY2(head.contains(QStringLiteral("ℓ multiplier")) &&
+                     head.contains(QString::number(1.5 * chosen, 'g', 4)),
+                 qPrintable(head));
+        // A point clicked on the curve is fitted at that l: the multiplier goes back to 1.
+        const double clicked = f.search->curve.front().lengthScale;
+        QSignalSpy refitted(c, &EstimationController::fitFinished);
+        c->fitAtLengthScale(clicked);
+        QVERIFY(refitted.wait(60000));
+        QCOMPARE(c->settings().values.real("bw_adjust"), 1.0);
+        QVERIFY(std::abs(c->result()->lengthScale() - clicked) < 1e-12 * clicked);
+        QVERIFY(!w.fdPlot()->headline().contains(QStringLiteral("ℓ multiplier")));
+    }
+
     void theCompareColourBarsCaptionFits()
     {
         MainWindow w;

@@ -561,7 +561,7 @@ FitJobSink EstimationController::workerSink()
 void EstimationController::fitAtLengthScale(double lengthScale)
 {
     FitSettings s = m_settings;
-    s.values.setReal("length_scale", lengthScale);
+    s.fixLengthScale(lengthScale); // the clicked l is the one fitted: no multiplier on it
     setSettings(s);
     fit();
 }

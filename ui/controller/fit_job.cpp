@@ -193,8 +193,8 @@ std::shared_ptr<const FittedModel> fitAtLengthScale(const Matrix& x, const FitSe
             }
         }
     }
-    if (other.values.has("length_scale") && lengthScale > 0.0) {
-        other.values.setReal("length_scale", lengthScale);
+    if (lengthScale > 0.0) {
+        other.fixLengthScale(lengthScale);
     }
     FitObserver quiet;
     quiet.cancelled = observer.cancelled;

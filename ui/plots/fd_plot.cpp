@@ -155,6 +155,12 @@ QString curveTitle(const std::vector<FdPoint>& curve, const FdChoice& choice, in
         head +=
             QStringLiteral(" = %1 × ℓ_FD (ℓ_FD = %2)").arg(l / lfd, 0, 'g', 3).arg(lfd, 0, 'g', 4);
     }
+    if (choice.bwAdjust != 1.0 && choice.shownLengthScale <= 0.0) {
+        head += QStringLiteral(", fitted at %1 × %2 = %3 (ℓ multiplier)")
+                    .arg(choice.bwAdjust, 0, 'g', 4)
+                    .arg(l, 0, 'g', 4)
+                    .arg(l * choice.bwAdjust, 0, 'g', 4);
+    }
     if (!choice.agreement.isEmpty()) {
         head += QStringLiteral("; ") + choice.agreement;
     }

@@ -23,6 +23,8 @@ struct FdChoice
     /// The model shown when it is not the rule's choice (a point clicked on the curve: the
     /// sweep is kept and both are marked); 0 = the rule's choice is shown.
     double shownLengthScale = 0.0;
+    /// The ℓ multiplier (bw_adjust) the fit applied to the selected ℓ; 1 = none.
+    double bwAdjust = 1.0;
     /// The data's median nearest-neighbour distance (0 = unknown); with `spacingFloor` the rule
     /// looks only above it and the range below is shaded as excluded.
     double spacing = 0.0;

@@ -61,6 +61,7 @@ class SOSREP(DensityEstimator):
         self,
         *,
         backend: Literal['auto', 'dense', 'lowrank'] = 'auto',
+        bw_adjust: float = 1.0,
         fd_duplicates: Literal['auto', 'keep', 'exclude'] = 'auto',
         fd_estimator: Literal['analytic', 'finite-difference'] = 'analytic',
         fd_factor: float = 2.0,
@@ -97,6 +98,7 @@ class KDE(DensityEstimator):
         self,
         *,
         backend: Literal['auto', 'dense', 'lowrank'] = 'auto',
+        bw_adjust: float = 1.0,
         fd_duplicates: Literal['auto', 'keep', 'exclude'] = 'auto',
         fd_estimator: Literal['analytic', 'finite-difference'] = 'analytic',
         fd_factor: float = 2.0,
@@ -131,6 +133,7 @@ class KernelSoS(DensityEstimator):
     def __init__(
         self,
         *,
+        bw_adjust: float = 1.0,
         fd_duplicates: Literal['auto', 'keep', 'exclude'] = 'auto',
         fd_estimator: Literal['analytic', 'finite-difference'] = 'analytic',
         fd_factor: float = 2.0,

@@ -133,7 +133,7 @@ public:
                 return cancelledRatioFit("sosrep-ratio");
             }
             checkUsable(*out.model);
-            fs.values.setReal("length_scale", out.lengthScale);
+            fs.fixLengthScale(out.lengthScale);
             models[s] = out.model;
             settings[s] = fs;
         }
