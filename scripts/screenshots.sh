@@ -64,3 +64,12 @@ if [[ -f "$shuttle" ]]; then
         "$studio" "$shuttle" --pairplot --size "$size" --screenshot "$out/pairplot_shuttle_$size.png"
     done
 fi
+# Row names (a text id column) in the Scores table, and the FD title under an l multiplier.
+awk -F, 'NR == 1 { print "sample," $0; next } { printf "\"item %d, lot %d\",%s\n", NR - 1, (NR - 1) % 7, $0 }' \
+    "$tmp/gmm.csv" > "$tmp/named.csv"
+for size in 1280x720 1600x1000; do
+    "$studio" "$tmp/named.csv" --tab 3 --contamination 0.05 --size "$size" \
+        --screenshot "$out/scores_row_names_$size.png"
+    "$studio" --demo --bw-adjust 1.5 --tab 2 --size "$size" \
+        --screenshot "$out/fd_bw_adjust_$size.png"
+done

@@ -113,9 +113,11 @@ QString MainWindow::exportScores(const QString& path)
         // With the Scores view's outlier flags when they are computed (the same outlier column
         // as `sosrep fit --contamination`).
         const std::optional<OutlierThreshold>& t = m_controller->threshold();
+        const Dataset& data = m_controller->featureData();
         out.stage(file, io::scoresText(file, r->rowLogDensity, r->scoresModel().kind(),
                                        m_controller->labels(),
-                                       t ? std::optional<double>(t->offset) : std::nullopt));
+                                       t ? std::optional<double>(t->offset) : std::nullopt,
+                                       data.rowNames, data.rowNameColumn));
         out.commit();
         return {};
     } catch (const std::exception& ex) {

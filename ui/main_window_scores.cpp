@@ -27,6 +27,9 @@ void MainWindow::showScores()
     const FitJobResult* r = m_controller->result();
     const DensityKind kind = r->scoresModel().kind();
     m_scores->setColumns(m_controller->featureNames());
+    const Dataset& data = m_controller->featureData();
+    m_scores->setRowNames(data.rowNames, QString::fromStdString(data.rowNameColumn));
+    m_scores->setFeatures(data.x);
     m_scores->setScores(r->rowLogDensity, m_controller->labels(), kind, r->fitRowIndices);
     m_scoresTuning->setText(scoresTuningText(*r));
     showThreshold();

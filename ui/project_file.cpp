@@ -30,14 +30,18 @@ QString sha256Of(const QString& path)
 
 std::string roleName(ColumnRole r)
 {
-    return r == ColumnRole::Feature ? "feature" : r == ColumnRole::Label ? "label" : "ignore";
+    return r == ColumnRole::Feature   ? "feature"
+           : r == ColumnRole::Label   ? "label"
+           : r == ColumnRole::RowName ? "row_name"
+                                      : "ignore";
 }
 
 ColumnRole roleOf(const std::string& name)
 {
-    return name == "label"    ? ColumnRole::Label
-           : name == "ignore" ? ColumnRole::Ignore
-                              : ColumnRole::Feature;
+    return name == "label"      ? ColumnRole::Label
+           : name == "ignore"   ? ColumnRole::Ignore
+           : name == "row_name" ? ColumnRole::RowName
+                                : ColumnRole::Feature;
 }
 
 /// One view's tuning: the purpose, the rule and the length scales of its model.

@@ -16,6 +16,24 @@ void ScoresModel::setScores(const Vector& logDensity, const std::optional<Eigen:
     m_logDensity = logDensity;
     m_labels = labels;
     m_kind = kind;
+    relayout();
+    endResetModel();
+}
+
+void ScoresModel::setRowNames(std::vector<std::string> names, const QString& header)
+{
+    beginResetModel();
+    m_rowNames = std::move(names);
+    m_rowNameHeader = header;
+    relayout();
+    endResetModel();
+}
+
+void ScoresModel::setFeatures(Matrix values)
+{
+    beginResetModel();
+    m_features = std::move(values);
+    relayout();
     endResetModel();
 }
 
@@ -26,7 +44,35 @@ void ScoresModel::setThreshold(std::optional<double> offset)
     }
     beginResetModel();
     m_threshold = offset;
+    relayout();
     endResetModel();
+}
+
+void ScoresModel::relayout()
+{
+    const Eigen::Index rows = m_logDensity.size();
+    m_layout = {Column::Row};
+    if (!m_rowNames.empty() && Eigen::Index(m_rowNames.size()) == rows) {
+        m_layout.push_back(Column::Name);
+    }
+    m_layout.insert(m_layout.end(), {Column::LogValue, Column::Score});
+    if (m_labels) {
+        m_layout.push_back(Column::Label);
+    }
+    if (!m_fitRows.empty()) {
+        m_layout.push_back(Column::Fitted);
+    }
+    if (m_threshold) {
+        m_layout.push_back(Column::Outlier);
+    }
+    if (m_features.rows() == rows && rows > 0) {
+        m_layout.insert(m_layout.end(), size_t(m_features.cols()), Column::Feature);
+    }
+}
+
+ScoresModel::Column ScoresModel::columnAt(int section) const
+{
+    return m_layout[size_t(section)];
 }
 
 int ScoresModel::rowCount(const QModelIndex& parent) const
@@ -36,15 +82,14 @@ int ScoresModel::rowCount(const QModelIndex& parent) const
 
 int ScoresModel::columnCount(const QModelIndex& parent) const
 {
-    return parent.isValid()
-               ? 0
-               : 3 + (m_labels ? 1 : 0) + (m_fitRows.empty() ? 0 : 1) + (m_threshold ? 1 : 0);
+    return parent.isValid() ? 0 : int(m_layout.size());
 }
 
 QVariant ScoresModel::data(const QModelIndex& index, int role) const
 {
     const int r = index.row();
-    if (index.column() == fittedColumn()) {
+    const Column column = columnAt(index.column());
+    if (column == Column::Fitted) {
         const bool fitted = std::binary_search(m_fitRows.begin(), m_fitRows.end(), r);
         if (role == Qt::ToolTipRole) {
             return fitted ? tr("in the seeded subsample the model was fitted on")
@@ -55,7 +100,7 @@ QVariant ScoresModel::data(const QModelIndex& index, int role) const
         }
         return {};
     }
-    if (index.column() == outlierColumn()) {
+    if (column == Column::Outlier) {
         const bool outlier = m_logDensity(r) < *m_threshold;
         if (role == Qt::ToolTipRole) {
             return outlier
@@ -70,42 +115,53 @@ QVariant ScoresModel::data(const QModelIndex& index, int role) const
     if (role != Qt::DisplayRole && role != Qt::EditRole) {
         return {};
     }
-    switch (index.column()) {
-    case 0:
+    switch (column) {
+    case Column::Row:
         return r;
-    case 1:
+    case Column::Name:
+        return QString::fromStdString(m_rowNames[size_t(r)]);
+    case Column::LogValue:
         return m_logDensity(r);
-    case 2:
+    case Column::Score:
         return -m_logDensity(r);
-    case 3:
-        return m_labels ? QVariant((*m_labels)(r)) : QVariant();
+    case Column::Label:
+        return (*m_labels)(r);
+    case Column::Feature: {
+        const auto first = std::find(m_layout.begin(), m_layout.end(), Column::Feature);
+        return m_features(r, index.column() - int(first - m_layout.begin()));
+    }
     default:
         return {};
     }
-    return {};
 }
 
 QVariant ScoresModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
+        section >= int(m_layout.size())) {
         return QAbstractTableModel::headerData(section, orientation, role);
     }
-    if (section == outlierColumn()) {
-        return tr("outlier");
-    }
-    switch (section) {
-    case 0:
+    switch (columnAt(section)) {
+    case Column::Row:
         return tr("row");
-    case 1:
+    case Column::Name:
+        return m_rowNameHeader;
+    case Column::LogValue:
         return logValueLabel(m_columns, m_kind);
-    case 2:
+    case Column::Score:
         return m_kind == DensityKind::Score ? tr("anomaly score (−normality)")
                                             : tr("anomaly score (−log p)");
-    case 3:
-    case 4:
-        return section == fittedColumn() ? tr("fitted") : tr("label");
-    default:
-        return {};
+    case Column::Label:
+        return tr("label");
+    case Column::Fitted:
+        return tr("fitted");
+    case Column::Outlier:
+        return tr("outlier");
+    case Column::Feature: {
+        const auto first = std::find(m_layout.begin(), m_layout.end(), Column::Feature);
+        const int j = section - int(first - m_layout.begin());
+        return j < m_columns.size() ? m_columns[j] : QVariant();
+    }
     }
     return {};
 }

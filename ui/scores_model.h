@@ -12,8 +12,9 @@
 
 namespace sosrep::ui {
 
-/// Per-row log density and anomaly score (= -log p), with the label when known. Sortable views
-/// sit on top through QSortFilterProxyModel.
+/// Per-row log density and anomaly score (= -log p), with the row's name (the file's id
+/// column), its label when known, whether it was fitted, its outlier flag, and its feature
+/// values in the data's own units. Sortable views sit on top through QSortFilterProxyModel.
 class ScoresModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -29,23 +30,39 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
     /// The data's column names: the log-value column says its unit ("per minute × hour").
     void setColumns(const QStringList& columns) { m_columns = columns; }
+    /// The rows' names and the id column's name (empty: no name column); and the feature
+    /// values shown after the scores (raw units, one row per scored row; empty: none).
+    void setRowNames(std::vector<std::string> names, const QString& header);
+    void setFeatures(Matrix values);
     /// The outlier threshold (a log value: rows below it are flagged, as `sosrep fit
     /// --contamination` writes them), or none (no "outlier" column).
     void setThreshold(std::optional<double> offset);
 
 private:
+    enum class Column
+    {
+        Row,
+        Name,
+        LogValue,
+        Score,
+        Label,
+        Fitted,
+        Outlier,
+        Feature
+    };
     Vector m_logDensity;
     std::optional<Eigen::VectorXi> m_labels;
     DensityKind m_kind = DensityKind::Normalized;
     std::vector<Eigen::Index> m_fitRows;
     QStringList m_columns;
     std::optional<double> m_threshold;
-    int labelColumn() const { return m_labels ? 3 : -1; }
-    int fittedColumn() const { return m_fitRows.empty() ? -1 : (m_labels ? 4 : 3); }
-    int outlierColumn() const
-    {
-        return m_threshold ? 3 + (m_labels ? 1 : 0) + (m_fitRows.empty() ? 0 : 1) : -1;
-    }
+    std::vector<std::string> m_rowNames;
+    QString m_rowNameHeader;
+    Matrix m_features;
+    /// The columns in order, rebuilt when what they show changes (feature j at layout + j).
+    std::vector<Column> m_layout;
+    void relayout();
+    Column columnAt(int section) const;
 };
 
 } // namespace sosrep::ui

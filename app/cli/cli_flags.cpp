@@ -22,6 +22,8 @@ const Flag kFlags[] = {
     {"model", "FILE", "model file from 'fit --model-out'"},
     {"columns", "LIST", "feature columns, comma-separated"},
     {"label-column", "NAME", "0/1 anomaly label column (not a feature)"},
+    {"id-column", "NAME",
+     "column naming the rows (text allowed; not a feature): written after 'row' in the scores"},
     {"model-out", "FILE", "save the model (JSON)"},
     {"scores-out", "FILE", "per-row scores (CSV)"},
     {"trace-out", "FILE", "optimizer trace (CSV)"},

@@ -11,17 +11,24 @@
 
 namespace sosrep::cli {
 
-Dataset loadDataset(const QString& path, const QString& labelColumn, const QStringList& columns)
+Dataset loadDataset(const QString& path, const QString& labelColumn, const QStringList& columns,
+                    const QString& idColumn)
 {
     Dataset ds;
     if (path.endsWith(QLatin1String(".npz"), Qt::CaseInsensitive)) {
+        if (!idColumn.isEmpty()) {
+            throw ParameterError("--id-column", "a .npz file has no named columns: " +
+                                                    quotedText(path.toStdString()));
+        }
         ds = readNpzDataset(path.toStdString());
         if (!labelColumn.isEmpty() && labelColumn != QLatin1String("y")) {
             throw ParameterError("--label-column", "a .npz file's labels are its array 'y', not " +
                                                        quotedText(labelColumn.toStdString()));
         }
     } else {
-        ds = readCsvFile(path.toStdString());
+        CsvReadOptions options;
+        options.idColumn = idColumn.toStdString();
+        ds = readCsvFile(path.toStdString(), options, nullptr);
         if (!labelColumn.isEmpty()) {
             try {
                 ds = ds.withLabelColumn(labelColumn.toStdString());
@@ -49,10 +56,11 @@ Dataset loadDataset(const QString& path, const QString& labelColumn, const QStri
 }
 
 Dataset loadMatching(const QString& path, const QString& labelColumn,
-                     const std::vector<std::string>& names, std::vector<std::string>* warnings)
+                     const std::vector<std::string>& names, std::vector<std::string>* warnings,
+                     const QString& idColumn)
 {
     // The label is optional here: rows to score need not be labelled (then there is no AUC).
-    Dataset all = loadDataset(path, {}, {});
+    Dataset all = loadDataset(path, {}, {}, idColumn);
     const std::string label = labelColumn.toStdString();
     if (!label.empty() && !all.hasLabels()) {
         const auto& c = all.columns;

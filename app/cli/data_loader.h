@@ -15,13 +15,15 @@ namespace sosrep::cli {
 /// Loads CSV/TSV (any other extension is read as delimited text) or .npz (X, y). For text files
 /// a named label column moves into the labels; for .npz, `y` is the label column already and
 /// the name must be empty or "y". A non-empty `columns` list selects and orders the features
-/// (each name once).
-Dataset loadDataset(const QString& path, const QString& labelColumn, const QStringList& columns);
+/// (each name once). A non-empty `idColumn` (text files) is read as the rows' names.
+Dataset loadDataset(const QString& path, const QString& labelColumn, const QStringList& columns,
+                    const QString& idColumn = {});
 
 /// Loads a second file (test rows, rows to score) and matches its feature columns to `names` by
 /// name, whatever their order there; missing columns are a DataError listing them, columns not
 /// among `names` are left out with a warning in *warnings.
 Dataset loadMatching(const QString& path, const QString& labelColumn,
-                     const std::vector<std::string>& names, std::vector<std::string>* warnings);
+                     const std::vector<std::string>& names, std::vector<std::string>* warnings,
+                     const QString& idColumn = {});
 
 } // namespace sosrep::cli

@@ -54,13 +54,14 @@ LoadedData loadFitData(const Options& o, const FitSettings& settings, CommandCon
     const QString label = o.text(QStringLiteral("label-column"));
     const QStringList columns =
         o.text(QStringLiteral("columns")).split(QLatin1Char(','), Qt::SkipEmptyParts);
-    d.train = loadDataset(o.required(QStringLiteral("train")), label, columns);
+    const QString id = o.text(QStringLiteral("id-column"));
+    d.train = loadDataset(o.required(QStringLiteral("train")), label, columns, id);
     d.prepared = prepareTraining(d.train, scalingKindFromString(settings.values.text("scale")));
     ctx.warn(d.prepared.warnings);
     if (o.has(QStringLiteral("test"))) {
         std::vector<std::string> warnings;
         d.test =
-            loadMatching(o.required(QStringLiteral("test")), label, d.train.columns, &warnings);
+            loadMatching(o.required(QStringLiteral("test")), label, d.train.columns, &warnings, id);
         ctx.warn(warnings);
         d.testX = applyToOther(d.prepared.scaler, *d.test);
     }
@@ -74,8 +75,9 @@ void stageOutputs(CommandContext& ctx, const FitFiles& files, const FitOutcome& 
     if (!files.scores.isEmpty()) {
         const std::optional<double> offset =
             threshold ? std::optional<double>(threshold->offset) : std::nullopt;
-        ctx.stage(files.scores, io::scoresText(files.scores.toStdString(), ld.values,
-                                               f.model->kind(), scored.labels, offset));
+        ctx.stage(files.scores,
+                  io::scoresText(files.scores.toStdString(), ld.values, f.model->kind(),
+                                 scored.labels, offset, scored.rowNames, scored.rowNameColumn));
     }
     if (!files.trace.isEmpty()) {
         ctx.stage(files.trace, traceText(files.trace.toStdString(), f.model->report()));
@@ -101,9 +103,10 @@ int commandFit(const QStringList& args, CommandContext& ctx)
 {
     QCommandLineParser p;
     addFlags(p, {QStringLiteral("train"), QStringLiteral("test"), QStringLiteral("columns"),
-                 QStringLiteral("label-column"), QStringLiteral("model-out"),
-                 QStringLiteral("scores-out"), QStringLiteral("trace-out"),
-                 QStringLiteral("fd-out"), QStringLiteral("contamination")});
+                 QStringLiteral("label-column"), QStringLiteral("id-column"),
+                 QStringLiteral("model-out"), QStringLiteral("scores-out"),
+                 QStringLiteral("trace-out"), QStringLiteral("fd-out"),
+                 QStringLiteral("contamination")});
     addEstimatorOptions(p);
     if (!ctx.parse(p, args)) {
         return ExitOk;

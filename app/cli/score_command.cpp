@@ -15,7 +15,7 @@ int commandScore(const QStringList& args, CommandContext& ctx)
 {
     QCommandLineParser p;
     addFlags(p, {QStringLiteral("model"), QStringLiteral("data"), QStringLiteral("label-column"),
-                 QStringLiteral("scores-out")});
+                 QStringLiteral("id-column"), QStringLiteral("scores-out")});
     if (!ctx.parse(p, args)) {
         return ExitOk;
     }
@@ -33,8 +33,8 @@ int commandScore(const QStringList& args, CommandContext& ctx)
         ctx.warn("the model's fit warned: " + w);
     }
     std::vector<std::string> warnings;
-    const Dataset raw =
-        loadMatching(dataPath, o.text(QStringLiteral("label-column")), m.columns, &warnings);
+    const Dataset raw = loadMatching(dataPath, o.text(QStringLiteral("label-column")), m.columns,
+                                     &warnings, o.text(QStringLiteral("id-column")));
     ctx.warn(warnings);
     const Matrix x = applyToOther(m.scaler, raw);
     const std::unique_ptr<FittedModel> model = io::toModel(m, modelPath.toStdString());
@@ -42,7 +42,8 @@ int commandScore(const QStringList& args, CommandContext& ctx)
     const std::optional<OutlierThreshold> threshold = io::savedOutlierThreshold(m, *model);
     ctx.stage(outPath,
               io::scoresText(outPath.toStdString(), ld.values, model->kind(), raw.labels,
-                             threshold ? std::optional<double>(threshold->offset) : std::nullopt));
+                             threshold ? std::optional<double>(threshold->offset) : std::nullopt,
+                             raw.rowNames, raw.rowNameColumn));
     QJsonObject s;
     s[QStringLiteral("estimator")] = QString::fromStdString(m.settings.estimator);
     if (m.kernel) {

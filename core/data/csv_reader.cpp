@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -215,6 +216,9 @@ struct CellTable
     std::vector<signed char> firstKind; // of the column's first non-missing cell
     std::optional<BadCell> firstMissing;
     long rows = 0;
+    /// The cells of the id column and of text columns, as text (a text column from its first
+    /// text cell on, earlier rows ""): what row names are read from.
+    std::map<size_t, std::vector<std::string>> texts;
 };
 
 /// One cell: its kind, its value, and the first missing or text cell remembered.
@@ -252,7 +256,7 @@ signed char classify(const Field& field, size_t j, const std::vector<std::string
 }
 
 CellTable readCells(CsvTokenizer& tok, const std::vector<std::string>& columns,
-                    const CsvReadOptions& options)
+                    const CsvReadOptions& options, size_t idIndex)
 {
     const size_t ncol = columns.size();
     const std::string& src = options.source;
@@ -270,9 +274,20 @@ CellTable readCells(CsvTokenizer& tok, const std::vector<std::string>& columns,
         }
         for (size_t j = 0; j < ncol; ++j) {
             double v = 0.0;
+            if (j == idIndex) { // any text: a name, not a value
+                t.texts[j].push_back(trim(record[j].text));
+                t.values.push_back(v);
+                t.kinds.push_back(0);
+                continue;
+            }
             const signed char kind = classify(record[j], j, columns, src, t, v);
             if (kind != 1 && t.firstKind[j] < 0) {
                 t.firstKind[j] = kind;
+            }
+            if (t.firstKind[j] == 2 && options.dropTextColumns) {
+                std::vector<std::string>& names = t.texts[j];
+                names.resize(static_cast<size_t>(t.rows));
+                names.push_back(trim(record[j].text));
             }
             if (!lenient && kind != 0) {
                 const BadCell& bad = kind == 1 ? *t.firstMissing : *t.firstText[j];
@@ -291,19 +306,30 @@ CellTable readCells(CsvTokenizer& tok, const std::vector<std::string>& columns,
 
 /// Columns kept: a text column (its first value is text: names, ids, categories) is refused,
 /// or left out when allowed; a stray word in a numeric column is a data error either way.
+/// `idIndex`: the id column (never kept); an interactive read without one takes the first
+/// text column as the row names (set here).
 std::vector<size_t> keptColumns(const CellTable& t, const std::vector<std::string>& columns,
-                                const CsvReadOptions& options, CsvReadReport* report)
+                                const CsvReadOptions& options, CsvReadReport* report,
+                                size_t& idIndex)
 {
     std::vector<size_t> keep;
     for (size_t j = 0; j < columns.size(); ++j) {
+        if (j == idIndex) {
+            continue;
+        }
         if (!t.firstText[j]) {
             keep.push_back(j);
         } else if (!options.dropTextColumns || t.firstKind[j] != 2) {
             throw DataError(options.source, t.firstText[j]->line, t.firstText[j]->col,
                             t.firstText[j]->what);
+        } else if (idIndex == std::string::npos) {
+            idIndex = j;
         } else if (report) {
             report->textColumns.push_back(columns[j]);
         }
+    }
+    if (report && idIndex != std::string::npos) {
+        report->rowNameColumn = columns[idIndex];
     }
     if (keep.empty()) {
         throw DataError(options.source, 1, 1, "no numeric column: every column holds text");
@@ -353,11 +379,32 @@ Dataset readCsv(std::istream& in, const CsvReadOptions& options, CsvReadReport* 
         throw DataError(src, 0, 0, "file is empty (expected a header row and data rows)");
     }
     const std::vector<std::string> columns = headerNames(header, src);
-    const CellTable cells = readCells(tok, columns, options);
-    const std::vector<size_t> keep = keptColumns(cells, columns, options, report);
+    size_t idIndex = std::string::npos;
+    if (!options.idColumn.empty()) {
+        const auto it = std::find(columns.begin(), columns.end(), options.idColumn);
+        if (it == columns.end()) {
+            std::string known;
+            for (const std::string& c : columns) {
+                known += (known.empty() ? "" : ", ") + quotedText(c);
+            }
+            throw DataError(src, 1, 0,
+                            "no id column named " + quotedText(options.idColumn) +
+                                " (columns: " + oneLine(known, 300) + ")");
+        }
+        idIndex = static_cast<size_t>(it - columns.begin());
+    }
+    const CellTable cells = readCells(tok, columns, options, idIndex);
+    const std::vector<size_t> keep = keptColumns(cells, columns, options, report, idIndex);
     const std::vector<long> rows = completeRows(cells, keep, columns.size(), options, report);
     Dataset ds;
     ds.source = src;
+    if (idIndex != std::string::npos) {
+        const std::vector<std::string>& names = cells.texts.at(idIndex);
+        ds.rowNameColumn = columns[idIndex];
+        for (long r : rows) {
+            ds.rowNames.push_back(names[static_cast<size_t>(r)]);
+        }
+    }
     for (size_t j : keep) {
         ds.columns.push_back(columns[j]);
     }

@@ -19,6 +19,10 @@ struct CsvReadOptions
     /// reported in CsvReadReport; the command line keeps both off.
     bool dropTextColumns = false;
     bool dropIncompleteRows = false;
+    /// The id column: read as text into Dataset::rowNames, not a feature (its cells may hold
+    /// anything, a missing one is an empty name). Empty: none, except that an interactive read
+    /// (dropTextColumns) takes the first text column as the row names.
+    std::string idColumn;
 };
 
 /// What a lenient read left out.
@@ -27,6 +31,7 @@ struct CsvReadReport
     std::vector<std::string> textColumns; // each with its first text value: "name ('abc')"
     long incompleteRows = 0;              // rows with a missing value (dropped or not)
     long droppedRows = 0;
+    std::string rowNameColumn; // the column read as row names, if any
 };
 
 /// Reads a delimited text table with a header row into a Dataset (all columns numeric).

@@ -37,6 +37,8 @@ Dataset Dataset::selectColumns(const std::vector<std::string>& names) const
     out.labels = labels;
     out.labelName = labelName;
     out.source = source;
+    out.rowNames = rowNames;
+    out.rowNameColumn = rowNameColumn;
     return out;
 }
 
@@ -93,6 +95,8 @@ Dataset Dataset::withLabelColumn(const std::string& name) const
     Dataset out;
     out.source = source;
     out.labelName = name;
+    out.rowNames = rowNames;
+    out.rowNameColumn = rowNameColumn;
     Eigen::VectorXi y(x.rows());
     for (Eigen::Index i = 0; i < x.rows(); ++i) {
         const double v = x(i, li);
@@ -122,6 +126,10 @@ Dataset Dataset::selectRows(const std::vector<Eigen::Index>& rowIdx) const
     out.columns = columns;
     out.labelName = labelName;
     out.source = source;
+    out.rowNameColumn = rowNameColumn;
+    for (size_t k = 0; k < rowIdx.size() && !rowNames.empty(); ++k) {
+        out.rowNames.push_back(rowNames[static_cast<size_t>(rowIdx[k])]);
+    }
     out.x.resize(static_cast<Eigen::Index>(rowIdx.size()), x.cols());
     Eigen::VectorXi y(static_cast<Eigen::Index>(rowIdx.size()));
     for (size_t k = 0; k < rowIdx.size(); ++k) {

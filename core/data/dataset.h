@@ -19,6 +19,10 @@ struct Dataset
     std::optional<Eigen::VectorXi> labels;
     std::string labelName; // name of the column the labels came from, if any
     std::string source;    // file the data came from (for messages)
+    /// Row names: the id column of a file (text or numbers), kept out of the features so that
+    /// tables of scores can name their rows; empty when the file had none.
+    std::vector<std::string> rowNames;
+    std::string rowNameColumn; // the id column's name
 
     Eigen::Index rows() const { return x.rows(); }
     Eigen::Index dim() const { return x.cols(); }

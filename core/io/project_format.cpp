@@ -115,8 +115,8 @@ void readData(const Json& data, ProjectData& p, const std::string& path)
     const Json& roles = member(data, "roles");
     for (const Json& r : roles.is_array() ? roles : Json::array()) {
         const std::string role = textOf(r);
-        if (role != "feature" && role != "label" && role != "ignore") {
-            throw fieldError(path, "data.roles", "must hold feature, label or ignore");
+        if (role != "feature" && role != "label" && role != "ignore" && role != "row_name") {
+            throw fieldError(path, "data.roles", "must hold feature, label, ignore or row_name");
         }
         p.roles.push_back(role);
     }

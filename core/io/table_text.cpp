@@ -35,27 +35,40 @@ std::string formatNumber(double v)
     return jsonNumber(v); // the same shortest form the JSON files use
 }
 
+namespace {
+
+/// A cell as RFC 4180 writes it: quoted (quotes doubled) when it holds the separator, a quote
+/// or a line break; as it is otherwise (numbers never need it).
+std::string csvCell(const std::string& cell, char sep)
+{
+    if (cell.find_first_of(std::string(1, sep) + "\"\r\n") == std::string::npos) {
+        return cell;
+    }
+    std::string q = "\"";
+    for (const char c : cell) {
+        q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    }
+    return q + '"';
+}
+
+} // namespace
+
 std::string tableText(const std::string& path, const std::vector<std::string>& header,
                       const std::function<void(int, std::vector<std::string>&)>& rowCells, int rows)
 {
     const char sep = endsWith(path, ".tsv") || endsWith(path, ".tab") ? '\t' : ',';
     std::vector<std::string> names;
     for (const std::string& h : header) {
-        if (h.find(sep) == std::string::npos && h.find('"') == std::string::npos) {
-            names.push_back(h);
-            continue;
-        }
-        std::string q = "\"";
-        for (const char c : h) {
-            q += c == '"' ? std::string("\"\"") : std::string(1, c);
-        }
-        names.push_back(q + '"');
+        names.push_back(csvCell(h, sep));
     }
     std::string text = joined(names, sep) + '\n';
     std::vector<std::string> cells;
     for (int i = 0; i < rows; ++i) {
         cells.clear();
         rowCells(i, cells);
+        for (std::string& c : cells) {
+            c = csvCell(c, sep);
+        }
         text += joined(cells, sep) + '\n';
     }
     return text;
@@ -97,14 +110,24 @@ std::string logValueColumn(DensityKind kind)
 
 std::string scoresText(const std::string& path, const Vector& logDensity, DensityKind kind,
                        const std::optional<Eigen::VectorXi>& labels,
-                       const std::optional<double>& threshold)
+                       const std::optional<double>& threshold,
+                       const std::vector<std::string>& rowNames, const std::string& rowNameColumn)
 {
+    const bool named = !rowNames.empty();
+    if (named && Eigen::Index(rowNames.size()) != logDensity.size()) {
+        throw ParameterError("row names", std::to_string(rowNames.size()) + " names for " +
+                                              std::to_string(logDensity.size()) + " rows");
+    }
     const Eigen::Index bad = logDensity.size() - logDensity.array().isFinite().count();
     if (bad > 0) {
         throw NumericalError(std::to_string(bad) + " of " + std::to_string(logDensity.size()) +
                              " scores are not finite; nothing was written");
     }
-    std::vector<std::string> header{"row", logValueColumn(kind), "anomaly_score"};
+    std::vector<std::string> header{"row"};
+    if (named) {
+        header.push_back(rowNameColumn);
+    }
+    header.insert(header.end(), {logValueColumn(kind), "anomaly_score"});
     if (threshold) {
         header.emplace_back("outlier");
     }
@@ -115,6 +138,9 @@ std::string scoresText(const std::string& path, const Vector& logDensity, Densit
         path, header,
         [&](int i, std::vector<std::string>& c) {
             c.push_back(std::to_string(i));
+            if (named) {
+                c.push_back(rowNames[size_t(i)]);
+            }
             c.push_back(formatNumber(logDensity(i)));
             c.push_back(formatNumber(-logDensity(i)));
             if (threshold) {

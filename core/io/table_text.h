@@ -31,9 +31,13 @@ std::string datasetText(const std::string& path, const Dataset& data);
 /// (a detector's score). Throws NumericalError if a value is not finite (nothing may leave the
 /// program as NaN or infinity). With an outlier threshold (a log value, outlier_threshold.h) an
 /// `outlier` column follows the anomaly score: 1 where the log value is below it.
+/// With row names (the file's id column, one per row) a column of that name follows `row`
+/// (quoted where a name holds the separator, a quote or a line break).
 std::string scoresText(const std::string& path, const Vector& logValues, DensityKind kind,
                        const std::optional<Eigen::VectorXi>& labels,
-                       const std::optional<double>& threshold = std::nullopt);
+                       const std::optional<double>& threshold = std::nullopt,
+                       const std::vector<std::string>& rowNames = {},
+                       const std::string& rowNameColumn = "id");
 
 /// Importance weights as `sosrep ratio --weights-out` and the app's Ratio view write them:
 /// row,weight_raw,weight_clipped,weight_renormalized (clipping at 0 and renormalizing to mean 1

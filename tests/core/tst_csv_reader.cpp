@@ -187,7 +187,11 @@ private slots:
         QCOMPARE(ds.rows(), Eigen::Index(2));
         QCOMPARE(ds.x(1, 0), 5.0);
         QCOMPARE(ds.x(1, 1), 6.0);
-        QCOMPARE(report.textColumns, std::vector<std::string>{"id"});
+        // The first text column names the rows (those kept), it is not "left out".
+        QVERIFY(report.textColumns.empty());
+        QCOMPARE(report.rowNameColumn, std::string("id"));
+        QCOMPARE(ds.rowNameColumn, std::string("id"));
+        QCOMPARE(ds.rowNames, (std::vector<std::string>{"row1", "row3"}));
         QCOMPARE(report.incompleteRows, 1L);
         QCOMPARE(report.droppedRows, 1L);
         // A stray word in a numeric column is a data error, not a text column.
@@ -202,6 +206,48 @@ private slots:
         // A file of text only is still refused.
         std::istringstream words("a,b\nx,y\n");
         QVERIFY_THROWS_EXCEPTION(DataError, readCsv(words, opt, &report));
+    }
+
+    // The id column (--id-column, the app's row names): read as text in any read, not a
+    // feature; quoted names whole, a missing name empty, numbers as written; a second text
+    // column of an interactive read is left out as before, and one whose first cells are
+    // missing names those rows "".
+    void idColumn_namesTheRows()
+    {
+        const std::string text = "x,who,y\n1,\"Smith, J\",2\n3,,4\n5,17,6\n";
+        CsvReadOptions opt;
+        opt.source = "t.csv";
+        opt.idColumn = "who";
+        std::istringstream in(text);
+        const Dataset ds = readCsv(in, opt);
+        QCOMPARE(ds.columns, (std::vector<std::string>{"x", "y"}));
+        QCOMPARE(ds.rowNames, (std::vector<std::string>{"Smith, J", "", "17"}));
+        QCOMPARE(ds.rowNameColumn, std::string("who"));
+        QCOMPARE(ds.x(2, 1), 6.0);
+        // Row and column selections keep the names with their rows.
+        const Dataset picked = ds.selectRows({2, 0}).selectColumns({"y"});
+        QCOMPARE(picked.rowNames, (std::vector<std::string>{"17", "Smith, J"}));
+        // A name that is not a column: the file, and the columns it has.
+        opt.idColumn = "name";
+        std::istringstream again(text);
+        try {
+            readCsv(again, opt);
+            QFAIL("an unknown id column was accepted");
+        } catch (const DataError& e) {
+            QVERIFY2(QString::fromStdString(e.what()).startsWith(
+                         QStringLiteral("t.csv:1: no id column named 'name' (columns: 'x'")),
+                     e.what());
+        }
+        CsvReadOptions lenient;
+        lenient.source = "t.csv";
+        lenient.dropTextColumns = true;
+        CsvReadReport report;
+        std::istringstream two("a,name,kind,b\n1,,u,2\n3,bob,v,4\n");
+        const Dataset named = readCsv(two, lenient, &report);
+        QCOMPARE(named.columns, (std::vector<std::string>{"a", "b"}));
+        QCOMPARE(named.rowNames, (std::vector<std::string>{"", "bob"}));
+        QCOMPARE(report.rowNameColumn, std::string("name"));
+        QCOMPARE(report.textColumns, std::vector<std::string>{"kind"});
     }
 };
 

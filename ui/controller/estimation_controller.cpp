@@ -37,6 +37,18 @@ bool looksLikeLabel(const std::string& name, const Eigen::VectorXd& col)
     return named && ((col.array() == 0.0) || (col.array() == 1.0)).all();
 }
 
+/// A numeric column named as pandas, R and spreadsheets name a row's id: its values name the
+/// rows rather than measure them.
+bool looksLikeRowName(const std::string& name)
+{
+    for (const char* n : {"id", "index", "row", "row_id", "rowid", "row_name", "unnamed: 0"}) {
+        if (QString::fromStdString(name).compare(QLatin1String(n), Qt::CaseInsensitive) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /// The first two feature columns that vary: a constant column (mnist has 22) makes a map with
 /// one flat axis. Falls back to the first columns when fewer than two vary.
 std::pair<int, int> defaultPlotColumns(const Eigen::MatrixXd& x)
@@ -109,6 +121,10 @@ bool EstimationController::loadFile(const QString& path)
             }
         }
         QStringList notes;
+        if (!report.rowNameColumn.empty()) {
+            notes << tr("column '%1' holds text: kept as the row names")
+                         .arg(QString::fromStdString(report.rowNameColumn));
+        }
         for (const std::string& c : report.textColumns) {
             notes << tr("column '%1' holds text: left out").arg(QString::fromStdString(c));
         }
@@ -158,9 +174,14 @@ void EstimationController::setDataset(Dataset raw, const QString& source)
         }
     }
     QVector<ColumnRole> roles;
+    bool named = !raw.rowNames.empty(); // a text id column, read as the row names
     for (Eigen::Index j = 0; j < raw.dim(); ++j) {
-        roles << (looksLikeLabel(raw.columns[size_t(j)], raw.x.col(j)) ? ColumnRole::Label
-                                                                       : ColumnRole::Feature);
+        const std::string& name = raw.columns[size_t(j)];
+        const bool rowName = !named && raw.dim() > 1 && looksLikeRowName(name);
+        named = named || rowName;
+        roles << (looksLikeLabel(name, raw.x.col(j)) ? ColumnRole::Label
+                  : rowName                          ? ColumnRole::RowName
+                                                     : ColumnRole::Feature);
     }
     // Data that cannot be prepared (e.g. a column whose range overflows) leaves the loaded data
     // as it was.
@@ -226,12 +247,24 @@ void EstimationController::rebuildFeatures()
     Dataset ds = m_raw;
     std::vector<std::string> keep;
     int labelCols = 0;
+    int nameCols = 0;
     for (int j = 0; j < m_roles.size(); ++j) {
         if (m_roles[j] == ColumnRole::Label) {
             if (++labelCols > 1) {
                 throw ParameterError("column roles", "at most one label column");
             }
             ds = ds.withLabelColumn(m_raw.columns[size_t(j)]);
+        } else if (m_roles[j] == ColumnRole::RowName) {
+            if (++nameCols > 1) {
+                throw ParameterError("column roles", "at most one row-name column");
+            }
+            // A numeric id names the rows in its shortest exact form ("17", "2.5"); it stands
+            // in for a text id column the file may also have.
+            ds.rowNameColumn = m_raw.columns[size_t(j)];
+            ds.rowNames.clear();
+            for (Eigen::Index i = 0; i < m_raw.rows(); ++i) {
+                ds.rowNames.push_back(formatReal(m_raw.x(i, j)));
+            }
         }
     }
     for (int j = 0; j < m_roles.size(); ++j) {

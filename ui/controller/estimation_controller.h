@@ -34,7 +34,8 @@ enum class ColumnRole
 {
     Feature,
     Label,
-    Ignore
+    Ignore,
+    RowName // the rows' names (an id column): shown and exported beside the scores
 };
 
 /// The app's single facade (style-anchors habit 5): owns the dataset, its column roles, the model

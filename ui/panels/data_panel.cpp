@@ -109,13 +109,17 @@ void DataPanel::refresh()
     m_source->setText(
         m_controller->hasData()
             ? tr("%1\n%2 rows × %3 columns%4")
-                  .arg(m_controller->dataSource())
-                  .arg(raw.rows())
-                  .arg(raw.dim())
-                  .arg(raw.hasLabels() ? tr(", labels from the file's y")
-                       : m_controller->labelColumn().isEmpty()
-                           ? tr(", no label column")
-                           : tr(", label: column '%1' (0/1)").arg(m_controller->labelColumn()))
+                      .arg(m_controller->dataSource())
+                      .arg(raw.rows())
+                      .arg(raw.dim())
+                      .arg(
+                          raw.hasLabels() ? tr(", labels from the file's y")
+                          : m_controller->labelColumn().isEmpty()
+                              ? tr(", no label column")
+                              : tr(", label: column '%1' (0/1)").arg(m_controller->labelColumn())) +
+                  (raw.rowNames.empty() ? QString()
+                                        : tr("; rows named by the text column '%1'")
+                                              .arg(QString::fromStdString(raw.rowNameColumn)))
             : tr("No data loaded"));
     const QVector<ColumnRole> roles = m_controller->columnRoles();
     m_roles->setRowCount(roles.size());
@@ -124,7 +128,7 @@ void DataPanel::refresh()
         name->setFlags(Qt::ItemIsEnabled);
         m_roles->setItem(j, 0, name);
         auto* combo = new QComboBox(m_roles);
-        combo->addItems({tr("feature"), tr("label"), tr("ignore")});
+        combo->addItems({tr("feature"), tr("label"), tr("ignore"), tr("row name")});
         combo->setCurrentIndex(int(roles[j]));
         // Queued: applying the roles rebuilds this table, which deletes the emitting combo.
         connect(combo, &QComboBox::currentIndexChanged, this, &DataPanel::applyRoles,
