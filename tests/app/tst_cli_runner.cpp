@@ -428,50 +428,6 @@ private slots:
         QVERIFY(w[0].toString().contains(QStringLiteral("'extra' is not a feature")));
     }
 
-    // Issue 38: --id-column names the rows of the scores (text, quoted where it must be),
-    // in fit (of the test rows) and in score; the scores themselves do not move.
-    void idColumn_namesTheScoredRows()
-    {
-        auto write = [&](const char* name, const char* text) {
-            QFile f(path(name));
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(text);
-        };
-        write("id_train.csv", "who,a,b\nu1,0,0\nu2,0.2,0.7\nu3,0.5,0.5\nu4,0.9,0.1\nu5,1,1\n");
-        write("id_test.csv", "a,who,b\n0.1,\"Smith, J\",0.9\n0.4,,0.2\n");
-        write("plain_test.csv", "a,b\n0.1,0.9\n0.4,0.2\n");
-        const Run named =
-            runSosrep({"fit", "--train", path("id_train.csv"), "--id-column", "who", "--test",
-                       path("id_test.csv"), "--length-scale", "0.3", "--scores-out",
-                       path("id_s.csv"), "--model-out", path("id_m.json")});
-        QVERIFY2(named.code == 0, qPrintable(named.err));
-        const QStringList lines = readLines(path("id_s.csv"));
-        QCOMPARE(lines.size(), 3);
-        QCOMPARE(lines[0], QStringLiteral("row,who,log_density,anomaly_score"));
-        QVERIFY2(lines[1].startsWith(QStringLiteral("0,\"Smith, J\",")), qPrintable(lines[1]));
-        QVERIFY2(lines[2].startsWith(QStringLiteral("1,,")), qPrintable(lines[2]));
-        const Run score =
-            runSosrep({"score", "--model", path("id_m.json"), "--data", path("id_test.csv"),
-                       "--id-column", "who", "--scores-out", path("id_s2.csv")});
-        QVERIFY2(score.code == 0, qPrintable(score.err));
-        QCOMPARE(readLines(path("id_s2.csv")), lines);
-        const Run plain = runSosrep({"score", "--model", path("id_m.json"), "--data",
-                                     path("plain_test.csv"), "--scores-out", path("id_s3.csv")});
-        QVERIFY2(plain.code == 0, qPrintable(plain.err));
-        const QStringList values = readLines(path("id_s3.csv"));
-        for (int i = 1; i < 3; ++i) { // the same log values without the name column
-            QCOMPARE(values[i].section(QLatin1Char(','), 1),
-                     lines[i].section(QLatin1Char(','), -2));
-        }
-        const Run missing =
-            runSosrep({"score", "--model", path("id_m.json"), "--data", path("plain_test.csv"),
-                       "--id-column", "who", "--scores-out", path("id_s4.csv")});
-        QCOMPARE(missing.code, 3);
-        QVERIFY2(missing.err.contains(QStringLiteral("no id column named 'who'")),
-                 qPrintable(missing.err));
-        QVERIFY(!QFile::exists(path("id_s4.csv")));
-    }
-
     // Issue 11: soft problems are reported, not silent: a constant column, options the fit
     // does not use.
     void fit_warnsAboutConstantColumnsAndIgnoredOptions()

@@ -548,14 +548,19 @@ private slots:
     {
         MainWindow w;
         auto* c = w.controller();
-        QString csv = QStringLiteral("name,a,b\n");
+        QString csv = QStringLiteral("name,a,kind,b\n");
         for (int i = 0; i < 30; ++i) {
-            csv += QStringLiteral("r%1,%2,%3\n").arg(i).arg(i * 0.1).arg((i % 7) * 0.3);
+            csv +=
+                QStringLiteral("r%1,%2,k%4,%3\n").arg(i).arg(i * 0.1).arg((i % 7) * 0.3).arg(i % 3);
         }
         QVERIFY(w.openFile(writeFile("text_column.csv", csv.toUtf8())));
         QCOMPARE(c->featureNames(), (QStringList{"a", "b"}));
+        // Issue 38: the first text column names the rows; a second one is left out.
         QVERIFY2(w.statusBar()->currentMessage().contains(
-                     QStringLiteral("column 'name' holds text: left out")),
+                     QStringLiteral("column 'name' holds text: kept as the row names")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY2(w.statusBar()->currentMessage().contains(
+                     QStringLiteral("column 'kind' holds text: left out")),
                  qPrintable(w.statusBar()->currentMessage()));
         const QString na = writeFile("na.csv", "a,b\n1,2\nNA,3\n4,5\n6,7\n");
         QString asked;
