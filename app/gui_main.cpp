@@ -163,6 +163,24 @@ public:
                              Qt::QueuedConnection);
             QObject::connect(controller, &EstimationController::fitFinished, &m_window, ready,
                              Qt::QueuedConnection);
+        } else if (parser.isSet(QStringLiteral("roc-with"))) {
+            // The other estimators are fitted after the fit, the rows perhaps scored after it:
+            // the export waits for both.
+            if (!parser.isSet(QStringLiteral("tab"))) {
+                m_window.tabs()->setCurrentIndex(3);
+            }
+            const auto ready = [this] {
+                const auto* r = m_window.controller()->result();
+                if (r && r->scoresReady() && !m_window.controller()->otherRocs().empty()) {
+                    finish();
+                }
+            };
+            QObject::connect(controller, &EstimationController::otherRocsReady, &m_window, ready,
+                             Qt::QueuedConnection);
+            QObject::connect(controller, &EstimationController::scoresReady, &m_window, ready,
+                             Qt::QueuedConnection);
+            QObject::connect(controller, &EstimationController::otherRocsFailed, &m_window,
+                             &failFit);
         } else if (parser.isSet(QStringLiteral("hue"))) {
             // The classes are fitted after the fit: the export waits for them.
             QObject::connect(
@@ -380,6 +398,19 @@ int main(int argc, char* argv[])
             return kExitUsage;
         }
         controller->setHue(hue);
+    }
+    if (parser.isSet(QStringLiteral("roc-with"))) {
+        const auto& labels = controller->labels();
+        if (!labels || labels->sum() == 0 || labels->sum() == labels->size()) {
+            std::fprintf(stderr, "sosrep-studio: --roc-with: ROC curves need a label column "
+                                 "with both classes, and these data have none\n");
+            return kExitUsage;
+        }
+        QStringList names;
+        for (const QString& n : parser.value(QStringLiteral("roc-with")).split(QLatin1Char(','))) {
+            names << n.trimmed();
+        }
+        controller->setRocEstimators(names);
     }
     if (parser.isSet(QStringLiteral("pairplot")) && controller->features().cols() < 3) {
         std::fprintf(stderr,

@@ -219,6 +219,38 @@ QString hueProblem(const QCommandLineParser& parser)
     return {};
 }
 
+/// --roc-with: estimators (density or detector) whose ROC curves join the Scores view's.
+QString rocWithProblem(const QCommandLineParser& parser)
+{
+    if (!parser.isSet(QStringLiteral("roc-with"))) {
+        return {};
+    }
+    if (parser.isSet(QStringLiteral("tab")) && parser.value(QStringLiteral("tab")) != "3") {
+        return QStringLiteral("--roc-with: the curves are in the Scores tab (3), not tab %1")
+            .arg(parser.value(QStringLiteral("tab")));
+    }
+    QStringList known;
+    for (const Estimator* e : EstimatorRegistry::instance().family(false)) {
+        known << QString::fromStdString(e->name());
+    }
+    const QStringList names =
+        parser.value(QStringLiteral("roc-with")).split(QLatin1Char(','), Qt::KeepEmptyParts);
+    for (const QString& n : names) {
+        if (!known.contains(n.trimmed())) {
+            return QStringLiteral("--roc-with: '%1' is not one of %2")
+                .arg(n.trimmed(), known.join(QStringLiteral(", ")));
+        }
+    }
+    for (const char* other :
+         {"negativity", "ratio-split", "ratio-q", "marginal", "hue", "joint", "pairplot"}) {
+        if (parser.isSet(QString::fromLatin1(other))) {
+            return QStringLiteral("--roc-with: cannot be combined with --%1")
+                .arg(QString::fromLatin1(other));
+        }
+    }
+    return {};
+}
+
 /// --joint: the Density tab's map with its marginals; other views would hide it.
 QString jointProblem(const QCommandLineParser& parser)
 {
@@ -338,6 +370,10 @@ void addStudioOptions(QCommandLineParser& parser)
         "after the fit, show the 1-D marginal density of COLUMN (a feature name) in the Density "
         "tab instead of the 2-D map (Gaussian SOSREP, KDE, kernel SoS)",
         "COLUMN");
+    add("roc-with",
+        "Scores view: draw these estimators' ROC curves beside the model's (comma-separated, "
+        "each fitted on the same rows for the anomaly purpose)",
+        "LIST");
     add("hue",
         "Density tab: one density per value of COLUMN (a label or group of 2-12 values), each "
         "fitted on its rows at the fitted length scale: contours over the map, curves for one "
@@ -371,7 +407,7 @@ QString checkStudioOptions(const QCommandLineParser& parser)
           sizeProblem(parser), splitProblem(parser), outputProblem(parser), purposeProblem(parser),
           scaleProblem(parser), bwAdjustProblem(parser), contaminationProblem(parser),
           marginalProblem(parser), colorScaleProblem(parser), hueProblem(parser),
-          jointProblem(parser), pairPlotProblem(parser)}) {
+          rocWithProblem(parser), jointProblem(parser), pairPlotProblem(parser)}) {
         if (!problem.isEmpty()) {
             return problem;
         }

@@ -73,3 +73,8 @@ for size in 1280x720 1600x1000; do
     "$studio" --demo --bw-adjust 1.5 --tab 2 --size "$size" \
         --screenshot "$out/fd_bw_adjust_$size.png"
 done
+# Several estimators' ROC curves on the Scores view's panel, the threshold's point marked.
+for size in 1280x720 1600x1000; do
+    "$studio" --demo --roc-with kde,iforest,lof,ecod --contamination 0.05 --size "$size" \
+        --screenshot "$out/roc_overlay_$size.png"
+done

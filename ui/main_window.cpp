@@ -181,7 +181,10 @@ void MainWindow::buildViews()
     scoresLayout->addWidget(m_aucLabel);
     scoresLayout->addWidget(m_scoresTuning);
     m_outlierBar = new OutlierBar;
-    scoresLayout->addWidget(m_outlierBar);
+    auto* barRow = new QHBoxLayout;
+    barRow->addWidget(m_outlierBar, 1);
+    barRow->addWidget(makeRocButton());
+    scoresLayout->addLayout(barRow);
     connect(m_outlierBar, &OutlierBar::contaminationChanged, m_controller,
             &EstimationController::setContamination);
     connect(m_controller, &EstimationController::thresholdReady, this, &MainWindow::showThreshold);

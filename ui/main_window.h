@@ -153,6 +153,10 @@ private:
     void showScores();
     /// The outlier flags of the Scores view: the table's column, the histogram's line, the bar.
     void showThreshold();
+    /// The Scores view's "ROC of…" button: a checkable menu of the other density estimators
+    /// and detectors whose ROC curves join this model's (EstimationController::setRocEstimators).
+    QToolButton* makeRocButton();
+    void showOtherRocs();
     /// The maps' row tooltips: raw values and anomaly scores (when the rows are scored).
     void showRowInfo();
     void highlightRows(const QList<qint64>& rows);

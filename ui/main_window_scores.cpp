@@ -5,6 +5,7 @@
 // the controller's scoresReady.
 #include "ui/main_window.h"
 
+#include "core/estimators/registry.h"
 #include "core/metrics/auc.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/density_units.h"
@@ -15,6 +16,8 @@
 #include "ui/scores_model.h"
 
 #include <QLabel>
+#include <QMenu>
+#include <QToolButton>
 
 #include <algorithm>
 #include <numeric>
@@ -46,6 +49,7 @@ void MainWindow::showScores()
     }
     m_scorePlots->setScores(-r->rowLogDensity, m_controller->labels(), kind == DensityKind::Score,
                             r->fitRowIndices);
+    showOtherRocs(); // the other estimators' curves may have come first
     const auto& labels = m_controller->labels();
     if (labels && labels->sum() > 0 && labels->sum() < labels->size()) {
         const Vector score = -r->rowLogDensity;
@@ -56,6 +60,54 @@ void MainWindow::showScores()
         m_aucLabel->setText(tr("No labels with both classes: no AUC."));
     }
     showThreshold(); // the histogram's line and the flags against the labels, on the new scores
+}
+
+QToolButton* MainWindow::makeRocButton()
+{
+    auto* button = new QToolButton;
+    button->setObjectName(QStringLiteral("rocWith"));
+    button->setText(tr("ROC of…"));
+    button->setToolTip(tr("Draw other estimators' ROC curves beside this model's: each is fitted "
+                          "on the same rows (for the anomaly purpose) after every fit"));
+    button->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(button);
+    for (const Estimator* e : EstimatorRegistry::instance().family(false)) {
+        QAction* a = menu->addAction(QString::fromStdString(e->name()));
+        a->setCheckable(true);
+    }
+    button->setMenu(menu);
+    connect(menu, &QMenu::triggered, this, [this, menu] {
+        QStringList chosen;
+        for (const QAction* a : menu->actions()) {
+            if (a->isChecked()) {
+                chosen << a->text();
+            }
+        }
+        m_controller->setRocEstimators(chosen);
+    });
+    // Set elsewhere too (--roc-with): the menu follows.
+    connect(m_controller, &EstimationController::otherRocsReady, menu, [this, menu] {
+        for (QAction* a : menu->actions()) {
+            a->setChecked(m_controller->rocEstimators().contains(a->text()));
+        }
+    });
+    connect(m_controller, &EstimationController::otherRocsReady, this, &MainWindow::showOtherRocs);
+    connect(m_controller, &EstimationController::otherRocsFailed, this,
+            [this](const QString& why) { statusBar()->showMessage(why, 10000); });
+    connect(m_scorePlots, &ScorePlots::rocCutoffChosen, m_controller,
+            &EstimationController::chooseCutoff);
+    return button;
+}
+
+void MainWindow::showOtherRocs()
+{
+    const FitJobResult* r = m_controller->result();
+    std::vector<std::pair<QString, Vector>> curves;
+    for (const EstimationController::OtherRoc& o : m_controller->otherRocs()) {
+        curves.emplace_back(o.estimator, o.anomalyScores);
+    }
+    m_scorePlots->setOtherRocs(curves,
+                               r ? QString::fromStdString(r->settings.estimator) : QString());
 }
 
 void MainWindow::showThreshold()

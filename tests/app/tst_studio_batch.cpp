@@ -236,6 +236,32 @@ private slots:
                  qPrintable(r.err));
     }
 
+    // Issue 38: --roc-with draws other estimators' ROC curves, named with their AUCs, in the
+    // Scores tab's export; data without labels of both classes are refused.
+    void rocWithNamesEachEstimatorsCurveInTheExport()
+    {
+        const QString svg = m_dir.filePath(QStringLiteral("roc.svg"));
+        Run r = studio({QStringLiteral("--demo"), QStringLiteral("--roc-with"),
+                        QStringLiteral("kde,ecod"), QStringLiteral("--export-plot"), svg});
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        for (const char* name : {"sosrep: AUC-ROC 0.", "kde: AUC-ROC 0.", "ecod: AUC-ROC 0."}) {
+            QVERIFY2(text.contains(QString::fromLatin1(name)), name);
+        }
+        const QString csv = m_dir.filePath(QStringLiteral("unlabelled.csv"));
+        QFile data(csv);
+        QVERIFY(data.open(QIODevice::WriteOnly));
+        data.write("a,b\n1,2\n2,3\n3,1\n4,4\n5,2\n6,1\n");
+        data.close();
+        r = studio({csv, QStringLiteral("--roc-with"), QStringLiteral("kde"),
+                    QStringLiteral("--export-plot"), svg});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--roc-with: ROC curves need a label column")),
+                 qPrintable(r.err));
+    }
+
     // Issue 38: --joint exports the map with its marginals on the edges.
     void jointExportsTheMapWithItsMarginals()
     {

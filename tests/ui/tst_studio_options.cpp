@@ -102,6 +102,14 @@ std::vector<Pool> pools()
           {"-1", false},
           {"nan", false}}},
         {"marginal", {{"x1", true}, {"", true}}},
+        {"roc-with",
+         {{"kde", true},
+          {"kde,iforest,ecod", true},
+          {"lof", true},
+          {"bogus", false},
+          {"fire", false},
+          {"kde,", false},
+          {"", false}}},
         {"negativity", {{"", true}}},
         {"ratio-q", {{"q.csv", true}}},
         {"demo", {{"", true}}},
@@ -156,6 +164,14 @@ private slots:
                 !bad.contains("estimator") &&
                 !sosrep::FitSettings::defaults(estimator.toStdString()).values.has("bw_adjust")) {
                 bad << QStringLiteral("bw-adjust");
+            }
+            if (given.count("roc-with") && !bad.contains("roc-with") &&
+                ((given.count("tab") && given["tab"] != "3") || given.count("negativity") ||
+                 given.count("ratio-split") || given.count("ratio-q") || given.count("marginal"))) {
+                bad << QStringLiteral("roc-with");
+                if (given.count("marginal")) {
+                    bad << QStringLiteral("marginal"); // either is named: they exclude each other
+                }
             }
             if (given.count("marginal") &&
                 ((given.count("tab") && given["tab"] != "0") || given.count("negativity") ||

@@ -191,6 +191,22 @@ public:
     /// again after every fit; the threshold comes from rows the model did not fit, as
     /// `sosrep fit --contamination` and Python's `offset_`. A bad share emits errorOccurred.
     void setContamination(double contamination);
+    /// A cut-off chosen on the ROC curve: rows of the Scores view scoring above `anomalyScore`
+    /// are flagged (no share: the contamination goes to 0) until a fit or a share replaces it.
+    void chooseCutoff(double anomalyScore);
+
+    /// Other estimators' ROC curves beside this model's (Orange's ROC Analysis): each fitted
+    /// through the fit route on the same rows with the same settings where it has them, for
+    /// the anomaly purpose, and scored at every row, on a worker after each fit
+    /// (otherRocsReady; Esc cancels, otherRocsFailed says why).
+    void setRocEstimators(const QStringList& estimators);
+    QStringList rocEstimators() const { return m_rocEstimators; }
+    struct OtherRoc
+    {
+        QString estimator;
+        Vector anomalyScores; // at every row, higher = more anomalous
+    };
+    const std::vector<OtherRoc>& otherRocs() const { return m_otherRocs; }
     double contamination() const { return m_contamination; }
     /// The current result's outlier threshold, once computed (none while it runs or when off).
     const std::optional<OutlierThreshold>& threshold() const { return m_threshold; }
@@ -239,6 +255,8 @@ signals:
     void pairPlotFinished();
     void pairPlotCancelled();
     void hueFailed(const QString& why);
+    void otherRocsReady();
+    void otherRocsFailed(const QString& why);
     /// A marginal's computation was cancelled (Esc, new data or a new fit).
     void curveCancelled(int column);
     /// A cluster comparison started on a worker (it fills the Compare view when ready).
@@ -316,6 +334,11 @@ private:
     bool m_pairComplete = false;
     bool m_pairRunning = false;
     std::shared_ptr<std::atomic<bool>> m_pairCancel = std::make_shared<std::atomic<bool>>();
+    QStringList m_rocEstimators;
+    std::vector<OtherRoc> m_otherRocs;
+    std::shared_ptr<std::atomic<bool>> m_rocCancel = std::make_shared<std::atomic<bool>>();
+    /// Fits the ROC estimators for the current result (when some are set and labels exist).
+    void startOtherRocs();
     QString m_hueColumn;
     std::shared_ptr<const ClassDensities> m_hue;
     std::shared_ptr<std::atomic<bool>> m_hueCancel = std::make_shared<std::atomic<bool>>();

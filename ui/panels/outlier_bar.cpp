@@ -69,6 +69,20 @@ void OutlierBar::showState(double contamination, bool pending,
                            const std::optional<OutlierThreshold>& threshold,
                            const Vector& logValues, const QString& unit)
 {
+    if (threshold && threshold->heldOutRows == 0 && contamination <= 0.0) {
+        // A cut-off chosen on the ROC curve: no share, no held-out rows.
+        const Eigen::Index flagged = (logValues.array() < threshold->offset).count();
+        m_state->setText(
+            tr("%1 of %2 rows flagged (%3 %): anomaly score above %4, a cut-off %5 (tick Flag "
+               "for a share instead)")
+                .arg(flagged)
+                .arg(logValues.size())
+                .arg(logValues.size() ? 100.0 * double(flagged) / double(logValues.size()) : 0.0, 0,
+                     'f', 1)
+                .arg(-threshold->offset, 0, 'g', 5)
+                .arg(QString::fromStdString(threshold->method)));
+        return;
+    }
     if (contamination <= 0.0) {
         m_state->clear();
         return;

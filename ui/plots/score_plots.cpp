@@ -62,16 +62,30 @@ ScorePlots::ScorePlots(QWidget* parent) : QCustomPlot(parent)
     }
     m_threshold->setPen(QPen(QColor(0xc0, 0x39, 0x2b), 1.5, Qt::DashLine));
     m_threshold->setVisible(false);
+    m_rocPoint = addGraph(m_rocRect->axis(QCPAxis::atBottom), m_rocRect->axis(QCPAxis::atLeft));
+    m_rocPoint->setLineStyle(QCPGraph::lsNone);
+    m_rocPoint->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(0xc0, 0x39, 0x2b), Qt::white, 9));
+    m_rocPoint->setName(tr("the threshold"));
+    m_rocPoint->removeFromLegend(m_histLegend); // the ROC panel's: not the histogram's legend
+    m_rocLegend = new QCPLegend;
+    m_rocRect->insetLayout()->addElement(m_rocLegend, Qt::AlignBottom | Qt::AlignRight);
+    m_rocLegend->setLayer(QStringLiteral("legend"));
+    m_rocLegend->setVisible(false);
+    connect(this, &QCustomPlot::mousePress, this, &ScorePlots::rocClicked);
     clearScores();
     applyPlotStyle(this);
 }
 
 void ScorePlots::clearScores(const QString& note)
 {
-    for (QCPGraph* g : {m_histAll, m_histAnomalies, m_histFitted, m_roc}) {
+    for (QCPGraph* g : {m_histAll, m_histAnomalies, m_histFitted, m_roc, m_rocPoint}) {
         g->data()->clear();
         g->setVisible(false);
     }
+    m_scores = Vector();
+    m_labels.reset();
+    setOtherRocs({}, QString());
     m_chance->setVisible(false);
     setThreshold(std::nullopt);
     setAxisRectEmpty(m_histRect, true);
@@ -92,6 +106,7 @@ void ScorePlots::setThreshold(std::optional<double> anomalyScore)
         m_threshold->point1->setCoords(*anomalyScore, 0.0);
         m_threshold->point2->setCoords(*anomalyScore, 1.0);
     }
+    showRocPoint();
     replot(rpQueuedReplot);
 }
 
@@ -153,6 +168,8 @@ void ScorePlots::setScores(const Vector& scores, const std::optional<Eigen::Vect
         clearScores();
         return;
     }
+    m_scores = scores;
+    m_labels = labels;
     setAxisRectEmpty(m_histRect, false);
     std::vector<double> normal, anomalous, fitted;
     for (Eigen::Index i = 0; i < scores.size(); ++i) {
@@ -239,6 +256,7 @@ void ScorePlots::showRoc(const Vector& scores, const std::optional<Eigen::Vector
     m_roc->setVisible(true);
     m_chance->setVisible(true);
     setAxisRectEmpty(m_rocRect, false);
+    showRocPoint();
 }
 
 } // namespace sosrep::ui

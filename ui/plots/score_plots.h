@@ -40,7 +40,34 @@ public:
     void setThreshold(std::optional<double> anomalyScore);
     std::optional<double> threshold() const { return m_thresholdValue; }
 
+    /// Other models' ROC curves over the same rows and labels (Orange's ROC Analysis), one line
+    /// each, named with its AUC-ROC in the ROC panel's legend; empty: none. `modelName` names
+    /// this model's curve there.
+    void setOtherRocs(const std::vector<std::pair<QString, Vector>>& anomalyScores,
+                      const QString& modelName);
+    /// The ROC panel's legend entries, and the lines drawn on it (tests).
+    QStringList rocLegendNames() const;
+    int rocCurveCount() const;
+    /// A cut-off's point on this model's ROC curve, (FPR, TPR), rows scoring above it flagged;
+    /// none without labels of both classes.
+    std::optional<QPointF> rocPointOf(double anomalyScore) const;
+    /// The cut-off of the point of this model's curve nearest to (FPR, TPR): halfway between
+    /// the last score flagged and the next (what a click on the panel chooses).
+    std::optional<double> cutoffNear(double fpr, double tpr) const;
+
+signals:
+    /// A click on the ROC panel chose a cut-off (cutoffNear): rows scoring above it are flagged.
+    void rocCutoffChosen(double anomalyScore);
+
 private:
+    void rocClicked(QMouseEvent* event);
+    void showRocPoint();
+    Vector m_scores;
+    std::optional<Eigen::VectorXi> m_labels;
+    std::vector<QCPGraph*> m_otherRocs;
+    QCPLegend* m_rocLegend = nullptr;
+    QCPGraph* m_rocPoint = nullptr;
+
     /// The parts of setScores: the legend's rows and the y range of the histograms shown, and
     /// the ROC panel (or why there is none).
     void syncHistogramLegendAndRange();

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+// Several models on the Scores view's ROC panel and a cut-off chosen on it (issue 38): the
+// other estimators' curves are those of their own fits through the fit route (checked against
+// fits made here), named with their AUCs; a click on the curve flags the rows above the cut-off
+// of the nearest point, which the table, the bar and the confusion counts then read.
+#include "core/metrics/auc.h"
+#include "core/pipeline/fit_route.h"
+#include "ui/controller/estimation_controller.h"
+#include "ui/main_window.h"
+#include "ui/plots/score_plots.h"
+
+#include "support/gui_fixtures.h"
+
+#include <QLabel>
+#include <QTableView>
+#include <QtTest>
+
+using namespace sosrep;
+using namespace sosrep::ui;
+
+class TstRocOverlay : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void otherEstimatorsCurvesAreTheirOwnFits()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(ToyKind::TwoMoons, 400, 2);
+        QVERIFY(fitAndWait(c));
+        QSignalSpy ready(c, &EstimationController::otherRocsReady);
+        c->setRocEstimators({QStringLiteral("kde"), QStringLiteral("iforest")});
+        QVERIFY(ready.wait(60000));
+        while (c->otherRocs().empty()) { // the first signal dropped the old curves
+            QVERIFY(ready.wait(60000));
+        }
+        QCOMPARE(int(c->otherRocs().size()), 2);
+        const Eigen::VectorXi labels = *c->labels();
+        QStringList expected{QStringLiteral("sosrep: AUC-ROC %1")
+                                 .arg(aucRoc(-c->result()->rowLogDensity, labels), 0, 'f', 4)};
+        for (const auto& other : c->otherRocs()) {
+            // The same rows and settings, the estimator switched, for the anomaly purpose.
+            FitSettings s = c->result()->settings;
+            s.setEstimator(other.estimator.toStdString());
+            if (s.values.has("purpose")) {
+                s.values.set("purpose", "anomaly");
+            }
+            FitData data;
+            data.train = c->features();
+            data.scaler = c->scaler();
+            data.source = "data";
+            const FitOutcome f = fitModel(data, s);
+            const Vector want = -f.model->logValues(data.train).values;
+            QCOMPARE(other.anomalyScores.size(), want.size());
+            QVERIFY((other.anomalyScores - want).cwiseAbs().maxCoeff() < 1e-12);
+            expected << QStringLiteral("%1: AUC-ROC %2")
+                            .arg(other.estimator)
+                            .arg(aucRoc(want, labels), 0, 'f', 4);
+        }
+        QCOMPARE(w.scorePlots()->rocCurveCount(), 3);
+        QCOMPARE(w.scorePlots()->rocLegendNames(), expected);
+        // None chosen: this model's curve alone, no legend.
+        c->setRocEstimators({});
+        QCOMPARE(w.scorePlots()->rocCurveCount(), 1);
+        QVERIFY(w.scorePlots()->rocLegendNames().isEmpty());
+    }
+
+    void aClickOnTheCurveChoosesTheCutOffOfItsNearestPoint()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        auto* c = w.controller();
+        c->generateToy(ToyKind::TwoMoons, 400, 2);
+        QVERIFY(fitAndWait(c));
+        w.tabs()->setCurrentIndex(3);
+        QCoreApplication::processEvents();
+        ScorePlots* plots = w.scorePlots();
+        plots->replot();
+        const Vector scores = -c->result()->rowLogDensity;
+        const Eigen::VectorXi labels = *c->labels();
+        // The oracle: the point of flagging the 30 highest scores.
+        std::vector<double> sorted(scores.data(), scores.data() + scores.size());
+        std::sort(sorted.rbegin(), sorted.rend());
+        const double cut = 0.5 * (sorted[29] + sorted[30]);
+        const QPointF p = *plots->rocPointOf(cut);
+        const double chosen = *plots->cutoffNear(p.x(), p.y());
+        QCOMPARE(*plots->rocPointOf(chosen), p);
+        // Through the panel: a click at that point's pixel.
+        QCPAxisRect* rect = plots->axisRect(1);
+        QVERIFY(rect);
+        const QPoint pixel(int(std::lround(rect->axis(QCPAxis::atBottom)->coordToPixel(p.x()))),
+                           int(std::lround(rect->axis(QCPAxis::atLeft)->coordToPixel(p.y()))));
+        QSignalSpy thresholds(c, &EstimationController::thresholdReady);
+        QTest::mouseClick(plots, Qt::LeftButton, Qt::NoModifier, pixel);
+        QVERIFY(thresholds.count() > 0 || thresholds.wait(2000));
+        QVERIFY(c->threshold());
+        QCOMPARE(c->threshold()->method, std::string("chosen on the ROC curve"));
+        const double offset = c->threshold()->offset; // flagged: log value below it
+        QCOMPARE(*plots->rocPointOf(-offset), p);     // the clicked point (one pixel is finer)
+        const Eigen::Index flagged = (scores.array() > -offset).count();
+        // The views read it: the bar, the table's flag column, the counts against the labels.
+        const auto* bar = w.findChild<QLabel*>(QStringLiteral("outlierState"));
+        QVERIFY2(bar->text().contains(QStringLiteral("%1 of 400 rows flagged").arg(flagged)) &&
+                     bar->text().contains(QStringLiteral("chosen on the ROC curve")),
+                 qPrintable(bar->text()));
+        const QAbstractItemModel* m =
+            w.findChild<QTableView*>(QStringLiteral("scoresTable"))->model();
+        int outlierColumn = -1;
+        for (int k = 0; k < m->columnCount(); ++k) {
+            outlierColumn =
+                m->headerData(k, Qt::Horizontal).toString() == "outlier" ? k : outlierColumn;
+        }
+        QVERIFY(outlierColumn >= 0);
+        int ones = 0;
+        for (int r = 0; r < m->rowCount(); ++r) {
+            ones += m->index(r, outlierColumn).data().toInt();
+        }
+        QCOMPARE(Eigen::Index(ones), flagged);
+        const double tp = double(((scores.array() > -offset) && (labels.array() == 1)).count());
+        QCOMPARE(tp / double(labels.sum()), p.y());
+        bool counted = false;
+        for (const QLabel* l : w.findChildren<QLabel*>()) {
+            counted =
+                counted || l->text().contains(QStringLiteral("At the threshold: %1 flagged; TP %2,")
+                                                  .arg(flagged)
+                                                  .arg(int(tp)));
+        }
+        QVERIFY(counted);
+        // A share replaces it.
+        c->setContamination(0.1);
+        QVERIFY(!c->threshold() || c->threshold()->method != "chosen on the ROC curve");
+    }
+};
+
+QTEST_MAIN(TstRocOverlay)
+#include "tst_roc_overlay.moc"
