@@ -163,6 +163,18 @@ public:
                              Qt::QueuedConnection);
             QObject::connect(controller, &EstimationController::fitFinished, &m_window, ready,
                              Qt::QueuedConnection);
+        } else if (parser.isSet(QStringLiteral("overlay"))) {
+            // The overlays are fitted after the fit: the export waits for them.
+            QObject::connect(
+                controller, &EstimationController::overlaysReady, &m_window,
+                [this] {
+                    if (!m_window.controller()->overlays().empty()) {
+                        finish();
+                    }
+                },
+                Qt::QueuedConnection);
+            QObject::connect(controller, &EstimationController::overlaysFailed, &m_window,
+                             &failFit);
         } else if (parser.isSet(QStringLiteral("roc-with"))) {
             // The other estimators are fitted after the fit, the rows perhaps scored after it:
             // the export waits for both.
@@ -398,6 +410,21 @@ int main(int argc, char* argv[])
             return kExitUsage;
         }
         controller->setHue(hue);
+    }
+    if (parser.isSet(QStringLiteral("overlay"))) {
+        if (controller->features().cols() != 1) {
+            std::fprintf(stderr,
+                         "sosrep-studio: --overlay: overlays are drawn in the 1-D view of one "
+                         "feature column (these data have %d)\n",
+                         int(controller->features().cols()));
+            return kExitUsage;
+        }
+        QStringList specs;
+        for (const QString& spec :
+             parser.value(QStringLiteral("overlay")).split(QLatin1Char(','))) {
+            specs << spec.trimmed();
+        }
+        controller->setOverlays(specs);
     }
     if (parser.isSet(QStringLiteral("roc-with"))) {
         const auto& labels = controller->labels();

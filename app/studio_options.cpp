@@ -12,6 +12,8 @@
 #include <QFileInfo>
 #include <QImageWriter>
 
+#include <cmath>
+
 namespace sosrep::app {
 namespace {
 
@@ -219,6 +221,43 @@ QString hueProblem(const QCommandLineParser& parser)
     return {};
 }
 
+/// --overlay: the 1-D view's other curves: l*F (F > 0) or a density estimator's name.
+QString overlayProblem(const QCommandLineParser& parser)
+{
+    if (!parser.isSet(QStringLiteral("overlay"))) {
+        return {};
+    }
+    if (parser.isSet(QStringLiteral("tab")) && parser.value(QStringLiteral("tab")) != "0") {
+        return QStringLiteral("--overlay: the curves are in the Density tab (0), not tab %1")
+            .arg(parser.value(QStringLiteral("tab")));
+    }
+    QStringList known;
+    for (const Estimator* e : EstimatorRegistry::instance().family(false)) {
+        if (e->capabilities().kind != DensityKind::Score) {
+            known << QString::fromStdString(e->name());
+        }
+    }
+    for (const QString& raw : parser.value(QStringLiteral("overlay")).split(QLatin1Char(','))) {
+        const QString spec = raw.trimmed();
+        bool number = false;
+        const double f = spec.mid(2).toDouble(&number);
+        const bool scaled =
+            spec.startsWith(QLatin1String("l*")) && number && f > 0.0 && std::isfinite(f);
+        if (!scaled && !known.contains(spec)) {
+            return QStringLiteral("--overlay: '%1' is neither l*F (F > 0) nor one of %2")
+                .arg(spec, known.join(QStringLiteral(", ")));
+        }
+    }
+    for (const char* other : {"negativity", "ratio-split", "ratio-q", "marginal", "hue", "joint",
+                              "pairplot", "roc-with"}) {
+        if (parser.isSet(QString::fromLatin1(other))) {
+            return QStringLiteral("--overlay: cannot be combined with --%1")
+                .arg(QString::fromLatin1(other));
+        }
+    }
+    return {};
+}
+
 /// --roc-with: estimators (density or detector) whose ROC curves join the Scores view's.
 QString rocWithProblem(const QCommandLineParser& parser)
 {
@@ -241,8 +280,8 @@ QString rocWithProblem(const QCommandLineParser& parser)
                 .arg(n.trimmed(), known.join(QStringLiteral(", ")));
         }
     }
-    for (const char* other :
-         {"negativity", "ratio-split", "ratio-q", "marginal", "hue", "joint", "pairplot"}) {
+    for (const char* other : {"negativity", "ratio-split", "ratio-q", "marginal", "hue", "joint",
+                              "pairplot", "overlay"}) {
         if (parser.isSet(QString::fromLatin1(other))) {
             return QStringLiteral("--roc-with: cannot be combined with --%1")
                 .arg(QString::fromLatin1(other));
@@ -370,6 +409,10 @@ void addStudioOptions(QCommandLineParser& parser)
         "after the fit, show the 1-D marginal density of COLUMN (a feature name) in the Density "
         "tab instead of the 2-D map (Gaussian SOSREP, KDE, kernel SoS)",
         "COLUMN");
+    add("overlay",
+        "Density tab, one feature column: other curves on the same axis, comma-separated: l*F "
+        "(this model at F times the fitted length scale) or a density estimator's name",
+        "LIST");
     add("roc-with",
         "Scores view: draw these estimators' ROC curves beside the model's (comma-separated, "
         "each fitted on the same rows for the anomaly purpose)",
@@ -407,7 +450,8 @@ QString checkStudioOptions(const QCommandLineParser& parser)
           sizeProblem(parser), splitProblem(parser), outputProblem(parser), purposeProblem(parser),
           scaleProblem(parser), bwAdjustProblem(parser), contaminationProblem(parser),
           marginalProblem(parser), colorScaleProblem(parser), hueProblem(parser),
-          rocWithProblem(parser), jointProblem(parser), pairPlotProblem(parser)}) {
+          rocWithProblem(parser), overlayProblem(parser), jointProblem(parser),
+          pairPlotProblem(parser)}) {
         if (!problem.isEmpty()) {
             return problem;
         }

@@ -78,3 +78,8 @@ for size in 1280x720 1600x1000; do
     "$studio" --demo --roc-with kde,iforest,lof,ecod --contamination 0.05 --size "$size" \
         --screenshot "$out/roc_overlay_$size.png"
 done
+# Several curves on the 1-D view's axis: this model at other length scales and a KDE.
+for size in 1280x720 1600x1000; do
+    "$studio" "$tmp/one_column.csv" --overlay 'l*0.5,l*4,kde' --size "$size" \
+        --screenshot "$out/overlay_1d_$size.png"
+done

@@ -5,6 +5,8 @@
 #include "ui/controller/estimation_controller.h"
 #include "ui/density_units.h"
 #include "ui/main_window.h"
+
+#include "core/estimators/registry.h"
 #include "ui/plots/density_curve_plot.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/density_page.h"
@@ -15,6 +17,22 @@
 #include <QStatusBar>
 
 namespace sosrep::ui {
+
+namespace {
+
+/// The estimators whose curves are densities (the 1-D view's overlays): not the detectors.
+QStringList densityEstimators()
+{
+    QStringList names;
+    for (const Estimator* e : EstimatorRegistry::instance().family(false)) {
+        if (e->capabilities().kind != DensityKind::Score) {
+            names << QString::fromStdString(e->name());
+        }
+    }
+    return names;
+}
+
+} // namespace
 
 void MainWindow::connectDensityPage()
 {
@@ -30,6 +48,7 @@ void MainWindow::connectDensityPage()
             m_controller->setHue(QString());
         }
         m_densityPage->setHueChoices(hues, m_controller->hueColumn());
+        m_densityPage->setOverlayChoices(densityEstimators(), m_controller->overlaySpecs());
     });
     connect(m_controller, &EstimationController::pairPanelReady, this, [this](int index) {
         m_densityPage->pairs()->setPanel(m_controller->pairPanels()[size_t(index)]);
@@ -60,6 +79,16 @@ void MainWindow::connectDensityPage()
         m_densityPage->setNote(QString());
         showHue();
     });
+    connect(m_densityPage, &DensityPage::overlaysChosen, m_controller,
+            &EstimationController::setOverlays);
+    connect(m_controller, &EstimationController::overlaysReady, this, [this] {
+        m_densityPage->setOverlayChoices(densityEstimators(), m_controller->overlaySpecs());
+        if (m_controller->result() && m_controller->features().cols() == 1) {
+            showDensityCurve();
+        }
+    });
+    connect(m_controller, &EstimationController::overlaysFailed, this,
+            [this](const QString& why) { statusBar()->showMessage(why, 10000); });
     connect(m_controller, &EstimationController::hueFailed, this, [this](const QString& why) {
         m_densityPage->setNote(why);
         statusBar()->showMessage(why, 10000);
@@ -245,6 +274,21 @@ void MainWindow::showDensityCurve()
             }
             ++k;
         }
+    }
+    if (x.cols() == 1 && !m_controller->overlays().empty()) {
+        // Other curves on this axis, dashed, in palette colours away from the model's blues
+        // (green, vermillion, purple, orange, yellow).
+        static const int palette[] = {2, 5, 6, 0, 3};
+        int k = 0;
+        for (const EstimationController::Overlay& o : m_controller->overlays()) {
+            if (o.curve.logValues.size() > 0) {
+                c.overlays.push_back({o.name, colors::hueClass(palette[k++ % 5]), &o.curve, 1.0});
+            }
+        }
+        const KernelOperator* kernel = m.kernel();
+        c.curveName = QString::fromStdString(m.estimator()) +
+                      (kernel ? tr(" (ℓ = %1, fitted)").arg(kernel->spec().lengthScale, 0, 'g', 3)
+                              : QString());
     }
     if (m.kind() == DensityKind::Score) {
         c.scoreLevels = rowScoreLevels(

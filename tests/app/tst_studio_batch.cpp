@@ -262,6 +262,35 @@ private slots:
                  qPrintable(r.err));
     }
 
+    // Issue 38: --overlay draws other curves on the 1-D view's axis, named in the export;
+    // data of two columns are refused.
+    void overlayNamesEachCurveInTheExport()
+    {
+        const QString csv = m_dir.filePath(QStringLiteral("one_column.csv"));
+        QFile data(csv);
+        QVERIFY(data.open(QIODevice::WriteOnly));
+        data.write("x\n");
+        for (int i = 0; i < 200; ++i) {
+            data.write(QByteArray::number((i % 2 ? 3.0 : -2.0) + std::sin(i * 0.9), 'g', 8) + "\n");
+        }
+        data.close();
+        const QString svg = m_dir.filePath(QStringLiteral("overlay.svg"));
+        Run r = studio({csv, QStringLiteral("--overlay"), QStringLiteral("l*0.5,kde"),
+                        QStringLiteral("--export-plot"), svg});
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        for (const char* name : {"sosrep (ℓ = ", "ℓ × 0.5 (ℓ = ", "kde (ℓ = "}) {
+            QVERIFY2(text.contains(QString::fromUtf8(name)), name);
+        }
+        r = studio({QStringLiteral("--demo"), QStringLiteral("--overlay"), QStringLiteral("kde"),
+                    QStringLiteral("--export-plot"), svg});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--overlay: overlays are drawn in the 1-D view")),
+                 qPrintable(r.err));
+    }
+
     // Issue 38: --joint exports the map with its marginals on the edges.
     void jointExportsTheMapWithItsMarginals()
     {

@@ -102,6 +102,15 @@ std::vector<Pool> pools()
           {"-1", false},
           {"nan", false}}},
         {"marginal", {{"x1", true}, {"", true}}},
+        {"overlay",
+         {{"l*0.5", true},
+          {"l*2,kde", true},
+          {"sos-mmd", true},
+          {"l*0", false},
+          {"l*-1", false},
+          {"l*x", false},
+          {"iforest", false},
+          {"", false}}},
         {"roc-with",
          {{"kde", true},
           {"kde,iforest,ecod", true},
@@ -171,6 +180,25 @@ private slots:
                 bad << QStringLiteral("roc-with");
                 if (given.count("marginal")) {
                     bad << QStringLiteral("marginal"); // either is named: they exclude each other
+                }
+            }
+            // Views that exclude each other: either may be named, whatever their values.
+            for (const auto& [a, b] : {std::pair<const char*, const char*>{"overlay", "roc-with"},
+                                       {"overlay", "marginal"},
+                                       {"roc-with", "marginal"}}) {
+                if (given.count(a) && given.count(b)) {
+                    bad << QString::fromLatin1(a) << QString::fromLatin1(b);
+                }
+            }
+            if (given.count("overlay") && !bad.contains("overlay") &&
+                ((given.count("tab") && given["tab"] != "0") || given.count("negativity") ||
+                 given.count("ratio-split") || given.count("ratio-q") || given.count("marginal") ||
+                 given.count("roc-with"))) {
+                bad << QStringLiteral("overlay");
+                for (const char* other : {"marginal", "roc-with"}) {
+                    if (given.count(other)) {
+                        bad << QString::fromLatin1(other); // they exclude each other
+                    }
                 }
             }
             if (given.count("marginal") &&

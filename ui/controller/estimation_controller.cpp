@@ -510,6 +510,8 @@ void EstimationController::clearResults()
     dropThreshold();
     *m_rocCancel = true;
     m_otherRocs.clear();
+    *m_overlayCancel = true;
+    m_overlays.clear();
     m_traces.clear();
     m_fdPoints.clear();
 }
@@ -606,6 +608,7 @@ void EstimationController::cancel()
     m_cancel = true;
     *m_hueCancel = true;       // Esc stops the per-class fits too
     *m_rocCancel = true;       // and the other estimators' ROC fits
+    *m_overlayCancel = true;   // and the 1-D view's overlays
     *m_pairCancel = true;      // and the pair plot's panels
     *m_marginalCancel = true;  // Esc answers a marginal's computation too
     *m_thresholdCancel = true; // and the outlier threshold's cross-fit
@@ -652,6 +655,8 @@ void EstimationController::onJobFinished()
     startHue();          // the classes of a hue chosen before, for this result
     m_otherRocs.clear(); // the other estimators' curves were of the previous fit's rows
     startOtherRocs();
+    m_overlays.clear();
+    startOverlays();
     // Plot columns changed while the fit ran: its grids show the old ones.
     if (m_result->grid.logDensity.size() > 0 &&
         (m_result->grid.spec.xColumn != m_plotX || m_result->grid.spec.yColumn != m_plotY)) {

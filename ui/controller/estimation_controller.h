@@ -195,6 +195,22 @@ public:
     /// are flagged (no share: the contamination goes to 0) until a fit or a share replaces it.
     void chooseCutoff(double anomalyScore);
 
+    /// Other curves on the 1-D view's axis (one feature column; seaborn's several kdeplots on
+    /// one ax): "l*F" is this model refitted at F times the fitted ℓ, an estimator's name that
+    /// estimator fitted with these settings where it has them (its ℓ tuned as on its own).
+    /// Fitted and evaluated along the view's curve on a worker after each fit (overlaysReady;
+    /// Esc cancels, overlaysFailed says why).
+    void setOverlays(const QStringList& specs);
+    QStringList overlaySpecs() const { return m_overlaySpecs; }
+    struct Overlay
+    {
+        QString spec;
+        QString name; // for the legend: "ℓ × 0.5 (ℓ = 0.026)", "kde (ℓ = 0.052)"
+        DensityCurve curve;
+        DensityKind kind = DensityKind::Normalized;
+    };
+    const std::vector<Overlay>& overlays() const { return m_overlays; }
+
     /// Other estimators' ROC curves beside this model's (Orange's ROC Analysis): each fitted
     /// through the fit route on the same rows with the same settings where it has them, for
     /// the anomaly purpose, and scored at every row, on a worker after each fit
@@ -255,6 +271,8 @@ signals:
     void pairPlotFinished();
     void pairPlotCancelled();
     void hueFailed(const QString& why);
+    void overlaysReady();
+    void overlaysFailed(const QString& why);
     void otherRocsReady();
     void otherRocsFailed(const QString& why);
     /// A marginal's computation was cancelled (Esc, new data or a new fit).
@@ -334,6 +352,10 @@ private:
     bool m_pairComplete = false;
     bool m_pairRunning = false;
     std::shared_ptr<std::atomic<bool>> m_pairCancel = std::make_shared<std::atomic<bool>>();
+    QStringList m_overlaySpecs;
+    std::vector<Overlay> m_overlays;
+    std::shared_ptr<std::atomic<bool>> m_overlayCancel = std::make_shared<std::atomic<bool>>();
+    void startOverlays();
     QStringList m_rocEstimators;
     std::vector<OtherRoc> m_otherRocs;
     std::shared_ptr<std::atomic<bool>> m_rocCancel = std::make_shared<std::atomic<bool>>();

@@ -196,9 +196,10 @@ void DensityCurvePlot::showContent(const Content& c)
                          : QStringLiteral("%1 HDR").arg(QLatin1String(names[k])));
         g->addToLegend();
     }
-    m_curve->setName(score            ? QStringLiteral("normality score")
-                     : curve.marginal ? QStringLiteral("marginal density")
-                                      : QStringLiteral("density"));
+    m_curve->setName(!c.curveName.isEmpty() ? c.curveName
+                     : score                ? QStringLiteral("normality score")
+                     : curve.marginal       ? QStringLiteral("marginal density")
+                                            : QStringLiteral("density"));
     if (!c.classes.empty()) {
         // The classes say it: the whole data's curve thin and grey, no shaded intervals.
         for (QCPGraph* g : m_levels) {
@@ -231,7 +232,16 @@ double DensityCurvePlot::drawClasses(const Content& c)
 {
     double high = 0.0;
     int k = 0;
+    std::vector<std::pair<const Content::ClassCurve*, Qt::PenStyle>> drawn;
     for (const Content::ClassCurve& cc : c.classes) {
+        drawn.emplace_back(&cc, Qt::SolidLine);
+    }
+    int o = 0;
+    for (const Content::ClassCurve& cc : c.overlays) { // told apart without colour too
+        drawn.emplace_back(&cc, o++ % 2 == 0 ? Qt::DashLine : Qt::DashDotLine);
+    }
+    for (const auto& [ccp, style] : drawn) {
+        const Content::ClassCurve& cc = *ccp;
         const DensityCurve& curve = *cc.curve;
         const CurveSpec& s = curve.spec;
         if (s.n < 2 || curve.logValues.size() != s.n) {
@@ -250,7 +260,7 @@ double DensityCurvePlot::drawClasses(const Content& c)
         }
         QCPGraph* g = m_classGraphs[k++];
         g->setData(x, y, true);
-        g->setPen(QPen(cc.color, 2.2));
+        g->setPen(QPen(cc.color, 2.2, style));
         g->setName(cc.name);
         g->setVisible(true);
         g->removeFromLegend();
@@ -262,6 +272,17 @@ double DensityCurvePlot::drawClasses(const Content& c)
         m_classGraphs[j]->removeFromLegend();
     }
     return high;
+}
+
+QStringList DensityCurvePlot::legendNames() const
+{
+    QStringList names;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i))) {
+            names << item->plottable()->name();
+        }
+    }
+    return names;
 }
 
 QList<QPair<QString, double>> DensityCurvePlot::classAreas() const

@@ -57,6 +57,10 @@ public:
             double share = 1.0;
         };
         std::vector<ClassCurve> classes;
+        /// Other curves on the same axis (this model at other ℓ, other estimators), drawn
+        /// whole (share 1) in dashes beside the model's curve, which keeps its intervals.
+        std::vector<ClassCurve> overlays;
+        QString curveName; // the model's curve in the legend ("" = what it is: density...)
     };
     void showContent(const Content& content);
     void clearContent(const QString& message);
@@ -73,6 +77,8 @@ public:
     int rugCount() const;
     /// The classes' curves drawn (name and their area in the column's units, for tests).
     QList<QPair<QString, double>> classAreas() const;
+    /// The legend's names in order (for tests).
+    QStringList legendNames() const;
     int anomalyRugCount() const;
     void resetZoom();
 
@@ -83,7 +89,8 @@ private:
     /// The rows as ticks at `rugAt` (fitted dark, only scored light) and the labelled
     /// anomalies in their own lane at `anomalyAt`, so many of them hide no rows.
     void drawRug(const Content& c, double rugAt, double anomalyAt);
-    /// The hue's class curves (Content::classes); returns their highest value.
+    /// The hue's class curves and the overlays (Content::classes, ::overlays); returns their
+    /// highest value.
     double drawClasses(const Content& c);
     FittedTitle* m_title = nullptr;
     QCPGraph* m_curve = nullptr;

@@ -9,8 +9,10 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QStackedWidget>
 #include <QStandardItemModel>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -46,6 +48,15 @@ DensityPage::DensityPage(QWidget* parent) : QWidget(parent)
     m_hue->addItem(tr("(none)"), QString());
     bar->addWidget(new QLabel(tr("Hue:")));
     bar->addWidget(m_hue);
+    m_overlay = new QToolButton;
+    m_overlay->setObjectName(QStringLiteral("overlays"));
+    m_overlay->setText(tr("Overlay…"));
+    m_overlay->setToolTip(tr("Other curves on the same axis: this model at other length scales, "
+                             "or other estimators (each tuned as it would be on its own)"));
+    m_overlay->setPopupMode(QToolButton::InstantPopup);
+    m_overlay->setMenu(new QMenu(m_overlay));
+    m_overlay->setVisible(false);
+    bar->addWidget(m_overlay);
     bar->addWidget(m_note, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -73,6 +84,7 @@ void DensityPage::setChoices(const QStringList& names, int xColumn, int yColumn,
     // One column: no map to choose, but a hue still splits its curve.
     m_show->setVisible(names.size() >= 2);
     m_showLabel->setVisible(names.size() >= 2);
+    m_overlay->setVisible(names.size() == 1);
     m_bar->show();
     if (names.size() < 2) {
         m_stack->setCurrentWidget(m_curve);
@@ -123,6 +135,35 @@ void DensityPage::setColumns(const QStringList& names)
     m_bar->hide();
     m_note->clear();
     m_stack->setCurrentWidget(names.size() < 2 ? static_cast<QWidget*>(m_curve) : m_map);
+}
+
+void DensityPage::setOverlayChoices(const QStringList& estimators, const QStringList& chosen)
+{
+    QMenu* menu = m_overlay->menu();
+    menu->clear();
+    const auto add = [&](const QString& text, const QString& spec) {
+        QAction* a = menu->addAction(text);
+        a->setData(spec);
+        a->setCheckable(true);
+        a->setChecked(chosen.contains(spec));
+        connect(a, &QAction::toggled, this, [this, menu] {
+            QStringList specs;
+            for (const QAction* x : menu->actions()) {
+                if (x->isChecked()) {
+                    specs << x->data().toString();
+                }
+            }
+            emit overlaysChosen(specs);
+        });
+    };
+    for (const char* f : {"0.5", "2", "4"}) {
+        add(tr("this model at ℓ × %1").arg(QString::fromLatin1(f)),
+            QStringLiteral("l*") + QString::fromLatin1(f));
+    }
+    menu->addSeparator();
+    for (const QString& e : estimators) {
+        add(e, e);
+    }
 }
 
 void DensityPage::setHueChoices(const QStringList& columns, const QString& current)

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QToolButton;
 class QLabel;
 class QStackedWidget;
 
@@ -53,18 +54,25 @@ public:
     /// The hue choices: "(none)" and the columns of a few values; `current` selected.
     void setHueChoices(const QStringList& columns, const QString& current);
     QComboBox* hueChooser() const { return m_hue; }
+    /// The 1-D view's overlays (one feature column): the fitted ℓ times ½, 2 and 4, and the
+    /// other density estimators (`estimators`); `chosen` checked. Hidden with 2 or more columns.
+    void setOverlayChoices(const QStringList& estimators, const QStringList& chosen);
+    QToolButton* overlayButton() const { return m_overlay; }
 
 signals:
     /// The user chose the map (-1) or the 1-D view of a column.
     void viewChosen(int column);
     /// The user chose a hue column ("" for none).
     void hueChosen(const QString& column);
+    /// The user checked or unchecked an overlay: every checked one ("l*0.5", "kde", ...).
+    void overlaysChosen(const QStringList& specs);
 
 private:
     QStringList m_names; // the feature columns the choices are for
     QComboBox* m_show = nullptr;
     QLabel* m_showLabel = nullptr;
     QComboBox* m_hue = nullptr;
+    QToolButton* m_overlay = nullptr;
     QLabel* m_note = nullptr;
     QWidget* m_bar = nullptr;
     QStackedWidget* m_stack = nullptr;

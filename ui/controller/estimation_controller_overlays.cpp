@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+// The 1-D view's overlays: this model at other length scales and other estimators, fitted on
+// a worker after each fit and evaluated along the view's curve.
+#include "ui/controller/estimation_controller.h"
+
+#include "core/errors.h"
+#include "core/grid/density_curve.h"
+#include "core/kernels/kernel.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace sosrep::ui {
+
+void EstimationController::setOverlays(const QStringList& specs)
+{
+    if (specs == m_overlaySpecs) {
+        return;
+    }
+    *m_overlayCancel = true;
+    m_overlaySpecs = specs;
+    m_overlays.clear();
+    emit overlaysReady(); // the view drops the old curves at once
+    startOverlays();
+}
+
+namespace {
+
+struct OverlaysJob
+{
+    std::vector<EstimationController::Overlay> curves;
+    QStringList failed;
+    bool cancelled = false;
+};
+
+} // namespace
+
+void EstimationController::startOverlays()
+{
+    if (m_overlaySpecs.isEmpty() || !m_result || m_features.cols() != 1 ||
+        m_result->curve.logValues.size() == 0) {
+        return;
+    }
+    m_overlayCancel = std::make_shared<std::atomic<bool>>(false);
+    const std::shared_ptr<std::atomic<bool>> cancel = m_overlayCancel;
+    const QStringList specs = m_overlaySpecs;
+    const FitSettings settings = m_result->settings;
+    const double lengthScale = m_result->lengthScale();
+    const Matrix x = m_features;
+    const Scaler scaler = m_scaler;
+    const CurveSpec curve = m_result->curve.spec;
+    const quint64 generation = m_resultGeneration;
+    auto* watcher = new QFutureWatcher<OverlaysJob>(this);
+    connect(
+        watcher, &QFutureWatcher<OverlaysJob>::finished, this, [this, watcher, generation, cancel] {
+            watcher->deleteLater();
+            if (generation != m_resultGeneration || cancel != m_overlayCancel) {
+                return; // another result or choice since: that one runs anew
+            }
+            emit progressChanged(QString(), 0, 0);
+            OverlaysJob job = watcher->result();
+            m_overlays = std::move(job.curves);
+            if (job.cancelled) {
+                emit overlaysFailed(tr("Overlays cancelled (Esc): fit again to draw them"));
+            } else if (!job.failed.isEmpty()) {
+                emit overlaysFailed(tr("Overlay: %1").arg(job.failed.join(QStringLiteral("; "))));
+            }
+            emit overlaysReady();
+        });
+    emit progressChanged(tr("fitting the overlaid curves"), 0, specs.size());
+    const FitJobSink sink = workerSink();
+    watcher->setFuture(QtConcurrent::run([=] {
+        OverlaysJob job;
+        FitObserver observer;
+        observer.cancelled = [&cancel] { return cancel->load(); };
+        for (int k = 0; k < specs.size(); ++k) {
+            const QString& spec = specs[k];
+            try {
+                const bool scaled = spec.startsWith(QLatin1String("l*"));
+                const double factor = scaled ? spec.mid(2).toDouble() : 1.0;
+                if (scaled && (!(factor > 0.0) || lengthScale <= 0.0)) {
+                    throw ParameterError("overlay", spec.toStdString() +
+                                                        ": needs a model with a length scale");
+                }
+                const std::string estimator = scaled ? settings.estimator : spec.toStdString();
+                // A scaled one is this model at that l; another estimator is tuned as on its
+                // own (the settings' l: auto, a rule or a number).
+                const std::shared_ptr<const FittedModel> model = ui::fitAtLengthScale(
+                    x, settings, estimator, scaled ? factor * lengthScale : 0.0, observer, scaler);
+                if (!model || *cancel) {
+                    job.cancelled = true;
+                    return job;
+                }
+                EstimationController::Overlay o;
+                o.spec = spec;
+                o.kind = model->kind();
+                o.curve = evaluateCurve(*model, curve);
+                const KernelOperator* kernel = model->kernel();
+                const QString l =
+                    kernel ? QStringLiteral(" (ℓ = %1)").arg(kernel->spec().lengthScale, 0, 'g', 3)
+                           : QString();
+                o.name = scaled ? QStringLiteral("ℓ × %1%2").arg(spec.mid(2), l)
+                                : QString::fromStdString(estimator) + l;
+                job.curves.push_back(std::move(o));
+            } catch (const std::exception& e) {
+                job.failed << QStringLiteral("%1: %2").arg(spec, QString::fromUtf8(e.what()));
+            }
+            if (sink.progress) {
+                sink.progress("fitting the overlaid curves", k + 1, int(specs.size()));
+            }
+        }
+        return job;
+    }));
+}
+
+} // namespace sosrep::ui
