@@ -3,6 +3,7 @@
 // a worker after each fit and evaluated along the view's curve.
 #include "ui/controller/estimation_controller.h"
 
+#include "core/data/split.h"
 #include "core/errors.h"
 #include "core/grid/density_curve.h"
 #include "core/kernels/kernel.h"
@@ -45,7 +46,9 @@ void EstimationController::startOverlays()
     const QStringList specs = m_overlaySpecs;
     const FitSettings settings = m_result->settings;
     const double lengthScale = m_result->lengthScale();
-    const Matrix x = m_features;
+    // The rows the model was fitted on (large data: its seeded subsample).
+    const Matrix x =
+        m_result->fitRowIndices.empty() ? m_features : rowsOf(m_features, m_result->fitRowIndices);
     const Scaler scaler = m_scaler;
     const CurveSpec curve = m_result->curve.spec;
     const quint64 generation = m_resultGeneration;

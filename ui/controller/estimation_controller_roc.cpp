@@ -3,7 +3,7 @@
 // worker after each fit), and a cut-off chosen on the curve.
 #include "ui/controller/estimation_controller.h"
 
-#include "core/estimators/registry.h"
+#include "core/data/split.h"
 #include "core/pipeline/fit_route.h"
 
 #include <QtConcurrent/QtConcurrentRun>
@@ -59,10 +59,14 @@ void EstimationController::startOtherRocs()
     const std::shared_ptr<std::atomic<bool>> cancel = m_rocCancel;
     const QStringList names = m_rocEstimators;
     const FitSettings base = m_result->settings;
+    // Fitted on the rows the model was (large data: its seeded subsample, which a dense
+    // kernel over shuttle's 49 097 rows would not fit in memory), scored at every row.
     FitData data;
-    data.train = m_features;
+    data.train =
+        m_result->fitRowIndices.empty() ? m_features : rowsOf(m_features, m_result->fitRowIndices);
     data.scaler = m_scaler;
     data.source = "data";
+    const Matrix rows = m_features;
     const quint64 generation = m_resultGeneration;
     auto* watcher = new QFutureWatcher<OtherRocsJob>(this);
     connect(watcher, &QFutureWatcher<OtherRocsJob>::finished, this,
@@ -84,7 +88,7 @@ void EstimationController::startOtherRocs()
             });
     emit progressChanged(tr("fitting the other ROC curves' estimators"), 0, names.size());
     const FitJobSink sink = workerSink();
-    watcher->setFuture(QtConcurrent::run([names, base, data, cancel, sink] {
+    watcher->setFuture(QtConcurrent::run([names, base, data, rows, cancel, sink] {
         OtherRocsJob job;
         for (int k = 0; k < names.size(); ++k) {
             if (*cancel) {
@@ -106,7 +110,7 @@ void EstimationController::startOtherRocs()
                     return job;
                 }
                 checkUsable(*f.model);
-                job.curves.push_back({names[k], -f.model->logValues(data.train).values});
+                job.curves.push_back({names[k], -f.model->logValues(rows).values});
             } catch (const std::exception& e) {
                 job.failed << QStringLiteral("%1: %2").arg(names[k], QString::fromUtf8(e.what()));
             }
