@@ -213,9 +213,12 @@ QString MainWindow::scoresTuningText(const FitJobResult& r) const
                   "density's ℓ = %1 and at the reach of its %2 nearest neighbours, ℓ_%2 = %3 "
                   "(a clump of fewer than %2 near-copies cannot look dense there); each model "
                   "fitted on 80 % of the rows and ranked against the other 20 %.")
-            .arg(m.front(), 0, 'g', 4)
-            .arg(k)
-            .arg(m.back(), 0, 'g', 4);
+                   .arg(m.front(), 0, 'g', 4)
+                   .arg(k)
+                   .arg(m.back(), 0, 'g', 4) +
+               (f.bwAdjust != 1.0
+                    ? tr(" Both fitted at %1 × these (ℓ multiplier).").arg(f.bwAdjust, 0, 'g', 4)
+                    : QString());
     }
     const QString purpose = QString::fromStdString(f.purpose);
     if (purpose == QLatin1String("density") && settingsPurposeIsAuto() && f.search->reach > 0.0) {

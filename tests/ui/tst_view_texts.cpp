@@ -12,6 +12,7 @@
 #include "support/gui_fixtures.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -68,6 +69,12 @@ private slots:
         QVERIFY2(head.contains(QStringLiteral("ℓ multiplier")) &&
                      head.contains(QString::number(1.5 * chosen, 'g', 4)),
                  qPrintable(head));
+        // The Scores view's line says its members were multiplied too.
+        bool said = false;
+        for (const QLabel* l : w.findChildren<QLabel*>()) {
+            said = said || l->text().contains(QStringLiteral("Both fitted at 1.5 × these"));
+        }
+        QVERIFY(said);
         // A point clicked on the curve is fitted at that l: the multiplier goes back to 1.
         const double clicked = f.search->curve.front().lengthScale;
         QSignalSpy refitted(c, &EstimationController::fitFinished);
