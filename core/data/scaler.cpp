@@ -25,6 +25,8 @@ std::string toString(ScalingKind kind)
         return "robust";
     case ScalingKind::Rank:
         return "rank";
+    case ScalingKind::Auto:
+        return "auto";
     }
     return "none";
 }
@@ -46,8 +48,11 @@ ScalingKind scalingKindFromString(const std::string& text)
     if (text == "rank") {
         return ScalingKind::Rank;
     }
+    if (text == "auto") {
+        return ScalingKind::Auto;
+    }
     throw ParameterError("scale", "unknown scaling " + quotedText(text) +
-                                      " (use none, zscore, minmax, robust or rank)");
+                                      " (use none, zscore, minmax, robust, rank or auto)");
 }
 
 namespace {
@@ -140,8 +145,38 @@ double mapThrough(const Vector& from, const Vector& to, double beyond, double t)
 
 } // namespace
 
+ScalingKind autoScalingOf(const MatrixRef& x)
+{
+    if (x.rows() == 0 || x.cols() == 0) {
+        return ScalingKind::MinMax;
+    }
+    std::vector<double> shares;
+    std::vector<double> v(static_cast<size_t>(x.rows()));
+    for (Eigen::Index j = 0; j < x.cols(); ++j) {
+        std::copy(x.col(j).data(), x.col(j).data() + x.rows(), v.begin());
+        std::sort(v.begin(), v.end());
+        size_t best = 0;
+        for (size_t i = 0; i < v.size();) {
+            size_t k = i;
+            while (k < v.size() && v[k] == v[i]) {
+                ++k;
+            }
+            best = std::max(best, k - i);
+            i = k;
+        }
+        shares.push_back(double(best) / double(v.size()));
+    }
+    // The median column (the upper middle one for an even count: half the columns at least).
+    std::nth_element(shares.begin(), shares.begin() + shares.size() / 2, shares.end());
+    return shares[shares.size() / 2] >= kAutoRankModeShare ? ScalingKind::Rank
+                                                           : ScalingKind::MinMax;
+}
+
 Scaler Scaler::fit(ScalingKind kind, const MatrixRef& x)
 {
+    if (kind == ScalingKind::Auto) {
+        return fit(autoScalingOf(x), x);
+    }
     Scaler s;
     s.kind = kind;
     const Eigen::Index d = x.cols();

@@ -16,8 +16,17 @@ enum class ScalingKind
     ZScore,
     MinMax,
     Robust, // median and interquartile range: one extreme value cannot squeeze a column
-    Rank    // the empirical CDF (a quantile transform): every column spread evenly over [0, 1]
+    Rank,   // the empirical CDF (a quantile transform): every column spread evenly over [0, 1]
+    /// Resolved by Scaler::fit from the training rows (autoScalingOf): rank when most columns
+    /// are a spike plus a sparse tail, min-max otherwise. Never the kind of a fitted scaler.
+    Auto
 };
+
+/// What scale=auto resolves to for these training rows: rank when the median column's most
+/// frequent value holds at least kAutoRankModeShare of the rows (ReLU features, word counts,
+/// one-hot columns: a spike at one value and a sparse tail), min-max otherwise.
+ScalingKind autoScalingOf(const MatrixRef& x);
+constexpr double kAutoRankModeShare = 0.5;
 
 std::string toString(ScalingKind kind);
 ScalingKind scalingKindFromString(const std::string& text); // throws ParameterError("scale")

@@ -23,11 +23,12 @@ bool tuned(const OptionValues& v, Eigen::Index)
 OptionTable makeDataOptions()
 {
     OptionSpec scale = choiceOption(
-        {"scale", "Scaling", "Data", "KIND"}, {"minmax", "zscore", "robust", "rank", "none"},
-        "minmax",
+        {"scale", "Scaling", "Data", "KIND"},
+        {"minmax", "zscore", "robust", "rank", "auto", "none"}, "minmax",
         "per-column scaling fitted on the training rows and applied unchanged to other rows "
         "(robust: median and interquartile range; rank: the empirical CDF, continued beyond "
-        "the training range with min-max's slope)");
+        "the training range with min-max's slope; auto: rank when the median column's most "
+        "frequent value holds half the rows or more, a spike and a sparse tail, else minmax)");
     OptionSpec seed;
     seed.name = "seed";
     seed.type = OptionType::Seed;

@@ -284,6 +284,9 @@ Scaler scalerFromJson(const Json& s, const std::string& path, Eigen::Index dim)
     } catch (const ParameterError& e) {
         throw fieldError(path, "scaler.kind", e.message());
     }
+    if (scaler.kind == ScalingKind::Auto) { // a fitted scaler holds what auto resolved to
+        throw fieldError(path, "scaler.kind", "'auto' is a setting, not a fitted scaling");
+    }
     scaler.shift = vectorFromJson(member(s, "shift"), path, "scaler.shift");
     scaler.scale = vectorFromJson(member(s, "scale"), path, "scaler.scale");
     if (scaler.shift.size() != dim || scaler.scale.size() != dim) {

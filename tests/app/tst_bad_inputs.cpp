@@ -128,6 +128,8 @@ private slots:
             << score("BAD/model_wrong_format.json") << 3 << QStringList{"not a sosrep model"};
         QTest::newRow("model scaler with zero scale")
             << score("BAD/model_zero_scale.json") << 3 << QStringList{"scaler.scale", "positive"};
+        QTest::newRow("model scaler of kind auto")
+            << score("BAD/model_auto_scaler.json") << 3 << QStringList{"scaler.kind", "'auto'"};
         QTest::newRow("model with 2e9 features") << score("BAD/model_huge_features.json") << 3
                                                  << QStringList{"kernel.features", "100000"};
         // Issue 23: each of these was replaced by a default, and score disagreed with fit.

@@ -87,6 +87,27 @@ private slots:
     // Rank scaling: each distinct value at its mid-rank, linear between them, min-max's slope
     // beyond the training range (a value far out stays far out), and an inverse and a
     // log-derivative that agree with the map.
+    // scale=auto: rank when the median column is a spike plus a sparse tail (its most frequent
+    // value holds half the rows or more), min-max otherwise; resolved in the fitted scaler.
+    void autoScaler_rankForSpikeColumnsMinMaxOtherwise()
+    {
+        Matrix x(10, 3);
+        for (int i = 0; i < 10; ++i) {
+            x(i, 0) = i < 5 ? 0.0 : i;     // 5 of 10 at 0: share 0.5
+            x(i, 1) = i < 6 ? 0.0 : i * i; // share 0.6
+            x(i, 2) = 0.1 * i;             // continuous: share 0.1
+        }
+        QCOMPARE(toString(autoScalingOf(x)), std::string("rank")); // the median share is 0.5
+        QCOMPARE(toString(Scaler::fit(ScalingKind::Auto, x).kind), std::string("rank"));
+        x(4, 0) = 0.5; // 4 of 10 at 0: the median share is 0.4
+        QCOMPARE(toString(autoScalingOf(x)), std::string("minmax"));
+        const Scaler s = Scaler::fit(ScalingKind::Auto, x);
+        QCOMPARE(toString(s.kind), std::string("minmax"));
+        QVERIFY(s.apply(x).isApprox(Scaler::fit(ScalingKind::MinMax, x).apply(x)));
+        QVERIFY(scalingKindFromString("auto") == ScalingKind::Auto);
+        QCOMPARE(toString(ScalingKind::Auto), std::string("auto"));
+    }
+
     void rankScaler_midRanksAndMinMaxSlopeBeyond()
     {
         Matrix x(5, 2);

@@ -419,6 +419,14 @@ void modelFiles(std::map<std::string, Bytes>& f)
              "\"feature_seed\":\"0\"},\"scaler\":{\"kind\":\"minmax\",\"shift\":[0,0],"
              "\"scale\":[1,0]},\"columns\":[\"a\",\"b\"],\"train\":[[0.1,0.2],[0.3,0.4]],"
              "\"weights\":[0.5,0.5],\"provenance\":{}}\n");
+    // scale=auto is resolved when fitted: a file naming it as its scaler's kind was not fitted.
+    f["bad/model_auto_scaler.json"] =
+        text("{\"format\":\"sosrep-model\",\"version\":1,\"estimator\":\"kde\","
+             "\"kernel\":{\"type\":\"gaussian\",\"length_scale\":0.5,\"sdo_order\":0,"
+             "\"features\":2000,\"sdo_method\":\"rff\",\"backend\":\"auto\",\"rank\":1000,"
+             "\"feature_seed\":\"0\"},\"scaler\":{\"kind\":\"auto\",\"shift\":[0,0],"
+             "\"scale\":[1,1]},\"columns\":[\"a\",\"b\"],\"train\":[[0.1,0.2],[0.3,0.4]],"
+             "\"weights\":[0.5,0.5],\"provenance\":{}}\n");
     f["bad/model_huge_features.json"] =
         text("{\"format\":\"sosrep-model\",\"version\":1,\"estimator\":\"sosrep\","
              "\"kernel\":{\"type\":\"sdo\",\"length_scale\":0.5,\"sdo_order\":0,"
