@@ -6,6 +6,7 @@
 #include "core/estimators/estimator.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace sosrep {
 namespace {
@@ -131,11 +132,12 @@ OptionTable makeTuningOptions()
                               "the anomaly rule's second scale: the length scale at which the "
                               "kernel weighs a row's k-th nearest neighbour 1/e of its nearest "
                               "(a clump of fewer than k near-copies cannot look dense there)"));
-    t.push_back(choiceOption({"wide_scale", "Wide scale", "Length scale", "W"}, {"none", "median"},
-                             "none",
-                             "the anomaly rule's third scale: none, or median (the median "
+    t.push_back(choiceOption({"wide_scale", "Wide scale", "Length scale", "W"},
+                             {"none", "median", "auto"}, "none",
+                             "the anomaly rule's third scale: none, median (the median "
                              "pairwise distance, where a row far from the bulk in a few "
-                             "columns stands out)"));
+                             "columns stands out), or auto (median when the median column's "
+                             "skewness is 2 or more in absolute value: heavy tails)"));
     OptionSpec factor = realOption({"fd_factor", "FD factor", "Length scale", "X"}, "2", 0.0, true,
                                    "the ranking rule's l: the grid point nearest this multiple of "
                                    "the paper's FD choice (1: the paper's l)");
@@ -276,6 +278,32 @@ Purpose purposeOf(const OptionValues& v)
 {
     const std::string& p = v.has("purpose") ? v.text("purpose") : std::string("auto");
     return p == "auto" ? Purpose::Density : purposeFromString(p);
+}
+
+bool heavyTailed(const MatrixRef& x)
+{
+    if (x.rows() < 3 || x.cols() == 0) {
+        return false;
+    }
+    std::vector<double> skew;
+    for (Eigen::Index j = 0; j < x.cols(); ++j) {
+        const double mean = x.col(j).mean();
+        const Eigen::ArrayXd c = x.col(j).array() - mean;
+        const double m2 = c.square().mean();
+        const double m3 = c.cube().mean();
+        skew.push_back(m2 > 0.0 ? std::abs(m3) / std::pow(m2, 1.5) : 0.0); // a constant: 0
+    }
+    std::nth_element(skew.begin(), skew.begin() + skew.size() / 2, skew.end());
+    return skew[skew.size() / 2] >= kWideScaleSkewness;
+}
+
+SearchConfig searchConfigFrom(const OptionValues& v, const MatrixRef& train)
+{
+    SearchConfig s = searchConfigFrom(v);
+    if (v.has("wide_scale") && v.text("wide_scale") == "auto") {
+        s.wideScale = heavyTailed(train);
+    }
+    return s;
 }
 
 SearchConfig searchConfigFrom(const OptionValues& v)

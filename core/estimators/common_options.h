@@ -29,6 +29,14 @@ OptionTable optionTableFor(const Estimator& estimator);
 KernelSpec kernelSpecFrom(const OptionValues& values);
 /// The tuning configuration the values describe: selection=auto becomes the purpose's rule.
 SearchConfig searchConfigFrom(const OptionValues& values);
+/// The same, with wide_scale=auto resolved on the (scaled) training rows: the wide member
+/// joins when the columns are heavy-tailed (heavyTailed).
+SearchConfig searchConfigFrom(const OptionValues& values, const MatrixRef& train);
+
+/// True when the median column's sample skewness is at least kWideScaleSkewness in absolute
+/// value: anomalies far from the bulk in a few columns, which the wide scale sees.
+bool heavyTailed(const MatrixRef& x);
+constexpr double kWideScaleSkewness = 2.0;
 /// The purpose the values state; auto (a front end that has not said) counts as density, the
 /// library's default. Front ends resolve auto to their task first (FitSettings::setPurpose).
 Purpose purposeOf(const OptionValues& values);

@@ -315,7 +315,7 @@ FitOutcome fitStages(const FitData& data, const FitSettings& settings, const Fit
     int sweepPoints = 0;              // grid points swept here (0: no sweep, or a sweep reused)
     double validationUnitShift = 0.0; // rank scaling: see below
     if (tune) {
-        const SearchConfig config = searchConfigFrom(settings.values);
+        const SearchConfig config = searchConfigFrom(settings.values, data.train);
         out.purpose = toString(config.purpose);
         out.rule = toString(config.rule);
         const std::vector<SweepFold> folds = sweepFolds(data, settings, config, kernel.seed);

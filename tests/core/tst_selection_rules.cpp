@@ -5,6 +5,8 @@
 #include "core/data/split.h"
 #include "core/data/toy_data.h"
 #include "core/errors.h"
+#include "core/estimators/common_options.h"
+#include "core/estimators/fit_settings.h"
 #include "core/numerics/nearest_neighbours.h"
 #include "core/pipeline/fit_route.h"
 #include "core/tuning/length_scale_search.h"
@@ -16,6 +18,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <random>
 
 using namespace sosrep;
 
@@ -623,6 +626,38 @@ private slots:
                    w.find("raised to") != std::string::npos;
         });
         QVERIFY(warned);
+    }
+
+    // wide_scale=auto: the wide member (the median pairwise distance) joins the anomaly rule
+    // when the median column's skewness is 2 or more (heavy tails: anomalies far from the bulk
+    // in a few columns), not otherwise; the same as wide_scale=median and none there.
+    void wideScaleAuto_joinsForHeavyTailsOnly()
+    {
+        std::mt19937_64 rng(7);
+        std::normal_distribution<double> normal;
+        Matrix light(400, 3);
+        Matrix heavy(400, 3);
+        for (Eigen::Index i = 0; i < 400; ++i) {
+            for (Eigen::Index j = 0; j < 3; ++j) {
+                light(i, j) = normal(rng);
+                heavy(i, j) = std::exp(1.5 * normal(rng)); // log-normal: skewness ~ 33
+            }
+        }
+        QVERIFY(!heavyTailed(light));
+        QVERIFY(heavyTailed(heavy));
+        const auto members = [](const Matrix& x, const char* wide) {
+            FitSettings s = FitSettings::defaults("kde");
+            s.values.set("purpose", "anomaly");
+            s.values.set("wide_scale", wide);
+            FitData data;
+            data.train = x;
+            data.source = "rows";
+            const FitOutcome f = fitModel(data, s);
+            return f.search->selection.memberScales;
+        };
+        QCOMPARE(members(heavy, "auto"), members(heavy, "median"));
+        QCOMPARE(members(light, "auto"), members(light, "none"));
+        QCOMPARE(members(heavy, "auto").size(), members(heavy, "none").size() + 1);
     }
 };
 

@@ -84,7 +84,7 @@ bool fitScoresModel(const FitJobInput& in, const Matrix& fitX, const FitOutcome&
     }
     FitSettings anomaly = in.settings;
     anomaly.resolvePurpose("anomaly");
-    if (reselect(*fit.search, searchConfigFrom(anomaly.values)).memberScales.size() < 2) {
+    if (reselect(*fit.search, searchConfigFrom(anomaly.values, fitX)).memberScales.size() < 2) {
         return true; // one scale: the density's model ranks the rows
     }
     FitObserver quiet;
