@@ -133,7 +133,7 @@ OptionTable makeTuningOptions()
                               "kernel weighs a row's k-th nearest neighbour 1/e of its nearest "
                               "(a clump of fewer than k near-copies cannot look dense there)"));
     t.push_back(choiceOption({"wide_scale", "Wide scale", "Length scale", "W"},
-                             {"none", "median", "auto"}, "none",
+                             {"none", "median", "auto"}, "auto",
                              "the anomaly rule's third scale: none, median (the median "
                              "pairwise distance, where a row far from the bulk in a few "
                              "columns stands out), or auto (median when the median column's "
