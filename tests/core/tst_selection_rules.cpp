@@ -658,6 +658,17 @@ private slots:
         QCOMPARE(members(heavy, "auto"), members(heavy, "median"));
         QCOMPARE(members(light, "auto"), members(light, "none"));
         QCOMPARE(members(heavy, "auto").size(), members(heavy, "none").size() + 1);
+        // The density purpose never reads it: the same model bit for bit.
+        const auto density = [&heavy](const char* wide) {
+            FitSettings s = FitSettings::defaults("kde");
+            s.values.set("purpose", "density");
+            s.values.set("wide_scale", wide);
+            FitData data;
+            data.train = heavy;
+            data.source = "rows";
+            return fitModel(data, s).model->logValues(heavy).values;
+        };
+        QVERIFY(density("auto") == density("none"));
     }
 };
 
