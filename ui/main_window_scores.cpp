@@ -209,15 +209,27 @@ QString MainWindow::scoresTuningText(const FitJobResult& r) const
     const std::vector<double>& m = f.search->selection.memberScales;
     const int k = f.search->reachNeighbours;
     if (r.scoresFit && m.size() > 1) {
-        return tr("Scores, tuned for anomaly ranking: a row's larger anomaly rank at the "
-                  "density's ℓ = %1 and at the reach of its %2 nearest neighbours, ℓ_%2 = %3 "
-                  "(a clump of fewer than %2 near-copies cannot look dense there); each model "
-                  "fitted on 80 % of the rows and ranked against the other 20 %.")
+        // The members after the density's ℓ: the neighbourhood reach (when larger) and the
+        // median pairwise distance (wide_scale, heavy-tailed columns).
+        QStringList views;
+        for (size_t i = 1; i < m.size(); ++i) {
+            views << (m[i] == f.search->reach
+                          ? tr("at the reach of its %1 nearest neighbours, ℓ_%1 = %2 (a clump of "
+                               "fewer than %1 near-copies cannot look dense there)")
+                                .arg(k)
+                                .arg(m[i], 0, 'g', 4)
+                          : tr("at the median pairwise distance, ℓ = %1 (the columns are "
+                               "heavy-tailed: rows far from the bulk in a few columns stand out "
+                               "there)")
+                                .arg(m[i], 0, 'g', 4));
+        }
+        return tr("Scores, tuned for anomaly ranking: a row's largest anomaly rank at the "
+                  "density's ℓ = %1 and %2; each model fitted on 80 % of the rows and ranked "
+                  "against the other 20 %.")
                    .arg(m.front(), 0, 'g', 4)
-                   .arg(k)
-                   .arg(m.back(), 0, 'g', 4) +
+                   .arg(views.join(tr(" and "))) +
                (f.bwAdjust != 1.0
-                    ? tr(" Both fitted at %1 × these (ℓ multiplier).").arg(f.bwAdjust, 0, 'g', 4)
+                    ? tr(" All fitted at %1 × these (ℓ multiplier).").arg(f.bwAdjust, 0, 'g', 4)
                     : QString());
     }
     const QString purpose = QString::fromStdString(f.purpose);

@@ -12,6 +12,7 @@
 #include "support/gui_fixtures.h"
 
 #include <QComboBox>
+#include <QFile>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -72,7 +73,7 @@ private slots:
         // The Scores view's line says its members were multiplied too.
         bool said = false;
         for (const QLabel* l : w.findChildren<QLabel*>()) {
-            said = said || l->text().contains(QStringLiteral("Both fitted at 1.5 × these"));
+            said = said || l->text().contains(QStringLiteral("All fitted at 1.5 × these"));
         }
         QVERIFY(said);
         // A point clicked on the curve is fitted at that l: the multiplier goes back to 1.
@@ -83,6 +84,43 @@ private slots:
         QCOMPARE(c->settings().values.real("bw_adjust"), 1.0);
         QVERIFY(std::abs(c->result()->lengthScale() - clicked) < 1e-12 * clicked);
         QVERIFY(!w.fdPlot()->headline().contains(QStringLiteral("ℓ multiplier")));
+    }
+
+    // wide_scale=auto on heavy-tailed columns: the Scores view names each of the anomaly
+    // rule's views for what it is (the wide one was called the reach once).
+    void theScoresLineNamesTheWideView()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        QByteArray csv = "a,b\n";
+        for (int i = 0; i < 400; ++i) {
+            // Pareto-like columns, 1/(0.02 + u) of well-spread u: a few rows far out.
+            const double u = std::fmod(i * 0.6180339887, 1.0);
+            const double v = std::fmod(i * 0.7548776662 + 0.3, 1.0);
+            csv += QByteArray::number(1.0 / (0.02 + u), 'g', 10) + ',' +
+                   QByteArray::number(1.0 / (0.02 + v), 'g', 10) + '\n';
+        }
+        QVERIFY(m_dir.isValid());
+        const QString path = m_dir.filePath(QStringLiteral("heavy.csv"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(csv);
+        f.close();
+        QVERIFY(w.openFile(path));
+        QVERIFY(fitAndWait(c));
+        const auto& members = c->result()->scoresOutcome().search->selection.memberScales;
+        QString line;
+        for (const QLabel* l : w.findChildren<QLabel*>()) {
+            line = l->text().startsWith(QStringLiteral("Scores, tuned")) ? l->text() : line;
+        }
+        const double reach = c->result()->scoresOutcome().search->reach;
+        QVERIFY2(members.size() >= 2 && members.back() != reach, qPrintable(line));
+        QVERIFY2(line.contains(QStringLiteral("at the median pairwise distance, ℓ = %1")
+                                   .arg(members.back(), 0, 'g', 4)),
+                 qPrintable(line));
+        // The reach is named only when it is a member (here it is no larger than the
+        // density's ℓ, so the wide view is the second).
+        QCOMPARE(line.contains(QStringLiteral("at the reach of")), members.size() == 3);
     }
 
     void theCompareColourBarsCaptionFits()
