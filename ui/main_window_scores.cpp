@@ -17,6 +17,8 @@
 
 #include <QLabel>
 #include <QMenu>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QToolButton>
 
 #include <algorithm>
@@ -29,11 +31,28 @@ void MainWindow::showScores()
 {
     const FitJobResult* r = m_controller->result();
     const DensityKind kind = r->scoresModel().kind();
+    // The table keeps the column it is sorted by across fits (the columns may move: a name
+    // column comes and goes); at first, and when that column is gone, the most anomalous
+    // rows come first.
+    const int sortedColumn = m_scoresProxy->sortColumn();
+    const QString sortedBy =
+        sortedColumn >= 0 && sortedColumn < m_scores->columnCount()
+            ? m_scores->headerData(sortedColumn, Qt::Horizontal, Qt::DisplayRole).toString()
+            : QString();
+    const Qt::SortOrder order = m_scoresProxy->sortOrder();
     m_scores->setColumns(m_controller->featureNames());
     const Dataset& data = m_controller->featureData();
     m_scores->setRowNames(data.rowNames, QString::fromStdString(data.rowNameColumn));
     m_scores->setFeatures(data.x);
     m_scores->setScores(r->rowLogDensity, m_controller->labels(), kind, r->fitRowIndices);
+    int sortBy = -1;
+    for (int c = 0; c < m_scores->columnCount() && !sortedBy.isEmpty(); ++c) {
+        sortBy = m_scores->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString() == sortedBy
+                     ? c
+                     : sortBy;
+    }
+    m_scoresView->sortByColumn(sortBy >= 0 ? sortBy : m_scores->scoreColumn(),
+                               sortBy >= 0 ? order : Qt::DescendingOrder);
     m_scoresTuning->setText(scoresTuningText(*r));
     showThreshold();
     if (!r->scoresReady()) {

@@ -70,6 +70,12 @@ void ScoresModel::relayout()
     }
 }
 
+int ScoresModel::scoreColumn() const
+{
+    const auto it = std::find(m_layout.begin(), m_layout.end(), Column::Score);
+    return it == m_layout.end() ? -1 : int(it - m_layout.begin());
+}
+
 ScoresModel::Column ScoresModel::columnAt(int section) const
 {
     return m_layout[size_t(section)];

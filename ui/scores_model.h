@@ -37,6 +37,8 @@ public:
     /// The outlier threshold (a log value: rows below it are flagged, as `sosrep fit
     /// --contamination` writes them), or none (no "outlier" column).
     void setThreshold(std::optional<double> offset);
+    /// The anomaly score's column (its place moves with the name column).
+    int scoreColumn() const;
 
 private:
     enum class Column

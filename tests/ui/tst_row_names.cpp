@@ -91,6 +91,17 @@ private slots:
         QCOMPARE(h.mid(0, 2), (QStringList{"row", "name"}));
         QCOMPARE(h.mid(h.size() - 2), (QStringList{"minutes", "hours"}));
         QCOMPARE(cell(m, 7, QStringLiteral("name")).toString(), QStringLiteral("item \"7\", b"));
+        // Sorted as at first without names: the most anomalous row on top.
+        int score = -1;
+        for (int k = 0; k < h.size(); ++k) {
+            score = h[k].startsWith(QStringLiteral("anomaly score")) ? k : score;
+        }
+        QVERIFY(score > 0);
+        double top = -1e300;
+        for (int r = 0; r < m->rowCount(); ++r) {
+            top = std::max(top, m->index(r, score).data().toDouble());
+        }
+        QCOMPARE(m->index(0, score).data().toDouble(), top);
         // Features in the file's own units, not scaled.
         QCOMPARE(cell(m, 7, QStringLiteral("minutes")).toDouble(),
                  QByteArray::number(std::sin(7 * 0.37) * 30 + 60, 'g', 10).toDouble());
