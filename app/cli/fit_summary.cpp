@@ -134,6 +134,8 @@ void addUnits(QJsonObject& summary, const FittedModel& model, const Scaler& scal
                 ? QStringLiteral("per unit of the %1 columns' product").arg(names.size())
                 : QStringLiteral("per ") + names.join(QStringLiteral(" × "));
     }
+    // The scaling fitted (scale=auto says here what it resolved to).
+    summary[QStringLiteral("scaling")] = QString::fromStdString(toString(scaler.kind));
     const KernelOperator* k = model.kernel();
     if (k && k->spec().lengthScale > 0.0) {
         QJsonArray perColumn;

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
-// `sosrep fit/score --id-column`: a column naming the rows (text allowed) is written after
-// `row` in the scores, quoted where it must be, and is not a feature.
+// What `sosrep`'s outputs name: the rows (`fit/score --id-column`: a column naming the rows,
+// text allowed, written after `row` in the scores, quoted where it must be, not a feature) and
+// the scaling fitted (the summary's `scaling`: what scale=auto resolved to).
 #include "app/cli/cli_runner.h"
 #include "support/cli_run.h"
 
 #include <QFile>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <cmath>
 
 using Run = CliRun;
 
@@ -61,6 +65,39 @@ private slots:
         QVERIFY2(missing.err.contains(QStringLiteral("no id column named 'who'")),
                  qPrintable(missing.err));
         QVERIFY(!QFile::exists(path("id_s4.csv")));
+    }
+
+    void summaryNamesTheScalingAutoResolvedTo()
+    {
+        auto write = [&](const char* name, const QByteArray& text) {
+            QFile f(path(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        };
+        QByteArray spikes = "a,b\n";
+        QByteArray smooth = "a,b\n";
+        for (int i = 0; i < 60; ++i) {
+            spikes += QByteArray::number(i % 3 == 0 ? i * 0.1 : 0.0) + ',' +
+                      QByteArray::number(i % 4 == 0 ? i * 0.2 : 0.0) + '\n';
+            smooth += QByteArray::number(std::sin(i * 0.7)) + ',' +
+                      QByteArray::number(std::cos(i * 1.3)) + '\n';
+        }
+        write("spikes.csv", spikes);
+        write("smooth.csv", smooth);
+        for (const auto& [file, want] : {std::pair<const char*, const char*>{"spikes.csv", "rank"},
+                                         {"smooth.csv", "minmax"}}) {
+            const Run fit =
+                runSosrep({"fit", "--train", path(file), "--estimator", "kde", "--scale", "auto",
+                           "--length-scale", "0.2", "--model-out", path("auto_m.json")});
+            QVERIFY2(fit.code == 0, qPrintable(fit.err));
+            QCOMPARE(fit.summary()[QStringLiteral("scaling")].toString(),
+                     QString::fromLatin1(want));
+            const Run score = runSosrep({"score", "--model", path("auto_m.json"), "--data",
+                                         path(file), "--scores-out", path("auto_s.csv")});
+            QVERIFY2(score.code == 0, qPrintable(score.err));
+            QCOMPARE(score.summary()[QStringLiteral("scaling")].toString(),
+                     QString::fromLatin1(want));
+        }
     }
 };
 
