@@ -65,6 +65,7 @@ void ScoresModel::relayout()
     if (m_threshold) {
         m_layout.push_back(Column::Outlier);
     }
+    m_firstFeature = int(m_layout.size());
     if (m_features.rows() == rows && rows > 0) {
         m_layout.insert(m_layout.end(), size_t(m_features.cols()), Column::Feature);
     }
@@ -132,10 +133,8 @@ QVariant ScoresModel::data(const QModelIndex& index, int role) const
         return -m_logDensity(r);
     case Column::Label:
         return (*m_labels)(r);
-    case Column::Feature: {
-        const auto first = std::find(m_layout.begin(), m_layout.end(), Column::Feature);
-        return m_features(r, index.column() - int(first - m_layout.begin()));
-    }
+    case Column::Feature:
+        return m_features(r, index.column() - m_firstFeature);
     default:
         return {};
     }
@@ -164,8 +163,7 @@ QVariant ScoresModel::headerData(int section, Qt::Orientation orientation, int r
     case Column::Outlier:
         return tr("outlier");
     case Column::Feature: {
-        const auto first = std::find(m_layout.begin(), m_layout.end(), Column::Feature);
-        const int j = section - int(first - m_layout.begin());
+        const int j = section - m_firstFeature;
         return j < m_columns.size() ? m_columns[j] : QVariant();
     }
     }

@@ -61,8 +61,10 @@ private:
     std::vector<std::string> m_rowNames;
     QString m_rowNameHeader;
     Matrix m_features;
-    /// The columns in order, rebuilt when what they show changes (feature j at layout + j).
+    /// The columns in order, rebuilt when what they show changes (feature j at
+    /// m_firstFeature + j).
     std::vector<Column> m_layout;
+    int m_firstFeature = 0;
     void relayout();
     Column columnAt(int section) const;
 };

@@ -300,7 +300,8 @@ bool heavyTailed(const MatrixRef& x)
 SearchConfig searchConfigFrom(const OptionValues& v, const MatrixRef& train)
 {
     SearchConfig s = searchConfigFrom(v);
-    if (v.has("wide_scale") && v.text("wide_scale") == "auto") {
+    // Only the anomaly rule reads it: a density fit skips the pass over the rows.
+    if (s.rule == SelectionRule::Anomaly && v.has("wide_scale") && v.text("wide_scale") == "auto") {
         s.wideScale = heavyTailed(train);
     }
     return s;

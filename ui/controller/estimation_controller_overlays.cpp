@@ -7,6 +7,7 @@
 #include "core/errors.h"
 #include "core/grid/density_curve.h"
 #include "core/kernels/kernel.h"
+#include "ui/controller/extra_fits.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -23,17 +24,6 @@ void EstimationController::setOverlays(const QStringList& specs)
     emit overlaysReady(); // the view drops the old curves at once
     startOverlays();
 }
-
-namespace {
-
-struct OverlaysJob
-{
-    std::vector<EstimationController::Overlay> curves;
-    QStringList failed;
-    bool cancelled = false;
-};
-
-} // namespace
 
 void EstimationController::startOverlays()
 {
@@ -52,32 +42,30 @@ void EstimationController::startOverlays()
     const Scaler scaler = m_scaler;
     const CurveSpec curve = m_result->curve.spec;
     const quint64 generation = m_resultGeneration;
-    auto* watcher = new QFutureWatcher<OverlaysJob>(this);
-    connect(
-        watcher, &QFutureWatcher<OverlaysJob>::finished, this, [this, watcher, generation, cancel] {
-            watcher->deleteLater();
-            if (generation != m_resultGeneration || cancel != m_overlayCancel) {
-                return; // another result or choice since: that one runs anew
-            }
-            emit progressChanged(QString(), 0, 0);
-            OverlaysJob job = watcher->result();
-            m_overlays = std::move(job.curves);
-            if (job.cancelled) {
-                emit overlaysFailed(tr("Overlays cancelled (Esc): fit again to draw them"));
-            } else if (!job.failed.isEmpty()) {
-                emit overlaysFailed(tr("Overlay: %1").arg(job.failed.join(QStringLiteral("; "))));
-            }
-            emit overlaysReady();
-        });
+    auto* watcher = new QFutureWatcher<ExtraFits<Overlay>>(this);
+    connect(watcher, &QFutureWatcher<ExtraFits<Overlay>>::finished, this,
+            [this, watcher, generation, cancel] {
+                watcher->deleteLater();
+                if (generation != m_resultGeneration || cancel != m_overlayCancel) {
+                    return; // another result or choice since: that one runs anew
+                }
+                emit progressChanged(QString(), 0, 0);
+                ExtraFits<Overlay> job = watcher->result();
+                m_overlays = std::move(job.items);
+                if (job.cancelled) {
+                    emit overlaysFailed(tr("Overlays cancelled (Esc): fit again to draw them"));
+                } else if (!job.failed.isEmpty()) {
+                    emit overlaysFailed(
+                        tr("Overlay: %1").arg(job.failed.join(QStringLiteral("; "))));
+                }
+                emit overlaysReady();
+            });
     emit progressChanged(tr("fitting the overlaid curves"), 0, specs.size());
     const FitJobSink sink = workerSink();
     watcher->setFuture(QtConcurrent::run([=] {
-        OverlaysJob job;
-        FitObserver observer;
-        observer.cancelled = [&cancel] { return cancel->load(); };
-        for (int k = 0; k < specs.size(); ++k) {
-            const QString& spec = specs[k];
-            try {
+        return fitEach<Overlay>(
+            specs, *cancel, sink, "fitting the overlaid curves",
+            [&](const QString& spec, const FitObserver& observer) -> std::optional<Overlay> {
                 const bool scaled = spec.startsWith(QLatin1String("l*"));
                 const double factor = scaled ? spec.mid(2).toDouble() : 1.0;
                 if (scaled && (!(factor > 0.0) || lengthScale <= 0.0)) {
@@ -89,11 +77,10 @@ void EstimationController::startOverlays()
                 // own (the settings' l: auto, a rule or a number).
                 const std::shared_ptr<const FittedModel> model = ui::fitAtLengthScale(
                     x, settings, estimator, scaled ? factor * lengthScale : 0.0, observer, scaler);
-                if (!model || *cancel) {
-                    job.cancelled = true;
-                    return job;
+                if (!model) {
+                    return std::nullopt;
                 }
-                EstimationController::Overlay o;
+                Overlay o;
                 o.spec = spec;
                 o.kind = model->kind();
                 o.curve = evaluateCurve(*model, curve);
@@ -103,15 +90,8 @@ void EstimationController::startOverlays()
                            : QString();
                 o.name = scaled ? QStringLiteral("ℓ × %1%2").arg(spec.mid(2), l)
                                 : QString::fromStdString(estimator) + l;
-                job.curves.push_back(std::move(o));
-            } catch (const std::exception& e) {
-                job.failed << QStringLiteral("%1: %2").arg(spec, QString::fromUtf8(e.what()));
-            }
-            if (sink.progress) {
-                sink.progress("fitting the overlaid curves", k + 1, int(specs.size()));
-            }
-        }
-        return job;
+                return o;
+            });
     }));
 }
 

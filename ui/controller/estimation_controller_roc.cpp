@@ -5,6 +5,7 @@
 
 #include "core/data/split.h"
 #include "core/pipeline/fit_route.h"
+#include "ui/controller/extra_fits.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -38,17 +39,6 @@ void EstimationController::setRocEstimators(const QStringList& estimators)
     startOtherRocs();
 }
 
-namespace {
-
-struct OtherRocsJob
-{
-    std::vector<EstimationController::OtherRoc> curves;
-    QStringList failed;
-    bool cancelled = false;
-};
-
-} // namespace
-
 void EstimationController::startOtherRocs()
 {
     const bool labelled = m_labels && m_labels->sum() > 0 && m_labels->sum() < m_labels->size();
@@ -68,16 +58,16 @@ void EstimationController::startOtherRocs()
     data.source = "data";
     const Matrix rows = m_features;
     const quint64 generation = m_resultGeneration;
-    auto* watcher = new QFutureWatcher<OtherRocsJob>(this);
-    connect(watcher, &QFutureWatcher<OtherRocsJob>::finished, this,
+    auto* watcher = new QFutureWatcher<ExtraFits<OtherRoc>>(this);
+    connect(watcher, &QFutureWatcher<ExtraFits<OtherRoc>>::finished, this,
             [this, watcher, generation, cancel] {
                 watcher->deleteLater();
                 if (generation != m_resultGeneration || cancel != m_rocCancel) {
                     return; // another result or list since: that one runs anew
                 }
                 emit progressChanged(QString(), 0, 0);
-                OtherRocsJob job = watcher->result();
-                m_otherRocs = std::move(job.curves);
+                ExtraFits<OtherRoc> job = watcher->result();
+                m_otherRocs = std::move(job.items);
                 if (job.cancelled) {
                     emit otherRocsFailed(tr("Other ROC curves cancelled (Esc): fit again to draw "
                                             "them"));
@@ -89,36 +79,21 @@ void EstimationController::startOtherRocs()
     emit progressChanged(tr("fitting the other ROC curves' estimators"), 0, names.size());
     const FitJobSink sink = workerSink();
     watcher->setFuture(QtConcurrent::run([names, base, data, rows, cancel, sink] {
-        OtherRocsJob job;
-        for (int k = 0; k < names.size(); ++k) {
-            if (*cancel) {
-                job.cancelled = true;
-                return job;
-            }
-            const std::string name = names[k].toStdString();
-            try {
+        return fitEach<OtherRoc>(
+            names, *cancel, sink, "fitting the other ROC curves' estimators",
+            [&](const QString& name, const FitObserver& observer) -> std::optional<OtherRoc> {
                 FitSettings s = base;
-                s.setEstimator(name); // the options both have keep their values
+                s.setEstimator(name.toStdString()); // the options both have keep their values
                 if (s.values.has("purpose")) {
                     s.values.set("purpose", "anomaly");
                 }
-                FitObserver observer;
-                observer.cancelled = [&cancel] { return cancel->load(); };
                 const FitOutcome f = fitModel(data, s, observer);
                 if (f.cancelled) {
-                    job.cancelled = true;
-                    return job;
+                    return std::nullopt;
                 }
                 checkUsable(*f.model);
-                job.curves.push_back({names[k], -f.model->logValues(rows).values});
-            } catch (const std::exception& e) {
-                job.failed << QStringLiteral("%1: %2").arg(names[k], QString::fromUtf8(e.what()));
-            }
-            if (sink.progress) {
-                sink.progress("fitting the other ROC curves' estimators", k + 1, names.size());
-            }
-        }
-        return job;
+                return OtherRoc{name, -f.model->logValues(rows).values};
+            });
     }));
 }
 
