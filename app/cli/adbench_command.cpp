@@ -36,7 +36,7 @@ namespace {
 /// Methods whose Fisher-divergence sweep is the same (only the rule differs) share it: the
 /// same options but the rule's own, the same validation rows, and the same refinement (the
 /// density and anomaly rules add points to the grid and leave repeated rows out).
-std::string sweepKey(const FitSettings& s)
+std::string sweepKey(const FitSettings& s, ScalingKind scaling)
 {
     if (!s.autoLengthScale() || s.values.text("selection") == "likelihood") {
         return {};
@@ -45,8 +45,10 @@ std::string sweepKey(const FitSettings& s)
     std::string key = s.estimator + ";refines=" + std::to_string(refinesSweep(config.rule)) +
                       ";without_repeats=" + std::to_string(config.excludeDuplicates);
     for (const auto& [name, value] : s.values.all()) {
-        if (name != "selection" && name != "fd_factor" && name != "purpose" &&
-            name != "reach_neighbours" && name != "fd_duplicates") {
+        if (name == "scale") {
+            key += ";scale=" + toString(scaling); // auto differs by purpose: what it came to
+        } else if (name != "selection" && name != "fd_factor" && name != "purpose" &&
+                   name != "reach_neighbours" && name != "fd_duplicates") {
             key += ";" + name + "=" + value;
         }
     }
@@ -62,20 +64,23 @@ struct Split
     Eigen::VectorXi testLabels;
     Dataset trainRaw; // as read: a method with its own scale= option scales these
     Dataset testRaw;
+    Scaler scaler; // what made `train` and `test`: log values are per unit of the data's columns
 };
 
 /// The split as a method sees it: min-max scaled (the protocol's), or by the method's own
-/// `scale` option, fitted on the training part and applied unchanged to the test part.
+/// `scale` option (auto: its purpose's), fitted on the training part and applied unchanged to
+/// the test part.
 const Split& scaledFor(const Split& split, const FitSettings& settings, Split* own)
 {
-    const ScalingKind kind = scalingKindFromString(settings.values.text("scale"));
+    const ScalingKind kind = resolvedScaling(scalingOf(settings.values), split.trainRaw.x);
     if (kind == ScalingKind::MinMax) {
         return split;
     }
-    const PreparedTraining prepared = prepareTraining(split.trainRaw, kind);
+    PreparedTraining prepared = prepareTraining(split.trainRaw, kind);
     own->train = prepared.x;
     own->test = applyToOther(prepared.scaler, split.testRaw);
     own->testLabels = split.testLabels;
+    own->scaler = std::move(prepared.scaler);
     return *own;
 }
 
@@ -109,7 +114,8 @@ Split adbenchSplit(const Dataset& all, uint64_t seed, double duplicate)
         test = test.selectRows(duplicatedAnomalyRows(*test.labels, duplicate, seed + 2));
     }
     const PreparedTraining prepared = prepareTraining(trainRaw, ScalingKind::MinMax);
-    return {prepared.x, applyToOther(prepared.scaler, test), *test.labels, trainRaw, test};
+    return {prepared.x,     applyToOther(prepared.scaler, test), *test.labels, trainRaw, test,
+            prepared.scaler};
 }
 
 /// The grid AUCs and FD curve lines of a tuned fit (--hindsight, --curves-out).
@@ -127,7 +133,7 @@ AdbenchRow runMethod(const Split& protocolSplit, const QString& file, uint64_t s
     const Split& split = scaledFor(protocolSplit, method.settings, &own);
     FitSettings settings = method.settings;
     settings.values.set("seed", std::to_string(seed));
-    const std::string key = sweepKey(settings);
+    const std::string key = sweepKey(settings, split.scaler.kind);
     std::vector<double> gridAuc;
     FitObserver observer;
     if (extras) {
@@ -140,6 +146,9 @@ AdbenchRow runMethod(const Split& protocolSplit, const QString& file, uint64_t s
         };
     }
     FitData data{split.train, split.test, file.toStdString(), nullptr};
+    // The scores users get: log values per unit of the data's columns (a rank scaling's
+    // Jacobian depends on the row, so it can move a ranking; an affine one cannot).
+    data.scaler = split.scaler;
     const auto known = sweeps.find(key);
     if (!key.empty() && known != sweeps.end() && !extras) {
         data.sweep = &known->second;

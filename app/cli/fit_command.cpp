@@ -8,6 +8,7 @@
 #include "app/cli/fit_summary.h"
 #include "core/data/preparation.h"
 #include "core/errors.h"
+#include "core/estimators/common_options.h"
 #include "core/io/model_file.h"
 #include "core/io/table_text.h"
 #include "core/pipeline/fit_route.h"
@@ -56,7 +57,7 @@ LoadedData loadFitData(const Options& o, const FitSettings& settings, CommandCon
         o.text(QStringLiteral("columns")).split(QLatin1Char(','), Qt::SkipEmptyParts);
     const QString id = o.text(QStringLiteral("id-column"));
     d.train = loadDataset(o.required(QStringLiteral("train")), label, columns, id);
-    d.prepared = prepareTraining(d.train, scalingKindFromString(settings.values.text("scale")));
+    d.prepared = prepareTraining(d.train, scalingOf(settings.values)); // the purpose's, for auto
     ctx.warn(d.prepared.warnings);
     if (o.has(QStringLiteral("test"))) {
         std::vector<std::string> warnings;

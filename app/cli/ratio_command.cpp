@@ -9,6 +9,7 @@
 #include "app/cli/fit_summary.h"
 #include "core/data/preparation.h"
 #include "core/errors.h"
+#include "core/estimators/common_options.h"
 #include "core/estimators/ratio_model.h"
 #include "core/estimators/registry.h"
 #include "core/io/model_file.h"
@@ -398,8 +399,7 @@ int commandRatio(const QStringList& args, CommandContext& ctx)
                                                  ? std::string("t and its partner were both given")
                                                  : settings.estimator + " tunes nothing itself"));
     }
-    const PreparedTraining prepared =
-        prepareTraining(p, scalingKindFromString(settings.values.text("scale")));
+    const PreparedTraining prepared = prepareTraining(p, scalingOf(settings.values));
     ctx.warn(prepared.warnings);
 
     FitData data;

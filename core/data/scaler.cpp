@@ -172,6 +172,11 @@ ScalingKind autoScalingOf(const MatrixRef& x)
                                                            : ScalingKind::MinMax;
 }
 
+ScalingKind resolvedScaling(ScalingKind kind, const MatrixRef& x)
+{
+    return kind == ScalingKind::Auto ? autoScalingOf(x) : kind;
+}
+
 Scaler Scaler::fit(ScalingKind kind, const MatrixRef& x)
 {
     if (kind == ScalingKind::Auto) {

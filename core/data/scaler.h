@@ -17,8 +17,9 @@ enum class ScalingKind
     MinMax,
     Robust, // median and interquartile range: one extreme value cannot squeeze a column
     Rank,   // the empirical CDF (a quantile transform): every column spread evenly over [0, 1]
-    /// Resolved by Scaler::fit from the training rows (autoScalingOf): rank when most columns
-    /// are a spike plus a sparse tail, min-max otherwise. Never the kind of a fitted scaler.
+    /// The anomaly purpose's scale=auto (common_options.h, scalingOf), resolved by Scaler::fit
+    /// from the training rows (autoScalingOf): rank when most columns are a spike plus a sparse
+    /// tail, min-max otherwise. Never the kind of a fitted scaler.
     Auto
 };
 
@@ -27,6 +28,8 @@ enum class ScalingKind
 /// one-hot columns: a spike at one value and a sparse tail), min-max otherwise.
 ScalingKind autoScalingOf(const MatrixRef& x);
 constexpr double kAutoRankModeShare = 0.5;
+/// The kind a scaler fitted on these training rows has: `kind`, or for Auto what it resolves to.
+ScalingKind resolvedScaling(ScalingKind kind, const MatrixRef& x);
 
 std::string toString(ScalingKind kind);
 ScalingKind scalingKindFromString(const std::string& text); // throws ParameterError("scale")

@@ -2,6 +2,7 @@
 // The option tables every kernel estimator shares: data, kernel and length-scale tuning.
 #pragma once
 
+#include "core/data/scaler.h"
 #include "core/estimators/option.h"
 #include "core/kernels/kernel.h"
 #include "core/tuning/length_scale_search.h"
@@ -37,6 +38,11 @@ SearchConfig searchConfigFrom(const OptionValues& values, const MatrixRef& train
 /// value: anomalies far from the bulk in a few columns, which the wide scale sees.
 bool heavyTailed(const MatrixRef& x);
 constexpr double kWideScaleSkewness = 2.0;
+/// The scaling the values ask for. scale=auto is the purpose's: ScalingKind::Auto (rank for
+/// spike-and-tail columns, else min-max, resolved from the training rows by Scaler::fit) when
+/// the values state purpose=anomaly, min-max for the density purpose and for estimators that
+/// have no purpose (detectors, ratios). Front ends resolve purpose=auto to their task first.
+ScalingKind scalingOf(const OptionValues& values);
 /// The purpose the values state; auto (a front end that has not said) counts as density, the
 /// library's default. Front ends resolve auto to their task first (FitSettings::setPurpose).
 Purpose purposeOf(const OptionValues& values);

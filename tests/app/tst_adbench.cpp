@@ -95,6 +95,34 @@ private slots:
         QVERIFY(aucsOf(r.out, "knn:scale=zscore") != aucsOf(r.out, "knn:scale=robust"));
     }
 
+    // scale=auto is the method's purpose's: on Lymphography (one-hot columns) the anomaly
+    // purpose's is rank and the density's min-max, so the two do not share a sweep (the key
+    // holds what the scaling came to), and each equals its scaling named outright.
+    void autoScalingFollowsTheMethodsPurpose()
+    {
+        const QStringList base{"adbench",      "--data-dir", adbenchDir(), "--only",
+                               "Lymphography", "--seeds",    "42,43"};
+        const CliRun both =
+            runSosrep(base + QStringList{"--estimators", "sosrep,sosrep:purpose=density,knn"});
+        QVERIFY2(both.code == 0, qPrintable(both.err));
+        const CliRun named = runSosrep(
+            base + QStringList{"--estimators",
+                               "sosrep:scale=rank,sosrep:purpose=density:scale=minmax,knn:scale="
+                               "minmax"});
+        QVERIFY2(named.code == 0, qPrintable(named.err));
+        const CliRun alone =
+            runSosrep(base + QStringList{"--estimators", "sosrep:purpose=density"});
+        QVERIFY2(alone.code == 0, qPrintable(alone.err));
+        QCOMPARE(aucsOf(both.out, "sosrep").size(), 2);
+        QCOMPARE(aucsOf(both.out, "sosrep"), aucsOf(named.out, "sosrep:scale=rank"));
+        QCOMPARE(aucsOf(both.out, "sosrep:purpose=density"),
+                 aucsOf(named.out, "sosrep:purpose=density:scale=minmax"));
+        QCOMPARE(selectionsOf(both.out, "sosrep:purpose=density"),
+                 selectionsOf(alone.out, "sosrep:purpose=density"));
+        QCOMPARE(aucsOf(both.out, "knn"), aucsOf(named.out, "knn:scale=minmax")); // no purpose
+        QVERIFY(aucsOf(both.out, "sosrep") != aucsOf(both.out, "sosrep:purpose=density"));
+    }
+
     // --purpose overrode a method's own purpose=...; the method's wins.
     void aMethodsOwnPurposeWinsOverPurpose()
     {

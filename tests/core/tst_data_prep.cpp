@@ -5,6 +5,8 @@
 #include "core/data/split.h"
 #include "core/data/toy_data.h"
 #include "core/errors.h"
+#include "core/estimators/common_options.h"
+#include "core/estimators/fit_settings.h"
 
 #include <QtTest>
 
@@ -106,6 +108,32 @@ private slots:
         QVERIFY(s.apply(x).isApprox(Scaler::fit(ScalingKind::MinMax, x).apply(x)));
         QVERIFY(scalingKindFromString("auto") == ScalingKind::Auto);
         QCOMPARE(toString(ScalingKind::Auto), std::string("auto"));
+    }
+
+    // The option scale=auto is the purpose's: the shape rule above for anomaly ranking, min-max
+    // for the density (the library's and fit's purpose) and for estimators without a purpose.
+    void scaleOption_autoIsThePurposes()
+    {
+        FitSettings s = FitSettings::defaults("sosrep");
+        QCOMPARE(s.values.text("scale"), std::string("auto")); // the default
+        QVERIFY(scalingOf(s.values) == ScalingKind::MinMax);   // purpose auto: the density's
+        s.resolvePurpose("anomaly");
+        QVERIFY(scalingOf(s.values) == ScalingKind::Auto);
+        s.values.set("purpose", "density");
+        QVERIFY(scalingOf(s.values) == ScalingKind::MinMax);
+        s.values.set("scale", "zscore"); // a named scaling serves both purposes
+        QVERIFY(scalingOf(s.values) == ScalingKind::ZScore);
+        s.values.set("purpose", "anomaly");
+        QVERIFY(scalingOf(s.values) == ScalingKind::ZScore);
+        for (const char* name : {"iforest", "knn", "lof", "ecod", "fire"}) {
+            const FitSettings d = FitSettings::defaults(name);
+            QVERIFY2(!d.values.has("purpose"), name);
+            QVERIFY2(scalingOf(d.values) == ScalingKind::MinMax, name);
+        }
+        Matrix x(4, 1);
+        x << 0, 0, 0, 5;
+        QVERIFY(resolvedScaling(ScalingKind::Auto, x) == ScalingKind::Rank);
+        QVERIFY(resolvedScaling(ScalingKind::Robust, x) == ScalingKind::Robust);
     }
 
     void rankScaler_midRanksAndMinMaxSlopeBeyond()
