@@ -6,6 +6,7 @@
 #include "core/data/preparation.h"
 #include "core/data/split.h"
 #include "core/errors.h"
+#include "core/estimators/common_options.h"
 #include "core/estimators/fit_settings.h"
 #include "core/io/model_file.h"
 #include "core/pipeline/fit_route.h"
@@ -17,6 +18,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,25 +71,25 @@ FitSettings fitSettingsOf(const std::string& estimator,
     return settings;
 }
 
-/// Whether a fit with these options also gets the anomaly purpose's model: purpose left at
-/// auto, a tuned length scale that the purpose decides, and no second sample (not a ratio).
-bool wantsAnomalyModel(const std::string& estimator,
-                       const std::map<std::string, std::string>& options, const FitData& data)
+/// Whether a fit with these options may also get the anomaly purpose's model: purpose left at
+/// auto and no second sample (not a ratio). It does when the purpose decides something here: a
+/// tuned length scale's rule (selection=auto), or the scaling (scale=auto, where the anomaly
+/// purpose's comes to another kind on these rows: anomalyScalingDiffers).
+bool purposeLeftAuto(const std::string& estimator,
+                     const std::map<std::string, std::string>& options, bool twoSamples)
 {
     const FitSettings defaults = FitSettings::defaults(estimator);
-    if (!defaults.values.has("purpose") || data.second || data.secondValues) {
+    if (!defaults.values.has("purpose") || twoSamples) {
         return false;
     }
     const auto given = options.find("purpose");
-    if (given != options.end() && given->second != "auto") {
-        return false;
-    }
-    const auto selection = options.find("selection");
-    if (selection != options.end() && selection->second != "auto") {
-        return false; // a named rule is the same for both purposes
-    }
-    const FitSettings settings = fitSettingsOf(estimator, options);
-    return settings.autoLengthScale();
+    return given == options.end() || given->second == "auto";
+}
+
+/// The rule of a tuned length scale is the purpose's (selection=auto).
+bool ruleFollowsPurpose(const FitSettings& settings)
+{
+    return settings.autoLengthScale() && settings.values.text("selection") == "auto";
 }
 
 /// The fitted model as Python holds it: the model, its warnings and file form, and for a density
@@ -141,7 +143,7 @@ Vector rowWeightsOf(const py::object& sampleWeight, Eigen::Index rows)
 PreparedTraining prepareWeighted(const Dataset& train, const Vector& weights,
                                  const FitSettings& settings)
 {
-    const ScalingKind kind = scalingKindFromString(settings.values.text("scale"));
+    const ScalingKind kind = scalingOf(settings.values); // auto: the purpose's
     if (weights.size() == 0 || !(weights.array() == 0.0).any() || !(weights.array() > 0.0).any()) {
         return prepareTraining(train, kind);
     }
@@ -181,6 +183,21 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
     }
     const Vector weights = rowWeightsOf(sampleWeight, train.x.rows());
     PreparedTraining prepared = prepareWeighted(train, weights, settings);
+    // purpose=auto: the anomaly purpose's settings, and its own scaled rows where its scaling
+    // (scale=auto) comes to another kind on these rows than the density's.
+    const bool purposeAuto =
+        purposeLeftAuto(estimator, options, !second.is_none() || !qValues.is_none());
+    FitSettings anomalySettings = settings;
+    std::optional<PreparedTraining> anomalyPrepared;
+    if (purposeAuto) {
+        anomalySettings.values.set("purpose", "anomaly");
+        if (scalingOf(anomalySettings.values) != scalingOf(settings.values)) {
+            PreparedTraining own = prepareWeighted(train, weights, anomalySettings);
+            if (own.scaler.kind != prepared.scaler.kind) {
+                anomalyPrepared = std::move(own);
+            }
+        }
+    }
     // The fit holds one double copy of X, the scaled one: the raw copy goes before it starts.
     const Eigen::Index trainDim = train.dim();
     train.x = Matrix();
@@ -209,11 +226,13 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
     }
     PythonObserver watch;
     watch.progress = progress;
-    // Whether the anomaly purpose's fit may follow (it needs the sweep of a tuned ℓ).
+    // Whether the anomaly purpose's fit may follow: from this fit's sweep (a few final fits:
+    // the last tenth of the progress), or on its own rows (a whole fit: the second half).
     const bool anomalyMayFollow =
-        settings.autoLengthScale() && wantsAnomalyModel(estimator, options, data);
+        purposeAuto &&
+        (anomalyPrepared || (settings.autoLengthScale() && ruleFollowsPurpose(settings)));
     if (anomalyMayFollow) {
-        watch.to = 900;
+        watch.to = anomalyPrepared ? 500 : 900;
         watch.last = false;
     }
     const FitObserver observer = watch.observer();
@@ -226,13 +245,15 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
         throw py::error_already_set(); // KeyboardInterrupt, or the progress callback's error
     }
     checkUsable(*f.model);
-    const bool anomalyToo = f.search && wantsAnomalyModel(estimator, options, data);
+    const bool anomalyToo =
+        purposeAuto && (anomalyPrepared || (f.search && ruleFollowsPurpose(settings)));
     FitData anomalyData;
     if (anomalyToo) {
-        anomalyData.train = data.train; // modelOf takes data.train: each model keeps its rows
+        // modelOf takes data.train: each model keeps its rows.
+        anomalyData.train = anomalyPrepared ? std::move(anomalyPrepared->x) : data.train;
         anomalyData.validation = data.validation;
         anomalyData.source = data.source;
-        anomalyData.scaler = data.scaler;
+        anomalyData.scaler = anomalyPrepared ? anomalyPrepared->scaler : data.scaler;
         anomalyData.weights = data.weights;
     }
     auto m = modelOf(f, data, settings, prepared, train.columns);
@@ -243,12 +264,13 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
         m->saved.provenance["purpose_asked"] = "auto";
     }
     if (anomalyToo) {
-        // The anomaly purpose from the density's own sweep (the same curve: both rules start
-        // at its minimum): the reach and the member fits are all it adds.
-        FitSettings anomalySettings = settings;
-        anomalySettings.values.set("purpose", "anomaly");
-        anomalyData.sweep = &*f.search;
-        watch.from = 900;
+        // On the density's rows, the anomaly purpose reuses the density's sweep (the same
+        // curve: both rules start at its minimum): the reach and the member fits are all it
+        // adds. On its own rows (another scaling) it is a whole fit.
+        if (!anomalyPrepared) {
+            anomalyData.sweep = &*f.search;
+        }
+        watch.from = watch.to;
         watch.to = 1000;
         watch.last = true;
         FitOutcome a;
@@ -260,7 +282,8 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
             throw py::error_already_set();
         }
         checkUsable(*a.model);
-        m->anomaly = modelOf(a, anomalyData, anomalySettings, prepared, train.columns);
+        m->anomaly = modelOf(a, anomalyData, anomalySettings,
+                             anomalyPrepared ? *anomalyPrepared : prepared, train.columns);
     } else if (anomalyMayFollow && !progress.is_none()) {
         progress("done", 1000, 1000); // one scale: the density's model ranks the rows
     }

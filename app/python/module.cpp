@@ -303,6 +303,7 @@ py::dict summaryOf(const Model& m)
     // What the command line's summary says beside them: the fit's status and how l was chosen.
     d["status"] =
         m.fitted->report().refused ? std::string("refused") : toString(m.fitted->report().status);
+    d["scaling"] = toString(m.saved.scaler.kind); // what scale=auto came to, as the CLI's summary
     for (const char* key : {"purpose", "selection_rule", "selection_reason", "seed"}) {
         const io::Json& v = io::member(m.saved.provenance, key);
         if (v.is_string()) {

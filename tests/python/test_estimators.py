@@ -293,6 +293,41 @@ def test_auto_purpose_scores_anomalies_with_the_anomaly_model(name, tmp_path):
                                               novelty=False).fit_predict(X))
 
 
+@pytest.mark.parametrize("name", ["SOSREP", "KDE"])
+def test_auto_scale_follows_the_purpose_on_spike_and_tail_columns(name):
+    """scale='auto' is the purpose's: on columns that are mostly one value with a sparse tail
+    (as ReLU features), the anomaly purpose ranks rows in rank-scaled columns and the density
+    keeps min-max; the anomaly side is then a whole fit of its own, the same numbers as
+    purpose='anomaly' fitted alone."""
+    rng = np.random.default_rng(11)
+    X = np.where(rng.random((400, 5)) < 0.7, 0.0, rng.exponential(size=(400, 5)))
+    cls = getattr(sosrep, name)
+    auto = cls(seed=3).fit(X)
+    assert cls().get_params()["scale"] == "auto"
+    assert auto.summary_["scaling"] == "minmax"
+    assert auto.anomaly_model_.summary["scaling"] == "rank"
+    anomaly = cls(seed=3, purpose="anomaly").fit(X)
+    assert anomaly.summary_["scaling"] == "rank"
+    np.testing.assert_array_equal(auto.anomaly_score(X), anomaly.anomaly_score(X))
+    np.testing.assert_array_equal(auto.score_samples(X),
+                                  cls(seed=3, purpose="density").fit(X).score_samples(X))
+    assert auto.offset_ == anomaly.offset_
+    assert np.isfinite(auto.anomaly_score(X)).all()
+    # Rows far beyond every training row stay far (rank continues with min-max's slope).
+    far = np.full((3, 5), 20.0)
+    assert auto.anomaly_score(far).min() > auto.anomaly_score(X).max()
+    # A named scaling serves both purposes: one sweep, one scaling.
+    named = cls(seed=3, scale="minmax").fit(X)
+    assert named.summary_["scaling"] == "minmax"
+    if hasattr(named, "anomaly_model_"):
+        assert named.anomaly_model_.summary["scaling"] == "minmax"
+    # On continuous columns auto is min-max for both, as before.
+    smooth = cls(seed=3).fit(rng.normal(size=(300, 3)))
+    assert smooth.summary_["scaling"] == "minmax"
+    if hasattr(smooth, "anomaly_model_"):
+        assert smooth.anomaly_model_.summary["scaling"] == "minmax"
+
+
 @pytest.mark.parametrize("name", ["SOSREP", "IForest", "LOF"])
 def test_pyod_attributes(name):
     """decision_scores_, threshold_ and labels_ as PyOD users read them: the fitted rows'
