@@ -387,7 +387,10 @@ void addStudioOptions(QCommandLineParser& parser)
         "what the tuned length scale is for: density or anomaly (default auto: the density view "
         "tunes for the density, the Scores view for anomaly ranking)",
         "P");
-    add("scale", "per-column scaling of the data: minmax (default), zscore, robust, rank or none",
+    add("scale",
+        "per-column scaling of the data: minmax, zscore, robust, rank, none, or auto (default: "
+        "the purpose's; minmax for the density view, and for the Scores view rank where most "
+        "columns are a spike and a sparse tail)",
         "KIND");
     add("bw-adjust",
         "multiply the length scale once it is set (tuned, a rule or a number) by A, as "

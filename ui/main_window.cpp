@@ -401,7 +401,10 @@ FdChoice MainWindow::fdChoice() const
     c.reach = sweep->reach;
     c.reachNeighbours = sweep->reachNeighbours;
     c.purposeOf = QString::fromStdString(r->fit.purpose);
-    if (r->scoresFit && r->scoresFit->search) {
+    // On the density's rows only: the Scores view's own scaling has its own curve, whose
+    // length scales mean other distances.
+    c.scoresOwnCurve = r->scoresScaler.has_value();
+    if (r->scoresFit && r->scoresFit->search && !c.scoresOwnCurve) {
         c.anomalyScales = r->scoresFit->search->selection.memberScales;
     }
     if (settingsPurposeIsAuto()) {

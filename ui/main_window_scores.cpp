@@ -219,16 +219,26 @@ QString MainWindow::scoresTuningText(const FitJobResult& r) const
         return tr("Scores: after the density view, the anomaly rule's model is fitted and every "
                   "row scored (large data)…");
     }
+    // purpose=auto on spike-and-tail columns: the Scores view's model has its own scaling.
+    const QString scaling =
+        r.scoresScaler
+            ? tr(" Its columns are %1-scaled, the anomaly purpose's scaling where most columns "
+                 "are a spike and a sparse tail (the density view's are %2-scaled), so its ℓ "
+                 "are in those units.")
+                  .arg(QString::fromStdString(toString(r.scoresScaler->kind)))
+                  .arg(QString::fromStdString(toString(m_controller->scaler().kind)))
+            : QString();
     const FitOutcome& f = r.scoresOutcome();
     if (!f.search) {
-        return r.lengthScale() > 0
-                   ? tr("Scores: the model at ℓ = %1 (not tuned).").arg(r.lengthScale(), 0, 'g', 4)
+        return f.lengthScale > 0
+                   ? tr("Scores: the model at ℓ = %1 (not tuned).").arg(f.lengthScale, 0, 'g', 4) +
+                         scaling
                    : QString();
     }
     const std::vector<double>& m = f.search->selection.memberScales;
     const int k = f.search->reachNeighbours;
     if (r.scoresFit && m.size() > 1) {
-        // The members after the density's ℓ: the neighbourhood reach (when larger) and the
+        // The members after the density rule's ℓ: the neighbourhood reach (when larger) and the
         // median pairwise distance (wide_scale, heavy-tailed columns).
         QStringList views;
         for (size_t i = 1; i < m.size(); ++i) {
@@ -242,14 +252,17 @@ QString MainWindow::scoresTuningText(const FitJobResult& r) const
                                "there)")
                                 .arg(m[i], 0, 'g', 4));
         }
-        return tr("Scores, tuned for anomaly ranking: a row's largest anomaly rank at the "
-                  "density's ℓ = %1 and %2; each model fitted on 80 % of the rows and ranked "
-                  "against the other 20 %.")
+        return tr("Scores, tuned for anomaly ranking: a row's largest anomaly rank at %1 = %2 "
+                  "and %3; each model fitted on 80 % of the rows and ranked against the other "
+                  "20 %.")
+                   .arg(r.scoresScaler ? tr("the Fisher-divergence minimum ℓ")
+                                       : tr("the density's ℓ"))
                    .arg(m.front(), 0, 'g', 4)
                    .arg(views.join(tr(" and "))) +
                (f.bwAdjust != 1.0
                     ? tr(" All fitted at %1 × these (ℓ multiplier).").arg(f.bwAdjust, 0, 'g', 4)
-                    : QString());
+                    : QString()) +
+               scaling;
     }
     const QString purpose = QString::fromStdString(f.purpose);
     if (purpose == QLatin1String("density") && settingsPurposeIsAuto() && f.search->reach > 0.0) {
@@ -260,9 +273,10 @@ QString MainWindow::scoresTuningText(const FitJobResult& r) const
             .arg(f.search->reach, 0, 'g', 4);
     }
     return tr("Scores: the model tuned for %1 by the %2 rule (ℓ = %3).")
-        .arg(purpose == QLatin1String("anomaly") ? tr("anomaly ranking") : tr("the density"))
-        .arg(QString::fromStdString(f.rule))
-        .arg(r.lengthScale(), 0, 'g', 4);
+               .arg(purpose == QLatin1String("anomaly") ? tr("anomaly ranking") : tr("the density"))
+               .arg(QString::fromStdString(f.rule))
+               .arg(f.lengthScale, 0, 'g', 4) +
+           scaling;
 }
 
 } // namespace sosrep::ui

@@ -123,6 +123,48 @@ private slots:
         QCOMPARE(line.contains(QStringLiteral("at the reach of")), members.size() == 3);
     }
 
+    // scale=auto on spike-and-tail columns: the Scores view's model is the anomaly purpose's in
+    // rank-scaled columns with a curve of its own; its line says so, and the FD view's star
+    // serves the density view alone.
+    void theScoresLineSaysItsOwnScaling()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        QByteArray csv = "a,b,c\n";
+        for (int i = 0; i < 300; ++i) {
+            for (int j = 0; j < 3; ++j) {
+                // 2 rows in 3 exactly 0, the others spread over a long tail.
+                const double u = std::fmod((i + 1) * (0.6180339887 + 0.1 * j), 1.0);
+                csv += QByteArray::number((i + j) % 3 == 0 ? 1.0 / (0.02 + u) : 0.0, 'g', 10);
+                csv += j < 2 ? ',' : '\n';
+            }
+        }
+        QVERIFY(m_dir.isValid());
+        const QString path = m_dir.filePath(QStringLiteral("spikes.csv"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(csv);
+        f.close();
+        QVERIFY(w.openFile(path));
+        QVERIFY(fitAndWait(c));
+        QVERIFY(c->result()->scoresScaler.has_value());
+        QCOMPARE(toString(c->result()->scoresScaler->kind), std::string("rank"));
+        QCOMPARE(toString(c->scaler().kind), std::string("minmax"));
+        const QString line = w.scoresTuning();
+        QVERIFY2(line.contains(QStringLiteral("rank-scaled")) &&
+                     line.contains(QStringLiteral("minmax-scaled")),
+                 qPrintable(line));
+        auto* fd = w.findChild<FdPlot*>();
+        QVERIFY(fd);
+        QVERIFY2(!fd->title().contains(QStringLiteral("and the scores")), qPrintable(fd->title()));
+        QVERIFY(!fd->marksReach());
+        // Purpose density: one scaling, one model for both views.
+        QVERIFY(c->setOption("purpose", "density"));
+        QVERIFY(fitAndWait(c));
+        QVERIFY(!c->result()->scoresScaler.has_value());
+        QVERIFY(!c->result()->scoresFit.has_value());
+    }
+
     void theCompareColourBarsCaptionFits()
     {
         MainWindow w;

@@ -4,11 +4,13 @@
 
 #include "ui/controller/ratio_controller.h"
 #include "ui/controller/settings_difference.h"
+#include "ui/controller/view_scaling.h"
 
 #include "core/data/csv_reader.h"
 #include "core/data/npz_reader.h"
 #include "core/data/preparation.h"
 #include "core/errors.h"
+#include "core/estimators/common_options.h"
 #include "core/estimators/registry.h"
 #include "core/kernels/kernel_operator.h"
 #include "ui/controller/option_labels.h"
@@ -281,8 +283,20 @@ void EstimationController::rebuildFeatures()
         m_featureNames << QString::fromStdString(c);
     }
     m_featureData = ds;
-    PreparedTraining prepared =
-        prepareTraining(ds, scalingKindFromString(m_settings.values.text("scale")));
+    // The density view's scaling (purpose=auto is the density there, as for `sosrep fit`),
+    // and the Scores view's where the anomaly purpose's comes to another kind on these rows.
+    const ScalingKind density = viewScaling(m_settings, "density");
+    PreparedTraining prepared = prepareTraining(ds, density);
+    m_scoresFeatures = Matrix();
+    m_scoresScaler = Scaler();
+    const ScalingKind anomaly = viewScaling(m_settings, "anomaly");
+    if (purposeIsAuto(m_settings) && anomaly != density &&
+        resolvedScaling(anomaly, ds.x) != prepared.scaler.kind) {
+        PreparedTraining own = prepareTraining(ds, anomaly);
+        m_scoresFeatures = std::move(own.x);
+        m_scoresScaler = std::move(own.scaler);
+    }
+    m_featuresScaling = density;
     m_features = std::move(prepared.x);
     m_scaler = std::move(prepared.scaler);
     m_dataWarnings = std::move(prepared.warnings);
@@ -318,7 +332,7 @@ void EstimationController::regrid()
     // Only on the features the model was fitted in: after a change of scaling the result is
     // stale (the banner says so) and its grids stay as they were.
     if (!m_result || isBusy() || m_features.cols() < 2 ||
-        m_result->settings.values.text("scale") != m_settings.values.text("scale")) {
+        scalingSignature(m_result->settings) != scalingSignature(m_settings)) {
         return;
     }
     if (m_gridWatcher) {
@@ -377,7 +391,9 @@ void EstimationController::setSettings(const FitSettings& s)
     if (s == m_settings) {
         return;
     }
-    const bool rescale = s.values.text("scale") != m_settings.values.text("scale");
+    // The scalings follow the scale option and the purpose (scale=auto is the purpose's), and
+    // an estimator without a purpose scales as the density does.
+    const bool rescale = scalingSignature(s) != scalingSignature(m_settings);
     const FitSettings previous = m_settings;
     m_settings = s;
     if (rescale && hasData()) {
@@ -544,6 +560,8 @@ void EstimationController::fit()
     FitJobInput in;
     in.x = m_features;
     in.scaler = m_scaler;
+    in.scoresX = m_scoresFeatures;
+    in.scoresScaler = m_scoresScaler;
     in.settings = m_settings;
     in.maxFitRows = m_maxFitRows;
     in.compareWith = compareEstimator();

@@ -292,6 +292,9 @@ private:
     FitJobSink workerSink();
     void clearResults();
     void regrid();
+    /// The rows scaled as a fit with these settings scales them (scale=auto: its purpose's),
+    /// and the scaler: the views' own matrices when one matches, else scaled anew.
+    std::pair<Matrix, Scaler> rowsScaledFor(const FitSettings& s) const;
     /// Whether the kept sweep describes a fit with these settings (equal but for ℓ).
     bool sweepFits(const FitSettings& s) const;
 
@@ -304,6 +307,11 @@ private:
     QVector<ColumnRole> m_roles;
     Matrix m_features;
     Scaler m_scaler;
+    ScalingKind m_featuresScaling = ScalingKind::MinMax; // what m_features' scaling asked for
+    /// purpose=auto where the anomaly purpose's scaling comes to another kind: every row in
+    /// it, for the Scores view (FitJobInput::scoresX); empty otherwise.
+    Matrix m_scoresFeatures;
+    Scaler m_scoresScaler;
     Dataset m_featureData;
     std::optional<Eigen::VectorXi> m_labels;
     QStringList m_featureNames;

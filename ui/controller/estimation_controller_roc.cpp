@@ -48,15 +48,38 @@ void EstimationController::startOtherRocs()
     m_rocCancel = std::make_shared<std::atomic<bool>>(false);
     const std::shared_ptr<std::atomic<bool>> cancel = m_rocCancel;
     const QStringList names = m_rocEstimators;
-    const FitSettings base = m_result->settings;
-    // Fitted on the rows the model was (large data: its seeded subsample, which a dense
-    // kernel over shuttle's 49 097 rows would not fit in memory), scored at every row.
-    FitData data;
-    data.train =
-        m_result->fitRowIndices.empty() ? m_features : rowsOf(m_features, m_result->fitRowIndices);
-    data.scaler = m_scaler;
-    data.source = "data";
-    const Matrix rows = m_features;
+    // Each estimator fitted for the anomaly purpose on the rows the model was (large data: its
+    // seeded subsample, which a dense kernel over shuttle's 49 097 rows would not fit in
+    // memory), scaled as that purpose scales them for it (scale=auto: the anomaly purpose's for
+    // the kernel densities, min-max for the detectors), and scored at every row.
+    struct Job
+    {
+        QString name;
+        FitSettings settings;
+        FitData data;
+        Matrix rows;
+    };
+    std::vector<Job> jobs;
+    try {
+        for (const QString& name : names) {
+            Job job{name, m_result->settings, FitData{}, Matrix()};
+            job.settings.setEstimator(
+                name.toStdString()); // the options both have keep their values
+            if (job.settings.values.has("purpose")) {
+                job.settings.values.set("purpose", "anomaly");
+            }
+            auto [rows, scaler] = rowsScaledFor(job.settings);
+            job.data.train =
+                m_result->fitRowIndices.empty() ? rows : rowsOf(rows, m_result->fitRowIndices);
+            job.data.scaler = std::move(scaler);
+            job.data.source = "data";
+            job.rows = std::move(rows);
+            jobs.push_back(std::move(job));
+        }
+    } catch (const std::exception& e) { // another scaling of these rows refused (scaler.h)
+        emit otherRocsFailed(tr("ROC: %1").arg(QString::fromStdString(e.what())));
+        return;
+    }
     const quint64 generation = m_resultGeneration;
     auto* watcher = new QFutureWatcher<ExtraFits<OtherRoc>>(this);
     connect(watcher, &QFutureWatcher<ExtraFits<OtherRoc>>::finished, this,
@@ -78,21 +101,17 @@ void EstimationController::startOtherRocs()
             });
     emit progressChanged(tr("fitting the other ROC curves' estimators"), 0, names.size());
     const FitJobSink sink = workerSink();
-    watcher->setFuture(QtConcurrent::run([names, base, data, rows, cancel, sink] {
+    watcher->setFuture(QtConcurrent::run([names, jobs, cancel, sink] {
         return fitEach<OtherRoc>(
             names, *cancel, sink, "fitting the other ROC curves' estimators",
             [&](const QString& name, const FitObserver& observer) -> std::optional<OtherRoc> {
-                FitSettings s = base;
-                s.setEstimator(name.toStdString()); // the options both have keep their values
-                if (s.values.has("purpose")) {
-                    s.values.set("purpose", "anomaly");
-                }
-                const FitOutcome f = fitModel(data, s, observer);
+                const Job& job = jobs[size_t(names.indexOf(name))];
+                const FitOutcome f = fitModel(job.data, job.settings, observer);
                 if (f.cancelled) {
                     return std::nullopt;
                 }
                 checkUsable(*f.model);
-                return OtherRoc{name, -f.model->logValues(rows).values};
+                return OtherRoc{name, -f.model->logValues(job.rows).values};
             });
     }));
 }

@@ -71,21 +71,29 @@ bool evaluateGrids(const FitJobInput& in, FitJobResult& out, const FitJobSink& s
     return !out.grid.cancelled;
 }
 
-/// purpose=auto with a tuned l: the Scores view ranks rows with the anomaly rule's model,
-/// fitted from the density fit's sweep (what `sosrep fit --purpose anomaly` fits on the same
-/// rows). False when cancelled.
-bool fitScoresModel(const FitJobInput& in, const Matrix& fitX, const FitOutcome& fit,
-                    const FitObserver& observer, std::optional<FitOutcome>* out)
+/// purpose=auto: the Scores view ranks rows with the anomaly purpose's model where it differs
+/// from the density's (what `sosrep fit --purpose anomaly` fits on the same rows). On the
+/// density's rows with a tuned l, the anomaly rule's model from the density fit's sweep; on
+/// rows of its own scaling (`scoresFitX`, non-empty), a whole fit with its own sweep. False
+/// when cancelled.
+bool fitScoresModel(const FitJobInput& in, const Matrix& fitX, const Matrix& scoresFitX,
+                    const FitOutcome& fit, const FitObserver& observer,
+                    std::optional<FitOutcome>* out)
 {
     const OptionValues& v = in.settings.values;
-    if (!fit.search || !v.has("purpose") || v.text("purpose") != "auto" ||
-        v.text("selection") != "auto") {
+    const bool ownRows = scoresFitX.size() > 0;
+    if (!v.has("purpose") || v.text("purpose") != "auto") {
         return true;
     }
     FitSettings anomaly = in.settings;
     anomaly.resolvePurpose("anomaly");
-    if (reselect(*fit.search, searchConfigFrom(anomaly.values, fitX)).memberScales.size() < 2) {
-        return true; // one scale: the density's model ranks the rows
+    if (!ownRows) {
+        if (!fit.search || v.text("selection") != "auto") {
+            return true;
+        }
+        if (reselect(*fit.search, searchConfigFrom(anomaly.values, fitX)).memberScales.size() < 2) {
+            return true; // one scale: the density's model ranks the rows
+        }
     }
     FitObserver quiet;
     quiet.cancelled = observer.cancelled;
@@ -94,9 +102,9 @@ bool fitScoresModel(const FitJobInput& in, const Matrix& fitX, const FitOutcome&
             observer.progress("fit for anomaly scores", done, total);
         }
     };
-    FitData data{fitX, Matrix(), "data", nullptr};
-    data.sweep = &*fit.search;
-    data.scaler = in.scaler;
+    FitData data{ownRows ? scoresFitX : fitX, Matrix(), "data", nullptr};
+    data.sweep = ownRows ? nullptr : &*fit.search; // another scaling: another curve
+    data.scaler = ownRows ? in.scoresScaler : in.scaler;
     *out = fitModel(data, anomaly, quiet);
     if ((*out)->cancelled) {
         return false;
@@ -119,6 +127,20 @@ Matrix rowsToFit(const FitJobInput& in, uint64_t seed, FitJobResult& out)
     Matrix fitX = subsample ? rowsOf(in.x, fitRows) : in.x;
     out.fitRows = static_cast<int>(fitX.rows());
     return fitX;
+}
+
+/// The same rows of the Scores view's own scaling (FitJobInput::scoresX), or an empty matrix
+/// when it has none.
+Matrix scoresRowsToFit(const FitJobInput& in, uint64_t seed)
+{
+    if (in.scoresX.size() == 0) {
+        return Matrix();
+    }
+    FitJobInput own;
+    own.x = in.scoresX;
+    own.maxFitRows = in.maxFitRows;
+    FitJobResult unused;
+    return rowsToFit(own, seed, unused);
 }
 
 FitObserver jobObserver(const FitJobSink& sink, const std::atomic<bool>& cancel,
@@ -322,18 +344,23 @@ ScoresStage runScoresStage(const FitJobInput& in, const FitOutcome& fit, const F
     ScoresStage stage;
     try {
         FitJobResult rows; // the rows the model was fitted on, drawn again from the same seed
-        const Matrix fitX = rowsToFit(in, in.settings.values.seed("seed"), rows);
+        const uint64_t seed = in.settings.values.seed("seed");
+        const Matrix fitX = rowsToFit(in, seed, rows);
         FitObserver observer;
         observer.progress = sink.progress;
         observer.cancelled = [&cancel] { return cancel.load(); };
-        if (!fitScoresModel(in, fitX, fit, observer, &stage.scoresFit)) {
+        if (!fitScoresModel(in, fitX, scoresRowsToFit(in, seed), fit, observer, &stage.scoresFit)) {
             stage.cancelled = true;
             return stage;
         }
         stage.modelSeconds = stage.scoresFit ? since() : 0.0;
+        const bool ownRows = stage.scoresFit && in.scoresX.size() > 0;
+        if (ownRows) {
+            stage.scoresScaler = in.scoresScaler;
+        }
         // Every row's log value; the comparison's, for the scatter, are the compare stage's.
         const FittedModel& model = stage.scoresFit ? *stage.scoresFit->model : *fit.model;
-        if (!scoreRows(model, in.x, sink, cancel, &stage.rowLogDensity)) {
+        if (!scoreRows(model, ownRows ? in.scoresX : in.x, sink, cancel, &stage.rowLogDensity)) {
             stage.cancelled = true;
             return stage;
         }
@@ -355,9 +382,11 @@ ThresholdStage runThresholdStage(const FitJobInput& in, const FitOutcome& scores
         checkContamination(contamination);
         FitJobResult rows; // the rows the model was fitted on, drawn again from the same seed
         FitData data;
-        data.train = rowsToFit(in, in.settings.values.seed("seed"), rows);
+        const bool ownRows = anomalyModel && in.scoresX.size() > 0; // the Scores view's scaling
+        data.train = ownRows ? scoresRowsToFit(in, in.settings.values.seed("seed"))
+                             : rowsToFit(in, in.settings.values.seed("seed"), rows);
         data.source = "data";
-        data.scaler = in.scaler;
+        data.scaler = ownRows ? in.scoresScaler : in.scaler;
         FitSettings settings = in.settings;
         if (anomalyModel) {
             settings.resolvePurpose("anomaly"); // the Scores view's model is the anomaly rule's
@@ -388,6 +417,7 @@ ThresholdStage runThresholdStage(const FitJobInput& in, const FitOutcome& scores
 void mergeScoresStage(ScoresStage stage, FitJobResult& result)
 {
     result.scoresFit = std::move(stage.scoresFit);
+    result.scoresScaler = std::move(stage.scoresScaler);
     result.rowLogDensity = std::move(stage.rowLogDensity);
     result.scoresDeferred = false;
     if (result.scoresFit) {

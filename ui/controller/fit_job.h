@@ -52,6 +52,12 @@ struct FitJobInput
 {
     Matrix x;      // scaled features, every row
     Scaler scaler; // what scaled them: models give log values per unit of the data's columns
+    /// purpose=auto where the anomaly purpose's scaling (scale=auto: rank for spike-and-tail
+    /// columns) comes to another kind than the density's: every row in that scaling, and its
+    /// scaler. The Scores view's model is fitted (with its own sweep) and scores rows on these.
+    /// Empty otherwise: both views share `x`.
+    Matrix scoresX;
+    Scaler scoresScaler;
     FitSettings settings;
     int maxFitRows = 10000;  // larger data are fitted on a seeded subsample (the ADBench cap)
     std::string compareWith; // a second estimator for the compare view ("" = none)
@@ -73,6 +79,7 @@ struct ScoresStage
     bool cancelled = false;
     std::string error;
     std::optional<FitOutcome> scoresFit;
+    std::optional<Scaler> scoresScaler; // FitJobInput::scoresScaler when scoresFit is on its rows
     Vector rowLogDensity;
     double modelSeconds = 0.0; // the anomaly model (0 when none was fitted)
     double rowSeconds = 0.0;
@@ -104,6 +111,9 @@ struct FitJobResult
     /// from the same sweep (a final fit costs a few products; the sweep is the cost). Empty
     /// when the anomaly rule comes to the density's one scale, or the purpose is explicit.
     std::optional<FitOutcome> scoresFit;
+    /// The scaler of scoresFit's rows when the anomaly purpose scales them its own way
+    /// (FitJobInput::scoresX): its length scales are in those units, not the density's.
+    std::optional<Scaler> scoresScaler;
     std::shared_ptr<const FittedModel> comparison; // `compareWith` at the same kernel
     /// The Scores view's stage was left for after the fit (more fitted rows than
     /// eagerStagesMaxRows): scoresFit and rowLogDensity are empty until the controller runs

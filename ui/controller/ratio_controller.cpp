@@ -7,6 +7,7 @@
 #include "core/data/preparation.h"
 #include "core/data/split.h"
 #include "core/errors.h"
+#include "core/estimators/common_options.h"
 #include "core/estimators/registry.h"
 #include "core/io/settings_json.h"
 #include "core/pipeline/fit_route.h"
@@ -331,8 +332,7 @@ void RatioController::fit()
             pds.columns = columns;
             pds.source = "p";
             // The same scaling and route as `sosrep ratio`: p's scaler for both samples.
-            const PreparedTraining prepared =
-                prepareTraining(pds, scalingKindFromString(settings.values.text("scale")));
+            const PreparedTraining prepared = prepareTraining(pds, scalingOf(settings.values));
             const Matrix qx = prepared.scaler.apply(q);
             FitData data;
             data.train = prepared.x;

@@ -124,7 +124,8 @@ std::vector<int> memberPoints(const std::vector<FdPoint>& curve, const FdChoice&
 /// Which purpose the star serves; with purpose auto and one scale for the scores, both.
 QString selectedName(const FdChoice& choice)
 {
-    const bool alsoScores = choice.anomalyScales.size() < 2 && !choice.anomalyWords.isEmpty();
+    const bool alsoScores =
+        choice.anomalyScales.size() < 2 && !choice.anomalyWords.isEmpty() && !choice.scoresOwnCurve;
     if (choice.purposeOf == QLatin1String("density")) {
         return alsoScores ? QStringLiteral("ℓ for the density view and the scores")
                           : QStringLiteral("ℓ for the density view");

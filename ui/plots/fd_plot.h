@@ -39,6 +39,9 @@ struct FdChoice
     /// selected one, and how it was tuned, in words.
     std::vector<double> anomalyScales;
     QString anomalyWords;
+    /// The Scores view's model was tuned on a curve of its own (another scaling of the
+    /// columns): none of this curve's points serves it.
+    bool scoresOwnCurve = false;
     /// Why there is no curve, when the fitted model has no length scale to tune (a detector such
     /// as IForest); empty otherwise.
     QString noCurveReason;
