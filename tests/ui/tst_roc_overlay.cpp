@@ -3,6 +3,7 @@
 // other estimators' curves are those of their own fits through the fit route (checked against
 // fits made here), named with their AUCs; a click on the curve flags the rows above the cut-off
 // of the nearest point, which the table, the bar and the confusion counts then read.
+#include "core/data/preparation.h"
 #include "core/metrics/auc.h"
 #include "core/pipeline/fit_route.h"
 #include "ui/controller/estimation_controller.h"
@@ -11,8 +12,10 @@
 
 #include "support/gui_fixtures.h"
 
+#include <QFile>
 #include <QLabel>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace sosrep;
@@ -64,6 +67,61 @@ private slots:
         c->setRocEstimators({});
         QCOMPARE(w.scorePlots()->rocCurveCount(), 1);
         QVERIFY(w.scorePlots()->rocLegendNames().isEmpty());
+    }
+
+    // scale=auto: each other estimator is scaled as its anomaly purpose scales it. On columns
+    // that are mostly 0 with a sparse tail a kernel density ranks rank-scaled rows, and kNN,
+    // which has no purpose, min-max-scaled ones (the density view's).
+    void otherEstimatorsAreScaledAsTheirPurposeScales()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("spikes.csv"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QByteArray csv = "a,b,c,label\n";
+        for (int i = 0; i < 240; ++i) {
+            const bool anomaly = i % 20 == 0;
+            for (int j = 0; j < 3; ++j) {
+                const double u = std::fmod((i + 1) * (0.6180339887 + 0.1 * j), 1.0);
+                const bool on = anomaly || (i + j) % 3 == 0;
+                csv += QByteArray::number(on ? (anomaly ? 5.0 : 0.0) + 1.0 / (0.05 + u) : 0.0, 'g',
+                                          12) +
+                       ',';
+            }
+            csv += anomaly ? "1\n" : "0\n";
+        }
+        f.write(csv);
+        f.close();
+        MainWindow w;
+        auto* c = w.controller();
+        QVERIFY(w.openFile(path));
+        QVERIFY(c->labels().has_value());
+        QVERIFY(fitAndWait(c));
+        QVERIFY(c->result()->scoresScaler.has_value()); // the Scores view's own: rank
+        QSignalSpy ready(c, &EstimationController::otherRocsReady);
+        c->setRocEstimators({QStringLiteral("kde"), QStringLiteral("knn")});
+        while (c->otherRocs().size() < 2) {
+            QVERIFY(ready.wait(60000));
+        }
+        for (const auto& other : c->otherRocs()) {
+            FitSettings s = c->result()->settings;
+            s.setEstimator(other.estimator.toStdString());
+            const bool kernel = s.values.has("purpose");
+            if (kernel) {
+                s.values.set("purpose", "anomaly");
+            }
+            const PreparedTraining p =
+                prepareTraining(c->featureData(), kernel ? ScalingKind::Rank : ScalingKind::MinMax);
+            FitData data;
+            data.train = p.x;
+            data.scaler = p.scaler;
+            data.source = "data";
+            const FitOutcome fit = fitModel(data, s);
+            const Vector want = -fit.model->logValues(data.train).values;
+            QCOMPARE(other.anomalyScores.size(), want.size());
+            QVERIFY2((other.anomalyScores - want).cwiseAbs().maxCoeff() < 1e-12,
+                     qPrintable(other.estimator));
+        }
     }
 
     void aClickOnTheCurveChoosesTheCutOffOfItsNearestPoint()
