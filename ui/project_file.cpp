@@ -44,12 +44,14 @@ ColumnRole roleOf(const std::string& name)
                                 : ColumnRole::Feature;
 }
 
-/// One view's tuning: the purpose, the rule and the length scales of its model.
-io::Json tuningOf(const FitOutcome& f)
+/// One view's tuning: the purpose, the rule and the length scales of its model, and the
+/// scaling its length scales are in.
+io::Json tuningOf(const FitOutcome& f, ScalingKind scaling)
 {
     const bool members = f.search && f.search->selection.memberScales.size() > 1;
     return {{"purpose", f.purpose},
             {"rule", f.rule},
+            {"scaling", toString(scaling)},
             {"length_scales",
              members ? f.search->selection.memberScales : std::vector<double>{f.lengthScale}}};
 }
@@ -81,9 +83,10 @@ QString saveProject(const QString& path, const EstimationController& c)
     p.optimizerIterations = c.solverComparison().iterations;
     p.ratio = fromQt(c.ratio()->toJson());
     if (const FitJobResult* r = c.result(); r && r->fit.search) {
-        p.tuning["density_view"] = tuningOf(r->fit);
+        p.tuning["density_view"] = tuningOf(r->fit, c.scaler().kind);
         if (!r->scoresDeferred) { // else the Scores view's model is still being fitted
-            p.tuning["scores_view"] = tuningOf(r->scoresOutcome());
+            p.tuning["scores_view"] = tuningOf(
+                r->scoresOutcome(), r->scoresScaler ? r->scoresScaler->kind : c.scaler().kind);
         }
     }
     QSaveFile file(path);

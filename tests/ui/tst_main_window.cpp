@@ -571,6 +571,9 @@ private slots:
         QCOMPARE(density[QStringLiteral("rule")].toString(), QStringLiteral("density"));
         QCOMPARE(scores[QStringLiteral("purpose")].toString(), QStringLiteral("anomaly"));
         QCOMPARE(scores[QStringLiteral("length_scales")].toArray().size(), 2);
+        // The scaling each view's length scales are in (rings: min-max for both).
+        QCOMPARE(density[QStringLiteral("scaling")].toString(), QStringLiteral("minmax"));
+        QCOMPARE(scores[QStringLiteral("scaling")].toString(), QStringLiteral("minmax"));
         // An explicit purpose serves both views with one model.
         QVERIFY(c->setOption("purpose", "density"));
         c->fit();
