@@ -158,8 +158,14 @@ private slots:
         QVERIFY(fd);
         QVERIFY2(!fd->title().contains(QStringLiteral("and the scores")), qPrintable(fd->title()));
         QVERIFY(!fd->marksReach());
-        // Purpose density: one scaling, one model for both views.
+        // Purpose density: one scaling, one model for both views. The density view's rows do not
+        // move, so the views keep their state (no dataChanged, which resets the Show box).
+        QSignalSpy moved(c, &EstimationController::dataChanged);
         QVERIFY(c->setOption("purpose", "density"));
+        c->setEstimator("iforest"); // no purpose: min-max, as the density view
+        c->setEstimator("sosrep");
+        QVERIFY(c->setOption("purpose", "density"));
+        QCOMPARE(moved.count(), 0);
         QVERIFY(fitAndWait(c));
         QVERIFY(!c->result()->scoresScaler.has_value());
         QVERIFY(!c->result()->scoresFit.has_value());

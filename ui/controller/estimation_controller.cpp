@@ -332,7 +332,7 @@ void EstimationController::regrid()
     // Only on the features the model was fitted in: after a change of scaling the result is
     // stale (the banner says so) and its grids stay as they were.
     if (!m_result || isBusy() || m_features.cols() < 2 ||
-        scalingSignature(m_result->settings) != scalingSignature(m_settings)) {
+        viewScaling(m_result->settings, "density") != viewScaling(m_settings, "density")) {
         return;
     }
     if (m_gridWatcher) {
@@ -397,6 +397,7 @@ void EstimationController::setSettings(const FitSettings& s)
     const FitSettings previous = m_settings;
     m_settings = s;
     if (rescale && hasData()) {
+        const ScalingKind shown = m_scaler.kind;
         try {
             rebuildFeatures();
         } catch (const std::exception& e) {
@@ -406,7 +407,11 @@ void EstimationController::setSettings(const FitSettings& s)
             emit settingsChanged();
             return;
         }
-        emit dataChanged();
+        if (m_scaler.kind != shown) {
+            // The views' rows moved; a change of the Scores view's own rows alone (a purpose
+            // or an estimator without one) keeps the Show box, the experiment and the maps.
+            emit dataChanged();
+        }
     }
     emit settingsChanged();
 }
