@@ -113,18 +113,26 @@ bool fitScoresModel(const FitJobInput& in, const Matrix& fitX, const Matrix& sco
     return true;
 }
 
-/// The rows the model is fitted on: all of them, or a seeded subsample of large data (every
-/// row is still scored and plotted). Records which rows in `out`.
+/// The rows of x a model is fitted on: all of them, or a seeded subsample of large data (every
+/// row is still scored and plotted), in the subsample's own order (the same rows in the same
+/// order as `sosrep fit` on this subsample); their indices, sorted, in `indices`.
+Matrix fittedRowsOf(const Matrix& x, int maxFitRows, uint64_t seed,
+                    std::vector<Eigen::Index>* indices)
+{
+    const bool subsample = maxFitRows > 0 && x.rows() > maxFitRows;
+    const std::vector<Eigen::Index> fitRows =
+        subsample ? subsampleRows(x.rows(), maxFitRows, seed) : std::vector<Eigen::Index>{};
+    if (indices) {
+        *indices = fitRows;
+        std::sort(indices->begin(), indices->end()); // for the views' look-ups
+    }
+    return subsample ? rowsOf(x, fitRows) : x;
+}
+
+/// The rows the model is fitted on; records which rows in `out`.
 Matrix rowsToFit(const FitJobInput& in, uint64_t seed, FitJobResult& out)
 {
-    const bool subsample = in.maxFitRows > 0 && in.x.rows() > in.maxFitRows;
-    const std::vector<Eigen::Index> fitRows =
-        subsample ? subsampleRows(in.x.rows(), in.maxFitRows, seed) : std::vector<Eigen::Index>{};
-    // Sorted for the views' look-ups; the fit keeps the subsample's own order (the same rows in
-    // the same order as `sosrep fit` on this subsample).
-    out.fitRowIndices = fitRows;
-    std::sort(out.fitRowIndices.begin(), out.fitRowIndices.end());
-    Matrix fitX = subsample ? rowsOf(in.x, fitRows) : in.x;
+    Matrix fitX = fittedRowsOf(in.x, in.maxFitRows, seed, &out.fitRowIndices);
     out.fitRows = static_cast<int>(fitX.rows());
     return fitX;
 }
@@ -133,14 +141,8 @@ Matrix rowsToFit(const FitJobInput& in, uint64_t seed, FitJobResult& out)
 /// when it has none.
 Matrix scoresRowsToFit(const FitJobInput& in, uint64_t seed)
 {
-    if (in.scoresX.size() == 0) {
-        return Matrix();
-    }
-    FitJobInput own;
-    own.x = in.scoresX;
-    own.maxFitRows = in.maxFitRows;
-    FitJobResult unused;
-    return rowsToFit(own, seed, unused);
+    return in.scoresX.size() == 0 ? Matrix()
+                                  : fittedRowsOf(in.scoresX, in.maxFitRows, seed, nullptr);
 }
 
 FitObserver jobObserver(const FitJobSink& sink, const std::atomic<bool>& cancel,
