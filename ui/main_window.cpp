@@ -298,6 +298,7 @@ void MainWindow::connectLateStages()
     });
     connect(m_controller, &EstimationController::scoresReady, this, [this] {
         const FitJobResult* r = m_controller->result();
+        refreshWarnings(); // the Scores view's model may add its own
         showScores();
         showRowInfo();
         m_fd->setCurve(m_controller->fdCurve(), fdChoice()); // its words name the Scores' l

@@ -111,10 +111,11 @@ OptionTable makeTuningOptions()
     OptionTable t;
     t.push_back(choiceOption(
         {"purpose", "Purpose", "Length scale", "P"}, {"auto", "density", "anomaly"}, "auto",
-        "what the tuned l is for: density (the density to look at: the Fisher-divergence "
-        "minimum), anomaly (ranking rows: the larger anomaly rank at that l and at the reach "
-        "of a row's nearest neighbours), or auto (the task's own: fit and the app's density "
-        "view tune for density, adbench and the app's scores for anomaly)"));
+        "what the tuned l (and scale=auto's scaling) is for: density (the density to look "
+        "at: the Fisher-divergence minimum; min-max), anomaly (ranking rows: the larger "
+        "anomaly rank at that l and at the reach of a row's nearest neighbours; rank for "
+        "spike-and-tail columns), or auto (the task's own: fit and the app's density view "
+        "tune for density, adbench and the app's scores for anomaly)"));
     t.push_back(integerOption({"grid", "Grid points", "Length scale", "N"}, d.gridSize, 1, 200,
                               "length scales tried by auto, log-spaced over two decades each "
                               "side of the median pairwise distance",
@@ -183,6 +184,12 @@ OptionTable makeTuningOptions()
                 return tuned(v, rows) && v.text("validation") == "train";
             };
             s.appliesText = "only when the tuning validates on the training rows";
+        } else if (s.name == "purpose") {
+            // The purpose also chooses scale=auto's scaling, whatever sets the length scale.
+            s.applies = [](const OptionValues& v, Eigen::Index rows) {
+                return tuned(v, rows) || v.text("scale") == "auto";
+            };
+            s.appliesText = "the length scale is not tuned and the scaling is named";
         } else if (s.name == "reach_neighbours" || s.name == "wide_scale") {
             // The anomaly rule may serve: chosen by name, or by a purpose that is anomaly or
             // not yet decided (the app's auto: its Scores view tunes for anomaly ranking).

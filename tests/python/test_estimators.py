@@ -328,6 +328,21 @@ def test_auto_scale_follows_the_purpose_on_spike_and_tail_columns(name):
         assert smooth.anomaly_model_.summary["scaling"] == "minmax"
 
 
+def test_the_anomaly_models_own_warnings_reach_the_user():
+    """Under purpose='auto' with its own scaling the anomaly purpose's model is a fit of its
+    own, and what it warns is warned too, named as its own (once where both say the same)."""
+    rng = np.random.default_rng(1)
+    X = np.maximum(rng.normal(size=(600, 8)) @ rng.normal(size=(8, 40)) - 2.0, 0.0)
+    with pytest.warns(sosrep.FitWarning) as record:
+        est = sosrep.KDE(length_scale=0.01).fit(X)
+    messages = [str(w.message) for w in record]
+    assert est.anomaly_model_.summary["scaling"] == "rank"
+    assert any(m.startswith("the length scale 0.01 is far below") for m in messages)
+    own = [m for m in messages if m.startswith("the anomaly purpose's model: ")]
+    assert own and own[0].endswith(est.anomaly_model_.warnings[0])
+    assert len(messages) == len(set(messages))
+
+
 @pytest.mark.parametrize("name", ["SOSREP", "IForest", "LOF"])
 def test_pyod_attributes(name):
     """decision_scores_, threshold_ and labels_ as PyOD users read them: the fitted rows'

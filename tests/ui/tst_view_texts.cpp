@@ -29,6 +29,27 @@ class TstViewTexts : public QObject
 private:
     QTemporaryDir m_dir;
 
+    /// Three columns, two rows in three exactly 0 and the others over a long tail: scale=auto
+    /// scales them by rank for anomaly ranking and min-max for the density.
+    QString writeSpikes()
+    {
+        QByteArray csv = "a,b,c\n";
+        for (int i = 0; i < 300; ++i) {
+            for (int j = 0; j < 3; ++j) {
+                const double u = std::fmod((i + 1) * (0.6180339887 + 0.1 * j), 1.0);
+                csv += QByteArray::number((i + j) % 3 == 0 ? 1.0 / (0.02 + u) : 0.0, 'g', 10);
+                csv += j < 2 ? ',' : '\n';
+            }
+        }
+        const QString path = m_dir.filePath(QStringLiteral("spikes.csv"));
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly)) {
+            return {};
+        }
+        f.write(csv);
+        return path;
+    }
+
 private slots:
     void aDetectorsFdTabSaysItHasNoLengthScaleBeforeItsFit()
     {
@@ -130,21 +151,7 @@ private slots:
     {
         MainWindow w;
         auto* c = w.controller();
-        QByteArray csv = "a,b,c\n";
-        for (int i = 0; i < 300; ++i) {
-            for (int j = 0; j < 3; ++j) {
-                // 2 rows in 3 exactly 0, the others spread over a long tail.
-                const double u = std::fmod((i + 1) * (0.6180339887 + 0.1 * j), 1.0);
-                csv += QByteArray::number((i + j) % 3 == 0 ? 1.0 / (0.02 + u) : 0.0, 'g', 10);
-                csv += j < 2 ? ',' : '\n';
-            }
-        }
-        QVERIFY(m_dir.isValid());
-        const QString path = m_dir.filePath(QStringLiteral("spikes.csv"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(csv);
-        f.close();
+        const QString path = writeSpikes();
         QVERIFY(w.openFile(path));
         QVERIFY(fitAndWait(c));
         QVERIFY(c->result()->scoresScaler.has_value());
@@ -169,6 +176,28 @@ private slots:
         QVERIFY(fitAndWait(c));
         QVERIFY(!c->result()->scoresScaler.has_value());
         QVERIFY(!c->result()->scoresFit.has_value());
+    }
+
+    // The Scores view's own model warns on its own (here its length scale is far below the
+    // rank-scaled rows' spacing, another number than the density's): the banner's list says
+    // it, named as the Scores view's.
+    void theScoresModelsOwnWarningsAreListed()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        QVERIFY(w.openFile(writeSpikes()));
+        c->setEstimator("kde");
+        QVERIFY(c->setOption("length_scale", "1e-5"));
+        QVERIFY(fitAndWait(c));
+        QVERIFY(c->result()->scoresScaler.has_value());
+        const QStringList all = c->warnings();
+        QVERIFY2(
+            all.filter(QStringLiteral("Scores view: the length scale 1e-05 is far below")).size() ==
+                1,
+            qPrintable(all.join(QLatin1Char('\n'))));
+        QVERIFY2(all.filter(QRegularExpression(QStringLiteral("^the length scale 1e-05 is far")))
+                         .size() == 1,
+                 qPrintable(all.join(QLatin1Char('\n'))));
     }
 
     void theCompareColourBarsCaptionFits()

@@ -3,7 +3,6 @@
 #include "ui/controller/estimation_controller.h"
 
 #include "ui/controller/ratio_controller.h"
-#include "ui/controller/settings_difference.h"
 #include "ui/controller/view_scaling.h"
 
 #include "core/data/csv_reader.h"
@@ -463,20 +462,6 @@ void EstimationController::setSolverComparison(const SolverComparisonSettings& s
     emit settingsChanged();
 }
 
-QStringList EstimationController::warnings() const
-{
-    QStringList out;
-    for (const std::string& w : m_dataWarnings) {
-        out << QString::fromStdString(w);
-    }
-    if (m_result) {
-        for (const std::string& w : m_result->fit.warnings) {
-            out << QString::fromStdString(w);
-        }
-    }
-    return out;
-}
-
 QString EstimationController::labelColumn() const
 {
     for (int j = 0; j < m_roles.size(); ++j) {
@@ -485,26 +470,6 @@ QString EstimationController::labelColumn() const
         }
     }
     return {};
-}
-
-QString EstimationController::staleReason() const
-{
-    if (!m_result) {
-        return {};
-    }
-    QStringList changed = settingsDifference(m_result->settings, m_settings);
-    if (m_result->maxFitRows != m_maxFitRows) {
-        changed << tr("fit-row cap %1 → %2").arg(m_result->maxFitRows).arg(m_maxFitRows);
-    }
-    if (m_result->compareWith != compareEstimator()) {
-        changed << tr("compare with %1 → %2")
-                       .arg(QString::fromStdString(m_result->compareWith),
-                            QString::fromStdString(compareEstimator()));
-    }
-    if (changed.isEmpty()) {
-        return {};
-    }
-    return tr("settings changed since this fit: %1").arg(changed.join(QStringLiteral(", ")));
 }
 
 bool EstimationController::sweepFits(const FitSettings& s) const

@@ -230,6 +230,13 @@ class SosrepEstimator(BaseEstimator):
         for message in model.warnings:
             # What the command line prints to stderr and the app shows in its banner.
             warnings.warn(message, FitWarning, stacklevel=3)
+        if model.anomaly is not None:
+            # The anomaly purpose's own model (its own rule, and maybe its own scaling and
+            # sweep) warns on its own; what both say is said once.
+            for message in model.anomaly.warnings:
+                if message not in model.warnings:
+                    warnings.warn(f"the anomaly purpose's model: {message}", FitWarning,
+                                  stacklevel=3)
         return self
 
     def _set_model(self, model):
