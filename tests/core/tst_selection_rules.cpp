@@ -645,28 +645,24 @@ private slots:
         }
         QVERIFY(!heavyTailed(light));
         QVERIFY(heavyTailed(heavy));
-        const auto members = [](const Matrix& x, const char* wide) {
+        const auto fit = [](const Matrix& x, const char* purpose, const char* wide) {
             FitSettings s = FitSettings::defaults("kde");
-            s.values.set("purpose", "anomaly");
+            s.values.set("purpose", purpose);
             s.values.set("wide_scale", wide);
             FitData data;
             data.train = x;
             data.source = "rows";
-            const FitOutcome f = fitModel(data, s);
-            return f.search->selection.memberScales;
+            return fitModel(data, s);
+        };
+        const auto members = [&fit](const Matrix& x, const char* wide) {
+            return fit(x, "anomaly", wide).search->selection.memberScales;
         };
         QCOMPARE(members(heavy, "auto"), members(heavy, "median"));
         QCOMPARE(members(light, "auto"), members(light, "none"));
         QCOMPARE(members(heavy, "auto").size(), members(heavy, "none").size() + 1);
         // The density purpose never reads it: the same model bit for bit.
-        const auto density = [&heavy](const char* wide) {
-            FitSettings s = FitSettings::defaults("kde");
-            s.values.set("purpose", "density");
-            s.values.set("wide_scale", wide);
-            FitData data;
-            data.train = heavy;
-            data.source = "rows";
-            return fitModel(data, s).model->logValues(heavy).values;
+        const auto density = [&fit, &heavy](const char* wide) {
+            return fit(heavy, "density", wide).model->logValues(heavy).values;
         };
         QVERIFY(density("auto") == density("none"));
     }

@@ -289,13 +289,14 @@ void EstimationController::rebuildFeatures()
     m_scoresFeatures = Matrix();
     m_scoresScaler = Scaler();
     const ScalingKind anomaly = viewScaling(m_settings, "anomaly");
-    if (purposeIsAuto(m_settings) && anomaly != density &&
-        resolvedScaling(anomaly, ds.x) != prepared.scaler.kind) {
-        PreparedTraining own = prepareTraining(ds, anomaly);
-        m_scoresFeatures = std::move(own.x);
-        m_scoresScaler = std::move(own.scaler);
+    if (purposeIsAuto(m_settings) && anomaly != density) {
+        const ScalingKind kind = resolvedScaling(anomaly, ds.x); // the columns' shape, once
+        if (kind != prepared.scaler.kind) {
+            PreparedTraining own = prepareTraining(ds, kind);
+            m_scoresFeatures = std::move(own.x);
+            m_scoresScaler = std::move(own.scaler);
+        }
     }
-    m_featuresScaling = density;
     m_features = std::move(prepared.x);
     m_scaler = std::move(prepared.scaler);
     m_dataWarnings = std::move(prepared.warnings);

@@ -307,7 +307,6 @@ private:
     QVector<ColumnRole> m_roles;
     Matrix m_features;
     Scaler m_scaler;
-    ScalingKind m_featuresScaling = ScalingKind::MinMax; // what m_features' scaling asked for
     /// purpose=auto where the anomaly purpose's scaling comes to another kind: every row in
     /// it, for the Scores view (FitJobInput::scoresX); empty otherwise.
     Matrix m_scoresFeatures;

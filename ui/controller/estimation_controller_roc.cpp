@@ -54,7 +54,6 @@ void EstimationController::startOtherRocs()
     // the kernel densities, min-max for the detectors), and scored at every row.
     struct Job
     {
-        QString name;
         FitSettings settings;
         FitData data;
         Matrix rows;
@@ -62,9 +61,9 @@ void EstimationController::startOtherRocs()
     std::vector<Job> jobs;
     try {
         for (const QString& name : names) {
-            Job job{name, m_result->settings, FitData{}, Matrix()};
-            job.settings.setEstimator(
-                name.toStdString()); // the options both have keep their values
+            Job job{m_result->settings, FitData{}, Matrix()};
+            // The options both estimators have keep their values.
+            job.settings.setEstimator(name.toStdString());
             if (job.settings.values.has("purpose")) {
                 job.settings.values.set("purpose", "anomaly");
             }

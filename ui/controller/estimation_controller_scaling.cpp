@@ -9,14 +9,14 @@ namespace sosrep::ui {
 
 std::pair<Matrix, Scaler> EstimationController::rowsScaledFor(const FitSettings& s) const
 {
-    const ScalingKind asked = scalingOf(s.values);
-    if (asked == m_featuresScaling || resolvedScaling(asked, m_featureData.x) == m_scaler.kind) {
+    const ScalingKind kind = resolvedScaling(scalingOf(s.values), m_featureData.x);
+    if (kind == m_scaler.kind) {
         return {m_features, m_scaler};
     }
-    if (m_scoresFeatures.size() > 0 && asked == ScalingKind::Auto) {
+    if (m_scoresFeatures.size() > 0 && kind == m_scoresScaler.kind) {
         return {m_scoresFeatures, m_scoresScaler};
     }
-    PreparedTraining p = prepareTraining(m_featureData, asked);
+    PreparedTraining p = prepareTraining(m_featureData, kind);
     return {std::move(p.x), std::move(p.scaler)};
 }
 
