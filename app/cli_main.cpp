@@ -2,6 +2,7 @@
 // main() of `sosrep`: the command line, with Qt only for figures.
 #include "app/allocator_tuning.h"
 #include "app/cli/cli_runner.h"
+#include "core/util/float_mode.h"
 
 #include <QCoreApplication>
 
@@ -43,6 +44,10 @@ int main(int argc, char* argv[])
     }
     qtDefaultHandler = qInstallMessageHandler(quietQtMessages);
     sosrep::app::tuneAllocator();
+    // The whole process computes without subnormal numbers (issue 48); threads started later
+    // inherit the mode.
+    const sosrep::FlushSubnormalsScope flushed(
+        sosrep::FlushSubnormalsScope::Threads::CallerAndPool);
     std::unique_ptr<QCoreApplication> app;
 #ifdef SOSREP_WITH_CHARTS
     // Figures are drawn with QCustomPlot, which needs a QApplication; only commands that write

@@ -3,6 +3,7 @@
 #include "app/allocator_tuning.h"
 #include "app/studio_options.h"
 #include "core/errors.h"
+#include "core/util/float_mode.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
@@ -353,6 +354,10 @@ int main(int argc, char* argv[])
     QElapsedTimer sinceStart;
     sinceStart.start();
     sosrep::app::tuneAllocator();
+    // The whole process computes without subnormal numbers (issue 48); threads started later
+    // inherit the mode.
+    const sosrep::FlushSubnormalsScope flushed(
+        sosrep::FlushSubnormalsScope::Threads::CallerAndPool);
     QApplication app(argc, argv);
     // Qt set LC_NUMERIC from the session (a German desktop reads "0,5"); the core's messages
     // and any C library parsing must stay in the C locale. Qt's own QLocale is unaffected.

@@ -22,6 +22,7 @@
 #include "core/pipeline/fit_route.h"
 #include "core/tuning/length_scale_rules.h"
 #include "core/tuning/length_scale_search.h"
+#include "core/util/float_mode.h"
 
 #include <algorithm>
 #include <chrono>
@@ -424,6 +425,10 @@ int runBench(int argc, char** argv)
 int main(int argc, char** argv)
 {
     sosrep::app::tuneAllocator(); // as the app and the command line run
+    // The whole process computes without subnormal numbers (issue 48); threads started later
+    // inherit the mode.
+    const sosrep::FlushSubnormalsScope flushed(
+        sosrep::FlushSubnormalsScope::Threads::CallerAndPool);
     try {
         return runBench(argc, argv);
     } catch (const std::exception& e) {

@@ -3,6 +3,8 @@
 #include "app/bench/bench_speed.h"
 
 #include "app/bench/bench_kernel_sos.h"
+#include "app/bench/bench_large_data.h"
+#include "app/bench/bench_process.h"
 #include "app/bench/bench_ratio.h"
 #include "core/data/npz_reader.h"
 #include "core/data/scaler.h"
@@ -165,16 +167,6 @@ AppRun appRun(const std::string& studio, const std::string& data)
     return run;
 }
 
-/// The directory of this executable (sosrep-studio is built beside it).
-std::string ownDirectory()
-{
-    char buf[4096];
-    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    std::string path = n > 0 ? std::string(buf, size_t(n)) : std::string(".");
-    const size_t slash = path.rfind('/');
-    return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
 /// FIRE with its J tuning (10 widths x 5 folds x 6 lambdas) at n = m = 1000 on the three known
 /// shifts of `sosrep-bench --ratio`, median of 3 seeds, beside uLSIF with leave-one-out.
 void ratioTuningSpeed()
@@ -256,15 +248,10 @@ void defaultFitSpeed(const std::string& dir, const std::string& python, const st
                     f.backend.c_str(), f.seconds, p == -2.0 ? "-" : cell(p).c_str(), f.lengthScale);
         std::fflush(stdout);
     }
-    const Dataset skin = readNpzDataset(dir + "/33_skin.npz");
-    const Split s{skin, skin.selectRows({0})};
-    const OurFit f = ourDefaultFit(s);
-    landmarks.push_back({double(skin.rows()), f.seconds});
-    std::printf("| %ld | skin (all rows) | %s | %.2f | - | %.4g |\n", long(skin.rows()),
-                f.backend.c_str(), f.seconds, f.lengthScale);
-    std::printf("\nslope of log t on log N: ours dense %.2f, ours with landmarks %.2f, peer %s\n",
+    std::printf("\nslope of log t on log N: ours dense %.2f, ours beyond dense %.2f, peer %s\n",
                 slope(dense), slope(landmarks),
                 peerPoints.size() > 1 ? cell(slope(peerPoints)).c_str() : "-");
+    largeDataSpeed(dir); // issue 48: small l, all of shuttle exact, all of skin
 }
 
 } // namespace sosrep::bench

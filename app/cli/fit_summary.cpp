@@ -91,10 +91,19 @@ void addSearch(QJsonObject& s, const FitOutcome& f, const FitSettings& settings)
         s[QStringLiteral("member_length_scales")] = scales;
     }
     int sweepProducts = 0;
+    QJsonArray backends; // Auto's choice per length scale (issue 48)
     for (const FdPoint& pt : f.search->curve) {
         sweepProducts += pt.kernelProducts;
+        if (!pt.backend.empty()) {
+            backends.append(
+                QJsonObject{{QStringLiteral("length_scale"), pt.lengthScale},
+                            {QStringLiteral("backend"), QString::fromStdString(pt.backend)}});
+        }
     }
     s[QStringLiteral("sweep_kernel_products")] = sweepProducts;
+    if (!backends.isEmpty()) {
+        s[QStringLiteral("sweep_backends")] = backends;
+    }
 }
 
 QJsonValue jsonOf(const SummaryValue& v)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The package's fit: Python's arrays, options and row weights through the core's fit route.
 #include "app/python/array_input.h"
+#include "app/python/compute_section.h"
 #include "app/python/python_model.h"
 #include "app/python/python_observer.h"
 #include "core/data/preparation.h"
@@ -238,7 +239,7 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
     const FitObserver observer = watch.observer();
     FitOutcome f;
     {
-        py::gil_scoped_release release;
+        const ComputeSection compute;
         f = fitModel(data, settings, observer);
     }
     if (PyErr_Occurred() || f.cancelled || !f.model) {
@@ -275,7 +276,7 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
         watch.last = true;
         FitOutcome a;
         {
-            py::gil_scoped_release release;
+            const ComputeSection compute;
             a = fitModel(anomalyData, anomalySettings, observer);
         }
         if (PyErr_Occurred() || a.cancelled || !a.model) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Python bindings of the measures: importance-weight summaries and MMDs, as `sosrep ratio` and
 // `sosrep mmd` give them.
+#include "app/python/compute_section.h"
 #include "app/python/python_model.h"
 #include "core/data/preparation.h"
 #include "core/errors.h"
@@ -67,7 +68,7 @@ py::dict mmdSamples(const py::array& x, const py::array& y, double bandwidth, ui
     second.columns = first.columns;
     py::dict d;
     {
-        py::gil_scoped_release release;
+        const ComputeSection compute;
         const PreparedTraining prepared = prepareTraining(first, ScalingKind::MinMax);
         const Matrix scaled = applyToOther(prepared.scaler, second);
         const double h = bandwidth > 0.0 ? bandwidth : medianPairwiseDistance(prepared.x, seed);
@@ -95,7 +96,7 @@ py::dict mmdModel(const py::array& x, const Model& m, double bandwidth, uint64_t
     data.columns = m.saved.columns;
     py::dict d;
     {
-        py::gil_scoped_release release;
+        const ComputeSection compute;
         const Matrix scaled = applyToOther(m.saved.scaler, data);
         MmdOptions options;
         options.seed = seed;

@@ -2,6 +2,7 @@
 // The `sosrep._sosrep` extension: the core's registry, its one fit route and the model files,
 // for the Python package (app/python/sosrep). No widgets: sosrep_core and sosrep_io only.
 #include "app/python/array_input.h"
+#include "app/python/compute_section.h"
 #include "app/python/python_model.h"
 #include "app/python/python_observer.h"
 #include "core/data/file_bytes.h"
@@ -211,7 +212,7 @@ py::array_t<double> rowValues(const Model& m, const py::array& x,
     py::array_t<double> out(rows.rows());
     double* values = out.mutable_data();
     {
-        py::gil_scoped_release release;
+        const ComputeSection compute;
         rows.forEachBlock(kScoreBlockRows, [&](Eigen::Index first, const MatrixRef& block) {
             const Vector v = of(m.saved.scaler.apply(block));
             std::copy(v.data(), v.data() + v.size(), values + first);
@@ -235,7 +236,7 @@ py::array_t<double> trainingLogValues(const Model& m)
     }
     Vector v;
     {
-        py::gil_scoped_release release;
+        const ComputeSection compute;
         v = m.fitted->logValues(m.data.train).values;
     }
     py::array_t<double> out(v.size());
@@ -248,7 +249,7 @@ py::tuple sampleRows(const Model& m, long long n, unsigned long long seed)
 {
     ModelSample s;
     {
-        py::gil_scoped_release release;
+        const ComputeSection compute;
         s = sampleModel(*m.fitted, Eigen::Index(n), seed);
     }
     const Scaler& scaler = m.saved.scaler;
@@ -367,7 +368,7 @@ py::tuple heldOutThreshold(Model& m, double contamination)
         const FitObserver observer = watch.observer();
         Vector values;
         {
-            py::gil_scoped_release release;
+            const ComputeSection compute;
             values = heldOutLogValues(m.data, m.settings, m.outcome, kThresholdFolds, observer,
                                       &m.heldOutMethod, &m.heldOutWeights);
         }

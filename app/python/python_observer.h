@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/pipeline/fit_route.h"
+#include "core/util/float_mode.h"
 
 #include <pybind11/pybind11.h>
 
@@ -31,6 +32,7 @@ struct PythonObserver
         o.cancelled = [this] {
             if (!stop) {
                 pybind11::gil_scoped_acquire gil;
+                const FlushSubnormalsScope::Paused usersMode; // Python's signal handlers run
                 if (PyErr_CheckSignals() != 0) {
                     stop = true; // the KeyboardInterrupt stays set: raised after the fit
                 }
@@ -46,6 +48,7 @@ struct PythonObserver
                 const std::string name =
                     !last && stage == "done" ? "fit for anomaly scores" : stage;
                 pybind11::gil_scoped_acquire gil;
+                const FlushSubnormalsScope::Paused usersMode; // the callback is the user's code
                 try {
                     progress(name, at, 1000);
                 } catch (pybind11::error_already_set& e) {

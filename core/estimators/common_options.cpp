@@ -86,12 +86,14 @@ OptionTable makeKernelOptions()
     };
     features.appliesText = "only the sdo kernel by random features uses them";
     t.push_back(features);
-    t.push_back(choiceOption({"backend", "Kernel back-end", "Kernel", "B"},
-                             {"auto", "dense", "lowrank"}, toString(d.backend),
-                             "how K is held: auto = dense up to " +
-                                 std::to_string(KernelSpec::kAutoDenseRows) +
-                                 " rows, low rank (Nystroem landmarks or random features) "
-                                 "beyond"));
+    t.push_back(choiceOption(
+        {"backend", "Kernel back-end", "Kernel", "B"}, {"auto", "dense", "sparse", "lowrank"},
+        toString(d.backend),
+        "how K is held: auto = per length scale, by the predicted cost of a product: dense or "
+        "sparse up to " +
+            std::to_string(KernelSpec::kAutoDenseRows) +
+            " rows, sparse or low rank (Nystroem landmarks or random features) beyond; sparse "
+            "keeps the entries above 1e-16 of the diagonal (gaussian and laplace)"));
     OptionSpec rank = integerOption(
         {"rank", "Landmarks M", "Kernel", "M"}, d.rank, 1, KernelSpec::kMaxRank,
         "landmarks of the low-rank (Nystroem) back-end", "the M x M eigendecomposition costs M^3");

@@ -176,6 +176,11 @@ SummaryFields KernelFieldModel::summary() const
 {
     SummaryFields s;
     s.emplace_back("backend", m_kernel->backendName());
+    if (m_kernel->backendName() == "sparse") {
+        // What was left out of K: entries below this share of the diagonal (issue 48).
+        s.emplace_back("sparse_tolerance", KernelSpec::kSparseTolerance);
+        s.emplace_back("sparse_nonzeros", m_kernel->nonZeros());
+    }
     if (m_kind == DensityKind::Normalized) {
         s.emplace_back("log_normalizer", logNormalizer());
     }

@@ -4,6 +4,7 @@
 
 #include "core/errors.h"
 #include "core/estimators/kernel_field_model.h"
+#include "core/numerics/flushed_exp.h"
 #include "core/numerics/gaussian_mixture.h"
 
 #include <algorithm>
@@ -57,7 +58,9 @@ Matrix gaussianKernel(const MatrixRef& y, const Matrix& centres, double l)
     Matrix d2 = -2.0 * (y * centres.transpose());
     d2.colwise() += yy;
     d2.rowwise() += cc.transpose();
-    return (-d2.array().max(0.0) / (2.0 * l * l)).exp().matrix();
+    Matrix k = (-d2.array().max(0.0) / (2.0 * l * l)).exp().matrix();
+    flushSubnormalEntries(k);
+    return k;
 }
 
 ModelSample sampleKde(const Matrix& centres, const Vector& c, double l, Eigen::Index n,

@@ -2,6 +2,8 @@
 // Fast radial kernel sums on a grid by binning, used only where they are accurate.
 #include "core/grid/binned_grid.h"
 
+#include "core/util/float_mode.h"
+
 #include <unsupported/Eigen/FFT>
 
 #include <algorithm>
@@ -30,6 +32,7 @@ void fftColumns(ComplexMatrix& a, bool inverse, Eigen::Index count)
     const Eigen::Index rows = a.rows();
 #pragma omp parallel
     {
+        const FlushSubnormalsScope subnormalsFlushed;
         Eigen::FFT<double> fft;
         std::vector<std::complex<double>> out(static_cast<size_t>(rows));
 #pragma omp for schedule(static)
@@ -129,22 +132,26 @@ OffsetTables offsetTables(const KernelOperator& op, int nx, int ny, double hx, d
     tab.k = Matrix::Zero(tab.p, tab.q);
     tab.kxx = Matrix::Zero(tab.p, tab.q);
     tab.kyy = Matrix::Zero(tab.p, tab.q);
-#pragma omp parallel for schedule(static)
-    for (int a = -(nx - 1); a <= nx - 1; ++a) {
-        for (int b = -(ny - 1); b <= ny - 1; ++b) {
-            const double dx = a * hx;
-            const double dy = b * hy;
-            const double r = std::hypot(dx, dy);
-            double k = 0.0, dk = 0.0, d2k = 0.0;
-            op.radialProfile(r, k, dk, d2k);
-            const int ia = (a + tab.p) % tab.p;
-            const int ib = (b + tab.q) % tab.q;
-            tab.k(ia, ib) = k;
-            if (r > 0.0) {
-                const double cx = dx * dx / (r * r);
-                const double cy = dy * dy / (r * r);
-                tab.kxx(ia, ib) = d2k * cx + dk / r * (1.0 - cx);
-                tab.kyy(ia, ib) = d2k * cy + dk / r * (1.0 - cy);
+#pragma omp parallel
+    {
+        const FlushSubnormalsScope subnormalsFlushed;
+#pragma omp for schedule(static)
+        for (int a = -(nx - 1); a <= nx - 1; ++a) {
+            for (int b = -(ny - 1); b <= ny - 1; ++b) {
+                const double dx = a * hx;
+                const double dy = b * hy;
+                const double r = std::hypot(dx, dy);
+                double k = 0.0, dk = 0.0, d2k = 0.0;
+                op.radialProfile(r, k, dk, d2k);
+                const int ia = (a + tab.p) % tab.p;
+                const int ib = (b + tab.q) % tab.q;
+                tab.k(ia, ib) = k;
+                if (r > 0.0) {
+                    const double cx = dx * dx / (r * r);
+                    const double cy = dy * dy / (r * r);
+                    tab.kxx(ia, ib) = d2k * cx + dk / r * (1.0 - cx);
+                    tab.kyy(ia, ib) = d2k * cy + dk / r * (1.0 - cy);
+                }
             }
         }
     }
@@ -194,34 +201,39 @@ void addNearField(Matrix& field, const Binned& bin, const OffsetTables& tab,
     const int nx = spec.nx;
     const int ny = spec.ny;
     constexpr int reach = 2;
-#pragma omp parallel for schedule(dynamic, 4)
-    for (int i = 0; i < nx; ++i) {
-        for (int j = 0; j < ny; ++j) {
-            double correction = 0.0;
-            for (int ci = std::max(0, i - reach); ci <= std::min(nx - 2, i + reach - 1); ++ci) {
-                for (int cj = std::max(0, j - reach); cj <= std::min(ny - 2, j + reach - 1); ++cj) {
-                    for (const int n : bin.cells[static_cast<size_t>(ci) * ny + cj]) {
-                        const BinnedPoint& pt = bin.points[static_cast<size_t>(n)];
-                        double k = 0.0, dk = 0.0, d2k = 0.0;
-                        op.radialProfile(std::hypot(spec.x(i) - pt.x, spec.y(j) - pt.y), k, dk,
-                                         d2k);
-                        const double c[4] = {(1 - pt.t) * (1 - pt.s), pt.t * (1 - pt.s),
-                                             (1 - pt.t) * pt.s, pt.t * pt.s};
-                        const double varX = pt.t * (1 - pt.t) * hx * hx;
-                        const double varY = pt.s * (1 - pt.s) * hy * hy;
-                        double binned = 0.0;
-                        for (int corner = 0; corner < 4; ++corner) {
-                            const int a = i - (pt.i0 + (corner & 1));
-                            const int b = j - (pt.j0 + (corner >> 1));
-                            binned += c[corner] *
-                                      (tab.at(tab.k, a, b) - 0.5 * (varX * tab.at(tab.kxx, a, b) +
-                                                                    varY * tab.at(tab.kyy, a, b)));
+#pragma omp parallel
+    {
+        const FlushSubnormalsScope subnormalsFlushed;
+#pragma omp for schedule(dynamic, 4)
+        for (int i = 0; i < nx; ++i) {
+            for (int j = 0; j < ny; ++j) {
+                double correction = 0.0;
+                for (int ci = std::max(0, i - reach); ci <= std::min(nx - 2, i + reach - 1); ++ci) {
+                    for (int cj = std::max(0, j - reach); cj <= std::min(ny - 2, j + reach - 1);
+                         ++cj) {
+                        for (const int n : bin.cells[static_cast<size_t>(ci) * ny + cj]) {
+                            const BinnedPoint& pt = bin.points[static_cast<size_t>(n)];
+                            double k = 0.0, dk = 0.0, d2k = 0.0;
+                            op.radialProfile(std::hypot(spec.x(i) - pt.x, spec.y(j) - pt.y), k, dk,
+                                             d2k);
+                            const double c[4] = {(1 - pt.t) * (1 - pt.s), pt.t * (1 - pt.s),
+                                                 (1 - pt.t) * pt.s, pt.t * pt.s};
+                            const double varX = pt.t * (1 - pt.t) * hx * hx;
+                            const double varY = pt.s * (1 - pt.s) * hy * hy;
+                            double binned = 0.0;
+                            for (int corner = 0; corner < 4; ++corner) {
+                                const int a = i - (pt.i0 + (corner & 1));
+                                const int b = j - (pt.j0 + (corner >> 1));
+                                binned += c[corner] * (tab.at(tab.k, a, b) -
+                                                       0.5 * (varX * tab.at(tab.kxx, a, b) +
+                                                              varY * tab.at(tab.kyy, a, b)));
+                            }
+                            correction += pt.w * (k - binned);
                         }
-                        correction += pt.w * (k - binned);
                     }
                 }
+                field(i, j) += correction;
             }
-            field(i, j) += correction;
         }
     }
 }

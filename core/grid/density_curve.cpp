@@ -5,6 +5,7 @@
 #include "core/errors.h"
 #include "core/estimators/kernel_field_model.h"
 #include "core/grid/density_grid.h"
+#include "core/numerics/flushed_exp.h"
 #include "core/numerics/gaussian_mixture.h"
 
 #include <algorithm>
@@ -50,7 +51,7 @@ Matrix oneDimensionalKernel(const Vector& a, const Vector& t, double l)
     Matrix k(a.size(), t.size());
     const double s = -0.5 / (l * l);
     for (Eigen::Index s_ = 0; s_ < t.size(); ++s_) {
-        k.col(s_) = ((a.array() - t(s_)).square() * s).exp();
+        k.col(s_) = flushedExp((a.array() - t(s_)).square() * s);
     }
     return k;
 }
@@ -92,6 +93,7 @@ bool fieldMarginal(const KernelFieldModel& field, const CurveSpec& spec, const P
         e.colwise() += sq.segment(p0, b);
         e.rowwise() += sq.tail(rest).transpose();
         e = (e.array().max(0.0) * (-0.25 / (l * l))).exp().matrix(); // E_pq, q >= p0
+        flushSubnormalEntries(e);
         Matrix r = e.leftCols(b) * ck.middleRows(p0, b);
         if (rest > b) {
             r.noalias() += 2.0 * (e.rightCols(rest - b) * ck.bottomRows(rest - b));
@@ -200,7 +202,7 @@ DensityCurve marginalCurve(const FittedModel& model, const CurveSpec& spec,
         }
         const double mu = g.centres(k, spec.column);
         curve.array() += g.weights(k) / std::sqrt(2.0 * M_PI * v) *
-                         ((t.array() - mu).square() * (-0.5 / v)).exp();
+                         flushedExp((t.array() - mu).square() * (-0.5 / v));
         if (progress && k % 4096 == 4095 && !progress(int(k / 4096), int(g.size() / 4096 + 1))) {
             out.cancelled = true;
             return out;

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace sosrep {
 
@@ -63,6 +64,8 @@ std::string toString(BackendChoice choice)
         return "auto";
     case BackendChoice::Dense:
         return "dense";
+    case BackendChoice::Sparse:
+        return "sparse";
     case BackendChoice::LowRank:
         return "lowrank";
     }
@@ -77,11 +80,14 @@ BackendChoice backendChoiceFromString(const std::string& text)
     if (text == "dense") {
         return BackendChoice::Dense;
     }
+    if (text == "sparse") {
+        return BackendChoice::Sparse;
+    }
     if (text == "lowrank") {
         return BackendChoice::LowRank;
     }
-    throw ParameterError("backend",
-                         "unknown backend " + quotedText(text) + " (use auto, dense or lowrank)");
+    throw ParameterError("backend", "unknown backend " + quotedText(text) +
+                                        " (use auto, dense, sparse or lowrank)");
 }
 
 int KernelSpec::effectiveOrder(int dim) const
@@ -129,6 +135,11 @@ void KernelSpec::validate(int dim) const
     }
     if (type == KernelType::Sdo) {
         effectiveOrder(dim);
+        if (backend == BackendChoice::Sparse) {
+            throw ParameterError("backend", "sparse needs the gaussian or laplace kernel: the sdo "
+                                            "kernel's tail oscillates and has no radius beyond "
+                                            "which it is negligible");
+        }
     }
 }
 
@@ -153,6 +164,20 @@ void KernelSpec::checkLengthScale(double diameter) const
                                  "most " +
                                  numberText(ceiling, 3));
     }
+}
+
+double truncationRadius(const KernelSpec& spec)
+{
+    const double logInverse = -std::log(KernelSpec::kSparseTolerance);
+    switch (spec.type) {
+    case KernelType::Gaussian:
+        return spec.lengthScale * std::sqrt(2.0 * logInverse);
+    case KernelType::Laplace:
+        return spec.lengthScale * logInverse;
+    case KernelType::Sdo:
+        break;
+    }
+    return std::numeric_limits<double>::infinity();
 }
 
 double boundingDiameter(const Eigen::Ref<const Eigen::MatrixXd>& x)

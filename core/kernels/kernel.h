@@ -30,13 +30,16 @@ enum class SdoMethod
 std::string toString(SdoMethod method);
 SdoMethod sdoMethodFromString(const std::string& text); // throws ParameterError("sdo_method")
 
-/// How K is held for the solvers: dense N x N, or low rank (Nystroem landmarks for Gaussian,
-/// Laplace and exact SDO; random Fourier features for RFF SDO). Auto picks by cost: dense up to
-/// kAutoDenseRows rows, low rank beyond.
+/// How K is held for the solvers: dense N x N; sparse (Gaussian and Laplace: the entries above
+/// KernelSpec::kSparseTolerance of the diagonal, found with a k-d tree); or low rank (Nystroem
+/// landmarks for Gaussian, Laplace and exact SDO; random Fourier features for RFF SDO). Auto
+/// picks per length scale by the predicted cost of a product: dense or sparse up to
+/// kAutoDenseRows rows, sparse or low rank beyond (kernel_operator.h, issue 48).
 enum class BackendChoice
 {
     Auto,
     Dense,
+    Sparse,
     LowRank
 };
 
@@ -57,6 +60,10 @@ struct KernelSpec
     int rank = 1000; // Nystroem landmarks M of the low-rank back-end (drawn from `seed`)
     /// Largest N that Auto keeps dense: 15000^2 doubles are 1.8 GB, one product ~0.1 s.
     static constexpr int kAutoDenseRows = 15000;
+    /// The sparse back-end leaves out entries below this fraction of the unit diagonal: pairs
+    /// farther apart than truncationRadius(). A product then differs from the full one by at
+    /// most 1e-16 times the sum of |coefficients| (docs/math.md).
+    static constexpr double kSparseTolerance = 1e-16;
     uint64_t seed = 0;
 
     /// Upper bounds, refused up front (ParameterError naming the limit and why).
@@ -74,6 +81,11 @@ struct KernelSpec
     /// Throws ParameterError("length_scale") below kMinRelativeLengthScale * diameter.
     void checkLengthScale(double diameter) const;
 };
+
+/// The distance beyond which a unit-diagonal kernel is below KernelSpec::kSparseTolerance:
+/// l sqrt(2 ln(1/eps)) for Gaussian (8.58 l), l ln(1/eps) for Laplace (36.8 l). Infinite for SDO,
+/// whose profile has no such bound (its tail oscillates), so SDO is never held sparse.
+double truncationRadius(const KernelSpec& spec);
 
 /// Diagonal of the bounding box of the rows of x: an upper bound of every pairwise distance.
 double boundingDiameter(const Eigen::Ref<const Eigen::MatrixXd>& x);

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
-// The kernel matrix as an operator: dense, Nystrom or random features.
+// The kernel matrix as an operator: dense, sparse, Nystrom or random features.
 #include "core/kernels/kernel_operator.h"
 
 #include "core/errors.h"
 #include "core/kernels/sdo_spectrum.h"
 #include "core/kernels/sweep_workspace.h"
 #include "core/numerics/distances.h"
+#include "core/numerics/flushed_exp.h"
 #include "core/numerics/row_blocks.h"
 #include "core/random.h"
+#include "core/util/float_mode.h"
 #include "core/util/limits.h"
-
-#include <Eigen/Eigenvalues>
 
 #include <algorithm>
 #include <cmath>
@@ -39,6 +39,7 @@ Matrix radialKernel(const Matrix& d2, const SdoProfile& profile, double l)
             k(i, j) = profile.value(std::sqrt(d2(i, j)) * inv);
         }
     }
+    flushSubnormalEntries(k);
     return k;
 }
 
@@ -69,6 +70,19 @@ std::shared_ptr<const KernelOperator> KernelOperator::forScoring(const MatrixRef
     return std::shared_ptr<const KernelOperator>(new KernelOperator(train, spec, nullptr, true));
 }
 
+std::shared_ptr<const KernelOperator> KernelOperator::forScoring(const KernelOperator& fitted)
+{
+    auto k = std::shared_ptr<KernelOperator>(
+        new KernelOperator(fitted.m_train, fitted.m_spec, nullptr, true));
+    k->m_fittedWith = fitted.backendName();
+    k->m_fittedNonZeros = fitted.nonZeros();
+    if (fitted.m_backend == KernelBackend::Sparse) {
+        k->m_deferredSparse = true;
+        k->m_tree = fitted.m_tree;
+    }
+    return k;
+}
+
 KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec,
                                const std::shared_ptr<SweepWorkspace>& workspace, bool deferDense)
     : m_train(train), m_spec(spec), m_workspace(workspace)
@@ -79,10 +93,30 @@ KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec,
     m_logDiagonal = logKernelDiagonal(spec, d);
     m_negativeEntries = spec.type == KernelType::Sdo;
     const Eigen::Index n = size();
-    const bool lowRank = spec.backend == BackendChoice::LowRank ||
-                         (spec.backend == BackendChoice::Auto && n > KernelSpec::kAutoDenseRows);
+    bool lowRank = spec.backend == BackendChoice::LowRank ||
+                   (spec.backend == BackendChoice::Auto && n > KernelSpec::kAutoDenseRows);
     if (spec.type == KernelType::Sdo && spec.sdoMethod == SdoMethod::Exact) {
         m_profile = SdoProfile::get(d, spec.effectiveOrder(d));
+    }
+    if (deferDense) {
+        // A model's scoring kernel: evaluations need no matrix; one built later (apply()) is
+        // sparse where the fit's was, or where a dense one would not fit.
+        m_deferredSparse =
+            spec.type != KernelType::Sdo && (spec.backend == BackendChoice::Sparse ||
+                                             (spec.backend == BackendChoice::Auto && lowRank));
+        lowRank = lowRank && !m_deferredSparse;
+    } else if (spec.type != KernelType::Sdo &&
+               (spec.backend == BackendChoice::Sparse || spec.backend == BackendChoice::Auto)) {
+        m_tree = workspace ? workspace->tree(m_train) : nullptr;
+        const bool single =
+            workspace && workspace->precision() == PackedSymmetric::Precision::Single;
+        const BackendPlan plan = planBackend(m_train, spec, m_tree, single);
+        if (plan.backend == KernelBackend::Sparse) {
+            buildSparse(workspace.get());
+            m_backend = KernelBackend::Sparse;
+            return;
+        }
+        lowRank = plan.backend == KernelBackend::Nystrom;
     }
     if (lowRank && !(spec.type == KernelType::Sdo && spec.sdoMethod == SdoMethod::Rff)) {
         buildNystrom();
@@ -123,47 +157,6 @@ KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec,
     deferDense ? void(m_denseDeferred = true) : buildDense(workspace.get());
 }
 
-void KernelOperator::buildNystrom()
-{
-    const Eigen::Index n = size();
-    const Eigen::Index m = std::min<Eigen::Index>(m_spec.rank, n);
-    // Landmarks: a seeded uniform sample of the training rows without replacement (partial
-    // Fisher-Yates), so the same seed gives the same approximation for every length scale.
-    std::vector<Eigen::Index> order(static_cast<size_t>(n));
-    for (Eigen::Index i = 0; i < n; ++i) {
-        order[static_cast<size_t>(i)] = i;
-    }
-    Rng rng(m_spec.seed ^ 0x9e3779b97f4a7c15ULL);
-    m_landmarks.resize(m, dim());
-    for (Eigen::Index i = 0; i < m; ++i) {
-        const auto j = i + static_cast<Eigen::Index>(rng.uniform() * double(n - i));
-        std::swap(order[static_cast<size_t>(i)], order[static_cast<size_t>(j)]);
-        m_landmarks.row(i) = m_train.row(order[static_cast<size_t>(i)]);
-    }
-    checkMatrixSize(double(n), double(m), "rank",
-                    "the " + std::to_string(n) + " x " + std::to_string(m) + " Nystroem block");
-    m_knm = exactCross(m_train, m_landmarks);
-    m_uncovered = (m_knm.rowwise().maxCoeff().array() < 1e-6).count();
-    Matrix kmm = exactCross(m_landmarks, m_landmarks);
-    kmm.diagonal().setOnes();
-    const Eigen::SelfAdjointEigenSolver<Matrix> eig(kmm);
-    const Vector& lambda = eig.eigenvalues();
-    // Eigenvalues below sqrt(eps) of the largest are dropped: inverting smaller ones amplifies
-    // rounding (measured: 1e-5 relative error at 1e-12) more than dropping them costs.
-    const double cut = 1e-8 * lambda.maxCoeff();
-    Vector inv(lambda.size());
-    for (Eigen::Index i = 0; i < lambda.size(); ++i) {
-        inv(i) = lambda(i) > cut ? 1.0 / lambda(i) : 0.0;
-    }
-    m_pinv = eig.eigenvectors() * inv.asDiagonal() * eig.eigenvectors().transpose();
-    // The kept eigenpairs as a factor, for diagonal(): eigenvalues ascend, so they are the last.
-    const Eigen::Index kept = (lambda.array() > cut).count();
-    m_pinvFactor = eig.eigenvectors().rightCols(kept) * inv.tail(kept).cwiseSqrt().asDiagonal();
-    m_backend = KernelBackend::Nystrom;
-    // K_nm K_mm^+ K_mn can have (small) negative entries even for a positive kernel.
-    m_negativeEntries = true;
-}
-
 int KernelOperator::rank() const
 {
     switch (m_backend) {
@@ -172,6 +165,7 @@ int KernelOperator::rank() const
     case KernelBackend::LowRank:
         return static_cast<int>(m_freq.rows());
     case KernelBackend::Dense:
+    case KernelBackend::Sparse:
         return 0;
     }
     return 0;
@@ -181,14 +175,20 @@ Matrix KernelOperator::exactCross(const MatrixRef& a, const MatrixRef& b) const
 {
     const Vector norms = b.rowwise().squaredNorm();
     Matrix out(a.rows(), b.rows());
-#pragma omp parallel for schedule(dynamic)
-    for (Eigen::Index s = 0; s < a.rows(); s += kBlock) {
-        const Eigen::Index rows = std::min(kBlock, a.rows() - s);
-        const Matrix d2 = squaredDistancesZeroed(a.middleRows(s, rows), b, norms);
-        if (m_profile) {
-            out.middleRows(s, rows) = radialKernel(d2, *m_profile, m_spec.lengthScale);
-        } else {
-            out.middleRows(s, rows) = logKernel(d2, m_spec.type, m_spec.lengthScale).array().exp();
+#pragma omp parallel
+    {
+        const FlushSubnormalsScope subnormalsFlushed;
+#pragma omp for schedule(dynamic)
+        for (Eigen::Index s = 0; s < a.rows(); s += kBlock) {
+            const Eigen::Index rows = std::min(kBlock, a.rows() - s);
+            const Matrix d2 = squaredDistancesZeroed(a.middleRows(s, rows), b, norms);
+            if (m_profile) {
+                out.middleRows(s, rows) = radialKernel(d2, *m_profile, m_spec.lengthScale);
+            } else {
+                out.middleRows(s, rows) =
+                    logKernel(d2, m_spec.type, m_spec.lengthScale).array().exp().matrix();
+                flushSubnormalEntries(out.middleRows(s, rows));
+            }
         }
     }
     return out;
@@ -206,6 +206,12 @@ KernelOperator KernelOperator::fromMatrix(const MatrixRef& kernelMatrix)
 
 std::string KernelOperator::backendName() const
 {
+    if (!m_fittedWith.empty()) {
+        return m_fittedWith;
+    }
+    if (m_backend == KernelBackend::Sparse) {
+        return "sparse";
+    }
     if (m_backend == KernelBackend::Nystrom) {
         return exactSdo() ? "exact-nystrom" : "nystrom";
     }
@@ -237,12 +243,12 @@ bool KernelOperator::radialProfile(double r, double& k, double& dk, double& d2k)
     }
     switch (m_spec.type) {
     case KernelType::Gaussian:
-        k = std::exp(-r * r / (2.0 * l * l));
+        k = flushedExp(-r * r / (2.0 * l * l));
         dk = -r / (l * l) * k;
         d2k = (r * r / (l * l) - 1.0) / (l * l) * k;
         return true;
     case KernelType::Laplace:
-        k = std::exp(-r / l);
+        k = flushedExp(-r / l);
         dk = -k / l;
         d2k = k / (l * l);
         return true;
@@ -268,31 +274,40 @@ Vector KernelOperator::apply(const VectorRef& a) const
     }
     if (m_backend == KernelBackend::Nystrom) {
         // Two memory-bound N x M matrix-vector products, split over row blocks by hand (Eigen
-        // runs matrix-vector products on one thread).
-        const Eigen::Index n = size();
+        // runs matrix-vector products on one thread); on the distinct rows when rows repeat.
+        const Vector held = sumsOverRepeats(a);
+        const Eigen::Index n = m_knm.rows();
         const Eigen::Index m = m_knm.cols();
         Vector kta = Vector::Zero(m);
 #pragma omp parallel
         {
+            const FlushSubnormalsScope subnormalsFlushed;
             Vector part = Vector::Zero(m);
 #pragma omp for schedule(static) nowait
             for (Eigen::Index b = 0; b < n; b += 4096) {
                 const Eigen::Index rows = std::min<Eigen::Index>(4096, n - b);
-                part.noalias() += m_knm.middleRows(b, rows).transpose() * a.segment(b, rows);
+                part.noalias() += m_knm.middleRows(b, rows).transpose() * held.segment(b, rows);
             }
 #pragma omp critical
             kta += part;
         }
         const Vector c = m_pinv * kta;
         Vector out(n);
-#pragma omp parallel for schedule(static)
-        for (Eigen::Index b = 0; b < n; b += 4096) {
-            const Eigen::Index rows = std::min<Eigen::Index>(4096, n - b);
-            out.segment(b, rows).noalias() = m_knm.middleRows(b, rows) * c;
+#pragma omp parallel
+        {
+            const FlushSubnormalsScope subnormalsFlushed;
+#pragma omp for schedule(static)
+            for (Eigen::Index b = 0; b < n; b += 4096) {
+                const Eigen::Index rows = std::min<Eigen::Index>(4096, n - b);
+                out.segment(b, rows).noalias() = m_knm.middleRows(b, rows) * c;
+            }
         }
-        return out;
+        return m_distinctOf.empty() ? out : Vector(toEveryRow(out));
     }
     ensureDense();
+    if (m_backend == KernelBackend::Sparse || m_deferredSparse) {
+        return m_sparse.multiply(a);
+    }
     return m_dense.multiply(a);
 }
 
@@ -304,14 +319,19 @@ Vector KernelOperator::diagonal() const
     if (m_backend != KernelBackend::Nystrom) {
         return Vector::Ones(size());
     }
-    const Eigen::Index n = size();
+    const Eigen::Index n = m_knm.rows();
     Vector out(n);
-#pragma omp parallel for schedule(static)
-    for (Eigen::Index b = 0; b < n; b += 1024) {
-        const Eigen::Index rows = std::min<Eigen::Index>(1024, n - b);
-        out.segment(b, rows) = (m_knm.middleRows(b, rows) * m_pinvFactor).rowwise().squaredNorm();
+#pragma omp parallel
+    {
+        const FlushSubnormalsScope subnormalsFlushed;
+#pragma omp for schedule(static)
+        for (Eigen::Index b = 0; b < n; b += 1024) {
+            const Eigen::Index rows = std::min<Eigen::Index>(1024, n - b);
+            out.segment(b, rows) =
+                (m_knm.middleRows(b, rows) * m_pinvFactor).rowwise().squaredNorm();
+        }
     }
-    return out;
+    return m_distinctOf.empty() ? out : Vector(toEveryRow(out));
 }
 
 bool KernelOperator::fieldAsKernelSum(const VectorRef& w, Matrix* centres,
@@ -319,7 +339,7 @@ bool KernelOperator::fieldAsKernelSum(const VectorRef& w, Matrix* centres,
 {
     if (m_backend == KernelBackend::Nystrom) {
         *centres = m_landmarks;
-        *coefficients = m_pinv * (m_knm.transpose() * w);
+        *coefficients = m_pinv * (m_knm.transpose() * sumsOverRepeats(w));
         return true;
     }
     if (m_spec.type == KernelType::Sdo && !exactSdo()) {
@@ -345,17 +365,21 @@ double KernelOperator::logSquaredFieldIntegral(const VectorRef& w) const
     // once (the part below the diagonal blocks counts twice). Block sums are added in order,
     // so the result does not depend on the number of threads.
     std::vector<double> parts(static_cast<size_t>(blocks), 0.0);
-#pragma omp parallel for schedule(dynamic)
-    for (Eigen::Index p = 0; p < blocks; ++p) {
-        const Eigen::Index b = p * kBlock;
-        const Eigen::Index rows = std::min(kBlock, n - b);
-        const Matrix d2 = squaredDistancesZeroed(z.middleRows(b, rows), z.topRows(b + rows),
-                                                 norms.head(b + rows));
-        // K' = exp(-r^2 / (2 (l sqrt 2)^2)) = exp(-r^2 / (4 l^2)).
-        const Matrix k = (d2 * (-0.25 / (l * l))).array().exp();
-        const auto cb = c.segment(b, rows);
-        parts[static_cast<size_t>(p)] =
-            2.0 * cb.dot(k.leftCols(b) * c.head(b)) + cb.dot(k.rightCols(rows) * cb);
+#pragma omp parallel
+    {
+        const FlushSubnormalsScope subnormalsFlushed;
+#pragma omp for schedule(dynamic)
+        for (Eigen::Index p = 0; p < blocks; ++p) {
+            const Eigen::Index b = p * kBlock;
+            const Eigen::Index rows = std::min(kBlock, n - b);
+            const Matrix d2 = squaredDistancesZeroed(z.middleRows(b, rows), z.topRows(b + rows),
+                                                     norms.head(b + rows));
+            // K' = exp(-r^2 / (2 (l sqrt 2)^2)) = exp(-r^2 / (4 l^2)).
+            const Matrix k = flushedExp(d2 * (-0.25 / (l * l)));
+            const auto cb = c.segment(b, rows);
+            parts[static_cast<size_t>(p)] =
+                2.0 * cb.dot(k.leftCols(b) * c.head(b)) + cb.dot(k.rightCols(rows) * cb);
+        }
     }
     double quad = 0.0;
     for (double part : parts) {
@@ -377,10 +401,13 @@ Matrix KernelOperator::applyMany(const MatrixRef& a) const
         return m_phi * w;
     }
     if (m_backend == KernelBackend::Nystrom) {
-        const Matrix c = m_pinv * (m_knm.transpose() * a);
-        return m_knm * c;
+        const Matrix c = m_pinv * (m_knm.transpose() * sumsOverRepeats(a));
+        return toEveryRow(m_knm * c);
     }
     ensureDense();
+    if (m_backend == KernelBackend::Sparse || m_deferredSparse) {
+        return m_sparse.multiplyColumns(a);
+    }
     return m_dense.multiplyColumns(a);
 }
 
@@ -389,9 +416,12 @@ FieldValues KernelOperator::evaluate(const MatrixRef& y, const VectorRef& weight
 {
     if (m_backend == KernelBackend::Nystrom) {
         // f(y) = sum_i w_i k~(x_i, y) = sum_m c_m k(l_m, y), c = K_mm^+ K_mn w.
-        const Vector c = m_pinv * (m_knm.transpose() * weights);
+        const Vector c = m_pinv * (m_knm.transpose() * sumsOverRepeats(weights));
         return exactSdo() ? evaluateRadial(m_landmarks, y, c, derivatives)
                           : evaluateExponential(m_landmarks, y, c, derivatives);
+    }
+    if (m_backend == KernelBackend::Sparse) {
+        return evaluateSparse(y, weights, derivatives);
     }
     if (exactSdo()) {
         return evaluateRadial(m_train, y, weights, derivatives);
@@ -420,60 +450,67 @@ FieldValues KernelOperator::evaluateExponential(const Matrix& centres, const Mat
     const Matrix wx = centres.array().colwise() * w.array(); // rows w_i x_i
     const std::shared_ptr<const SweepWorkspace> workspace = m_workspace.lock();
     const Matrix* stored = workspace ? workspace->validationDistances(y, centres) : nullptr;
-#pragma omp parallel for schedule(dynamic)
-    for (Eigen::Index b = 0; b < q; b += kQueries) {
-        const Eigen::Index rows = std::min(kQueries, q - b);
-        const Matrix yb = y.middleRows(b, rows);
-        Matrix fresh;
-        if (!stored) {
-            // A padded full-width block: a query's distances do not depend on the batch, and
-            // equal the workspace's stored ones bit for bit.
-            fresh = centreQueryBlock(centres, norms, y, b, rows);
-        }
-        const Eigen::Map<const Matrix> d2(stored ? stored->data() + b * n : fresh.data(), n, rows);
-        // Gaussian: k_i = exp(-r_i^2 / 2l^2), weights k_i; Laplace: k_i = exp(-r_i / l), weights
-        // k_i / r_i (its gradient's and Laplacian's factor).
-        Matrix weights(deriv ? n : 0, rows);
-        Eigen::ArrayXd k(n), r(gaussian ? 0 : n);
-        for (Eigen::Index c = 0; c < rows; ++c) {
-            const auto r2 = d2.col(c).array();
-            double shift = 0.0;
-            if (gaussian) {
-                const double nearest = r2.minCoeff();
-                shift = -nearest * (0.5 / (l * l));
-                k = ((r2 - nearest) * (-0.5 / (l * l))).exp();
-            } else {
-                r = r2.sqrt();
-                const double nearest = r.minCoeff();
-                shift = -nearest / l;
-                k = ((r - nearest) * (-1.0 / l)).exp();
+#pragma omp parallel
+    {
+        const FlushSubnormalsScope subnormalsFlushed;
+#pragma omp for schedule(dynamic)
+        for (Eigen::Index b = 0; b < q; b += kQueries) {
+            const Eigen::Index rows = std::min(kQueries, q - b);
+            const Matrix yb = y.middleRows(b, rows);
+            Matrix fresh;
+            if (!stored) {
+                // A padded full-width block: a query's distances do not depend on the batch, and
+                // equal the workspace's stored ones bit for bit.
+                fresh = centreQueryBlock(centres, norms, y, b, rows);
             }
-            const double f = k.matrix().dot(w);
-            out.value(b + c) = f;
-            out.logShift(b + c) = shift;
-            if (!deriv) {
-                continue;
+            const Eigen::Map<const Matrix> d2(stored ? stored->data() + b * n : fresh.data(), n,
+                                              rows);
+            // Gaussian: k_i = exp(-r_i^2 / 2l^2), weights k_i; Laplace: k_i = exp(-r_i / l),
+            // weights k_i / r_i (its gradient's and Laplacian's factor).
+            Matrix weights(deriv ? n : 0, rows);
+            Eigen::ArrayXd k(n), r(gaussian ? 0 : n);
+            for (Eigen::Index c = 0; c < rows; ++c) {
+                const auto r2 = d2.col(c).array();
+                double shift = 0.0;
+                if (gaussian) {
+                    const double nearest = r2.minCoeff();
+                    shift = -nearest * (0.5 / (l * l));
+                    k = ((r2 - nearest) * (-0.5 / (l * l))).exp();
+                    flushSubnormalEntries(k);
+                } else {
+                    r = r2.sqrt();
+                    const double nearest = r.minCoeff();
+                    shift = -nearest / l;
+                    k = ((r - nearest) * (-1.0 / l)).exp();
+                    flushSubnormalEntries(k);
+                }
+                const double f = k.matrix().dot(w);
+                out.value(b + c) = f;
+                out.logShift(b + c) = shift;
+                if (!deriv) {
+                    continue;
+                }
+                if (gaussian) {
+                    // grad k_i = -(y - x_i) k_i / l^2;  lap k_i = (r_i^2 / l^4 - d / l^2) k_i.
+                    weights.col(c) = k.matrix();
+                    const double r2k = (k * r2).matrix().dot(w);
+                    out.laplacian(b + c) = r2k / (l * l * l * l) - f * (d / (l * l));
+                } else {
+                    // grad k_i = -(y - x_i) k_i / (r_i l);  lap k_i = (1/l^2 - (d-1)/(r_i l)) k_i.
+                    // At r_i = 0 the Laplace kernel has a cusp: the floor keeps the sum finite and
+                    // the term's direction zero (y - x_i = 0).
+                    weights.col(c) = (k / r.max(1e-12 * l)).matrix();
+                    const double krw = weights.col(c).dot(w);
+                    out.laplacian(b + c) = f / (l * l) - krw * ((d - 1) / l);
+                }
             }
-            if (gaussian) {
-                // grad k_i = -(y - x_i) k_i / l^2;  lap k_i = (r_i^2 / l^4 - d / l^2) k_i.
-                weights.col(c) = k.matrix();
-                const double r2k = (k * r2).matrix().dot(w);
-                out.laplacian(b + c) = r2k / (l * l * l * l) - f * (d / (l * l));
-            } else {
-                // grad k_i = -(y - x_i) k_i / (r_i l);  lap k_i = (1/l^2 - (d-1)/(r_i l)) k_i.
-                // At r_i = 0 the Laplace kernel has a cusp: the floor keeps the sum finite and
-                // the term's direction zero (y - x_i = 0).
-                weights.col(c) = (k / r.max(1e-12 * l)).matrix();
-                const double krw = weights.col(c).dot(w);
-                out.laplacian(b + c) = f / (l * l) - krw * ((d - 1) / l);
+            if (deriv) {
+                // sum_i weight_i w_i (y - x_i) for every query of the block at once.
+                const Vector sw = weights.transpose() * w;
+                const Matrix g =
+                    (yb.array().colwise() * sw.array()).matrix() - weights.transpose() * wx;
+                out.gradient.middleRows(b, rows) = g / (gaussian ? -l * l : -l);
             }
-        }
-        if (deriv) {
-            // sum_i weight_i w_i (y - x_i) for every query of the block at once.
-            const Vector sw = weights.transpose() * w;
-            const Matrix g =
-                (yb.array().colwise() * sw.array()).matrix() - weights.transpose() * wx;
-            out.gradient.middleRows(b, rows) = g / (gaussian ? -l * l : -l);
         }
     }
     return out;
@@ -488,22 +525,26 @@ FieldValues KernelOperator::evaluateFeatures(const MatrixRef& y, const VectorRef
     const double scale = std::sqrt(2.0 / static_cast<double>(m_freq.rows()));
     const Vector zNorm2 = m_freq.rowwise().squaredNorm();
     FieldValues out = allocateField(q, d, deriv);
-#pragma omp parallel for schedule(dynamic)
-    for (Eigen::Index b = 0; b < q; b += kBlock) {
-        const Eigen::Index rows = std::min(kBlock, q - b);
-        // Full-width blocks (row_blocks.h): a row's value does not depend on the batch.
-        Matrix arg = (2.0 * M_PI) * (paddedRows(y, b, rows, kBlock) * m_freq.transpose());
-        arg.rowwise() += m_phase.transpose();
-        const Matrix c = arg.array().cos();
-        out.value.segment(b, rows) = (scale * (c * wf)).head(rows);
-        if (deriv) {
-            // d/dy cos(2 pi <z, y> + b) = -2 pi sin(.) z;  Laplacian = -4 pi^2 |z|^2 cos(.).
-            const Matrix s = arg.array().sin();
-            const Matrix g =
-                (-2.0 * M_PI * scale) * (s * (m_freq.array().colwise() * wf.array()).matrix());
-            out.gradient.middleRows(b, rows) = g.topRows(rows);
-            out.laplacian.segment(b, rows) =
-                ((-4.0 * M_PI * M_PI * scale) * (c * wf.cwiseProduct(zNorm2))).head(rows);
+#pragma omp parallel
+    {
+        const FlushSubnormalsScope subnormalsFlushed;
+#pragma omp for schedule(dynamic)
+        for (Eigen::Index b = 0; b < q; b += kBlock) {
+            const Eigen::Index rows = std::min(kBlock, q - b);
+            // Full-width blocks (row_blocks.h): a row's value does not depend on the batch.
+            Matrix arg = (2.0 * M_PI) * (paddedRows(y, b, rows, kBlock) * m_freq.transpose());
+            arg.rowwise() += m_phase.transpose();
+            const Matrix c = arg.array().cos();
+            out.value.segment(b, rows) = (scale * (c * wf)).head(rows);
+            if (deriv) {
+                // d/dy cos(2 pi <z, y> + b) = -2 pi sin(.) z;  Laplacian = -4 pi^2 |z|^2 cos(.).
+                const Matrix s = arg.array().sin();
+                const Matrix g =
+                    (-2.0 * M_PI * scale) * (s * (m_freq.array().colwise() * wf.array()).matrix());
+                out.gradient.middleRows(b, rows) = g.topRows(rows);
+                out.laplacian.segment(b, rows) =
+                    ((-4.0 * M_PI * M_PI * scale) * (c * wf.cwiseProduct(zNorm2))).head(rows);
+            }
         }
     }
     return out;
@@ -520,35 +561,39 @@ FieldValues KernelOperator::evaluateRadial(const Matrix& centres, const MatrixRe
     FieldValues out = allocateField(q, d, deriv);
     const Vector norms = centres.rowwise().squaredNorm();
     const Matrix wx = centres.array().colwise() * w.array();
-#pragma omp parallel for schedule(dynamic)
-    for (Eigen::Index b = 0; b < q; b += kBlock) {
-        const Eigen::Index rows = std::min(kBlock, q - b);
-        const Matrix yb = paddedRows(y, b, rows, kBlock); // full width: row_blocks.h
-        const Matrix d2 = squaredDistancesZeroed(yb, centres, norms);
-        if (!deriv) {
-            out.value.segment(b, rows) = (radialKernel(d2, *m_profile, l) * w).head(rows);
-            continue;
-        }
-        Matrix k(kBlock, d2.cols());
-        Matrix kr(kBlock, d2.cols()); // G'(rho) / (l r)
-        Matrix lap(kBlock, d2.cols());
-        for (Eigen::Index j = 0; j < d2.cols(); ++j) {
-            for (Eigen::Index i = 0; i < kBlock; ++i) {
-                const double r = std::max(std::sqrt(d2(i, j)), 1e-12 * l);
-                double v = 0.0;
-                double g1 = 0.0;
-                double g2 = 0.0;
-                m_profile->derivatives(r / l, v, g1, g2);
-                k(i, j) = v;
-                kr(i, j) = g1 / (l * r);
-                lap(i, j) = g2 / (l * l) + (d - 1) * kr(i, j);
+#pragma omp parallel
+    {
+        const FlushSubnormalsScope subnormalsFlushed;
+#pragma omp for schedule(dynamic)
+        for (Eigen::Index b = 0; b < q; b += kBlock) {
+            const Eigen::Index rows = std::min(kBlock, q - b);
+            const Matrix yb = paddedRows(y, b, rows, kBlock); // full width: row_blocks.h
+            const Matrix d2 = squaredDistancesZeroed(yb, centres, norms);
+            if (!deriv) {
+                out.value.segment(b, rows) = (radialKernel(d2, *m_profile, l) * w).head(rows);
+                continue;
             }
+            Matrix k(kBlock, d2.cols());
+            Matrix kr(kBlock, d2.cols()); // G'(rho) / (l r)
+            Matrix lap(kBlock, d2.cols());
+            for (Eigen::Index j = 0; j < d2.cols(); ++j) {
+                for (Eigen::Index i = 0; i < kBlock; ++i) {
+                    const double r = std::max(std::sqrt(d2(i, j)), 1e-12 * l);
+                    double v = 0.0;
+                    double g1 = 0.0;
+                    double g2 = 0.0;
+                    m_profile->derivatives(r / l, v, g1, g2);
+                    k(i, j) = v;
+                    kr(i, j) = g1 / (l * r);
+                    lap(i, j) = g2 / (l * l) + (d - 1) * kr(i, j);
+                }
+            }
+            const Vector krw = kr * w;
+            out.value.segment(b, rows) = (k * w).head(rows);
+            const Matrix g = (yb.array().colwise() * krw.array()).matrix() - kr * wx;
+            out.gradient.middleRows(b, rows) = g.topRows(rows);
+            out.laplacian.segment(b, rows) = (lap * w).head(rows);
         }
-        const Vector krw = kr * w;
-        out.value.segment(b, rows) = (k * w).head(rows);
-        const Matrix g = (yb.array().colwise() * krw.array()).matrix() - kr * wx;
-        out.gradient.middleRows(b, rows) = g.topRows(rows);
-        out.laplacian.segment(b, rows) = (lap * w).head(rows);
     }
     return out;
 }

@@ -5,11 +5,13 @@
 #include "core/kernels/kernel.h"
 #include "core/kernels/packed_symmetric.h"
 #include "core/kernels/sdo_profile.h"
+#include "core/kernels/sparse_symmetric.h"
 #include "core/types.h"
 
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace sosrep {
 
@@ -29,8 +31,18 @@ struct FieldValues
 enum class KernelBackend
 {
     Dense,   // N x N matrix in memory
+    Sparse,  // the entries above kSparseTolerance of the diagonal, O(nnz) per product (issue 48)
     LowRank, // random Fourier features: K a = Phi (Phi^T a), never forming N x N (design.md 2)
     Nystrom  // M landmarks: K ~ K_nm K_mm^+ K_mn, O(N M) per product and memory
+};
+
+/// What Auto predicts for a length scale: the back-end it takes, the sparse kernel's entries
+/// (estimated from a sample of rows) and why.
+struct BackendPlan
+{
+    KernelBackend backend = KernelBackend::Dense;
+    double predictedNonZeros = 0.0; // of the sparse kernel (both triangles); 0 when not looked
+    std::string reason;
 };
 
 /// The kernel of a fitted model on its training points, normalized to unit diagonal
@@ -39,11 +51,19 @@ enum class KernelBackend
 /// through the features when T < N and as a dense matrix otherwise, or the exact radial profile
 /// (SdoProfile, Prop. 7: k / k(x, x) = g(r / l) / g(0)) as a dense matrix.
 ///
+/// Gaussian and Laplace kernels may be held sparse (BackendChoice::Sparse, or Auto where it is
+/// predicted cheaper): entries beyond truncationRadius() are left out, found with a k-d tree.
+/// Auto compares the predicted cost of a product, per length scale (planBackend): dense N^2/2
+/// packed entries, sparse nnz (from a sample of rows), Nystroem 2 N M. Evaluations at new points
+/// stay exact sums over every centre, except at the sweep's validation rows, where a sparse
+/// kernel's field is summed over the centres within the truncation radius of the nearest one.
+///
 /// Beyond KernelSpec::kAutoDenseRows rows (or on request) Gaussian, Laplace and exact SDO use the
 /// Nystroem approximation K ~ K_nm K_mm^+ K_mn with M landmarks drawn from the training rows
 /// (seeded; K_mm^+ from its eigendecomposition, eigenvalues below 1e-8 of the largest dropped).
 /// The model's field is then a kernel sum over the landmarks, f(y) = sum_m c_m k(l_m, y) with
 /// c = K_mm^+ K_mn alpha, so values, gradients and Laplacians stay exact for that field.
+class KdTree;
 class SweepWorkspace;
 
 class KernelOperator
@@ -60,6 +80,15 @@ public:
     /// 14 000 x d numbers) is built on first use, by apply() or applyMany(), if ever.
     static std::shared_ptr<const KernelOperator> forScoring(const MatrixRef& train,
                                                             const KernelSpec& spec);
+    /// The same for a model whose weights were fitted on `fitted` (dense or sparse): its
+    /// backendName() says which.
+    static std::shared_ptr<const KernelOperator> forScoring(const KernelOperator& fitted);
+
+    /// The back-end Auto takes for `spec` on these rows, with single- or double-precision
+    /// entries; `tree` is theirs, or null (then built here when needed, and handed back).
+    /// Explicit choices are returned as they are.
+    static BackendPlan planBackend(const MatrixRef& train, const KernelSpec& spec,
+                                   std::shared_ptr<const KdTree>& tree, bool singlePrecision);
 
     /// A kernel given as a symmetric unit-diagonal matrix (e.g. the paper's two-block model,
     /// eq. 67). Only apply() is available: there are no points to evaluate at.
@@ -73,6 +102,9 @@ public:
     std::string backendName() const;
     /// Rank of the low-rank back-end (landmarks or features); 0 when dense.
     int rank() const;
+    /// Entries the sparse back-end holds (both triangles), or held when the model's weights
+    /// were fitted (forScoring(fitted)); 0 for the other back-ends.
+    long long nonZeros() const { return std::max(m_sparse.nonZeros(), m_fittedNonZeros); }
     /// Nystroem: training rows whose kernel value to every landmark is below 1e-6. There the
     /// approximation is ~0 (l is finer than the landmarks can resolve), so f(x_i) cannot be
     /// positive and SOSREP cannot be fitted at this l.
@@ -145,6 +177,16 @@ private:
     /// The exact (not low-rank) unit-diagonal kernel between two point sets.
     Matrix exactCross(const MatrixRef& a, const MatrixRef& b) const;
     void buildNystrom();
+    /// Nystroem with repeated rows: a (N x c) summed over each distinct row's copies, and a
+    /// distinct-row result given back to every row; both pass-through without repeats.
+    Matrix sumsOverRepeats(const MatrixRef& a) const;
+    Matrix toEveryRow(const MatrixRef& distinct) const;
+    /// The sparse kernel, its tree from the workspace when it serves these rows.
+    void buildSparse(const SweepWorkspace* workspace) const;
+    /// evaluate() of a sparse kernel at the sweep's validation rows: per query, the centres
+    /// within the truncation radius beyond the nearest centre (the terms left out are below
+    /// kSparseTolerance of the nearest one's).
+    FieldValues evaluateSparse(const MatrixRef& y, const VectorRef& w, bool deriv) const;
     bool exactSdo() const { return m_profile != nullptr; }
 
     Matrix m_train;
@@ -161,17 +203,24 @@ private:
         OnceFlag& operator=(const OnceFlag&) { return *this; }
     };
     mutable PackedSymmetric m_dense;      // N x N when dense (its lower triangle)
-    mutable bool m_denseDeferred = false; // forScoring(): m_dense not built yet
+    mutable bool m_denseDeferred = false; // forScoring(): the matrix not built yet
+    bool m_deferredSparse = false;        // forScoring(): the matrix, once built, is sparse
     mutable OnceFlag m_denseOnce;
     Matrix m_phi;                                // N x T features (SDO)
     Matrix m_freq;                               // T x d frequencies z_t for this length scale
     Vector m_phase;                              // T phases b_t
     std::shared_ptr<const SdoProfile> m_profile; // exact SDO
     Matrix m_landmarks;                          // M x d (Nystroem)
-    Matrix m_knm;                                // N x M
-    Matrix m_pinv;                               // M x M, K_mm^+
-    Matrix m_pinvFactor;                         // M x r, K_mm^+ = F F^T (diagonal())
+    Matrix m_knm;                                // N x M (distinct rows x M when rows repeat)
+    /// Nystroem on rows that repeat exactly: each row's row of m_knm (empty: one per row).
+    std::vector<Eigen::Index> m_distinctOf;
+    Matrix m_pinv;       // M x M, K_mm^+
+    Matrix m_pinvFactor; // M x r, K_mm^+ = F F^T (diagonal())
     Eigen::Index m_uncovered = 0;
+    mutable SparseSymmetric m_sparse;             // Sparse (or a deferred sparse matrix)
+    mutable std::shared_ptr<const KdTree> m_tree; // Sparse: the training rows' tree
+    std::string m_fittedWith;                     // forScoring(fitted): the fit's back-end name
+    long long m_fittedNonZeros = 0;               // and its sparse kernel's entries
     /// Not owned: a model that outlives its sweep computes its distances afresh.
     std::weak_ptr<const SweepWorkspace> m_workspace;
 };

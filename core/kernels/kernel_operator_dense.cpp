@@ -5,6 +5,8 @@
 
 #include "core/kernels/sweep_workspace.h"
 #include "core/numerics/distances.h"
+#include "core/numerics/flushed_exp.h"
+#include "core/util/float_mode.h"
 #include "core/util/limits.h"
 
 #include <cmath>
@@ -35,6 +37,7 @@ void radialColumn(const S* d2, T* out, Eigen::Index len, const KernelSpec& spec,
     } else {
         k = (r2.sqrt() * static_cast<S>(-1.0 / l)).exp().template cast<T>();
     }
+    flushSubnormalEntries(k); // in T: a double entry stored in single precision too
 }
 
 /// Column j of `k` (from the diagonal down) at its precision.
@@ -62,7 +65,7 @@ void KernelOperator::ensureDense() const
 {
     std::call_once(m_denseOnce.flag, [this] {
         if (m_denseDeferred) {
-            buildDense(nullptr);
+            m_deferredSparse ? buildSparse(nullptr) : buildDense(nullptr);
             m_denseDeferred = false;
         }
     });
@@ -78,30 +81,39 @@ void KernelOperator::buildDense(const SweepWorkspace* workspace) const
     if (m_spec.type == KernelType::Sdo && !profile) {
         // Random features: K = Phi Phi^T, by panels of columns from the diagonal down.
         constexpr Eigen::Index kPanel = 256;
-#pragma omp parallel for schedule(dynamic, 1)
-        for (Eigen::Index c = 0; c < n; c += kPanel) {
-            const Eigen::Index w = std::min(kPanel, n - c);
-            const Matrix block = m_phi.middleRows(c, n - c) * m_phi.middleRows(c, w).transpose();
-            for (Eigen::Index jj = 0; jj < w; ++jj) {
-                withColumn(m_dense, c + jj, [&](auto* out) {
-                    for (Eigen::Index i = jj; i < n - c; ++i) {
-                        out[i - jj] =
-                            static_cast<std::remove_pointer_t<decltype(out)>>(block(i, jj));
-                    }
-                });
+#pragma omp parallel
+        {
+            const FlushSubnormalsScope subnormalsFlushed;
+#pragma omp for schedule(dynamic, 1)
+            for (Eigen::Index c = 0; c < n; c += kPanel) {
+                const Eigen::Index w = std::min(kPanel, n - c);
+                const Matrix block =
+                    m_phi.middleRows(c, n - c) * m_phi.middleRows(c, w).transpose();
+                for (Eigen::Index jj = 0; jj < w; ++jj) {
+                    withColumn(m_dense, c + jj, [&](auto* out) {
+                        for (Eigen::Index i = jj; i < n - c; ++i) {
+                            out[i - jj] =
+                                static_cast<std::remove_pointer_t<decltype(out)>>(block(i, jj));
+                        }
+                    });
+                }
             }
         }
     } else if (workspace && workspace->serves(m_train)) {
         const PackedSymmetric& d2 = workspace->squaredDistances();
-#pragma omp parallel for schedule(dynamic, 64)
-        for (Eigen::Index j = 0; j < n; ++j) {
-            withColumn(m_dense, j, [&](auto* out) {
-                if (d2.precision() == Precision::Single) {
-                    radialColumn(d2.columnSingle(j), out, n - j, m_spec, profile);
-                } else {
-                    radialColumn(d2.columnDouble(j), out, n - j, m_spec, profile);
-                }
-            });
+#pragma omp parallel
+        {
+            const FlushSubnormalsScope subnormalsFlushed;
+#pragma omp for schedule(dynamic, 64)
+            for (Eigen::Index j = 0; j < n; ++j) {
+                withColumn(m_dense, j, [&](auto* out) {
+                    if (d2.precision() == Precision::Single) {
+                        radialColumn(d2.columnSingle(j), out, n - j, m_spec, profile);
+                    } else {
+                        radialColumn(d2.columnDouble(j), out, n - j, m_spec, profile);
+                    }
+                });
+            }
         }
     } else {
         forEachDistanceColumn(m_train, [&](Eigen::Index j, const double* d2, Eigen::Index len) {

@@ -2,6 +2,7 @@
 // Packed symmetric matrices in float or double from a reusable buffer pool.
 #include "core/kernels/packed_symmetric.h"
 
+#include "core/util/float_mode.h"
 #include "core/util/huge_pages.h"
 
 #include <algorithm>
@@ -108,23 +109,27 @@ template <typename T> Matrix packedProduct(const T* k, Eigen::Index n, const Mat
     std::vector<Matrix> partial(kPanels);
     const Matrix xc = x; // contiguous columns
     const Eigen::Index m = xc.cols();
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int p = 0; p < kPanels; ++p) {
-        Matrix& y = partial[static_cast<std::size_t>(p)];
-        y.setZero(n, m);
-        if (m >= kTiledFromColumns) {
-            tiledPanel(k, n, bounds[static_cast<std::size_t>(p)],
-                       bounds[static_cast<std::size_t>(p) + 1], xc, y);
-            continue;
-        }
-        for (Eigen::Index j = bounds[static_cast<std::size_t>(p)];
-             j < bounds[static_cast<std::size_t>(p) + 1]; ++j) {
-            const T* c = k + PackedSymmetric::offset(j, n);
-            for (Eigen::Index r = 0; r < m; ++r) {
-                const double dot =
-                    columnUpdate(c + 1, static_cast<std::size_t>(n - j - 1),
-                                 xc.col(r).data() + j + 1, y.col(r).data() + j + 1, xc(j, r));
-                y(j, r) += static_cast<double>(c[0]) * xc(j, r) + dot;
+#pragma omp parallel
+    {
+        const FlushSubnormalsScope subnormalsFlushed;
+#pragma omp for schedule(dynamic, 1)
+        for (int p = 0; p < kPanels; ++p) {
+            Matrix& y = partial[static_cast<std::size_t>(p)];
+            y.setZero(n, m);
+            if (m >= kTiledFromColumns) {
+                tiledPanel(k, n, bounds[static_cast<std::size_t>(p)],
+                           bounds[static_cast<std::size_t>(p) + 1], xc, y);
+                continue;
+            }
+            for (Eigen::Index j = bounds[static_cast<std::size_t>(p)];
+                 j < bounds[static_cast<std::size_t>(p) + 1]; ++j) {
+                const T* c = k + PackedSymmetric::offset(j, n);
+                for (Eigen::Index r = 0; r < m; ++r) {
+                    const double dot =
+                        columnUpdate(c + 1, static_cast<std::size_t>(n - j - 1),
+                                     xc.col(r).data() + j + 1, y.col(r).data() + j + 1, xc(j, r));
+                    y(j, r) += static_cast<double>(c[0]) * xc(j, r) + dot;
+                }
             }
         }
     }

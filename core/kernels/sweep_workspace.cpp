@@ -3,6 +3,7 @@
 #include "core/kernels/sweep_workspace.h"
 
 #include "core/numerics/distances.h"
+#include "core/numerics/kd_tree.h"
 #include "core/numerics/row_blocks.h"
 
 #include <algorithm>
@@ -35,9 +36,8 @@ PackedSymmetric packedSquaredDistances(const MatrixRef& x, PackedSymmetric::Prec
 
 SweepWorkspace::SweepWorkspace(const MatrixRef& train, const MatrixRef& validation,
                                Precision precision, bool storeDistances)
-    : m_train(storeDistances ? Matrix(train) : Matrix()),
-      m_validation(storeDistances ? Matrix(validation) : Matrix()), m_precision(precision),
-      m_store(storeDistances)
+    : m_train(train), m_validation(storeDistances ? Matrix(validation) : Matrix()),
+      m_precision(precision), m_store(storeDistances)
 {
 }
 
@@ -71,6 +71,15 @@ const Matrix* SweepWorkspace::validationDistances(const MatrixRef& queries,
         }
     });
     return &m_validationSquared;
+}
+
+std::shared_ptr<const KdTree> SweepWorkspace::tree(const MatrixRef& train) const
+{
+    if (!sameRows(train, m_train)) {
+        return nullptr;
+    }
+    std::call_once(m_treeOnce, [this] { m_tree = std::make_shared<const KdTree>(m_train); });
+    return m_tree;
 }
 
 double SweepWorkspace::distanceBytes(double trainRows, double validationRows, Precision precision)

@@ -10,6 +10,8 @@
 
 namespace sosrep {
 
+class KdTree;
+
 /// What the fits of one length-scale sweep on the same fitting and validation rows share
 /// (issue 25). They differ only in l, and every entry of a radial kernel is a function of its
 /// pair's distance, so distances are computed once, the first time they are asked for: those
@@ -44,6 +46,10 @@ public:
     /// validation rows and `centres` the fitting rows; else null.
     const Matrix* validationDistances(const MatrixRef& queries, const MatrixRef& centres) const;
     const std::shared_ptr<BufferPool>& pool() const { return m_pool; }
+    /// A k-d tree of the fitting rows, built on first use and shared by every length scale's
+    /// sparse kernel and its evaluations, when `train` are those rows (compared by value); else
+    /// null.
+    std::shared_ptr<const KdTree> tree(const MatrixRef& train) const;
 
     /// Bytes the stored distances of a fold take.
     static double distanceBytes(double trainRows, double validationRows, Precision precision);
@@ -52,13 +58,15 @@ public:
     static constexpr double kMaxDistanceBytes = 2e9;
 
 private:
-    Matrix m_train;
+    Matrix m_train; // always kept (N x d): the tree is built on it
     Matrix m_validation;
     Precision m_precision;
     bool m_store = true;
     std::shared_ptr<BufferPool> m_pool = std::make_shared<BufferPool>();
     mutable std::once_flag m_trainOnce;
     mutable std::once_flag m_validationOnce;
+    mutable std::once_flag m_treeOnce;
+    mutable std::shared_ptr<const KdTree> m_tree;
     mutable PackedSymmetric m_squared;
     mutable Matrix m_validationSquared;
 };

@@ -3,6 +3,7 @@
 #include "core/numerics/gaussian_mixture.h"
 
 #include "core/numerics/distances.h"
+#include "core/numerics/flushed_exp.h"
 
 #include <cmath>
 
@@ -55,7 +56,7 @@ Vector mixtureDensity(const GaussianMixture& mixture, const MatrixRef& y)
     for (Eigen::Index k = 0; k < mixture.size(); ++k) {
         const double v = mixture.variances(k);
         const double norm = std::pow(2.0 * M_PI * v, -0.5 * d);
-        out += mixture.weights(k) * norm * (d2.col(k) * (-0.5 / v)).array().exp().matrix();
+        out += mixture.weights(k) * norm * flushedExp(d2.col(k) * (-0.5 / v));
     }
     return out;
 }

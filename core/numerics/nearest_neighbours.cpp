@@ -3,6 +3,7 @@
 #include "core/numerics/nearest_neighbours.h"
 
 #include "core/numerics/distances.h"
+#include "core/util/float_mode.h"
 
 #include <algorithm>
 #include <cmath>
@@ -35,41 +36,45 @@ NeighbourLists nearestNeighbours(const MatrixRef& reference, const MatrixRef& qu
     out.distances.resize(query.rows(), k);
     out.index.resize(query.rows(), k);
     const Eigen::Index blocks = (query.rows() + kBlock - 1) / kBlock;
-#pragma omp parallel for schedule(dynamic)
-    for (Eigen::Index b = 0; b < blocks; ++b) {
-        const Eigen::Index begin = b * kBlock;
-        const Eigen::Index rows = std::min(kBlock, query.rows() - begin);
-        const Matrix d2 = squaredDistances(reference, query.middleRows(begin, rows));
-        std::vector<std::pair<double, Eigen::Index>> nearest;
-        for (Eigen::Index i = 0; i < rows; ++i) {
-            const double* column = d2.col(i).data();
-            nearest.clear();
-            for (Eigen::Index p = 0; p < reference.rows(); ++p) {
-                const std::pair<double, Eigen::Index> here{column[p], p};
-                if (Eigen::Index(nearest.size()) < candidates) {
-                    nearest.push_back(here);
-                    std::push_heap(nearest.begin(), nearest.end());
-                } else if (here < nearest.front()) {
-                    std::pop_heap(nearest.begin(), nearest.end());
-                    nearest.back() = here;
-                    std::push_heap(nearest.begin(), nearest.end());
+#pragma omp parallel
+    {
+        const FlushSubnormalsScope subnormalsFlushed;
+#pragma omp for schedule(dynamic)
+        for (Eigen::Index b = 0; b < blocks; ++b) {
+            const Eigen::Index begin = b * kBlock;
+            const Eigen::Index rows = std::min(kBlock, query.rows() - begin);
+            const Matrix d2 = squaredDistances(reference, query.middleRows(begin, rows));
+            std::vector<std::pair<double, Eigen::Index>> nearest;
+            for (Eigen::Index i = 0; i < rows; ++i) {
+                const double* column = d2.col(i).data();
+                nearest.clear();
+                for (Eigen::Index p = 0; p < reference.rows(); ++p) {
+                    const std::pair<double, Eigen::Index> here{column[p], p};
+                    if (Eigen::Index(nearest.size()) < candidates) {
+                        nearest.push_back(here);
+                        std::push_heap(nearest.begin(), nearest.end());
+                    } else if (here < nearest.front()) {
+                        std::pop_heap(nearest.begin(), nearest.end());
+                        nearest.back() = here;
+                        std::push_heap(nearest.begin(), nearest.end());
+                    }
                 }
-            }
-            for (auto& [d, p] : nearest) {
-                d = (query.row(begin + i) - reference.row(p)).squaredNorm();
-            }
-            std::sort(nearest.begin(), nearest.end());
-            Eigen::Index taken = 0;
-            for (const auto& [d, p] : nearest) {
-                if (taken == k) {
-                    break;
+                for (auto& [d, p] : nearest) {
+                    d = (query.row(begin + i) - reference.row(p)).squaredNorm();
                 }
-                if (skipSameRow && p == begin + i) {
-                    continue;
+                std::sort(nearest.begin(), nearest.end());
+                Eigen::Index taken = 0;
+                for (const auto& [d, p] : nearest) {
+                    if (taken == k) {
+                        break;
+                    }
+                    if (skipSameRow && p == begin + i) {
+                        continue;
+                    }
+                    out.distances(begin + i, taken) = std::sqrt(d);
+                    out.index(begin + i, taken) = p;
+                    ++taken;
                 }
-                out.distances(begin + i, taken) = std::sqrt(d);
-                out.index(begin + i, taken) = p;
-                ++taken;
             }
         }
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/types.h"
+#include "core/util/float_mode.h"
 
 #include <algorithm>
 
@@ -39,11 +40,17 @@ template <class Fn> void forEachPaddedBlock(const MatrixRef& y, Eigen::Index wid
 {
     const Eigen::Index q = y.rows();
 #ifdef _OPENMP // the header is also read by code built without OpenMP (tests)
-#pragma omp parallel for schedule(dynamic)
+#pragma omp parallel
 #endif
-    for (Eigen::Index b = 0; b < q; b += width) {
-        const Eigen::Index rows = std::min(width, q - b);
-        fn(paddedRows(y, b, rows, width), b, rows);
+    {
+        const FlushSubnormalsScope subnormalsFlushed;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic)
+#endif
+        for (Eigen::Index b = 0; b < q; b += width) {
+            const Eigen::Index rows = std::min(width, q - b);
+            fn(paddedRows(y, b, rows, width), b, rows);
+        }
     }
 }
 

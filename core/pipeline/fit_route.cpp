@@ -10,6 +10,7 @@
 #include "core/pipeline/fit_diagnostics.h"
 #include "core/tuning/length_scale_rules.h"
 #include "core/tuning/rank_ensemble.h"
+#include "core/util/float_mode.h"
 #include "core/util/text.h"
 
 #include <algorithm>
@@ -439,6 +440,8 @@ std::optional<FitData> weightedRowsInOrder(const FitData& data)
 
 FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitObserver& observer)
 {
+    // Whichever front end calls, the fit's threads flush subnormal numbers (issue 48).
+    const FlushSubnormalsScope flushed(FlushSubnormalsScope::Threads::CallerAndPool);
     if (!observer.progress) {
         return fitStages(data, settings, observer);
     }

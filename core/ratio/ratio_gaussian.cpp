@@ -3,6 +3,7 @@
 #include "core/ratio/ratio_gaussian.h"
 
 #include "core/numerics/distances.h"
+#include "core/numerics/flushed_exp.h"
 #include "core/numerics/row_blocks.h"
 
 #include <algorithm>
@@ -13,7 +14,7 @@ namespace sosrep {
 
 Matrix gaussianGram(const MatrixRef& a, const MatrixRef& b, double t)
 {
-    return (squaredDistances(a, b) * (-0.5 / t)).array().exp().matrix();
+    return flushedExp(squaredDistances(a, b) * (-0.5 / t));
 }
 
 Vector gaussianExpansion(const MatrixRef& y, const MatrixRef& centres, const Vector& a, double t)

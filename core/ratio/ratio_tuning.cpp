@@ -5,6 +5,7 @@
 #include "core/errors.h"
 #include "core/random.h"
 #include "core/ratio/ratio_gaussian.h"
+#include "core/util/float_mode.h"
 
 #include <atomic>
 #include <cmath>
@@ -140,19 +141,23 @@ bool foldRowsAt(const FoldInputs& in, int folds, double t, const std::function<b
     rows.resize(folds, Eigen::Index(in.grid.lambda.size()));
     std::exception_ptr failure;
     std::atomic<bool> stop{false};
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int k = 0; k < folds; ++k) {
-        if (stop || !keepGoing()) {
-            stop = true;
-            continue;
-        }
-        try {
-            rows.row(k) = foldCriterion(in.xp, in.target, in.fold, k, t, in.width, in.dim, in.grid,
-                                        in.u, in.uqMean, in.fitter)
-                              .transpose();
-        } catch (...) {
+#pragma omp parallel
+    {
+        const FlushSubnormalsScope subnormalsFlushed;
+#pragma omp for schedule(dynamic, 1)
+        for (int k = 0; k < folds; ++k) {
+            if (stop || !keepGoing()) {
+                stop = true;
+                continue;
+            }
+            try {
+                rows.row(k) = foldCriterion(in.xp, in.target, in.fold, k, t, in.width, in.dim,
+                                            in.grid, in.u, in.uqMean, in.fitter)
+                                  .transpose();
+            } catch (...) {
 #pragma omp critical
-            failure = std::current_exception();
+                failure = std::current_exception();
+            }
         }
     }
     if (failure) {

@@ -198,6 +198,7 @@ std::unique_ptr<FittedModel> fitFold(const Estimator& estimator, const OptionVal
     }
     if (first) {
         p.status = fit.status;
+        p.backend = model->kernel() ? model->kernel()->backendName() : std::string();
         if (!fit.traces.empty() && !fit.traces.front().rows.empty()) {
             p.iterations = fit.traces.front().rows.back().iteration;
             p.residual = fit.traces.front().rows.back().residual;

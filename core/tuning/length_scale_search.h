@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace sosrep {
@@ -71,6 +72,10 @@ struct FdPoint
     double heldOutLogLikelihood = 0.0; // normalized densities: mean log density of validation rows
     /// A refinement midpoint asked for by the density rule (off the log grid).
     bool refinement = false;
+    /// How the first fold's kernel was held at this l (KernelOperator::backendName(): dense,
+    /// sparse, nystrom...): Auto chooses per length scale (issue 48). Empty for estimators
+    /// without a kernel.
+    std::string backend;
 };
 
 struct SearchResult

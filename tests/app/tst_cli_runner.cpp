@@ -641,7 +641,7 @@ private slots:
             << 2 << "--length-scale: not fitted: ";
         QTest::newRow("bad backend")
             << QStringList{"fit", "--train", "TRAIN", "--label-column", "label", "--backend", "gpu"}
-            << 2 << "--backend: unknown value 'gpu' (use auto, dense or lowrank)";
+            << 2 << "--backend: unknown value 'gpu' (use auto, dense, sparse or lowrank)";
         QTest::newRow("bad lr") << QStringList{"fit",   "--train", "TRAIN", "--label-column",
                                                "label", "--lr",    "fast"}
                                 << 2 << "--lr: expected a number, got 'fast'";

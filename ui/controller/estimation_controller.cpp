@@ -13,10 +13,10 @@
 #include "core/estimators/registry.h"
 #include "core/kernels/kernel_operator.h"
 #include "ui/controller/option_labels.h"
+#include "ui/controller/worker.h"
 
 #include <QFileInfo>
 
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -376,7 +376,7 @@ void EstimationController::regrid()
             Qt::QueuedConnection);
         return !m_gridCancel.load();
     };
-    m_gridWatcher->setFuture(QtConcurrent::run([model, comparison, spec, progress] {
+    m_gridWatcher->setFuture(runInWorker([model, comparison, spec, progress] {
         Grids g;
         g.model = evaluateGrid(*model, spec, progress);
         if (comparison && !g.model.cancelled) {
@@ -546,8 +546,7 @@ void EstimationController::fit()
     m_watcher = new QFutureWatcher<FitJobResult>(this);
     connect(m_watcher, &QFutureWatcher<FitJobResult>::finished, this,
             &EstimationController::onJobFinished);
-    m_watcher->setFuture(
-        QtConcurrent::run([in, sink, this] { return runFitJob(in, sink, m_cancel); }));
+    m_watcher->setFuture(runInWorker([in, sink, this] { return runFitJob(in, sink, m_cancel); }));
     emit busyChanged(true);
 }
 

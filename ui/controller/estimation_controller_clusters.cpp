@@ -10,8 +10,8 @@
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/option_labels.h"
 #include "ui/controller/ratio_controller.h"
+#include "ui/controller/worker.h"
 #include <QFileInfo>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -47,7 +47,7 @@ void EstimationController::compareClusters(const Eigen::VectorXi& clusters,
                 watcher->deleteLater();
                 emit clusterComparisonReady();
             });
-    watcher->setFuture(QtConcurrent::run([first, second, x, clusters, window] {
+    watcher->setFuture(runInWorker([first, second, x, clusters, window] {
         return sosrep::compareClusters(*first, *second, x, clusters, window);
     }));
     emit clusterComparisonStarted(description);

@@ -2,8 +2,7 @@
 // The compare view's stage of a large fit (the second model, its map, the MMDs, the scatter),
 // run on a worker after the fit so the other views show first.
 #include "ui/controller/estimation_controller.h"
-
-#include <QtConcurrent/QtConcurrentRun>
+#include "ui/controller/worker.h"
 
 namespace sosrep::ui {
 
@@ -48,7 +47,7 @@ void EstimationController::startComparisonStage()
                 compareClusters(*m_labels, tr("clusters from the label column (0 vs 1)"));
             }
         });
-    m_comparisonWatcher->setFuture(QtConcurrent::run([this, in, model, lengthScale, grid, sink] {
+    m_comparisonWatcher->setFuture(runInWorker([this, in, model, lengthScale, grid, sink] {
         return runComparisonStage(in, *model, lengthScale, grid ? &*grid : nullptr, sink,
                                   m_comparisonCancel);
     }));

@@ -2,8 +2,7 @@
 // The Density tab's 1-D views: the density along the only column (from the fit) and the
 // closed-form marginals of a plotted column, computed on a worker when asked for.
 #include "ui/controller/estimation_controller.h"
-
-#include <QtConcurrent/QtConcurrentRun>
+#include "ui/controller/worker.h"
 
 #include <stdexcept>
 #include <string>
@@ -82,7 +81,7 @@ void EstimationController::requestMarginal(int column)
         m_marginals[column] = std::move(o.first);
         emit curveReady(column);
     });
-    watcher->setFuture(QtConcurrent::run([model, spec, cancel] {
+    watcher->setFuture(runInWorker([model, spec, cancel] {
         try {
             return Outcome{marginalCurve(*model, spec, [cancel](int, int) { return !*cancel; }),
                            {}};

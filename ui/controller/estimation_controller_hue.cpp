@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Per-class densities by a column (seaborn's hue), fitted on a worker for the current result.
 #include "ui/controller/estimation_controller.h"
-
-#include <QtConcurrent/QtConcurrentRun>
+#include "ui/controller/worker.h"
 
 #include <set>
 
@@ -88,7 +87,7 @@ void EstimationController::startHue()
                 emit hueReady();
             });
     emit progressChanged(tr("fitting the hue's classes"), 0, 0);
-    watcher->setFuture(QtConcurrent::run([=] {
+    watcher->setFuture(runInWorker([=] {
         return fitClassDensities(x, hue, column, settings, lengthScale, scaler,
                                  map ? &grid : nullptr, map ? nullptr : &curve, *cancel);
     }));

@@ -8,8 +8,7 @@
 #include "core/grid/density_curve.h"
 #include "core/kernels/kernel.h"
 #include "ui/controller/extra_fits.h"
-
-#include <QtConcurrent/QtConcurrentRun>
+#include "ui/controller/worker.h"
 
 namespace sosrep::ui {
 
@@ -62,7 +61,7 @@ void EstimationController::startOverlays()
             });
     emit progressChanged(tr("fitting the overlaid curves"), 0, specs.size());
     const FitJobSink sink = workerSink();
-    watcher->setFuture(QtConcurrent::run([=] {
+    watcher->setFuture(runInWorker([=] {
         return fitEach<Overlay>(
             specs, *cancel, sink, "fitting the overlaid curves",
             [&](const QString& spec, const FitObserver& observer) -> std::optional<Overlay> {

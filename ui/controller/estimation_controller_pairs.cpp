@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The pair plot of the current result: panels computed one at a time on a worker.
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/worker.h"
 #include "ui/plots/pair_plot.h"
-
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace sosrep::ui {
 
@@ -46,7 +45,7 @@ void EstimationController::requestPairPlot()
         emit pairPlotFinished();
     });
     emit progressChanged(tr("pair plot"), skip, panels);
-    watcher->setFuture(QtConcurrent::run([=] {
+    watcher->setFuture(runInWorker([=] {
         return computePairPanels(
             *model, x, columns, 64,
             [this, generation, cancel, panels](PairPanel p) {

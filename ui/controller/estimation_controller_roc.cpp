@@ -6,8 +6,7 @@
 #include "core/data/split.h"
 #include "core/pipeline/fit_route.h"
 #include "ui/controller/extra_fits.h"
-
-#include <QtConcurrent/QtConcurrentRun>
+#include "ui/controller/worker.h"
 
 namespace sosrep::ui {
 
@@ -100,7 +99,7 @@ void EstimationController::startOtherRocs()
             });
     emit progressChanged(tr("fitting the other ROC curves' estimators"), 0, names.size());
     const FitJobSink sink = workerSink();
-    watcher->setFuture(QtConcurrent::run([names, jobs, cancel, sink] {
+    watcher->setFuture(runInWorker([names, jobs, cancel, sink] {
         return fitEach<OtherRoc>(
             names, *cancel, sink, "fitting the other ROC curves' estimators",
             [&](const QString& name, const FitObserver& observer) -> std::optional<OtherRoc> {

@@ -2,8 +2,7 @@
 // The Scores view's stage of a large fit (the anomaly rule's model, every row's score), run on
 // a worker after the fit so the density view shows first; the compare view's stage follows.
 #include "ui/controller/estimation_controller.h"
-
-#include <QtConcurrent/QtConcurrentRun>
+#include "ui/controller/worker.h"
 
 namespace sosrep::ui {
 
@@ -44,7 +43,7 @@ void EstimationController::startScoresStage()
         emit scoresReady();
         requestThreshold();
     });
-    m_scoresWatcher->setFuture(QtConcurrent::run(
+    m_scoresWatcher->setFuture(runInWorker(
         [this, in, fit, sink] { return runScoresStage(in, fit, sink, m_scoresCancel); }));
 }
 

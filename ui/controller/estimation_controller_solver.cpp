@@ -3,8 +3,7 @@
 #include "ui/controller/estimation_controller.h"
 
 #include "core/kernels/kernel_operator.h"
-
-#include <QtConcurrent/QtConcurrentRun>
+#include "ui/controller/worker.h"
 
 namespace sosrep::ui {
 
@@ -60,7 +59,7 @@ bool EstimationController::rerunSolverComparison()
                 emit traceUpdated();
                 emit solverComparisonFinished();
             });
-    m_solverWatcher->setFuture(QtConcurrent::run([this, model, settings, seed, sink] {
+    m_solverWatcher->setFuture(runInWorker([this, model, settings, seed, sink] {
         return runSolverComparison(*model, settings, seed, sink, m_cancel);
     }));
     emit busyChanged(true);

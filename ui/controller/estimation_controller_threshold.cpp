@@ -4,8 +4,7 @@
 // scored and again after every fit while a contamination is set.
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/option_labels.h"
-
-#include <QtConcurrent/QtConcurrentRun>
+#include "ui/controller/worker.h"
 
 namespace sosrep::ui {
 
@@ -76,7 +75,7 @@ void EstimationController::requestThreshold()
                 m_threshold = stage.threshold;
                 emit thresholdReady();
             });
-    watcher->setFuture(QtConcurrent::run([in, scores, anomalyModel, contamination, sink, cancel] {
+    watcher->setFuture(runInWorker([in, scores, anomalyModel, contamination, sink, cancel] {
         return runThresholdStage(in, scores, anomalyModel, contamination, sink, *cancel);
     }));
 }

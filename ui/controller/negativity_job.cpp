@@ -3,10 +3,10 @@
 #include "ui/controller/negativity_job.h"
 
 #include "core/errors.h"
+#include "ui/controller/worker.h"
 
 #include <QMetaObject>
 
-#include <QtConcurrent>
 #include <chrono>
 
 namespace sosrep::ui {
@@ -57,7 +57,7 @@ void NegativityJob::start(const Matrix& x, const QString& name, const Negativity
     });
     emit busyChanged(true);
     const std::string label = name.toStdString();
-    m_watcher->setFuture(QtConcurrent::run([this, x, label, s]() {
+    m_watcher->setFuture(runInWorker([this, x, label, s]() {
         Outcome o;
         try {
             using Clock = std::chrono::steady_clock;

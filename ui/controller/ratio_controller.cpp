@@ -14,11 +14,11 @@
 #include "core/ratio/expression.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/option_labels.h"
+#include "ui/controller/worker.h"
 #include "ui/json_bridge.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
-#include <QtConcurrent>
 
 #include <chrono>
 #include <cmath>
@@ -324,7 +324,7 @@ void RatioController::fit()
     connect(m_watcher, &QFutureWatcher<std::shared_ptr<RatioResult>>::finished, this,
             &RatioController::onFinished);
     emit busyChanged(true);
-    m_watcher->setFuture(QtConcurrent::run([=]() -> std::shared_ptr<RatioResult> {
+    m_watcher->setFuture(runInWorker([=]() -> std::shared_ptr<RatioResult> {
         try {
             const auto start = std::chrono::steady_clock::now();
             Dataset pds;

@@ -60,7 +60,7 @@ class SOSREP(DensityEstimator):
     def __init__(
         self,
         *,
-        backend: Literal['auto', 'dense', 'lowrank'] = 'auto',
+        backend: Literal['auto', 'dense', 'sparse', 'lowrank'] = 'auto',
         bw_adjust: float = 1.0,
         fd_duplicates: Literal['auto', 'keep', 'exclude'] = 'auto',
         fd_estimator: Literal['analytic', 'finite-difference'] = 'analytic',
@@ -97,7 +97,7 @@ class KDE(DensityEstimator):
     def __init__(
         self,
         *,
-        backend: Literal['auto', 'dense', 'lowrank'] = 'auto',
+        backend: Literal['auto', 'dense', 'sparse', 'lowrank'] = 'auto',
         bw_adjust: float = 1.0,
         fd_duplicates: Literal['auto', 'keep', 'exclude'] = 'auto',
         fd_estimator: Literal['analytic', 'finite-difference'] = 'analytic',

@@ -3,6 +3,7 @@
 #include "core/estimators/detectors/isolation_forest.h"
 
 #include "core/random.h"
+#include "core/util/float_mode.h"
 
 #include <algorithm>
 #include <cmath>
@@ -177,13 +178,17 @@ double IsolationForest::pathLength(int tree, const Eigen::Ref<const Eigen::RowVe
 Vector IsolationForest::meanPathLengths(const MatrixRef& y) const
 {
     Vector h(y.rows());
-#pragma omp parallel for schedule(static)
-    for (Eigen::Index i = 0; i < y.rows(); ++i) {
-        double total = 0.0;
-        for (int t = 0; t < trees(); ++t) {
-            total += pathLength(t, y.row(i));
+#pragma omp parallel
+    {
+        const FlushSubnormalsScope subnormalsFlushed;
+#pragma omp for schedule(static)
+        for (Eigen::Index i = 0; i < y.rows(); ++i) {
+            double total = 0.0;
+            for (int t = 0; t < trees(); ++t) {
+                total += pathLength(t, y.row(i));
+            }
+            h(i) = total / trees();
         }
-        h(i) = total / trees();
     }
     return h;
 }

@@ -5,6 +5,7 @@
 #include "core/errors.h"
 #include "core/estimators/score_terms.h"
 #include "core/numerics/distances.h"
+#include "core/numerics/flushed_exp.h"
 #include "core/numerics/row_blocks.h"
 #include "core/util/text.h"
 
@@ -196,7 +197,7 @@ Matrix SosMmdModel::mixtureWeights() const
     const double l2 = m_l * m_l;
     const double d = static_cast<double>(m_support.cols());
     const Matrix w = std::pow(M_PI * l2, 0.5 * d) *
-                     (squaredDistances(m_support, m_support) * (-0.25 / l2)).array().exp();
+                     flushedExp(squaredDistances(m_support, m_support) * (-0.25 / l2));
     return m_b.cwiseProduct(w);
 }
 

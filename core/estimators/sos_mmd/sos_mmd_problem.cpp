@@ -4,6 +4,7 @@
 
 #include "core/errors.h"
 #include "core/numerics/distances.h"
+#include "core/numerics/flushed_exp.h"
 #include "core/random.h"
 
 #include <cmath>
@@ -60,8 +61,8 @@ void SosMmdProblem::formIntegrals(double logW0, double logU0)
     const Eigen::Index m = m_support.rows();
     const double l2 = m_config.lengthScale * m_config.lengthScale;
     const Matrix d2 = squaredDistances(m_support, m_support);
-    m_kt = (d2 * (-0.5 / l2)).array().exp();
-    m_w = std::exp(logW0) * (d2 * (-0.25 / l2)).array().exp();
+    m_kt = flushedExp(d2 * (-0.5 / l2));
+    m_w = std::exp(logW0) * flushedExp(d2 * (-0.25 / l2));
     m_umat.resize(m * m, m);
     const double u0 = std::exp(logU0);
     for (Eigen::Index p = 0; p < m; ++p) {

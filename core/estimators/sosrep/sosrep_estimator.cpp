@@ -188,11 +188,12 @@ public:
                 alpha = s.alpha();
             }
         }
-        if (!control.sweep && kernel->backend() == KernelBackend::Dense) {
+        if (!control.sweep && (kernel->backend() == KernelBackend::Dense ||
+                               kernel->backend() == KernelBackend::Sparse)) {
             // The model scores new rows by kernel sums over the training rows: it need not keep
-            // the solver's N x N matrix (220 MB at 7000 rows), only the rows, as a model read
+            // the solver's matrix (220 MB at 7000 rows dense), only the rows, as a model read
             // from its file does (and it scores exactly as that one).
-            kernel = KernelOperator::forScoring(in.x, in.kernel);
+            kernel = KernelOperator::forScoring(*kernel);
         }
         auto model = makeSosrepModel(kernel, alpha);
         model->setReport(std::move(report));
