@@ -10,6 +10,7 @@
 #include "core/numerics/row_blocks.h"
 #include "core/random.h"
 #include "core/util/float_mode.h"
+#include "core/util/huge_pages.h"
 #include "core/util/limits.h"
 
 #include <algorithm>
@@ -171,7 +172,53 @@ int KernelOperator::rank() const
     return 0;
 }
 
+void KernelOperator::kernelOfDistances(const Matrix& d2, Matrix& out, Eigen::Index first) const
+{
+    const Eigen::Index rows = d2.rows();
+    if (m_profile) {
+        out.middleRows(first, rows) = radialKernel(d2, *m_profile, m_spec.lengthScale);
+    } else {
+        out.middleRows(first, rows) =
+            logKernel(d2, m_spec.type, m_spec.lengthScale).array().exp().matrix();
+        flushSubnormalEntries(out.middleRows(first, rows));
+    }
+}
+
 Matrix KernelOperator::exactCross(const MatrixRef& a, const MatrixRef& b) const
+{
+    const Vector norms = b.rowwise().squaredNorm();
+    Matrix out(a.rows(), b.rows());
+    adviseHugePages(out.data(), size_t(out.size()) * sizeof(double));
+#pragma omp parallel
+    {
+        const FlushSubnormalsScope subnormalsFlushed;
+#pragma omp for schedule(dynamic)
+        for (Eigen::Index s = 0; s < a.rows(); s += kBlock) {
+            const Eigen::Index rows = std::min(kBlock, a.rows() - s);
+            kernelOfDistances(squaredDistancesZeroed(a.middleRows(s, rows), b, norms), out, s);
+        }
+    }
+    return out;
+}
+
+Matrix KernelOperator::kernelFromDistances(const Matrix& d2) const
+{
+    Matrix out(d2.rows(), d2.cols());
+    adviseHugePages(out.data(), size_t(out.size()) * sizeof(double));
+#pragma omp parallel
+    {
+        const FlushSubnormalsScope subnormalsFlushed;
+#pragma omp for schedule(dynamic)
+        for (Eigen::Index s = 0; s < d2.rows(); s += kBlock) {
+            const Eigen::Index rows = std::min(kBlock, d2.rows() - s);
+            // The block exactCross computes, copied: the same bits.
+            kernelOfDistances(d2.middleRows(s, rows), out, s);
+        }
+    }
+    return out;
+}
+
+Matrix KernelOperator::crossDistances(const MatrixRef& a, const MatrixRef& b)
 {
     const Vector norms = b.rowwise().squaredNorm();
     Matrix out(a.rows(), b.rows());
@@ -181,14 +228,7 @@ Matrix KernelOperator::exactCross(const MatrixRef& a, const MatrixRef& b) const
 #pragma omp for schedule(dynamic)
         for (Eigen::Index s = 0; s < a.rows(); s += kBlock) {
             const Eigen::Index rows = std::min(kBlock, a.rows() - s);
-            const Matrix d2 = squaredDistancesZeroed(a.middleRows(s, rows), b, norms);
-            if (m_profile) {
-                out.middleRows(s, rows) = radialKernel(d2, *m_profile, m_spec.lengthScale);
-            } else {
-                out.middleRows(s, rows) =
-                    logKernel(d2, m_spec.type, m_spec.lengthScale).array().exp().matrix();
-                flushSubnormalEntries(out.middleRows(s, rows));
-            }
+            out.middleRows(s, rows) = squaredDistancesZeroed(a.middleRows(s, rows), b, norms);
         }
     }
     return out;

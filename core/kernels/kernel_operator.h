@@ -144,6 +144,9 @@ public:
 
     /// Unit-diagonal kernel values between two point sets (rows of a and b).
     Matrix crossKernel(const MatrixRef& a, const MatrixRef& b) const;
+    /// Squared distances between two point sets, block by block as the exact kernel between
+    /// them computes them (so a kernel made from them has the same bits).
+    static Matrix crossDistances(const MatrixRef& a, const MatrixRef& b);
 
     /// Radial kernels (Gaussian, Laplace, exact SDO): the unit-diagonal profile k(r) and its first
     /// and second derivatives in r. False for random features.
@@ -176,6 +179,11 @@ private:
                                bool deriv) const;
     /// The exact (not low-rank) unit-diagonal kernel between two point sets.
     Matrix exactCross(const MatrixRef& a, const MatrixRef& b) const;
+    /// The same from their squared distances (crossDistances(a, b): a Nystroem sweep's cache).
+    Matrix kernelFromDistances(const Matrix& d2) const;
+    /// Rows first.. of `out` from the squared distances d2 of those rows (a block of
+    /// exactCross).
+    void kernelOfDistances(const Matrix& d2, Matrix& out, Eigen::Index first) const;
     void buildNystrom();
     /// Nystroem with repeated rows: a (N x c) summed over each distinct row's copies, and a
     /// distinct-row result given back to every row; both pass-through without repeats.

@@ -3,6 +3,7 @@
 #include "core/kernels/kernel_operator.h"
 
 #include "core/data/split.h"
+#include "core/kernels/sweep_workspace.h"
 #include "core/random.h"
 #include "core/util/limits.h"
 
@@ -12,48 +13,75 @@
 
 namespace sosrep {
 
-void KernelOperator::buildNystrom()
+namespace {
+
+/// Landmarks: a seeded uniform sample of the training rows without replacement (partial
+/// Fisher-Yates), so the same seed gives the same approximation for every length scale. Rows
+/// that repeat exactly share one row of K_nm: products then cost the distinct rows, not all of
+/// them (all of skin: 51 433 of 245 057), and give the same K up to the order of sums.
+NystromGeometry makeGeometry(const Matrix& train, uint64_t seed, Eigen::Index rank)
 {
-    const Eigen::Index n = size();
-    const Eigen::Index m = std::min<Eigen::Index>(m_spec.rank, n);
-    // Landmarks: a seeded uniform sample of the training rows without replacement (partial
-    // Fisher-Yates), so the same seed gives the same approximation for every length scale.
+    const Eigen::Index n = train.rows();
+    const Eigen::Index m = std::min<Eigen::Index>(rank, n);
+    NystromGeometry g;
+    g.seed = seed;
+    g.rank = rank;
     std::vector<Eigen::Index> order(static_cast<size_t>(n));
     for (Eigen::Index i = 0; i < n; ++i) {
         order[static_cast<size_t>(i)] = i;
     }
-    Rng rng(m_spec.seed ^ 0x9e3779b97f4a7c15ULL);
-    m_landmarks.resize(m, dim());
+    Rng rng(seed ^ 0x9e3779b97f4a7c15ULL);
+    g.landmarks.resize(m, train.cols());
     for (Eigen::Index i = 0; i < m; ++i) {
         const auto j = i + static_cast<Eigen::Index>(rng.uniform() * double(n - i));
         std::swap(order[static_cast<size_t>(i)], order[static_cast<size_t>(j)]);
-        m_landmarks.row(i) = m_train.row(order[static_cast<size_t>(i)]);
+        g.landmarks.row(i) = train.row(order[static_cast<size_t>(i)]);
     }
-    // Rows that repeat exactly share one row of K_nm: products then cost the distinct rows, not
-    // all of them (all of skin: 51 433 of 245 057), and give the same K up to the order of sums.
-    const std::vector<std::vector<Eigen::Index>> groups = identicalRowGroups(m_train);
+    const std::vector<std::vector<Eigen::Index>> groups = identicalRowGroups(train);
     const auto distinct = static_cast<Eigen::Index>(groups.size());
-    Matrix rows;
-    if (distinct <= n - n / 10) {
-        m_distinctOf.assign(static_cast<size_t>(n), 0);
-        rows.resize(distinct, dim());
-        for (Eigen::Index g = 0; g < distinct; ++g) {
-            rows.row(g) = m_train.row(groups[size_t(g)].front());
-            for (Eigen::Index i : groups[size_t(g)]) {
-                m_distinctOf[size_t(i)] = g;
-            }
+    if (distinct > n - n / 10) {
+        checkMatrixSize(double(n), double(m), "rank",
+                        "the " + std::to_string(n) + " x " + std::to_string(m) + " Nystroem block");
+        g.distances = KernelOperator::crossDistances(train, g.landmarks);
+        return g;
+    }
+    g.distinctOf.assign(static_cast<size_t>(n), 0);
+    g.copies.resize(static_cast<size_t>(distinct));
+    Matrix rows(distinct, train.cols());
+    for (Eigen::Index r = 0; r < distinct; ++r) {
+        rows.row(r) = train.row(groups[size_t(r)].front());
+        g.copies[size_t(r)] = Eigen::Index(groups[size_t(r)].size());
+        for (Eigen::Index i : groups[size_t(r)]) {
+            g.distinctOf[size_t(i)] = r;
         }
     }
-    const Eigen::Index held = m_distinctOf.empty() ? n : distinct;
-    checkMatrixSize(double(held), double(m), "rank",
-                    "the " + std::to_string(held) + " x " + std::to_string(m) + " Nystroem block");
-    m_knm = m_distinctOf.empty() ? exactCross(m_train, m_landmarks) : exactCross(rows, m_landmarks);
+    checkMatrixSize(double(distinct), double(m), "rank",
+                    "the " + std::to_string(distinct) + " x " + std::to_string(m) +
+                        " Nystroem block");
+    g.distances = KernelOperator::crossDistances(rows, g.landmarks);
+    return g;
+}
+
+} // namespace
+
+void KernelOperator::buildNystrom()
+{
+    // A sweep's fits on these rows share the geometry (landmarks, distinct rows, distances):
+    // each length scale's K_nm is then one elementwise exp; alone, it is made here and dropped.
+    const auto make = [this] { return makeGeometry(m_train, m_spec.seed, m_spec.rank); };
+    const std::shared_ptr<const SweepWorkspace> workspace = m_workspace.lock();
+    std::shared_ptr<const NystromGeometry> shared =
+        workspace ? workspace->nystromGeometry(m_train, m_spec.seed, m_spec.rank, make) : nullptr;
+    const NystromGeometry own = shared ? NystromGeometry() : make();
+    const NystromGeometry& g = shared ? *shared : own;
+    m_landmarks = g.landmarks;
+    m_distinctOf = g.distinctOf;
+    m_knm = kernelFromDistances(g.distances);
     const Eigen::Array<bool, Eigen::Dynamic, 1> uncovered =
         m_knm.rowwise().maxCoeff().array() < 1e-6;
     m_uncovered = 0;
-    for (Eigen::Index r = 0; r < held; ++r) {
-        m_uncovered +=
-            uncovered(r) ? (m_distinctOf.empty() ? 1 : Eigen::Index(groups[size_t(r)].size())) : 0;
+    for (Eigen::Index r = 0; r < m_knm.rows(); ++r) {
+        m_uncovered += uncovered(r) ? (g.copies.empty() ? 1 : g.copies[size_t(r)]) : 0;
     }
     Matrix kmm = exactCross(m_landmarks, m_landmarks);
     kmm.diagonal().setOnes();

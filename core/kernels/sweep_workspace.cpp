@@ -82,6 +82,20 @@ std::shared_ptr<const KdTree> SweepWorkspace::tree(const MatrixRef& train) const
     return m_tree;
 }
 
+std::shared_ptr<const NystromGeometry>
+SweepWorkspace::nystromGeometry(const MatrixRef& train, uint64_t seed, Eigen::Index rank,
+                                const std::function<NystromGeometry()>& make) const
+{
+    if (!sameRows(train, m_train)) {
+        return nullptr;
+    }
+    const std::lock_guard<std::mutex> lock(m_geometryMutex);
+    if (!m_geometry || m_geometry->seed != seed || m_geometry->rank != rank) {
+        m_geometry = std::make_shared<const NystromGeometry>(make());
+    }
+    return m_geometry;
+}
+
 double SweepWorkspace::distanceBytes(double trainRows, double validationRows, Precision precision)
 {
     return PackedSymmetric::bytesFor(trainRows, precision) +

@@ -5,12 +5,28 @@
 #include "core/kernels/packed_symmetric.h"
 #include "core/types.h"
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace sosrep {
 
 class KdTree;
+
+/// What a Nystroem kernel on a sweep's fitting rows shares across length scales: its landmarks
+/// (drawn from the seed, the same for every l), the rows' distinct rows, and the squared
+/// distances from those to the landmarks; each l's K_nm is then one elementwise exp of them.
+struct NystromGeometry
+{
+    uint64_t seed = 0;
+    Eigen::Index rank = 0;
+    Matrix landmarks;                     // M x d
+    std::vector<Eigen::Index> distinctOf; // each row's distinct row (empty: every row distinct)
+    std::vector<Eigen::Index> copies;     // rows per distinct row (empty: 1 each)
+    Matrix distances;                     // distinct rows x M, squaredDistancesZeroed's bits
+};
 
 /// What the fits of one length-scale sweep on the same fitting and validation rows share
 /// (issue 25). They differ only in l, and every entry of a radial kernel is a function of its
@@ -50,6 +66,12 @@ public:
     /// sparse kernel and its evaluations, when `train` are those rows (compared by value); else
     /// null.
     std::shared_ptr<const KdTree> tree(const MatrixRef& train) const;
+    /// The Nystroem geometry of the fitting rows for `seed` and `rank`, made by `make` the first
+    /// time it is asked for (then kept for the sweep's other length scales), when `train` are
+    /// those rows; else null.
+    std::shared_ptr<const NystromGeometry>
+    nystromGeometry(const MatrixRef& train, uint64_t seed, Eigen::Index rank,
+                    const std::function<NystromGeometry()>& make) const;
 
     /// Bytes the stored distances of a fold take.
     static double distanceBytes(double trainRows, double validationRows, Precision precision);
@@ -67,6 +89,8 @@ private:
     mutable std::once_flag m_validationOnce;
     mutable std::once_flag m_treeOnce;
     mutable std::shared_ptr<const KdTree> m_tree;
+    mutable std::mutex m_geometryMutex;
+    mutable std::shared_ptr<const NystromGeometry> m_geometry;
     mutable PackedSymmetric m_squared;
     mutable Matrix m_validationSquared;
 };

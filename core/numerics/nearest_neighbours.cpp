@@ -28,6 +28,7 @@ NeighbourLists nearestNeighbours(const MatrixRef& reference, const MatrixRef& qu
         throw std::invalid_argument("nearestNeighbours: k must be within 1..reference rows");
     }
     constexpr Eigen::Index kBlock = 256;
+    constexpr Eigen::Index kReferenceChunk = 8192; // 256 x 8192 distances: 16 MB
     // Extra candidates are re-measured exactly (round-off in the product can swap near-ties),
     // and one more for the row itself when it is skipped.
     const Eigen::Index candidates =
@@ -43,22 +44,32 @@ NeighbourLists nearestNeighbours(const MatrixRef& reference, const MatrixRef& qu
         for (Eigen::Index b = 0; b < blocks; ++b) {
             const Eigen::Index begin = b * kBlock;
             const Eigen::Index rows = std::min(kBlock, query.rows() - begin);
-            const Matrix d2 = squaredDistances(reference, query.middleRows(begin, rows));
-            std::vector<std::pair<double, Eigen::Index>> nearest;
-            for (Eigen::Index i = 0; i < rows; ++i) {
-                const double* column = d2.col(i).data();
-                nearest.clear();
-                for (Eigen::Index p = 0; p < reference.rows(); ++p) {
-                    const std::pair<double, Eigen::Index> here{column[p], p};
-                    if (Eigen::Index(nearest.size()) < candidates) {
-                        nearest.push_back(here);
-                        std::push_heap(nearest.begin(), nearest.end());
-                    } else if (here < nearest.front()) {
-                        std::pop_heap(nearest.begin(), nearest.end());
-                        nearest.back() = here;
-                        std::push_heap(nearest.begin(), nearest.end());
+            // The reference in chunks, each query's candidates kept in its heap across them: a
+            // block of distances to every reference row was 400 MB at 196 000 rows (all of
+            // skin), mapped and zeroed afresh for each block of queries.
+            std::vector<std::vector<std::pair<double, Eigen::Index>>> heaps(static_cast<size_t>(rows));
+            for (Eigen::Index c = 0; c < reference.rows(); c += kReferenceChunk) {
+                const Eigen::Index len = std::min(kReferenceChunk, reference.rows() - c);
+                const Matrix d2 =
+                    squaredDistances(reference.middleRows(c, len), query.middleRows(begin, rows));
+                for (Eigen::Index i = 0; i < rows; ++i) {
+                    const double* column = d2.col(i).data();
+                    std::vector<std::pair<double, Eigen::Index>>& nearest = heaps[size_t(i)];
+                    for (Eigen::Index p = 0; p < len; ++p) {
+                        const std::pair<double, Eigen::Index> here{column[p], c + p};
+                        if (Eigen::Index(nearest.size()) < candidates) {
+                            nearest.push_back(here);
+                            std::push_heap(nearest.begin(), nearest.end());
+                        } else if (here < nearest.front()) {
+                            std::pop_heap(nearest.begin(), nearest.end());
+                            nearest.back() = here;
+                            std::push_heap(nearest.begin(), nearest.end());
+                        }
                     }
                 }
+            }
+            for (Eigen::Index i = 0; i < rows; ++i) {
+                std::vector<std::pair<double, Eigen::Index>>& nearest = heaps[size_t(i)];
                 for (auto& [d, p] : nearest) {
                     d = (query.row(begin + i) - reference.row(p)).squaredNorm();
                 }

@@ -400,6 +400,44 @@ private slots:
         QVERIFY((k.diagonal() - full.diagonal()).cwiseAbs().maxCoeff() <= 1e-8);
         const Matrix many = k.applyMany(Matrix::Ones(repeated.rows(), 2));
         QVERIFY((many.col(0) - full.rowwise().sum()).norm() <= 1e-8 * many.col(0).norm());
+        // Rows far from every landmark are counted with their copies.
+        Matrix landmarks;
+        Vector c;
+        QVERIFY(k.fieldAsKernelSum(a, &landmarks, &c));
+        Eigen::Index uncovered = 0;
+        for (Eigen::Index i = 0; i < repeated.rows(); ++i) {
+            double best = 0.0;
+            for (Eigen::Index m = 0; m < landmarks.rows(); ++m) {
+                const double d2 = (repeated.row(i) - landmarks.row(m)).squaredNorm();
+                best = std::max(best, std::exp(-d2 / (2.0 * 0.05 * 0.05)));
+            }
+            uncovered += best < 1e-6 ? 1 : 0;
+        }
+        QVERIFY(uncovered > 0);
+        QCOMPARE(k.uncoveredRows(), uncovered);
+    }
+
+    void nystrom_inASweep_isTheFreshKernelBitForBit()
+    {
+        // A sweep's Nystroem kernels share landmarks, distinct rows and their distances (one
+        // exp per length scale): the same K, to the bit, as one built alone.
+        Matrix x = clusteredRows(900, 3, 8);
+        Matrix repeated(2700, 3);
+        for (Eigen::Index i = 0; i < repeated.rows(); ++i) {
+            repeated.row(i) = x.row((i * 11) % 900);
+        }
+        const auto workspace = std::make_shared<SweepWorkspace>(
+            repeated, repeated.topRows(3), SweepWorkspace::Precision::Single, false);
+        const Vector a = Vector::Random(repeated.rows());
+        for (const double l : {0.02, 0.2}) {
+            KernelSpec spec = gaussian(l, BackendChoice::LowRank);
+            spec.rank = 150;
+            const KernelOperator shared(repeated, spec, workspace);
+            const KernelOperator alone(repeated, spec);
+            QCOMPARE(shared.apply(a), alone.apply(a));
+            QCOMPARE(shared.diagonal(), alone.diagonal());
+            QCOMPARE(shared.uncoveredRows(), alone.uncoveredRows());
+        }
     }
 };
 
