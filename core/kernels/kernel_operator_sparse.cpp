@@ -32,22 +32,31 @@ constexpr Eigen::Index kSampledRows = 256;
 /// fit. Measured on the shuttle split at N = 7000 (2-core AMD EPYC, docs/performance.md): a
 /// dense entry of N^2 (half of them stored, each serving both positions) costs 0.13 ns to
 /// build from a sweep's stored distances and 0.11 ns per product in single precision, 1 and
-/// 0.16 ns in double; a sparse entry 18 ns (single) or 25 ns (double) to find and build, and
-/// 0.45 or 0.6 ns per product (one multiply-add with a gathered operand and its index). Sparse
-/// pays where at most about a tenth of the pairs lie within the truncation radius.
+/// 0.16 ns in double; a sparse entry 8 ns (single) or 10 ns (double) to compute and store, and
+/// 0.45 or 0.6 ns per product (one multiply-add with a gathered operand and its index).
 constexpr double kProductsPerFit = 25.0;
 constexpr double kDenseFitEntrySingle = 0.13e-9 + kProductsPerFit * 0.11e-9;
 constexpr double kDenseFitEntryDouble = 1.0e-9 + kProductsPerFit * 0.16e-9;
-constexpr double kSparseFitEntrySingle = 18e-9 + kProductsPerFit * 0.45e-9;
-constexpr double kSparseFitEntryDouble = 25e-9 + kProductsPerFit * 0.6e-9;
+constexpr double kSparseFitEntrySingle = 8e-9 + kProductsPerFit * 0.45e-9;
+constexpr double kSparseFitEntryDouble = 10e-9 + kProductsPerFit * 0.6e-9;
+/// And the k-d tree's searches: 0.5 ns per coordinate of a distance it measures. A fitting row
+/// is searched twice (counting, filling) within the truncation radius; a validation row (a
+/// quarter as many) once for its nearest centre and once within the radius beyond it, which
+/// in high dimension is wide. In low dimension a search measures a few times the rows it
+/// finds; in high dimension the boxes prune little and it measures nearly every row (ResNet
+/// features, d = 512: 3000 of 5600 rows measured for 4 found), which rules sparse out there.
+constexpr double kSearchCoordinate = 0.5e-9;
+constexpr double kValidationShare = 0.25;
 /// A Nystroem fit per entry of K_nm: 2 ns to build, two streaming passes per product; and
 /// the M x M eigendecomposition (~0.3 s at M = 1000, scaled as M^3).
 constexpr double kNystromFitEntry = 2e-9 + kProductsPerFit * 0.5e-9;
 constexpr double kNystromEigenSeconds = 0.3e-9;
 /// Above kAutoDenseRows the choice is between an exact sparse kernel and Nystroem's
 /// approximation: the exact one is taken while its fit costs at most this many times
-/// Nystroem's.
+/// Nystroem's, or kUnresolvedPremium times where l is finer than the landmarks resolve (its K
+/// is far from the kernel there, or the fit is refused).
 constexpr double kExactPremium = 4.0;
+constexpr double kUnresolvedPremium = 20.0;
 /// Memory the sparse kernel may take on its own (values and column indices).
 constexpr double kMaxSparseBytes = 2e9;
 
@@ -111,56 +120,61 @@ BackendPlan KernelOperator::planBackend(const MatrixRef& train, const KernelSpec
         plan.reason = "small data";
         return plan;
     }
-    // The largest mean row count for which sparse is chosen, and the count it is capped at.
-    const double sparsePerEntry = single ? kSparseFitEntrySingle : kSparseFitEntryDouble;
-    double perRow = 0.0;
-    if (n <= KernelSpec::kAutoDenseRows) {
-        const double dense =
-            double(n) * double(n) * (single ? kDenseFitEntrySingle : kDenseFitEntryDouble);
-        perRow = dense / sparsePerEntry / double(n);
-    } else {
-        const double m = double(std::min<Eigen::Index>(spec.rank, n));
-        const double nystrom = double(n) * m * kNystromFitEntry + kNystromEigenSeconds * m * m * m;
-        perRow = std::min(kExactPremium * nystrom / sparsePerEntry,
-                          kMaxSparseBytes / sparseEntryBytes(single)) /
-                 double(n);
-    }
     const double r = truncationRadius(spec);
     if (r >= boundingDiameter(train)) {
         plan.reason = "every pair within the truncation radius";
         return plan;
     }
+    // What sparse may cost: the dense fit's time, or a premium on Nystroem's; and memory.
+    const double perEntry = single ? kSparseFitEntrySingle : kSparseFitEntryDouble;
+    const double maxEntries = kMaxSparseBytes / sparseEntryBytes(single);
+    bool unresolved = false;
+    double budget = 0.0;
+    if (n <= KernelSpec::kAutoDenseRows) {
+        budget = double(n) * double(n) * (single ? kDenseFitEntrySingle : kDenseFitEntryDouble);
+    } else {
+        const double m = double(std::min<Eigen::Index>(spec.rank, n));
+        unresolved = spec.lengthScale < landmarkSpacing(train, Eigen::Index(m));
+        budget = (unresolved ? kUnresolvedPremium : kExactPremium) *
+                 (double(n) * m * kNystromFitEntry + kNystromEigenSeconds * m * m * m);
+    }
     if (!tree) {
         tree = std::make_shared<const KdTree>(train);
     }
-    // Above the dense ceiling, a length scale finer than Nystroem's landmarks resolve (its K is
-    // far from the kernel there, or the fit is refused) takes the exact kernel while it fits in
-    // memory, whatever it costs in time.
-    const double memoryPerRow = kMaxSparseBytes / sparseEntryBytes(single) / double(n);
-    const bool unresolved =
-        n > KernelSpec::kAutoDenseRows &&
-        spec.lengthScale < landmarkSpacing(train, std::min<Eigen::Index>(spec.rank, n));
-    const double threshold = unresolved ? std::max(perRow, memoryPerRow) : perRow;
-    // Rows' counts capped at 8 times the threshold (a few crowded rows cannot hide the rest),
-    // and the count stopped once the sample's total already rules sparse out.
-    const Eigen::Index cap = static_cast<Eigen::Index>(std::min(double(n), 8.0 * threshold + 1.0));
+    // Sampled rows' entries and searches, extrapolated to all rows; each row's count capped (a
+    // few crowded rows cannot hide the rest), and sampling stopped once the sample alone is
+    // over the budget.
     const Eigen::Index stride = std::max<Eigen::Index>(1, n / kSampledRows);
     const double samples = double((n + stride - 1) / stride);
-    double counted = 0.0;
+    const double scale = double(n) / samples;
+    const Eigen::Index cap = static_cast<Eigen::Index>(
+        std::min(double(n), 8.0 * std::min(budget / perEntry, maxEntries) / double(n) + 1.0));
+    const double coordinate = double(train.cols()) * kSearchCoordinate;
+    const bool gaussian = spec.type == KernelType::Gaussian;
+    double entries = 0.0;
+    double cost = 0.0;
     Eigen::Index sampled = 0;
-    for (Eigen::Index i = 0; i < n && counted < threshold * samples; i += stride) {
-        counted += double(tree->countWithin(tree->rowOf(i), r * r, cap));
+    for (Eigen::Index i = 0; i < n && cost * scale < budget; i += stride) {
+        const double* row = tree->rowOf(i);
+        Eigen::Index examined = 0;
+        const auto found = double(tree->countWithin(row, r * r, cap, &examined));
+        // The row as a validation row would be searched: its nearest other row, then the
+        // centres within the radius beyond it (evaluateSparse).
+        const double nearest = tree->nearestSquaredDistance(row, i);
+        const double bound =
+            gaussian ? nearest + r * r : (std::sqrt(nearest) + r) * (std::sqrt(nearest) + r);
+        Eigen::Index wide = 0;
+        tree->countWithin(row, bound, n, &wide);
+        entries += found;
+        cost += found * perEntry +
+                coordinate * (2.0 * double(examined) + kValidationShare * double(examined + wide));
         ++sampled;
     }
-    plan.predictedNonZeros = counted / double(sampled) * double(n);
-    const bool complete = sampled == Eigen::Index(samples);
-    const double meanRow = plan.predictedNonZeros / double(n);
-    if (complete && meanRow < perRow) {
+    plan.predictedNonZeros = entries * scale;
+    if (sampled == Eigen::Index(samples) && cost * scale < budget &&
+        plan.predictedNonZeros <= maxEntries) {
         plan.backend = KernelBackend::Sparse;
-        plan.reason = "predicted cheaper";
-    } else if (complete && unresolved && meanRow < memoryPerRow) {
-        plan.backend = KernelBackend::Sparse;
-        plan.reason = "finer than the landmarks resolve";
+        plan.reason = unresolved ? "finer than the landmarks resolve" : "predicted cheaper";
     } else {
         plan.reason = "sparse predicted costlier";
     }

@@ -136,16 +136,22 @@ double KdTree::boxDistance(int node, const double* q) const
     return d2;
 }
 
-Eigen::Index KdTree::countWithin(const double* q, double r2, Eigen::Index cap) const
+Eigen::Index KdTree::countWithin(const double* q, double r2, Eigen::Index cap,
+                                 Eigen::Index* examined) const
 {
     Eigen::Index count = 0;
+    Eigen::Index measured = 0;
     traverse([&](int n) { return boxDistance(n, q) > r2; },
              [&](const Node& node, int) {
                  for (Eigen::Index p = node.begin; p < node.end; ++p) {
                      count += squaredDistance(p, q) <= r2 ? 1 : 0;
                  }
+                 measured += node.end - node.begin;
                  return count < cap;
              });
+    if (examined) {
+        *examined = measured;
+    }
     return std::min(count, cap);
 }
 

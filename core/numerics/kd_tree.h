@@ -26,8 +26,11 @@ public:
     /// Calls f(j, d2) for every row j whose squared distance d2 to q (d values) is at most r2,
     /// in the tree's order (not by j).
     template <typename F> void forEachWithin(const double* q, double r2, F&& f) const;
-    /// How many rows lie within squared distance r2 of q, counting stopped at `cap`.
-    Eigen::Index countWithin(const double* q, double r2, Eigen::Index cap) const;
+    /// How many rows lie within squared distance r2 of q, counting stopped at `cap`; with
+    /// `examined`, how many rows' distances the search measured (the query's cost: in high
+    /// dimension the boxes prune little and it approaches every row).
+    Eigen::Index countWithin(const double* q, double r2, Eigen::Index cap,
+                             Eigen::Index* examined = nullptr) const;
     /// The squared distance from q to its nearest row (with `skip` >= 0, not row `skip`).
     double nearestSquaredDistance(const double* q, Eigen::Index skip = -1) const;
 
