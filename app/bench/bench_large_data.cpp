@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Benchmark: speed at small length scales and on the largest shared sets (issue 48).
 #include "app/bench/bench_large_data.h"
+#include "app/bench/bench_median.h"
 
 #include "app/bench/bench_process.h"
 
@@ -24,12 +25,6 @@ namespace {
 /// "Small" in the issue's sense: 0.01 in min-max units, here half of it, where a fit of all of
 /// shuttle's rows is still exact within 2 GB (shuttle's default fit on 7000 rows takes 0.011).
 constexpr double kSmallLengthScale = 0.005;
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
 
 double secondsSince(std::chrono::steady_clock::time_point t0)
 {

@@ -8,6 +8,7 @@
 // density-ratio table (bench_ratio.h) alone.
 #include "app/allocator_tuning.h"
 #include "app/bench/bench_kernel_sos.h"
+#include "app/bench/bench_median.h"
 #include "app/bench/bench_ratio.h"
 #include "app/bench/bench_speed.h"
 #include "core/data/npz_reader.h"
@@ -35,6 +36,7 @@
 #include <vector>
 
 using namespace sosrep;
+using sosrep::bench::median;
 
 namespace {
 
@@ -43,12 +45,6 @@ double seconds(const std::function<void()>& f)
     const auto t0 = std::chrono::steady_clock::now();
     f();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
 double timed(int repeats, const std::function<void()>& f)

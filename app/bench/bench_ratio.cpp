@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Benchmark: density-ratio fits on known Gaussian shifts (time, NMSE, tuned t and lambda).
 #include "app/bench/bench_ratio.h"
+#include "app/bench/bench_median.h"
 
 #include "core/estimators/fit_settings.h"
 #include "core/estimators/ratio_model.h"
@@ -22,13 +23,6 @@ struct Method
     std::string estimator;
     std::vector<std::pair<std::string, std::string>> options;
 };
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 std::string number(double v)
 {

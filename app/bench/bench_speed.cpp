@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Benchmark: the default fit on the shuttle split beside its peers (median of 3 runs).
 #include "app/bench/bench_speed.h"
+#include "app/bench/bench_median.h"
 
 #include "app/bench/bench_kernel_sos.h"
 #include "app/bench/bench_large_data.h"
@@ -24,12 +25,6 @@
 
 namespace sosrep::bench {
 namespace {
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
 
 struct Split
 {

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
+#include <vector>
 
 namespace sosrep {
 namespace {
@@ -73,24 +74,67 @@ constexpr Eigen::Index kTiledFromColumns = 4;
 /// Columns of K per dense tile: (n - j0) x kTileWidth doubles per thread.
 constexpr Eigen::Index kTileWidth = 128;
 
+/// Scratch memory a thread keeps between products, so that the products of a fit (thousands
+/// in the negativity runner) allocate nothing after the first: AddressSanitizer maps and unmaps
+/// every large block, and fresh blocks per product made page faults a third of that runner's
+/// time under it. Blocks above kKeptScratchBytes are given back after each product.
+class Scratch
+{
+public:
+    double* get(std::size_t doubles)
+    {
+        if (m_data.size() < doubles) {
+            m_data.assign(doubles, 0.0);
+        }
+        return m_data.data();
+    }
+    void trim()
+    {
+        if (m_data.size() * sizeof(double) > kKeptScratchBytes) {
+            std::vector<double>().swap(m_data);
+        }
+    }
+
+private:
+    static constexpr std::size_t kKeptScratchBytes = std::size_t(64) << 20;
+    std::vector<double> m_data;
+};
+
+/// Frees a thread's scratch on leaving a scope if it is too large to keep.
+class ScratchTrim
+{
+public:
+    explicit ScratchTrim(Scratch& s) : m_s(s) {}
+    ~ScratchTrim() { m_s.trim(); }
+    ScratchTrim(const ScratchTrim&) = delete;
+    ScratchTrim& operator=(const ScratchTrim&) = delete;
+
+private:
+    Scratch& m_s;
+};
+
+thread_local Scratch t_tiles;    // one dense tile, on every thread of a product's team
+thread_local Scratch t_partials; // the panels' partial results, on the product's caller
+
 /// K X through dense tiles K(j0:n, j0:j1) of one panel's columns: y(j0:n) += T x(j0:j1) and
 /// y(j0:j1) += T(below the block)^T x(j1:n). The diagonal block is filled symmetrically.
 template <typename T>
 void tiledPanel(const T* k, Eigen::Index n, Eigen::Index begin, Eigen::Index end, const Matrix& x,
-                Matrix& y)
+                Eigen::Ref<Matrix> y)
 {
-    Matrix tile;
+    double* buffer = t_tiles.get(static_cast<std::size_t>((n - begin) * kTileWidth));
     for (Eigen::Index j0 = begin; j0 < end; j0 += kTileWidth) {
         const Eigen::Index w = std::min(kTileWidth, end - j0);
         const Eigen::Index h = n - j0;
-        tile.resize(h, w);
+        Eigen::Map<Matrix> tile(buffer, h, w);
         for (Eigen::Index c = 0; c < w; ++c) {
             const T* col = k + PackedSymmetric::offset(j0 + c, n);
+            double* out = tile.col(c).data();
             for (Eigen::Index i = c; i < h; ++i) {
-                tile(i, c) = static_cast<double>(col[i - c]);
+                out[i] = static_cast<double>(col[i - c]);
             }
             for (Eigen::Index i = 0; i < c; ++i) {
-                tile(i, c) = tile(c, i);
+                out[i] = tile(c, i);
             }
         }
         y.middleRows(j0, h).noalias() += tile * x.middleRows(j0, w);
@@ -106,16 +150,19 @@ void tiledPanel(const T* k, Eigen::Index n, Eigen::Index begin, Eigen::Index end
 template <typename T> Matrix packedProduct(const T* k, Eigen::Index n, const MatrixRef& x)
 {
     const std::vector<Eigen::Index> bounds = panelBounds(n, kPanels);
-    std::vector<Matrix> partial(kPanels);
     const Matrix xc = x; // contiguous columns
     const Eigen::Index m = xc.cols();
+    const std::size_t panelSize = static_cast<std::size_t>(n * m);
+    const ScratchTrim trimPartials(t_partials);
+    double* partials = t_partials.get(panelSize * kPanels);
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
+        const ScratchTrim trimTiles(t_tiles);
 #pragma omp for schedule(dynamic, 1)
         for (int p = 0; p < kPanels; ++p) {
-            Matrix& y = partial[static_cast<std::size_t>(p)];
-            y.setZero(n, m);
+            Eigen::Map<Matrix> y(partials + panelSize * static_cast<std::size_t>(p), n, m);
+            y.setZero();
             if (m >= kTiledFromColumns) {
                 tiledPanel(k, n, bounds[static_cast<std::size_t>(p)],
                            bounds[static_cast<std::size_t>(p) + 1], xc, y);
@@ -134,8 +181,8 @@ template <typename T> Matrix packedProduct(const T* k, Eigen::Index n, const Mat
         }
     }
     Matrix sum = Matrix::Zero(n, m);
-    for (const Matrix& part : partial) {
-        sum += part;
+    for (int p = 0; p < kPanels; ++p) {
+        sum += Eigen::Map<Matrix>(partials + panelSize * static_cast<std::size_t>(p), n, m);
     }
     return sum;
 }

@@ -86,6 +86,15 @@ template <typename F> void onEachPoolThread(int threads, F f)
 #endif
 }
 
+bool isCaller()
+{
+#ifdef _OPENMP
+    return omp_get_thread_num() == 0;
+#else
+    return true;
+#endif
+}
+
 } // namespace
 
 bool flushesSubnormals()
@@ -103,13 +112,19 @@ FlushSubnormalsScope::FlushSubnormalsScope(Threads threads)
     const int poolThreads = 1;
 #endif
     if (threads == Threads::CallerAndPool && outermost && poolThreads > 1) {
-        // The team starts (and creates any missing thread) before any mode changes, so a new
-        // thread's own mode is the caller's, not ours.
+        // The pool's threads first, each saving its own mode, and the caller's after the team
+        // has ended: a thread libgomp starts for the team inherits the caller's mode, which
+        // must still be the caller's own; LLVM's libomp copies the caller's mode into every
+        // thread of a team as it starts and gives the caller back its mode from before the
+        // region when the team ends, so the caller's change must be made outside the region.
         m_poolThreads = poolThreads;
-        onEachPoolThread(m_poolThreads, enter);
-    } else {
-        enter();
+        onEachPoolThread(m_poolThreads, [] {
+            if (!isCaller()) {
+                enter();
+            }
+        });
     }
+    enter();
 }
 
 FlushSubnormalsScope::~FlushSubnormalsScope()
@@ -122,11 +137,9 @@ FlushSubnormalsScope::~FlushSubnormalsScope()
         // the one it would have inherited outside the scope.
         const unsigned callers = readMode();
         onEachPoolThread(m_poolThreads, [callers] {
-#ifdef _OPENMP
-            if (omp_get_thread_num() == 0) {
-                return; // the caller, done above
+            if (isCaller()) {
+                return; // done above
             }
-#endif
             if (t_depth > 0) {
                 leave();
             } else {
