@@ -153,7 +153,17 @@ public:
         } else if (parser.isSet(QStringLiteral("joint"))) {
             // The edges' marginals are computed after the fit: the export waits for both (or
             // goes without them when the model has no closed form, which the edges say).
+            // One feature column has no joint plot (and never gets the margins it would wait
+            // for): a refused option value, as seaborn's jointplot refuses one variable.
             const auto ready = [this] {
+                if (m_window.controller()->features().cols() < 2) {
+                    std::fprintf(stderr,
+                                 "sosrep-studio: --joint: needs two feature columns; the data "
+                                 "has %ld\n",
+                                 long(m_window.controller()->features().cols()));
+                    QApplication::exit(kExitUsage);
+                    return;
+                }
                 const auto [top, right] = m_window.densityView()->jointPoints();
                 if ((top > 0 && right > 0) ||
                     !m_window.controller()->marginalUnavailable().isEmpty()) {

@@ -8,6 +8,8 @@
 #include <algorithm>
 
 #include <cmath>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace sosrep {
 
@@ -28,10 +30,17 @@ int Dataset::columnIndex(const std::string& name) const
 
 Dataset Dataset::selectColumns(const std::vector<std::string>& names) const
 {
+    std::unordered_map<std::string, Eigen::Index> index;
+    index.reserve(columns.size());
+    for (size_t j = 0; j < columns.size(); ++j) {
+        index.emplace(columns[j], static_cast<Eigen::Index>(j));
+    }
     Dataset out;
     out.x.resize(x.rows(), static_cast<Eigen::Index>(names.size()));
     for (size_t j = 0; j < names.size(); ++j) {
-        out.x.col(static_cast<Eigen::Index>(j)) = x.col(columnIndex(names[j]));
+        const auto it = index.find(names[j]);
+        out.x.col(static_cast<Eigen::Index>(j)) =
+            x.col(it != index.end() ? it->second : columnIndex(names[j])); // columnIndex throws
     }
     out.columns = names;
     out.labels = labels;
@@ -45,15 +54,17 @@ Dataset Dataset::selectColumns(const std::vector<std::string>& names) const
 Dataset Dataset::matchColumns(const std::vector<std::string>& names,
                               std::vector<std::string>* unused) const
 {
+    const std::unordered_set<std::string> have(columns.begin(), columns.end());
+    const std::unordered_set<std::string> wanted(names.begin(), names.end());
     std::vector<std::string> missing;
     for (const std::string& n : names) {
-        if (std::find(columns.begin(), columns.end(), n) == columns.end()) {
+        if (have.count(n) == 0) {
             missing.push_back(n);
         }
     }
     std::vector<std::string> extra;
     for (const std::string& c : columns) {
-        if (std::find(names.begin(), names.end(), c) == names.end()) {
+        if (wanted.count(c) == 0) {
             extra.push_back(c);
         }
     }
@@ -79,12 +90,11 @@ Dataset Dataset::matchColumns(const std::vector<std::string>& names,
 
 void checkDistinctNames(const std::vector<std::string>& names, const std::string& parameter)
 {
-    for (size_t i = 0; i < names.size(); ++i) {
-        for (size_t j = i + 1; j < names.size(); ++j) {
-            if (names[i] == names[j]) {
-                throw ParameterError(parameter,
-                                     "names the column " + quotedText(names[i]) + " twice");
-            }
+    std::unordered_set<std::string> seen;
+    seen.reserve(names.size());
+    for (const std::string& name : names) {
+        if (!seen.insert(name).second) {
+            throw ParameterError(parameter, "names the column " + quotedText(name) + " twice");
         }
     }
 }

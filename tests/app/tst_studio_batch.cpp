@@ -311,6 +311,25 @@ private slots:
         }
     }
 
+    // Issue 52: --joint on one feature column waited forever for margins a 1-D view never has.
+    void jointOnOneColumnIsRefused()
+    {
+        QByteArray csv = "x\n";
+        for (int i = 0; i < 60; ++i) {
+            csv += QByteArray::number(std::sin(i * 0.7)) + '\n';
+        }
+        const QString data = writeFile(QStringLiteral("joint_one.csv"), csv);
+        const QString out = m_dir.filePath(QStringLiteral("joint_one.svg"));
+        const Run r =
+            studio({data, QStringLiteral("--joint"), QStringLiteral("--export-plot"), out}, 60000);
+        QVERIFY(r.finished);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(
+            r.err.contains(QStringLiteral("--joint: needs two feature columns; the data has 1")),
+            qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+    }
+
     // Issue 38: --pairplot exports the pair plot once every panel is in; two columns are
     // refused (the map is their pair plot).
     void pairPlotExportsEveryPanel()
