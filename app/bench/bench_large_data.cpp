@@ -87,7 +87,7 @@ void smallLengthScaleRows(const std::string& dir)
     const SplitIndices s = trainTestSplit(data.rows(), 0.3, 42, data.labels, true);
     const Matrix train = data.selectRows(s.train).x;
     const Matrix x = Scaler::fit(ScalingKind::MinMax, train).apply(train);
-    const double medianDistance = medianPairwiseDistance(x, 0);
+    const double medianDistance = medianPairwiseDistance(x); // over 1000 seeded rows
     std::printf("\n| fixed l on the shuttle split (%ld rows, min-max) | back-end | kernel products "
                 "| seconds (median of 3) |\n|---|---|---|---|\n",
                 long(x.rows()));

@@ -2,16 +2,36 @@
 // Benchmark helpers: programs beside the benchmark, run as their own processes.
 #include "app/bench/bench_process.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <fcntl.h>
+#include <fstream>
+#include <poll.h>
 #include <spawn.h>
-#include <sys/resource.h>
+#include <string>
 #include <sys/wait.h>
 #include <unistd.h>
 
 extern char** environ;
 
 namespace sosrep::bench {
+namespace {
+
+/// VmHWM of a running process in MB (0 once it has ended).
+double residentPeakMb(pid_t pid)
+{
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("VmHWM:", 0) == 0) {
+            return std::atof(line.c_str() + 6) / 1024.0; // kB
+        }
+    }
+    return 0.0;
+}
+
+} // namespace
 
 ChildRun runChild(const std::vector<std::string>& args)
 {
@@ -39,19 +59,31 @@ ChildRun runChild(const std::vector<std::string>& args)
         close(pipeFds[0]);
         return run;
     }
+    // The child's peak from its own /proc entry, sampled while it runs: its rusage would count
+    // this process's resident memory too (the spawned child shares our address space until it
+    // runs its program, and the kernel keeps the larger high-water mark).
     char buf[4096];
-    ssize_t got = 0;
-    while ((got = read(pipeFds[0], buf, sizeof buf)) > 0) {
-        run.output.append(buf, size_t(got));
+    pollfd reader = {pipeFds[0], POLLIN, 0};
+    for (;;) {
+        run.peakMb = std::max(run.peakMb, residentPeakMb(pid));
+        if (poll(&reader, 1, 20) > 0) {
+            const ssize_t got = read(pipeFds[0], buf, sizeof buf);
+            if (got <= 0) {
+                break;
+            }
+            run.output.append(buf, size_t(got));
+        }
     }
     close(pipeFds[0]);
+    // After the pipe closed the child may still run a moment: sample until it has ended.
     int status = 0;
-    struct rusage usage = {};
-    wait4(pid, &status, 0, &usage);
+    while (waitpid(pid, &status, WNOHANG) == 0) {
+        run.peakMb = std::max(run.peakMb, residentPeakMb(pid));
+        usleep(20000);
+    }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
-    run.peakMb = double(usage.ru_maxrss) / 1024.0;
     return run;
 }
 

@@ -7,7 +7,7 @@
 
 namespace sosrep::bench {
 
-/// A child process's run: wall seconds, peak resident memory (its own and its children's) and
+/// A child process's run: wall seconds, peak resident memory (its own, sampled every 20 ms) and
 /// its standard output; seconds negative when it could not start or failed.
 struct ChildRun
 {
