@@ -24,7 +24,10 @@ namespace sosrep::io {
 namespace {
 
 const char* kFormat = "sosrep-model";
-constexpr int kVersion = 2;
+/// 1: before the estimator plug-ins; 2: settings and parameters (log values in data units
+/// from 2026-11, said by log_value_units); 3: 2 with every field of the data-units era, which a
+/// version 3 file must have (its version, not the fields it happens to hold, says what it is).
+constexpr int kVersion = 3;
 
 Json toJson(const Vector& v)
 {
@@ -510,8 +513,10 @@ SavedModel parseModel(std::string_view bytes, const std::string& path)
     }
     const Json& v = member(root, "version");
     const int version = v.is_number_integer() ? v.get<int>() : 0;
-    if (version != 1 && version != kVersion) {
-        throw DataError(path, 0, 0, "unsupported model file version (this build reads 1 and 2)");
+    if (version < 1 || version > kVersion) {
+        throw DataError(path, 0, 0,
+                        "unsupported model file version (this build reads 1 to " +
+                            std::to_string(kVersion) + ")");
     }
     SavedModel m;
     m.columns = columnsFromJson(member(root, "columns"), path);
@@ -525,7 +530,14 @@ SavedModel parseModel(std::string_view bytes, const std::string& path)
         }
         m.parameters = parametersFromJson(objectOf(root, "parameters"), path);
     }
-    const bool hasUnits = root.contains("log_value_units");
+    if (version >= 3 && !root.contains("log_value_units")) {
+        throw fieldError(path, "log_value_units",
+                         "is missing (a version " + std::to_string(version) +
+                             " model file has it)");
+    }
+    // Version 2 files written since log values are in data units say so; they are read as
+    // strictly as version 3.
+    const bool hasUnits = version >= 3 || root.contains("log_value_units");
     if (hasUnits) {
         refuseUnknownFields(root,
                             {"format", "version", "estimator", "settings", "kernel", "scaler",

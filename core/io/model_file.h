@@ -44,7 +44,7 @@ struct SavedModel
 SavedModel savedModelOf(const FittedModel& model, const FitSettings& settings, const Scaler& scaler,
                         const std::vector<std::string>& columns, const Json& provenance);
 
-/// The model as JSON ("format": "sosrep-model", "version": 2).
+/// The model as JSON ("format": "sosrep-model", "version": 3).
 std::string modelJson(const SavedModel& model);
 /// Parses and validates a model file's bytes (version 2, or version 1 as written before the
 /// estimator plug-ins); throws DataError naming `source` (with line and column for malformed

@@ -299,6 +299,16 @@ FitOutcome fitStages(const FitData& data, const FitSettings& settings, const Fit
     const Capabilities caps = estimator.capabilities();
     if (data.weights.size() > 0) {
         checkWeights(data, estimator);
+        // Weights scaled by a power of two to a largest weight in [1, 2): exact, so nothing
+        // moves by a bit, and no sum of them overflows (equal weights of 1e306 summed to
+        // infinity and tuned another length scale).
+        const int exponent = std::ilogb(data.weights.maxCoeff());
+        if (exponent != 0) {
+            FitData scaled = data;
+            scaled.weights =
+                data.weights.unaryExpr([exponent](double v) { return std::ldexp(v, -exponent); });
+            return fitStages(scaled, settings, observer);
+        }
         if (const std::optional<FitData> rows = weightedRowsInOrder(data)) {
             return fitStages(*rows, settings, observer);
         }

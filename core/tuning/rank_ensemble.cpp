@@ -4,6 +4,7 @@
 
 #include "core/errors.h"
 #include "core/estimators/parameter_map.h"
+#include "core/kernels/kernel_operator.h"
 #include "core/util/text.h"
 
 #include <algorithm>
@@ -232,6 +233,18 @@ RankEnsembleModel::load(const Estimator& estimator, const ParameterMap& p, const
         KernelSpec k = kernel;
         k.lengthScale = member.lengthScale;
         member.model = estimator.load(sub, &k);
+        // Every member scores the same rows: one whose training rows have other columns than
+        // the first's would score a wrong slice of them (the file's columns are checked
+        // against the first member only).
+        const int dim = member.model->kernel() ? member.model->kernel()->dim() : -1;
+        const int firstDim = members.empty() || !members.front().model->kernel()
+                                 ? dim
+                                 : members.front().model->kernel()->dim();
+        if (dim != firstDim) {
+            throw ParameterError(prefix + "train", "has " + std::to_string(dim) +
+                                                       " columns, the ensemble's first member " +
+                                                       std::to_string(firstDim));
+        }
         members.push_back(std::move(member));
     }
     return std::unique_ptr<RankEnsembleModel>(

@@ -92,6 +92,13 @@ private slots:
             << "not a member of the ensemble" << 6;
         QTest::newRow("a scaler field nobody reads") << gaussian << "scaler.center"
                                                      << "is not a field" << 7;
+        // Issue 52: the second member's columns were never checked (AUC 1.0 -> 0.81), and a
+        // current file that lost the fields of the data-units era read as an older one.
+        QTest::newRow("an ensemble member with a column fewer")
+            << anomaly << "parameters.member1.train"
+            << "has 2 columns, the ensemble's first member 3" << 8;
+        QTest::newRow("log_value_units and kernel.feature_seed missing") << sdo << "log_value_units"
+                                                                         << "is missing" << 9;
     }
 
     void currentFilesAreReadStrictly()
@@ -115,6 +122,19 @@ private slots:
             [](QJsonObject& r) { setIn(r, "parameters", "member7.weights", QJsonArray{1.0}); },
             [](QJsonObject& r) {
                 setIn(r, "scaler", "center", QJsonArray{0.0, 0.0});
+            },
+            [](QJsonObject& r) {
+                QJsonArray rows = r["parameters"].toObject()["member1.train"].toArray();
+                for (QJsonValueRef row : rows) {
+                    QJsonArray a = row.toArray();
+                    a.removeLast();
+                    row = a;
+                }
+                setIn(r, "parameters", "member1.train", rows);
+            },
+            [](QJsonObject& r) {
+                r.remove(QStringLiteral("log_value_units"));
+                setIn(r, "kernel", "feature_seed", QJsonValue::Undefined);
             },
         };
         mutations[size_t(mutation)](root);
@@ -225,16 +245,34 @@ private slots:
         }
     }
 
-    // A file written before log values were in data units predates none of these checks' fields
-    // by choice: it keeps the defaults of its day (no "features": the default count) and reads.
+    // A file written before log values were in data units (version 2 without log_value_units)
+    // keeps the defaults of its day (no "sdo_order": the default) and reads; a version 2 file
+    // written since reads as strictly as version 3 (issue 52: a current file that lost fields
+    // read as an older one, with seed 0 instead of its own).
     void olderFilesKeepTheirDefaults()
     {
         QJsonObject root =
             fitted(QStringLiteral("old.json"), {"--kernel", "sdo", "--length-scale", "0.3"});
+        QCOMPARE(root["version"].toInt(), 3);
+        root["version"] = 2;
+        const CliRun asWritten = scoreWith(root); // version 2 since data units: read strictly
+        QVERIFY2(asWritten.code == 0, qPrintable(asWritten.err));
+        setIn(root, "kernel", "feature_seed", QJsonValue::Undefined);
+        QCOMPARE(scoreWith(root).code, 3);
+        setIn(root, "kernel", "feature_seed", QStringLiteral("3"));
         root.remove(QStringLiteral("log_value_units"));
         setIn(root, "kernel", "sdo_order", QJsonValue::Undefined);
         const CliRun r = scoreWith(root);
         QVERIFY2(r.code == 0, qPrintable(r.err));
+        // Version 3 says what it must hold, whatever fields are left.
+        root["version"] = 3;
+        const CliRun current = scoreWith(root);
+        QVERIFY2(current.code == 3 && current.err.contains(QStringLiteral("log_value_units")),
+                 qPrintable(current.err));
+        root["version"] = 4;
+        const CliRun future = scoreWith(root);
+        QVERIFY2(future.code == 3 && future.err.contains(QStringLiteral("reads 1 to 3")),
+                 qPrintable(future.err));
     }
 };
 

@@ -97,6 +97,33 @@ private slots:
         QVERIFY(ones.model->logValues(y).values == plain.model->logValues(y).values);
     }
 
+    // Issue 52: equal weights of 1e306 summed to infinity in the tuning, which then chose
+    // l = 1.85 instead of 0.096. Weights are scaled first: any common factor changes nothing,
+    // bit for bit, from 1e-300 to 1e306.
+    void scaledWeightsAreTheSameWeightsBitForBit()
+    {
+        const Matrix x = test::normalMatrix(120, 2, 7);
+        Vector w(120);
+        for (int i = 0; i < 120; ++i) {
+            w(i) = 0.5 + (i % 5);
+        }
+        const Matrix y = test::normalMatrix(30, 2, 9);
+        const FitOutcome plain = fitKde(x, Vector());
+        const FitOutcome weighted = fitKde(x, w);
+        for (const double factor : {1e306, 1e-300, 3.0}) {
+            const FitOutcome equal = fitKde(x, Vector::Constant(120, factor));
+            QCOMPARE(equal.lengthScale, plain.lengthScale);
+            QVERIFY(equal.model->logValues(y).values == plain.model->logValues(y).values);
+            const FitOutcome scaled = fitKde(x, Vector(w * factor));
+            QCOMPARE(scaled.lengthScale, weighted.lengthScale);
+            const Vector a = scaled.model->logValues(y).values;
+            const Vector b = weighted.model->logValues(y).values;
+            // A power of two is exact; 3 and the powers of ten round each weight once.
+            QVERIFY2((a - b).cwiseAbs().maxCoeff() <= 1e-12,
+                     qPrintable(QString::number((a - b).cwiseAbs().maxCoeff())));
+        }
+    }
+
     void aZeroWeightIsARemovedRowAndOrderDoesNotMatter()
     {
         // Tuned l, both purposes: the rows of weight 0 (far away: they would move l and the

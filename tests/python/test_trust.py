@@ -111,6 +111,7 @@ def test_a_threshold_saved_before_data_units_reads_in_todays_units(moons, tmp_pa
     # The same file as an older build wrote it: no units field, log values and the threshold
     # per unit of the scaled coordinates (sum_j log range_j above today's).
     old = json.loads(text)
+    old["version"] = 2  # the version those builds wrote
     del old["log_value_units"]
     shift = float(np.sum(np.log(np.ptp(moons * 10.0, axis=0))))
     old["provenance"]["outlier_threshold"]["offset"] += shift
