@@ -8,6 +8,7 @@
 #include "core/data/npz_reader.h"
 #include "core/data/scaler.h"
 #include "core/data/split.h"
+#include "core/io/json.h"
 #include "core/kernels/kernel_operator.h"
 #include "core/pipeline/fit_route.h"
 #include "core/tuning/length_scale_rules.h"
@@ -60,18 +61,26 @@ FixedFit fixedFit(const Matrix& x, double lengthScale, const std::string& backen
     return out;
 }
 
-/// A number from the last line of a `sosrep fit` summary (JSON), as text ("-" when absent).
+/// A top-level field of the `sosrep fit` summary (the last line of its output, JSON), as text
+/// ("-" when absent or unreadable).
 std::string summaryField(const std::string& output, const std::string& key)
 {
-    const size_t at = output.rfind("\"" + key + "\":");
-    if (at == std::string::npos) {
+    const size_t end = output.find_last_not_of('\n');
+    if (end == std::string::npos) {
         return "-";
     }
-    size_t begin = at + key.size() + 3;
-    size_t end = output.find_first_of(",}", begin);
-    std::string v = output.substr(begin, end - begin);
-    v.erase(std::remove(v.begin(), v.end(), '"'), v.end());
-    return v;
+    const size_t begin = output.rfind('\n', end);
+    try {
+        const io::Json summary = io::parseJsonObject(
+            output.substr(begin == std::string::npos ? 0 : begin + 1), "summary");
+        const auto it = summary.find(key);
+        if (it == summary.end()) {
+            return "-";
+        }
+        return it->is_string() ? it->get<std::string>() : it->dump();
+    } catch (const std::exception&) {
+        return "-";
+    }
 }
 
 /// The default `sosrep fit --train FILE` as its own process: one row of the large-data table.

@@ -282,11 +282,7 @@ WeightSummary checkedWeights(const RatioModel& model, const Vector& weights, Com
     if (!model.report().note.empty()) {
         ctx.warn(model.report().note);
     }
-    if (ws.negativeShare > 0.0) {
-        ctx.warn(QString::number(100.0 * ws.negativeShare, 'f', 1).toStdString() +
-                 " % of the weights are negative (FIRE imposes no sign): --weights-out also "
-                 "gives them clipped at 0 and renormalized to mean 1 (post-processing)");
-    }
+    ctx.warn(weightWarnings(ws, weights.size()));
     return ws;
 }
 

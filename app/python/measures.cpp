@@ -32,6 +32,11 @@ py::dict weightSummary(const py::array_t<double, py::array::c_style | py::array:
     d["minimum"] = s.minimum;
     d["maximum"] = s.maximum;
     d["non_finite"] = s.nonFinite;
+    py::list warnings;
+    for (const std::string& text : weightWarnings(s, Eigen::Index(w.size()))) {
+        warnings.append(text);
+    }
+    d["warnings"] = warnings;
     return d;
 }
 

@@ -115,4 +115,23 @@ double weightedAverage(const Vector& h, const Vector& w)
     return h.cwiseProduct(w).sum() / static_cast<double>(h.size());
 }
 
+std::vector<std::string> weightWarnings(const WeightSummary& s, Eigen::Index rows)
+{
+    std::vector<std::string> out;
+    if (s.negativeShare > 0.0) {
+        out.push_back(numberText(100.0 * s.negativeShare, 3) +
+                      " % of the weights are negative (FIRE imposes no sign): the clipped and "
+                      "renormalized form sets them to 0 and the rest to mean 1 (post-processing)");
+    }
+    if (rows > 0 && s.essFraction < kLowEssShare) {
+        out.push_back("the weights' effective sample size is " + numberText(s.ess, 3) + " of " +
+                      std::to_string(rows) + " rows (" + numberText(100.0 * s.essFraction, 3) +
+                      " %, below " + numberText(100.0 * kLowEssShare, 3) + " %; mean weight " +
+                      numberText(s.mean, 3) +
+                      "): a few rows carry them, and every weighted average is as noisy as one "
+                      "over those few; a larger t or lambda smooths the ratio");
+    }
+    return out;
+}
+
 } // namespace sosrep

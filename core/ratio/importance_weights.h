@@ -5,6 +5,7 @@
 #include "core/types.h"
 
 #include <string>
+#include <vector>
 
 namespace sosrep {
 
@@ -34,6 +35,14 @@ struct WeightSummary
     long long nonFinite = 0; // counted; they are left out of the sums
 };
 WeightSummary summarizeWeights(const Vector& w);
+
+/// Below this share of the rows, an effective sample size says the weights rest on a handful
+/// of rows: every average they give is as noisy as one over that handful.
+constexpr double kLowEssShare = 0.05;
+
+/// What every front end says about a ratio's weights: the negative share (FIRE imposes no sign)
+/// and an effective sample size below kLowEssShare of the rows, whatever the fit's t or lambda.
+std::vector<std::string> weightWarnings(const WeightSummary& s, Eigen::Index rows);
 
 /// Weighted least squares beta = (X^T W X)^+ X^T W y (paper section 6.4.1), with an intercept
 /// column first when asked; negative weights are used as given.

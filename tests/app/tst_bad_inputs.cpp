@@ -543,6 +543,39 @@ private slots:
         QVERIFY2(!r.err.contains(QStringLiteral("tuned t")), qPrintable(r.err));
     }
 
+    // Issue 52: uLSIF at t = 1e-7 gave an ESS of 1 of 300 rows and a mean weight of 6e-34
+    // with exit 0 and no word; at an ordinary t the weights carry no such warning.
+    void aLowEffectiveSampleSizeIsSaid()
+    {
+        QTemporaryDir out;
+        const QStringList ratio{"ratio",
+                                "--p",
+                                m_train,
+                                "--label-column",
+                                "label",
+                                "--q",
+                                m_test,
+                                "--estimator",
+                                "ulsif",
+                                "--weights-out",
+                                out.filePath(QStringLiteral("w.csv"))};
+        for (const char* t : {"1e-7", "0.05"}) {
+            const CliRun r = runSosrep(ratio + QStringList{"--t", QLatin1String(t)});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+            const QJsonObject summary = r.summary();
+            const bool low = summary[QStringLiteral("weight_ess_fraction")].toDouble() < 0.05;
+            QCOMPARE(low, QLatin1String(t) == QLatin1String("1e-7"));
+            const bool said = r.err.contains(QStringLiteral("effective sample size"));
+            QVERIFY2(said == low, qPrintable(r.err));
+            const bool listed = summary[QStringLiteral("warnings")]
+                                    .toVariant()
+                                    .toStringList()
+                                    .join(QLatin1Char('\n'))
+                                    .contains(QStringLiteral("below 5 %"));
+            QCOMPARE(listed, low);
+        }
+    }
+
     // Issue 23: an exported _test.csv given as a score file had its label column ranked as a
     // method (AUC 1).
     void anExportedSplitIsNotAScoreFile()

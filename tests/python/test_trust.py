@@ -176,6 +176,18 @@ def test_a_refused_fit_names_the_keyword_to_change(make, fit_args, error, keywor
     assert re.search(rf"\b{keyword}\b", message), message
 
 
+def test_a_low_effective_sample_size_warns():
+    # Issue 52: uLSIF at t = 1e-7 gave an ESS of 1 of 300 rows without a word.
+    with pytest.warns(sosrep.FitWarning, match="effective sample size .* below 5 %"):
+        est = sosrep.ULSIF(t=1e-7).fit(_BLOB, _BLOB[:200] + 0.5)
+    assert est.ess_ < 0.05 * len(_BLOB)
+    assert est.weight_summary_["warnings"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", sosrep.FitWarning)
+        est = sosrep.ULSIF(t=0.05).fit(_BLOB, _BLOB[:200] + 0.5)
+    assert est.weight_summary_["warnings"] == []
+
+
 def test_kernel_sos_fits_with_its_defaults_where_a_fine_l_cannot_be_fitted():
     # 21 columns: at the finest l of the sweep the kernel's mass leaves double precision; those
     # points are skipped instead of failing the fit ("lambda may be too large" before).

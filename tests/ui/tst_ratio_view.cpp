@@ -331,6 +331,24 @@ private slots:
         QVERIFY(r->result() == nullptr);
     }
 
+    // Issue 52: a t at which a few rows carry the weights (ESS below 5 % of them) fitted without
+    // a word; the view says it, as `sosrep ratio` and Python do.
+    void aLowEffectiveSampleSizeIsSaid()
+    {
+        MainWindow w;
+        auto* c = w.controller();
+        RatioController* r = c->ratio();
+        c->generateToy(sosrep::ToyKind::Shift, 400, 4);
+        QVERIFY(r->setSource(labelSplit()));
+        r->setEstimator("ulsif");
+        QVERIFY(r->setOption("t", "1e-7"));
+        r->fit();
+        QTRY_VERIFY_WITH_TIMEOUT(r->result() != nullptr, 60000);
+        QVERIFY(r->result()->summary.essFraction < 0.05);
+        const QString readout = w.ratioView()->readoutText();
+        QVERIFY2(readout.contains(QStringLiteral("effective sample size")), qPrintable(readout));
+    }
+
     // Type II in the Ratio view: q as an expression (no q rows needed), as a density fitted to
     // the q rows, or 1; a syntax error names its column and keeps the mode.
     void ratioViewTypeTwo()

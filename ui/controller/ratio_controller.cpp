@@ -541,6 +541,10 @@ void describeRatio(RatioResult& r, const Matrix& pRaw, const Matrix& qRaw, int x
     yColumn = d > 1 ? std::min<int>(yColumn, int(d) - 1) : xColumn;
     r.weights = m.ratio(r.scaler.apply(pRaw));
     r.summary = summarizeWeights(r.weights);
+    r.weightWarnings.clear();
+    for (const std::string& w : weightWarnings(r.summary, r.weights.size())) {
+        r.weightWarnings << QString::fromStdString(w);
+    }
     r.pMean = pRaw.colwise().mean().transpose();
     r.qMean = qRaw.rows() > 0 ? Vector(qRaw.colwise().mean().transpose())
                               : Vector::Constant(d, std::numeric_limits<double>::quiet_NaN());

@@ -78,6 +78,8 @@ struct RatioResult
     /// What the fit warned (the tuning's choice at the edge of its grid...), as `sosrep ratio`
     /// prints it.
     QStringList warnings;
+    /// What the shown model's weights warn (a low effective sample size...), renewed with them.
+    QStringList weightWarnings;
 };
 
 /// The Ratio view's state (issue 10): the two samples, the ratio settings (the same FitSettings

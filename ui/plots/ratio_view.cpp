@@ -509,7 +509,7 @@ void RatioView::updateReadout()
     }
     const WeightSummary& s = r->summary;
     QString html;
-    for (const QString& w : r->warnings) {
+    for (const QString& w : r->warnings + r->weightWarnings) {
         html += tr("<p style='color:#a04000'><b>Note:</b> %1</p>").arg(w.toHtmlEscaped());
     }
     html += tr("<b>Weights on the %1 rows of p</b> (raw, as estimated):<br>"

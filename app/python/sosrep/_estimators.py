@@ -653,6 +653,8 @@ class RatioEstimator(SosrepEstimator):
         self.weights_ = self.ratio(X)
         self.weight_summary_ = _sosrep.weight_summary(self.weights_)
         self.ess_ = self.weight_summary_["ess"]
+        for message in self.weight_summary_["warnings"]:
+            warnings.warn(message, FitWarning, stacklevel=2)
         return self
 
     def ratio(self, X):
