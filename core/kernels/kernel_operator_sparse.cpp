@@ -192,9 +192,15 @@ void KernelOperator::buildSparse(const SweepWorkspace* workspace) const
     RadialProfile profile;
     profile.gaussian = m_spec.type == KernelType::Gaussian;
     profile.scale = profile.gaussian ? -0.5 / (l * l) : -1.0 / l;
+    // Asked for, it is counted first and refused over the limit of any one matrix (a dense
+    // one's); chosen by the planner, its sampled prediction was within the planner's 2 GB.
+    const double maxEntries = m_spec.backend == BackendChoice::Sparse
+                                  ? limits::kMaxMatrixBytes / sparseEntryBytes(single)
+                                  : 0.0;
     m_sparse = SparseSymmetric::build(*m_tree, r * r, profile,
                                       single ? SparseSymmetric::Precision::Single
-                                             : SparseSymmetric::Precision::Double);
+                                             : SparseSymmetric::Precision::Double,
+                                      maxEntries);
     // After the fact: the tree's counts are exact, and a kernel past the limit is refused
     // before any solver step (the sample's prediction decided only the back-end).
     checkMatrixSize(double(m_sparse.nonZeros()) * sparseEntryBytes(single) / sizeof(double), 1.0,

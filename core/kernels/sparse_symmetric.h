@@ -40,9 +40,11 @@ public:
     /// Entry (i, j) = the profile at d2 for every pair of rows of `tree` within squared distance
     /// r2. Each value is libm's exp of the pair's distance, the same bits from either end, so K
     /// is exactly symmetric and its diagonal exactly 1; below the smallest normal number of
-    /// the precision an entry is exactly 0 (issue 48).
+    /// the precision an entry is exactly 0 (issue 48). With `maxEntries` > 0 the pairs are
+    /// counted first, and more than that many refused (ParameterError "backend") before any
+    /// is stored; the blocks are then allocated at their exact sizes.
     static SparseSymmetric build(const KdTree& tree, double r2, const RadialProfile& profile,
-                                 Precision precision);
+                                 Precision precision, double maxEntries = 0.0);
 
     Eigen::Index size() const { return m_n; }
     /// Stored entries (both triangles, the diagonal once).

@@ -182,6 +182,35 @@ private slots:
         QCOMPARE(k(5, 5), 1.0);
     }
 
+    // A kernel asked to be sparse where it is not (all of shuttle at l = 0.02: 1.4e9 entries)
+    // took 16 GB before a size check after the fact; counted first, it is refused before any
+    // entry is stored, and a counted build is the same matrix.
+    void askedSparse_overTheLimit_isRefusedFromTheCount()
+    {
+        const Matrix x = clusteredRows(1200, 3, 11);
+        const double l = 0.004;
+        const KdTree tree(x);
+        const double r = truncationRadius(gaussian(l, BackendChoice::Sparse));
+        RadialProfile profile;
+        profile.scale = -0.5 / (l * l);
+        const auto double_ = SparseSymmetric::Precision::Double;
+        const SparseSymmetric plain = SparseSymmetric::build(tree, r * r, profile, double_);
+        const double entries = double(plain.nonZeros());
+        const SparseSymmetric counted =
+            SparseSymmetric::build(tree, r * r, profile, double_, entries);
+        QCOMPARE(counted.nonZeros(), plain.nonZeros());
+        QVERIFY(counted.toDense() == plain.toDense());
+        try {
+            SparseSymmetric::build(tree, r * r, profile, double_, entries - 1.0);
+            QFAIL("expected a ParameterError");
+        } catch (const ParameterError& e) {
+            QCOMPARE(QString::fromStdString(e.parameter()), QStringLiteral("backend"));
+            QVERIFY2(QString::fromStdString(e.message())
+                         .contains(QString::number(plain.nonZeros()) + " entries"),
+                     e.what());
+        }
+    }
+
     void sparseProduct_isTheExactProduct_andThreadIndependent()
     {
         // Against a brute-force oracle (each pair's distance from its differences, long double
