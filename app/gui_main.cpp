@@ -13,6 +13,8 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QFileInfo>
+#include <QSaveFile>
 #include <QTimer>
 
 #include <clocale>
@@ -338,7 +340,13 @@ private:
         }
         bool ok = true;
         if (!m_shot.isEmpty()) {
-            ok = m_window.grab().save(m_shot);
+            // Through a temporary file and a rename, as --export-plot: a full disk keeps the
+            // old file instead of leaving a truncated PNG in its place.
+            QSaveFile file(m_shot);
+            const QByteArray suffix = QFileInfo(m_shot).suffix().toLower().toLatin1();
+            ok = file.open(QIODevice::WriteOnly) &&
+                 m_window.grab().save(&file, suffix.isEmpty() ? "png" : suffix.constData()) &&
+                 file.commit();
             std::fprintf(ok ? stdout : stderr,
                          ok ? "screenshot saved to %s\n" : "cannot write %s\n", qPrintable(m_shot));
         }

@@ -27,11 +27,16 @@ private:
 
     static Run studio(const QStringList& args, int timeoutMs = 120000)
     {
+        return run(QStringLiteral(SOSREP_STUDIO), args, timeoutMs);
+    }
+
+    static Run run(const QString& program, const QStringList& args, int timeoutMs)
+    {
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         p.setProcessEnvironment(env);
-        p.start(QStringLiteral(SOSREP_STUDIO), args);
+        p.start(program, args);
         Run r;
         r.finished = p.waitForStarted() && p.waitForFinished(timeoutMs);
         if (!r.finished) {
@@ -408,6 +413,29 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(expected), qPrintable(r.err));
         QVERIFY(!QFile::exists(shot));
+    }
+
+    // Issue 52: a full disk (here a 512-byte file size limit, SIGXFSZ ignored so that the
+    // write fails with EFBIG as on a full disk) replaced the old screenshot with a truncated one.
+    void aScreenshotThatCannotBeWrittenKeepsTheOldFile()
+    {
+        QTemporaryDir dir;
+        const QString shot = dir.filePath(QStringLiteral("shot.png"));
+        QCOMPARE(writeTempFile(dir, QStringLiteral("shot.png"), "the old file"), shot);
+        const Run r = run(QStringLiteral("/bin/sh"),
+                          {QStringLiteral("-c"),
+                           QStringLiteral("trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\""),
+                           QStringLiteral(SOSREP_STUDIO), QStringLiteral("--demo"),
+                           QStringLiteral("--screenshot"), shot},
+                          120000);
+        QVERIFY(r.finished);
+        QCOMPARE(r.exitCode, 5);
+        QVERIFY2(r.err.contains(shot), qPrintable(r.err));
+        QFile f(shot);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("the old file"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+                 QStringList{QStringLiteral("shot.png")}); // no temporary file left
     }
 
     void unwritableScreenshotEndsWithTheOutputCode()
