@@ -59,6 +59,19 @@ private:
         return split;
     }
 
+    /// The Ratio view's uLSIF on the shift toy (400 rows, seed 4) split by its label; null
+    /// when the split is refused.
+    static RatioController* ulsifOnTheShiftToy(MainWindow& w)
+    {
+        RatioController* r = w.controller()->ratio();
+        w.controller()->generateToy(sosrep::ToyKind::Shift, 400, 4);
+        if (!r->setSource(labelSplit())) {
+            return nullptr;
+        }
+        r->setEstimator("ulsif");
+        return r;
+    }
+
 private slots:
     // Issue 24: "q = rows in a rectangle" left p = the other rows (disjoint supports, 47 %
     // negative weights) and the rectangle was not drawn. Now p = all rows by default (a box
@@ -313,11 +326,8 @@ private slots:
     void aRatioWhoseWeightsUnderflowIsRefusedNamingT()
     {
         MainWindow w;
-        auto* c = w.controller();
-        RatioController* r = c->ratio();
-        c->generateToy(sosrep::ToyKind::Shift, 400, 4);
-        QVERIFY(r->setSource(labelSplit()));
-        r->setEstimator("ulsif");
+        RatioController* r = ulsifOnTheShiftToy(w);
+        QVERIFY(r);
         QSignalSpy errors(r, &RatioController::errorOccurred);
         if (r->setOption("t", "1e-10")) {
             r->fit();
@@ -336,11 +346,8 @@ private slots:
     void aLowEffectiveSampleSizeIsSaid()
     {
         MainWindow w;
-        auto* c = w.controller();
-        RatioController* r = c->ratio();
-        c->generateToy(sosrep::ToyKind::Shift, 400, 4);
-        QVERIFY(r->setSource(labelSplit()));
-        r->setEstimator("ulsif");
+        RatioController* r = ulsifOnTheShiftToy(w);
+        QVERIFY(r);
         QVERIFY(r->setOption("t", "1e-7"));
         r->fit();
         QTRY_VERIFY_WITH_TIMEOUT(r->result() != nullptr, 60000);
