@@ -3,6 +3,7 @@
 #include "core/grid/binned_grid.h"
 
 #include "core/util/float_mode.h"
+#include "core/util/parallel_failure.h"
 
 #include <unsupported/Eigen/FFT>
 
@@ -30,21 +31,26 @@ int nextPowerOfTwo(int n)
 void fftColumns(ComplexMatrix& a, bool inverse, Eigen::Index count)
 {
     const Eigen::Index rows = a.rows();
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
         Eigen::FFT<double> fft;
-        std::vector<std::complex<double>> out(static_cast<size_t>(rows));
+        std::vector<std::complex<double>> out;
+        failure.run([&] { out.resize(static_cast<size_t>(rows)); });
 #pragma omp for schedule(static)
         for (Eigen::Index c = 0; c < count; ++c) {
-            if (inverse) {
-                fft.inv(out.data(), a.col(c).data(), rows);
-            } else {
-                fft.fwd(out.data(), a.col(c).data(), rows);
-            }
-            std::copy(out.begin(), out.end(), a.col(c).data());
+            failure.run([&] {
+                if (inverse) {
+                    fft.inv(out.data(), a.col(c).data(), rows);
+                } else {
+                    fft.fwd(out.data(), a.col(c).data(), rows);
+                }
+                std::copy(out.begin(), out.end(), a.col(c).data());
+            });
         }
     }
+    failure.rethrow();
 }
 
 /// 2-D FFT as columns, transpose, columns: the result is the transform *transposed*. Products
@@ -132,29 +138,33 @@ OffsetTables offsetTables(const KernelOperator& op, int nx, int ny, double hx, d
     tab.k = Matrix::Zero(tab.p, tab.q);
     tab.kxx = Matrix::Zero(tab.p, tab.q);
     tab.kyy = Matrix::Zero(tab.p, tab.q);
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(static)
         for (int a = -(nx - 1); a <= nx - 1; ++a) {
-            for (int b = -(ny - 1); b <= ny - 1; ++b) {
-                const double dx = a * hx;
-                const double dy = b * hy;
-                const double r = std::hypot(dx, dy);
-                double k = 0.0, dk = 0.0, d2k = 0.0;
-                op.radialProfile(r, k, dk, d2k);
-                const int ia = (a + tab.p) % tab.p;
-                const int ib = (b + tab.q) % tab.q;
-                tab.k(ia, ib) = k;
-                if (r > 0.0) {
-                    const double cx = dx * dx / (r * r);
-                    const double cy = dy * dy / (r * r);
-                    tab.kxx(ia, ib) = d2k * cx + dk / r * (1.0 - cx);
-                    tab.kyy(ia, ib) = d2k * cy + dk / r * (1.0 - cy);
+            failure.run([&] {
+                for (int b = -(ny - 1); b <= ny - 1; ++b) {
+                    const double dx = a * hx;
+                    const double dy = b * hy;
+                    const double r = std::hypot(dx, dy);
+                    double k = 0.0, dk = 0.0, d2k = 0.0;
+                    op.radialProfile(r, k, dk, d2k);
+                    const int ia = (a + tab.p) % tab.p;
+                    const int ib = (b + tab.q) % tab.q;
+                    tab.k(ia, ib) = k;
+                    if (r > 0.0) {
+                        const double cx = dx * dx / (r * r);
+                        const double cy = dy * dy / (r * r);
+                        tab.kxx(ia, ib) = d2k * cx + dk / r * (1.0 - cx);
+                        tab.kyy(ia, ib) = d2k * cy + dk / r * (1.0 - cy);
+                    }
                 }
-            }
+            });
         }
     }
+    failure.rethrow();
     return tab;
 }
 
@@ -201,41 +211,46 @@ void addNearField(Matrix& field, const Binned& bin, const OffsetTables& tab,
     const int nx = spec.nx;
     const int ny = spec.ny;
     constexpr int reach = 2;
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic, 4)
         for (int i = 0; i < nx; ++i) {
-            for (int j = 0; j < ny; ++j) {
-                double correction = 0.0;
-                for (int ci = std::max(0, i - reach); ci <= std::min(nx - 2, i + reach - 1); ++ci) {
-                    for (int cj = std::max(0, j - reach); cj <= std::min(ny - 2, j + reach - 1);
-                         ++cj) {
-                        for (const int n : bin.cells[static_cast<size_t>(ci) * ny + cj]) {
-                            const BinnedPoint& pt = bin.points[static_cast<size_t>(n)];
-                            double k = 0.0, dk = 0.0, d2k = 0.0;
-                            op.radialProfile(std::hypot(spec.x(i) - pt.x, spec.y(j) - pt.y), k, dk,
-                                             d2k);
-                            const double c[4] = {(1 - pt.t) * (1 - pt.s), pt.t * (1 - pt.s),
-                                                 (1 - pt.t) * pt.s, pt.t * pt.s};
-                            const double varX = pt.t * (1 - pt.t) * hx * hx;
-                            const double varY = pt.s * (1 - pt.s) * hy * hy;
-                            double binned = 0.0;
-                            for (int corner = 0; corner < 4; ++corner) {
-                                const int a = i - (pt.i0 + (corner & 1));
-                                const int b = j - (pt.j0 + (corner >> 1));
-                                binned += c[corner] * (tab.at(tab.k, a, b) -
-                                                       0.5 * (varX * tab.at(tab.kxx, a, b) +
-                                                              varY * tab.at(tab.kyy, a, b)));
+            failure.run([&] {
+                for (int j = 0; j < ny; ++j) {
+                    double correction = 0.0;
+                    for (int ci = std::max(0, i - reach); ci <= std::min(nx - 2, i + reach - 1);
+                         ++ci) {
+                        for (int cj = std::max(0, j - reach); cj <= std::min(ny - 2, j + reach - 1);
+                             ++cj) {
+                            for (const int n : bin.cells[static_cast<size_t>(ci) * ny + cj]) {
+                                const BinnedPoint& pt = bin.points[static_cast<size_t>(n)];
+                                double k = 0.0, dk = 0.0, d2k = 0.0;
+                                op.radialProfile(std::hypot(spec.x(i) - pt.x, spec.y(j) - pt.y), k,
+                                                 dk, d2k);
+                                const double c[4] = {(1 - pt.t) * (1 - pt.s), pt.t * (1 - pt.s),
+                                                     (1 - pt.t) * pt.s, pt.t * pt.s};
+                                const double varX = pt.t * (1 - pt.t) * hx * hx;
+                                const double varY = pt.s * (1 - pt.s) * hy * hy;
+                                double binned = 0.0;
+                                for (int corner = 0; corner < 4; ++corner) {
+                                    const int a = i - (pt.i0 + (corner & 1));
+                                    const int b = j - (pt.j0 + (corner >> 1));
+                                    binned += c[corner] * (tab.at(tab.k, a, b) -
+                                                           0.5 * (varX * tab.at(tab.kxx, a, b) +
+                                                                  varY * tab.at(tab.kyy, a, b)));
+                                }
+                                correction += pt.w * (k - binned);
                             }
-                            correction += pt.w * (k - binned);
                         }
                     }
+                    field(i, j) += correction;
                 }
-                field(i, j) += correction;
-            }
+            });
         }
     }
+    failure.rethrow();
 }
 
 /// Checks the grid against exact evaluation where p >= 1e-3 of its maximum (at most about 128

@@ -6,6 +6,7 @@
 #include "core/grid/binned_grid.h"
 #include "core/numerics/flushed_exp.h"
 #include "core/util/float_mode.h"
+#include "core/util/parallel_failure.h"
 
 #include <algorithm>
 #include <cmath>
@@ -74,21 +75,26 @@ void evaluateSeparable(const KernelFieldModel& model, const GridSpec& spec,
                        const Vector* weights, Vector* shift) {
         Matrix e(n, count); // transposed: each grid line's factors are contiguous
         shift->resize(count);
+        ParallelFailure failure;
 #pragma omp parallel
         {
             const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(static)
             for (int r = 0; r < count; ++r) {
-                auto col = e.col(r).array();
-                col = -(x.col(column).array() - position(r)).square() * inv2l2 + extraLog.array();
-                (*shift)(r) = col.maxCoeff();
-                col = (col - (*shift)(r)).exp();
-                flushSubnormalEntries(col);
-                if (weights) {
-                    col *= weights->array();
-                }
+                failure.run([&] {
+                    auto col = e.col(r).array();
+                    col =
+                        -(x.col(column).array() - position(r)).square() * inv2l2 + extraLog.array();
+                    (*shift)(r) = col.maxCoeff();
+                    col = (col - (*shift)(r)).exp();
+                    flushSubnormalEntries(col);
+                    if (weights) {
+                        col *= weights->array();
+                    }
+                });
             }
         }
+        failure.rethrow();
         return e;
     };
     Vector sx;
@@ -135,27 +141,34 @@ void evaluateFeatureGrid(const KernelFieldModel& model, const GridSpec& spec,
     Matrix sinA(t, spec.nx);
     Matrix cosC(t, spec.ny);
     Matrix sinC(t, spec.ny);
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(static)
         for (int i = 0; i < spec.nx; ++i) {
-            const Eigen::ArrayXd a = (2.0 * M_PI * spec.x(i)) * z.col(spec.xColumn).array();
-            cosA.col(i) = (a.cos() * v.array()).matrix();
-            sinA.col(i) = (a.sin() * v.array()).matrix();
+            failure.run([&] {
+                const Eigen::ArrayXd a = (2.0 * M_PI * spec.x(i)) * z.col(spec.xColumn).array();
+                cosA.col(i) = (a.cos() * v.array()).matrix();
+                sinA.col(i) = (a.sin() * v.array()).matrix();
+            });
         }
     }
+    failure.rethrow();
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(static)
         for (int j = 0; j < spec.ny; ++j) {
-            const Eigen::ArrayXd c =
-                (2.0 * M_PI * spec.y(j)) * z.col(spec.yColumn).array() + held.array();
-            cosC.col(j) = c.cos().matrix();
-            sinC.col(j) = c.sin().matrix();
+            failure.run([&] {
+                const Eigen::ArrayXd c =
+                    (2.0 * M_PI * spec.y(j)) * z.col(spec.yColumn).array() + held.array();
+                cosC.col(j) = c.cos().matrix();
+                sinC.col(j) = c.sin().matrix();
+            });
         }
     }
+    failure.rethrow();
     const double offset = model.logOffset();
     const int chunk = 64;
     for (int i0 = 0; i0 < spec.nx; i0 += chunk) {

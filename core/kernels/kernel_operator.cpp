@@ -12,6 +12,7 @@
 #include "core/util/float_mode.h"
 #include "core/util/huge_pages.h"
 #include "core/util/limits.h"
+#include "core/util/parallel_failure.h"
 
 #include <algorithm>
 #include <cmath>
@@ -189,15 +190,19 @@ Matrix KernelOperator::exactCross(const MatrixRef& a, const MatrixRef& b) const
     const Vector norms = b.rowwise().squaredNorm();
     Matrix out(a.rows(), b.rows());
     adviseHugePages(out.data(), size_t(out.size()) * sizeof(double));
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic)
         for (Eigen::Index s = 0; s < a.rows(); s += kBlock) {
-            const Eigen::Index rows = std::min(kBlock, a.rows() - s);
-            kernelOfDistances(squaredDistancesZeroed(a.middleRows(s, rows), b, norms), out, s);
+            failure.run([&] {
+                const Eigen::Index rows = std::min(kBlock, a.rows() - s);
+                kernelOfDistances(squaredDistancesZeroed(a.middleRows(s, rows), b, norms), out, s);
+            });
         }
     }
+    failure.rethrow();
     return out;
 }
 
@@ -205,16 +210,20 @@ Matrix KernelOperator::kernelFromDistances(const Matrix& d2) const
 {
     Matrix out(d2.rows(), d2.cols());
     adviseHugePages(out.data(), size_t(out.size()) * sizeof(double));
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic)
         for (Eigen::Index s = 0; s < d2.rows(); s += kBlock) {
-            const Eigen::Index rows = std::min(kBlock, d2.rows() - s);
-            // The block exactCross computes, copied: the same bits.
-            kernelOfDistances(d2.middleRows(s, rows), out, s);
+            failure.run([&] {
+                const Eigen::Index rows = std::min(kBlock, d2.rows() - s);
+                // The block exactCross computes, copied: the same bits.
+                kernelOfDistances(d2.middleRows(s, rows), out, s);
+            });
         }
     }
+    failure.rethrow();
     return out;
 }
 
@@ -222,15 +231,19 @@ Matrix KernelOperator::crossDistances(const MatrixRef& a, const MatrixRef& b)
 {
     const Vector norms = b.rowwise().squaredNorm();
     Matrix out(a.rows(), b.rows());
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic)
         for (Eigen::Index s = 0; s < a.rows(); s += kBlock) {
-            const Eigen::Index rows = std::min(kBlock, a.rows() - s);
-            out.middleRows(s, rows) = squaredDistancesZeroed(a.middleRows(s, rows), b, norms);
+            failure.run([&] {
+                const Eigen::Index rows = std::min(kBlock, a.rows() - s);
+                out.middleRows(s, rows) = squaredDistancesZeroed(a.middleRows(s, rows), b, norms);
+            });
         }
     }
+    failure.rethrow();
     return out;
 }
 
@@ -319,18 +332,23 @@ Vector KernelOperator::apply(const VectorRef& a) const
         const Eigen::Index n = m_knm.rows();
         const Eigen::Index m = m_knm.cols();
         Vector kta = Vector::Zero(m);
+        ParallelFailure failure;
 #pragma omp parallel
         {
             const FlushSubnormalsScope subnormalsFlushed;
-            Vector part = Vector::Zero(m);
+            Vector part;
+            failure.run([&] { part = Vector::Zero(m); });
 #pragma omp for schedule(static) nowait
             for (Eigen::Index b = 0; b < n; b += 4096) {
-                const Eigen::Index rows = std::min<Eigen::Index>(4096, n - b);
-                part.noalias() += m_knm.middleRows(b, rows).transpose() * held.segment(b, rows);
+                failure.run([&] {
+                    const Eigen::Index rows = std::min<Eigen::Index>(4096, n - b);
+                    part.noalias() += m_knm.middleRows(b, rows).transpose() * held.segment(b, rows);
+                });
             }
 #pragma omp critical
-            kta += part;
+            failure.run([&] { kta += part; }); // skipped when any part is missing
         }
+        failure.rethrow();
         const Vector c = m_pinv * kta;
         Vector out(n);
 #pragma omp parallel
@@ -338,10 +356,13 @@ Vector KernelOperator::apply(const VectorRef& a) const
             const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(static)
             for (Eigen::Index b = 0; b < n; b += 4096) {
-                const Eigen::Index rows = std::min<Eigen::Index>(4096, n - b);
-                out.segment(b, rows).noalias() = m_knm.middleRows(b, rows) * c;
+                failure.run([&] {
+                    const Eigen::Index rows = std::min<Eigen::Index>(4096, n - b);
+                    out.segment(b, rows).noalias() = m_knm.middleRows(b, rows) * c;
+                });
             }
         }
+        failure.rethrow();
         return m_distinctOf.empty() ? out : Vector(toEveryRow(out));
     }
     ensureDense();
@@ -361,16 +382,20 @@ Vector KernelOperator::diagonal() const
     }
     const Eigen::Index n = m_knm.rows();
     Vector out(n);
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(static)
         for (Eigen::Index b = 0; b < n; b += 1024) {
-            const Eigen::Index rows = std::min<Eigen::Index>(1024, n - b);
-            out.segment(b, rows) =
-                (m_knm.middleRows(b, rows) * m_pinvFactor).rowwise().squaredNorm();
+            failure.run([&] {
+                const Eigen::Index rows = std::min<Eigen::Index>(1024, n - b);
+                out.segment(b, rows) =
+                    (m_knm.middleRows(b, rows) * m_pinvFactor).rowwise().squaredNorm();
+            });
         }
     }
+    failure.rethrow();
     return m_distinctOf.empty() ? out : Vector(toEveryRow(out));
 }
 
@@ -405,22 +430,26 @@ double KernelOperator::logSquaredFieldIntegral(const VectorRef& w) const
     // once (the part below the diagonal blocks counts twice). Block sums are added in order,
     // so the result does not depend on the number of threads.
     std::vector<double> parts(static_cast<size_t>(blocks), 0.0);
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic)
         for (Eigen::Index p = 0; p < blocks; ++p) {
-            const Eigen::Index b = p * kBlock;
-            const Eigen::Index rows = std::min(kBlock, n - b);
-            const Matrix d2 = squaredDistancesZeroed(z.middleRows(b, rows), z.topRows(b + rows),
-                                                     norms.head(b + rows));
-            // K' = exp(-r^2 / (2 (l sqrt 2)^2)) = exp(-r^2 / (4 l^2)).
-            const Matrix k = flushedExp(d2 * (-0.25 / (l * l)));
-            const auto cb = c.segment(b, rows);
-            parts[static_cast<size_t>(p)] =
-                2.0 * cb.dot(k.leftCols(b) * c.head(b)) + cb.dot(k.rightCols(rows) * cb);
+            failure.run([&] {
+                const Eigen::Index b = p * kBlock;
+                const Eigen::Index rows = std::min(kBlock, n - b);
+                const Matrix d2 = squaredDistancesZeroed(z.middleRows(b, rows), z.topRows(b + rows),
+                                                         norms.head(b + rows));
+                // K' = exp(-r^2 / (2 (l sqrt 2)^2)) = exp(-r^2 / (4 l^2)).
+                const Matrix k = flushedExp(d2 * (-0.25 / (l * l)));
+                const auto cb = c.segment(b, rows);
+                parts[static_cast<size_t>(p)] =
+                    2.0 * cb.dot(k.leftCols(b) * c.head(b)) + cb.dot(k.rightCols(rows) * cb);
+            });
         }
     }
+    failure.rethrow();
     double quad = 0.0;
     for (double part : parts) {
         quad += part;
@@ -490,69 +519,73 @@ FieldValues KernelOperator::evaluateExponential(const Matrix& centres, const Mat
     const Matrix wx = centres.array().colwise() * w.array(); // rows w_i x_i
     const std::shared_ptr<const SweepWorkspace> workspace = m_workspace.lock();
     const Matrix* stored = workspace ? workspace->validationDistances(y, centres) : nullptr;
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic)
         for (Eigen::Index b = 0; b < q; b += kQueries) {
-            const Eigen::Index rows = std::min(kQueries, q - b);
-            const Matrix yb = y.middleRows(b, rows);
-            Matrix fresh;
-            if (!stored) {
-                // A padded full-width block: a query's distances do not depend on the batch, and
-                // equal the workspace's stored ones bit for bit.
-                fresh = centreQueryBlock(centres, norms, y, b, rows);
-            }
-            const Eigen::Map<const Matrix> d2(stored ? stored->data() + b * n : fresh.data(), n,
-                                              rows);
-            // Gaussian: k_i = exp(-r_i^2 / 2l^2), weights k_i; Laplace: k_i = exp(-r_i / l),
-            // weights k_i / r_i (its gradient's and Laplacian's factor).
-            Matrix weights(deriv ? n : 0, rows);
-            Eigen::ArrayXd k(n), r(gaussian ? 0 : n);
-            for (Eigen::Index c = 0; c < rows; ++c) {
-                const auto r2 = d2.col(c).array();
-                double shift = 0.0;
-                if (gaussian) {
-                    const double nearest = r2.minCoeff();
-                    shift = -nearest * (0.5 / (l * l));
-                    k = ((r2 - nearest) * (-0.5 / (l * l))).exp();
-                    flushSubnormalEntries(k);
-                } else {
-                    r = r2.sqrt();
-                    const double nearest = r.minCoeff();
-                    shift = -nearest / l;
-                    k = ((r - nearest) * (-1.0 / l)).exp();
-                    flushSubnormalEntries(k);
+            failure.run([&] {
+                const Eigen::Index rows = std::min(kQueries, q - b);
+                const Matrix yb = y.middleRows(b, rows);
+                Matrix fresh;
+                if (!stored) {
+                    // A padded full-width block: a query's distances do not depend on the batch,
+                    // and equal the workspace's stored ones bit for bit.
+                    fresh = centreQueryBlock(centres, norms, y, b, rows);
                 }
-                const double f = k.matrix().dot(w);
-                out.value(b + c) = f;
-                out.logShift(b + c) = shift;
-                if (!deriv) {
-                    continue;
+                const Eigen::Map<const Matrix> d2(stored ? stored->data() + b * n : fresh.data(), n,
+                                                  rows);
+                // Gaussian: k_i = exp(-r_i^2 / 2l^2), weights k_i; Laplace: k_i = exp(-r_i / l),
+                // weights k_i / r_i (its gradient's and Laplacian's factor).
+                Matrix weights(deriv ? n : 0, rows);
+                Eigen::ArrayXd k(n), r(gaussian ? 0 : n);
+                for (Eigen::Index c = 0; c < rows; ++c) {
+                    const auto r2 = d2.col(c).array();
+                    double shift = 0.0;
+                    if (gaussian) {
+                        const double nearest = r2.minCoeff();
+                        shift = -nearest * (0.5 / (l * l));
+                        k = ((r2 - nearest) * (-0.5 / (l * l))).exp();
+                        flushSubnormalEntries(k);
+                    } else {
+                        r = r2.sqrt();
+                        const double nearest = r.minCoeff();
+                        shift = -nearest / l;
+                        k = ((r - nearest) * (-1.0 / l)).exp();
+                        flushSubnormalEntries(k);
+                    }
+                    const double f = k.matrix().dot(w);
+                    out.value(b + c) = f;
+                    out.logShift(b + c) = shift;
+                    if (!deriv) {
+                        continue;
+                    }
+                    if (gaussian) {
+                        // grad k_i = -(y - x_i) k_i / l^2;  lap k_i = (r_i^2 / l^4 - d / l^2) k_i.
+                        weights.col(c) = k.matrix();
+                        const double r2k = (k * r2).matrix().dot(w);
+                        out.laplacian(b + c) = r2k / (l * l * l * l) - f * (d / (l * l));
+                    } else {
+                        // grad k_i = -(y - x_i) k_i / (r_i l);  lap k_i = (1/l^2 - (d-1)/(r_i l))
+                        // k_i. At r_i = 0 the Laplace kernel has a cusp: the floor keeps the sum
+                        // finite and the term's direction zero (y - x_i = 0).
+                        weights.col(c) = (k / r.max(1e-12 * l)).matrix();
+                        const double krw = weights.col(c).dot(w);
+                        out.laplacian(b + c) = f / (l * l) - krw * ((d - 1) / l);
+                    }
                 }
-                if (gaussian) {
-                    // grad k_i = -(y - x_i) k_i / l^2;  lap k_i = (r_i^2 / l^4 - d / l^2) k_i.
-                    weights.col(c) = k.matrix();
-                    const double r2k = (k * r2).matrix().dot(w);
-                    out.laplacian(b + c) = r2k / (l * l * l * l) - f * (d / (l * l));
-                } else {
-                    // grad k_i = -(y - x_i) k_i / (r_i l);  lap k_i = (1/l^2 - (d-1)/(r_i l)) k_i.
-                    // At r_i = 0 the Laplace kernel has a cusp: the floor keeps the sum finite and
-                    // the term's direction zero (y - x_i = 0).
-                    weights.col(c) = (k / r.max(1e-12 * l)).matrix();
-                    const double krw = weights.col(c).dot(w);
-                    out.laplacian(b + c) = f / (l * l) - krw * ((d - 1) / l);
+                if (deriv) {
+                    // sum_i weight_i w_i (y - x_i) for every query of the block at once.
+                    const Vector sw = weights.transpose() * w;
+                    const Matrix g =
+                        (yb.array().colwise() * sw.array()).matrix() - weights.transpose() * wx;
+                    out.gradient.middleRows(b, rows) = g / (gaussian ? -l * l : -l);
                 }
-            }
-            if (deriv) {
-                // sum_i weight_i w_i (y - x_i) for every query of the block at once.
-                const Vector sw = weights.transpose() * w;
-                const Matrix g =
-                    (yb.array().colwise() * sw.array()).matrix() - weights.transpose() * wx;
-                out.gradient.middleRows(b, rows) = g / (gaussian ? -l * l : -l);
-            }
+            });
         }
     }
+    failure.rethrow();
     return out;
 }
 
@@ -565,28 +598,33 @@ FieldValues KernelOperator::evaluateFeatures(const MatrixRef& y, const VectorRef
     const double scale = std::sqrt(2.0 / static_cast<double>(m_freq.rows()));
     const Vector zNorm2 = m_freq.rowwise().squaredNorm();
     FieldValues out = allocateField(q, d, deriv);
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic)
         for (Eigen::Index b = 0; b < q; b += kBlock) {
-            const Eigen::Index rows = std::min(kBlock, q - b);
-            // Full-width blocks (row_blocks.h): a row's value does not depend on the batch.
-            Matrix arg = (2.0 * M_PI) * (paddedRows(y, b, rows, kBlock) * m_freq.transpose());
-            arg.rowwise() += m_phase.transpose();
-            const Matrix c = arg.array().cos();
-            out.value.segment(b, rows) = (scale * (c * wf)).head(rows);
-            if (deriv) {
-                // d/dy cos(2 pi <z, y> + b) = -2 pi sin(.) z;  Laplacian = -4 pi^2 |z|^2 cos(.).
-                const Matrix s = arg.array().sin();
-                const Matrix g =
-                    (-2.0 * M_PI * scale) * (s * (m_freq.array().colwise() * wf.array()).matrix());
-                out.gradient.middleRows(b, rows) = g.topRows(rows);
-                out.laplacian.segment(b, rows) =
-                    ((-4.0 * M_PI * M_PI * scale) * (c * wf.cwiseProduct(zNorm2))).head(rows);
-            }
+            failure.run([&] {
+                const Eigen::Index rows = std::min(kBlock, q - b);
+                // Full-width blocks (row_blocks.h): a row's value does not depend on the batch.
+                Matrix arg = (2.0 * M_PI) * (paddedRows(y, b, rows, kBlock) * m_freq.transpose());
+                arg.rowwise() += m_phase.transpose();
+                const Matrix c = arg.array().cos();
+                out.value.segment(b, rows) = (scale * (c * wf)).head(rows);
+                if (deriv) {
+                    // d/dy cos(2 pi <z, y> + b) = -2 pi sin(.) z;  Laplacian = -4 pi^2 |z|^2
+                    // cos(.).
+                    const Matrix s = arg.array().sin();
+                    const Matrix g = (-2.0 * M_PI * scale) *
+                                     (s * (m_freq.array().colwise() * wf.array()).matrix());
+                    out.gradient.middleRows(b, rows) = g.topRows(rows);
+                    out.laplacian.segment(b, rows) =
+                        ((-4.0 * M_PI * M_PI * scale) * (c * wf.cwiseProduct(zNorm2))).head(rows);
+                }
+            });
         }
     }
+    failure.rethrow();
     return out;
 }
 
@@ -601,40 +639,44 @@ FieldValues KernelOperator::evaluateRadial(const Matrix& centres, const MatrixRe
     FieldValues out = allocateField(q, d, deriv);
     const Vector norms = centres.rowwise().squaredNorm();
     const Matrix wx = centres.array().colwise() * w.array();
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic)
         for (Eigen::Index b = 0; b < q; b += kBlock) {
-            const Eigen::Index rows = std::min(kBlock, q - b);
-            const Matrix yb = paddedRows(y, b, rows, kBlock); // full width: row_blocks.h
-            const Matrix d2 = squaredDistancesZeroed(yb, centres, norms);
-            if (!deriv) {
-                out.value.segment(b, rows) = (radialKernel(d2, *m_profile, l) * w).head(rows);
-                continue;
-            }
-            Matrix k(kBlock, d2.cols());
-            Matrix kr(kBlock, d2.cols()); // G'(rho) / (l r)
-            Matrix lap(kBlock, d2.cols());
-            for (Eigen::Index j = 0; j < d2.cols(); ++j) {
-                for (Eigen::Index i = 0; i < kBlock; ++i) {
-                    const double r = std::max(std::sqrt(d2(i, j)), 1e-12 * l);
-                    double v = 0.0;
-                    double g1 = 0.0;
-                    double g2 = 0.0;
-                    m_profile->derivatives(r / l, v, g1, g2);
-                    k(i, j) = v;
-                    kr(i, j) = g1 / (l * r);
-                    lap(i, j) = g2 / (l * l) + (d - 1) * kr(i, j);
+            failure.run([&] {
+                const Eigen::Index rows = std::min(kBlock, q - b);
+                const Matrix yb = paddedRows(y, b, rows, kBlock); // full width: row_blocks.h
+                const Matrix d2 = squaredDistancesZeroed(yb, centres, norms);
+                if (!deriv) {
+                    out.value.segment(b, rows) = (radialKernel(d2, *m_profile, l) * w).head(rows);
+                    return;
                 }
-            }
-            const Vector krw = kr * w;
-            out.value.segment(b, rows) = (k * w).head(rows);
-            const Matrix g = (yb.array().colwise() * krw.array()).matrix() - kr * wx;
-            out.gradient.middleRows(b, rows) = g.topRows(rows);
-            out.laplacian.segment(b, rows) = (lap * w).head(rows);
+                Matrix k(kBlock, d2.cols());
+                Matrix kr(kBlock, d2.cols()); // G'(rho) / (l r)
+                Matrix lap(kBlock, d2.cols());
+                for (Eigen::Index j = 0; j < d2.cols(); ++j) {
+                    for (Eigen::Index i = 0; i < kBlock; ++i) {
+                        const double r = std::max(std::sqrt(d2(i, j)), 1e-12 * l);
+                        double v = 0.0;
+                        double g1 = 0.0;
+                        double g2 = 0.0;
+                        m_profile->derivatives(r / l, v, g1, g2);
+                        k(i, j) = v;
+                        kr(i, j) = g1 / (l * r);
+                        lap(i, j) = g2 / (l * l) + (d - 1) * kr(i, j);
+                    }
+                }
+                const Vector krw = kr * w;
+                out.value.segment(b, rows) = (k * w).head(rows);
+                const Matrix g = (yb.array().colwise() * krw.array()).matrix() - kr * wx;
+                out.gradient.middleRows(b, rows) = g.topRows(rows);
+                out.laplacian.segment(b, rows) = (lap * w).head(rows);
+            });
         }
     }
+    failure.rethrow();
     return out;
 }
 

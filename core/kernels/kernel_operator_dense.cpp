@@ -8,6 +8,7 @@
 #include "core/numerics/flushed_exp.h"
 #include "core/util/float_mode.h"
 #include "core/util/limits.h"
+#include "core/util/parallel_failure.h"
 
 #include <cmath>
 
@@ -81,40 +82,48 @@ void KernelOperator::buildDense(const SweepWorkspace* workspace) const
     if (m_spec.type == KernelType::Sdo && !profile) {
         // Random features: K = Phi Phi^T, by panels of columns from the diagonal down.
         constexpr Eigen::Index kPanel = 256;
+        ParallelFailure failure;
 #pragma omp parallel
         {
             const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic, 1)
             for (Eigen::Index c = 0; c < n; c += kPanel) {
-                const Eigen::Index w = std::min(kPanel, n - c);
-                const Matrix block =
-                    m_phi.middleRows(c, n - c) * m_phi.middleRows(c, w).transpose();
-                for (Eigen::Index jj = 0; jj < w; ++jj) {
-                    withColumn(m_dense, c + jj, [&](auto* out) {
-                        for (Eigen::Index i = jj; i < n - c; ++i) {
-                            out[i - jj] =
-                                static_cast<std::remove_pointer_t<decltype(out)>>(block(i, jj));
-                        }
-                    });
-                }
+                failure.run([&] {
+                    const Eigen::Index w = std::min(kPanel, n - c);
+                    const Matrix block =
+                        m_phi.middleRows(c, n - c) * m_phi.middleRows(c, w).transpose();
+                    for (Eigen::Index jj = 0; jj < w; ++jj) {
+                        withColumn(m_dense, c + jj, [&](auto* out) {
+                            for (Eigen::Index i = jj; i < n - c; ++i) {
+                                out[i - jj] =
+                                    static_cast<std::remove_pointer_t<decltype(out)>>(block(i, jj));
+                            }
+                        });
+                    }
+                });
             }
         }
+        failure.rethrow();
     } else if (workspace && workspace->serves(m_train)) {
         const PackedSymmetric& d2 = workspace->squaredDistances();
+        ParallelFailure failure;
 #pragma omp parallel
         {
             const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic, 64)
             for (Eigen::Index j = 0; j < n; ++j) {
-                withColumn(m_dense, j, [&](auto* out) {
-                    if (d2.precision() == Precision::Single) {
-                        radialColumn(d2.columnSingle(j), out, n - j, m_spec, profile);
-                    } else {
-                        radialColumn(d2.columnDouble(j), out, n - j, m_spec, profile);
-                    }
+                failure.run([&] {
+                    withColumn(m_dense, j, [&](auto* out) {
+                        if (d2.precision() == Precision::Single) {
+                            radialColumn(d2.columnSingle(j), out, n - j, m_spec, profile);
+                        } else {
+                            radialColumn(d2.columnDouble(j), out, n - j, m_spec, profile);
+                        }
+                    });
                 });
             }
         }
+        failure.rethrow();
     } else {
         forEachDistanceColumn(m_train, [&](Eigen::Index j, const double* d2, Eigen::Index len) {
             withColumn(m_dense, j, [&](auto* out) { radialColumn(d2, out, len, m_spec, profile); });

@@ -11,6 +11,7 @@
 #include "core/numerics/row_blocks.h"
 #include "core/util/float_mode.h"
 #include "core/util/limits.h"
+#include "core/util/parallel_failure.h"
 
 #include <algorithm>
 #include <cmath>
@@ -227,54 +228,62 @@ FieldValues KernelOperator::evaluateSparse(const MatrixRef& y, const VectorRef& 
         out.gradient.resize(q, d);
         out.laplacian.resize(q);
     }
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
-        std::vector<double> point(static_cast<size_t>(d));
-        Eigen::VectorXd weighted(d);
+        std::vector<double> point;
+        Eigen::VectorXd weighted;
+        failure.run([&] {
+            point.resize(static_cast<size_t>(d));
+            weighted.resize(d);
+        });
 #pragma omp for schedule(dynamic, 16)
         for (Eigen::Index i = 0; i < q; ++i) {
-            for (int c = 0; c < d; ++c) {
-                point[static_cast<size_t>(c)] = y(i, c);
-            }
-            const double nearest = m_tree->nearestSquaredDistance(point.data());
-            const double bound =
-                gaussian ? nearest + r * r : (std::sqrt(nearest) + r) * (std::sqrt(nearest) + r);
-            double f = 0.0, s = 0.0, lap = 0.0;
-            weighted.setZero();
-            const double rootNearest = std::sqrt(nearest);
-            m_tree->forEachWithin(point.data(), bound, [&](Eigen::Index j, double d2) {
-                double k = 0.0, factor = 0.0;
-                if (gaussian) {
-                    k = flushedExp((d2 - nearest) * (-0.5 / (l * l)));
-                    factor = k; // grad k = -(y - x) k / l^2
-                    lap += k * d2 * w(j);
-                } else {
-                    const double rj = std::sqrt(d2);
-                    k = flushedExp((rj - rootNearest) * (-1.0 / l));
-                    factor = k / std::max(rj, 1e-12 * l); // grad k = -(y - x) k / (r l)
-                    lap += factor * w(j);
+            failure.run([&] {
+                for (int c = 0; c < d; ++c) {
+                    point[static_cast<size_t>(c)] = y(i, c);
                 }
-                f += k * w(j);
-                if (deriv) {
-                    s += factor * w(j);
-                    weighted += (factor * w(j)) * m_train.row(j).transpose();
+                const double nearest = m_tree->nearestSquaredDistance(point.data());
+                const double bound = gaussian ? nearest + r * r
+                                              : (std::sqrt(nearest) + r) * (std::sqrt(nearest) + r);
+                double f = 0.0, s = 0.0, lap = 0.0;
+                weighted.setZero();
+                const double rootNearest = std::sqrt(nearest);
+                m_tree->forEachWithin(point.data(), bound, [&](Eigen::Index j, double d2) {
+                    double k = 0.0, factor = 0.0;
+                    if (gaussian) {
+                        k = flushedExp((d2 - nearest) * (-0.5 / (l * l)));
+                        factor = k; // grad k = -(y - x) k / l^2
+                        lap += k * d2 * w(j);
+                    } else {
+                        const double rj = std::sqrt(d2);
+                        k = flushedExp((rj - rootNearest) * (-1.0 / l));
+                        factor = k / std::max(rj, 1e-12 * l); // grad k = -(y - x) k / (r l)
+                        lap += factor * w(j);
+                    }
+                    f += k * w(j);
+                    if (deriv) {
+                        s += factor * w(j);
+                        weighted += (factor * w(j)) * m_train.row(j).transpose();
+                    }
+                });
+                out.value(i) = f;
+                out.logShift(i) = gaussian ? -nearest * (0.5 / (l * l)) : -rootNearest / l;
+                if (!deriv) {
+                    return;
                 }
+                const double scale = gaussian ? -l * l : -l;
+                for (int c = 0; c < d; ++c) {
+                    out.gradient(i, c) = (y(i, c) * s - weighted(c)) / scale;
+                }
+                // Gaussian: lap k = (r^2 / l^4 - d / l^2) k; Laplace: (1/l^2 - (d-1)/(r l)) k.
+                out.laplacian(i) = gaussian ? lap / (l * l * l * l) - f * (d / (l * l))
+                                            : f / (l * l) - lap * ((d - 1) / l);
             });
-            out.value(i) = f;
-            out.logShift(i) = gaussian ? -nearest * (0.5 / (l * l)) : -rootNearest / l;
-            if (!deriv) {
-                continue;
-            }
-            const double scale = gaussian ? -l * l : -l;
-            for (int c = 0; c < d; ++c) {
-                out.gradient(i, c) = (y(i, c) * s - weighted(c)) / scale;
-            }
-            // Gaussian: lap k = (r^2 / l^4 - d / l^2) k; Laplace: (1/l^2 - (d-1)/(r l)) k.
-            out.laplacian(i) = gaussian ? lap / (l * l * l * l) - f * (d / (l * l))
-                                        : f / (l * l) - lap * ((d - 1) / l);
         }
     }
+    failure.rethrow();
     return out;
 }
 

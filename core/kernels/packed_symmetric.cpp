@@ -4,6 +4,7 @@
 
 #include "core/util/float_mode.h"
 #include "core/util/huge_pages.h"
+#include "core/util/parallel_failure.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -155,31 +156,35 @@ template <typename T> Matrix packedProduct(const T* k, Eigen::Index n, const Mat
     const std::size_t panelSize = static_cast<std::size_t>(n * m);
     const ScratchTrim trimPartials(t_partials);
     double* partials = t_partials.get(panelSize * kPanels);
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
         const ScratchTrim trimTiles(t_tiles);
 #pragma omp for schedule(dynamic, 1)
         for (int p = 0; p < kPanels; ++p) {
-            Eigen::Map<Matrix> y(partials + panelSize * static_cast<std::size_t>(p), n, m);
-            y.setZero();
-            if (m >= kTiledFromColumns) {
-                tiledPanel(k, n, bounds[static_cast<std::size_t>(p)],
-                           bounds[static_cast<std::size_t>(p) + 1], xc, y);
-                continue;
-            }
-            for (Eigen::Index j = bounds[static_cast<std::size_t>(p)];
-                 j < bounds[static_cast<std::size_t>(p) + 1]; ++j) {
-                const T* c = k + PackedSymmetric::offset(j, n);
-                for (Eigen::Index r = 0; r < m; ++r) {
-                    const double dot =
-                        columnUpdate(c + 1, static_cast<std::size_t>(n - j - 1),
-                                     xc.col(r).data() + j + 1, y.col(r).data() + j + 1, xc(j, r));
-                    y(j, r) += static_cast<double>(c[0]) * xc(j, r) + dot;
+            failure.run([&] {
+                Eigen::Map<Matrix> y(partials + panelSize * static_cast<std::size_t>(p), n, m);
+                y.setZero();
+                if (m >= kTiledFromColumns) {
+                    tiledPanel(k, n, bounds[static_cast<std::size_t>(p)],
+                               bounds[static_cast<std::size_t>(p) + 1], xc, y);
+                    return;
                 }
-            }
+                for (Eigen::Index j = bounds[static_cast<std::size_t>(p)];
+                     j < bounds[static_cast<std::size_t>(p) + 1]; ++j) {
+                    const T* c = k + PackedSymmetric::offset(j, n);
+                    for (Eigen::Index r = 0; r < m; ++r) {
+                        const double dot = columnUpdate(c + 1, static_cast<std::size_t>(n - j - 1),
+                                                        xc.col(r).data() + j + 1,
+                                                        y.col(r).data() + j + 1, xc(j, r));
+                        y(j, r) += static_cast<double>(c[0]) * xc(j, r) + dot;
+                    }
+                }
+            });
         }
     }
+    failure.rethrow();
     Matrix sum = Matrix::Zero(n, m);
     for (int p = 0; p < kPanels; ++p) {
         sum += Eigen::Map<Matrix>(partials + panelSize * static_cast<std::size_t>(p), n, m);

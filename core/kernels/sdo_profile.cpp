@@ -4,6 +4,7 @@
 
 #include "core/numerics/gauss_legendre.h"
 #include "core/util/float_mode.h"
+#include "core/util/parallel_failure.h"
 
 #include <algorithm>
 #include <cmath>
@@ -99,15 +100,19 @@ std::vector<double> tabulateCosineTransform(int d, int m, double h)
     if (d % 2 == 1) {
         // Residues of the whole upper half plane (the integrand is even in u).
         const double scale = M_PI / (2.0 * m) / h0;
+        ParallelFailure failure;
 #pragma omp parallel
         {
             const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic, 64)
             for (int j = 0; j < kTableSize; ++j) {
-                const double s = (j * h) * (j * h);
-                out[static_cast<size_t>(j)] = scale * residueSum(d, m, s, M_PI);
+                failure.run([&] {
+                    const double s = (j * h) * (j * h);
+                    out[static_cast<size_t>(j)] = scale * residueSum(d, m, s, M_PI);
+                });
             }
         }
+        failure.rethrow();
         out[0] = 1.0;
         return out;
     }
@@ -127,21 +132,26 @@ std::vector<double> tabulateCosineTransform(int d, int m, double h)
         ex[i] = std::exp(nodes.x[i]);
     }
     const double phase = d * beta;
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic, 64)
         for (int j = 1; j < kTableSize; ++j) {
-            const double s = (j * h) * (j * h);
-            const double yCut = kTailExponent / (s * sinBeta);
-            double ray = 0.0;
-            for (size_t i = 0; i < count && ex[i] <= yCut; ++i) {
-                const double sy = s * ex[i];
-                ray += nodes.weight[i] * std::exp(-sy * sinBeta) * std::cos(phase + sy * cosBeta);
-            }
-            out[static_cast<size_t>(j)] = (ray + M_PI / m * residueSum(d, m, s, beta)) / h0;
+            failure.run([&] {
+                const double s = (j * h) * (j * h);
+                const double yCut = kTailExponent / (s * sinBeta);
+                double ray = 0.0;
+                for (size_t i = 0; i < count && ex[i] <= yCut; ++i) {
+                    const double sy = s * ex[i];
+                    ray +=
+                        nodes.weight[i] * std::exp(-sy * sinBeta) * std::cos(phase + sy * cosBeta);
+                }
+                out[static_cast<size_t>(j)] = (ray + M_PI / m * residueSum(d, m, s, beta)) / h0;
+            });
         }
     }
+    failure.rethrow();
     out[0] = 1.0;
     return out;
 }
@@ -200,19 +210,23 @@ SdoProfile::SdoProfile(int dim, int order)
         for (double& w : weight) {
             w /= total; // so that the average of a constant is exact: g(0) / g(0) = 1
         }
+        ParallelFailure failure;
 #pragma omp parallel
         {
             const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic, 64)
             for (int j = 0; j < kTableSize; ++j) {
-                const double r = (j * h) * (j * h);
-                double sum = 0.0;
-                for (size_t k = 0; k < weight.size(); ++k) {
-                    sum += weight[k] * m_h.value(std::sqrt(r * sinTheta[k]));
-                }
-                g[static_cast<size_t>(j)] = sum;
+                failure.run([&] {
+                    const double r = (j * h) * (j * h);
+                    double sum = 0.0;
+                    for (size_t k = 0; k < weight.size(); ++k) {
+                        sum += weight[k] * m_h.value(std::sqrt(r * sinTheta[k]));
+                    }
+                    g[static_cast<size_t>(j)] = sum;
+                });
             }
         }
+        failure.rethrow();
         g[0] = 1.0;
     }
     // Drop the negligible tail so that evaluations beyond it cost nothing.

@@ -7,6 +7,7 @@
 #include "core/numerics/kd_tree.h"
 #include "core/util/float_mode.h"
 #include "core/util/limits.h"
+#include "core/util/parallel_failure.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,17 +28,21 @@ SparseSymmetric SparseSymmetric::build(const KdTree& tree, double r2, const Radi
         // l = 0.02: 16 GB resident before the size check after the fact) is refused from a
         // count of its pairs, which costs the search without the exponentials.
         std::vector<long long> counts(leaves.size(), 0);
+        ParallelFailure failure;
 #pragma omp parallel
         {
             const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic, 4)
             for (std::size_t b = 0; b < leaves.size(); ++b) {
-                long long count = 0;
-                tree.forEachPairWithin(leaves[b], r2,
-                                       [&count](Eigen::Index, Eigen::Index, double) { ++count; });
-                counts[b] = count;
+                failure.run([&] {
+                    long long count = 0;
+                    tree.forEachPairWithin(
+                        leaves[b], r2, [&count](Eigen::Index, Eigen::Index, double) { ++count; });
+                    counts[b] = count;
+                });
             }
         }
+        failure.rethrow();
         long long total = 0;
         for (const long long c : counts) {
             total += c;
@@ -62,36 +67,42 @@ SparseSymmetric SparseSymmetric::build(const KdTree& tree, double r2, const Radi
             }
         }
     }
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic, 4)
         for (std::size_t b = 0; b < leaves.size(); ++b) {
-            Block& block = s.m_blocks[b];
-            std::int64_t current = -1;
-            tree.forEachPairWithin(leaves[b], r2, [&](Eigen::Index i, Eigen::Index j, double d2) {
-                if (i != current) { // the pairs come row after row
-                    current = i;
-                    block.rows.push_back(static_cast<std::int32_t>(i));
-                    block.start.push_back(static_cast<std::int64_t>(block.columns.size()));
-                }
-                block.columns.push_back(static_cast<std::int32_t>(j));
-                // libm's exp of the pair's own distance: the same bits from either end.
-                const double v =
-                    flushedExp(profile.scale * (profile.gaussian ? d2 : std::sqrt(d2)));
-                if (precision == Precision::Double) {
-                    block.valuesDouble.push_back(v);
-                } else {
-                    const auto f = static_cast<float>(v);
-                    block.valuesSingle.push_back(f < std::numeric_limits<float>::min() ? 0.0f : f);
-                }
+            failure.run([&] {
+                Block& block = s.m_blocks[b];
+                std::int64_t current = -1;
+                tree.forEachPairWithin(
+                    leaves[b], r2, [&](Eigen::Index i, Eigen::Index j, double d2) {
+                        if (i != current) { // the pairs come row after row
+                            current = i;
+                            block.rows.push_back(static_cast<std::int32_t>(i));
+                            block.start.push_back(static_cast<std::int64_t>(block.columns.size()));
+                        }
+                        block.columns.push_back(static_cast<std::int32_t>(j));
+                        // libm's exp of the pair's own distance: the same bits from either end.
+                        const double v =
+                            flushedExp(profile.scale * (profile.gaussian ? d2 : std::sqrt(d2)));
+                        if (precision == Precision::Double) {
+                            block.valuesDouble.push_back(v);
+                        } else {
+                            const auto f = static_cast<float>(v);
+                            block.valuesSingle.push_back(
+                                f < std::numeric_limits<float>::min() ? 0.0f : f);
+                        }
+                    });
+                block.start.push_back(static_cast<std::int64_t>(block.columns.size()));
+                block.columns.shrink_to_fit();
+                block.valuesDouble.shrink_to_fit();
+                block.valuesSingle.shrink_to_fit();
             });
-            block.start.push_back(static_cast<std::int64_t>(block.columns.size()));
-            block.columns.shrink_to_fit();
-            block.valuesDouble.shrink_to_fit();
-            block.valuesSingle.shrink_to_fit();
         }
     }
+    failure.rethrow();
     s.m_blockOf.assign(static_cast<size_t>(s.m_n), 0);
     s.m_placeIn.assign(static_cast<size_t>(s.m_n), 0);
     for (std::size_t b = 0; b < s.m_blocks.size(); ++b) {
@@ -183,19 +194,23 @@ Matrix SparseSymmetric::multiplyColumns(const MatrixRef& x) const
     const Matrix xc = x; // contiguous columns
     Matrix y(m_n, x.cols());
     const auto blocks = static_cast<std::ptrdiff_t>(m_blocks.size());
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic, 16)
         for (std::ptrdiff_t b = 0; b < blocks; ++b) {
-            const Block& block = m_blocks[static_cast<size_t>(b)];
-            if (m_precision == Precision::Double) {
-                productOf(block, block.valuesDouble, xc, y);
-            } else {
-                productOf(block, block.valuesSingle, xc, y);
-            }
+            failure.run([&] {
+                const Block& block = m_blocks[static_cast<size_t>(b)];
+                if (m_precision == Precision::Double) {
+                    productOf(block, block.valuesDouble, xc, y);
+                } else {
+                    productOf(block, block.valuesSingle, xc, y);
+                }
+            });
         }
     }
+    failure.rethrow();
     return y;
 }
 

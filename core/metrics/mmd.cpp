@@ -9,6 +9,7 @@
 #include "core/numerics/flushed_exp.h"
 #include "core/random.h"
 #include "core/util/float_mode.h"
+#include "core/util/parallel_failure.h"
 
 #include <algorithm>
 #include <array>
@@ -293,37 +294,42 @@ double mixtureKernelMean(const GaussianMixture& a, const GaussianMixture& b, dou
     const Eigen::Index rowBlocks = (a.size() + kBlock - 1) / kBlock;
     const Eigen::Index colBlocks = (b.size() + kTile - 1) / kTile;
     double total = 0.0;
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic) reduction(+ : total)
         for (Eigen::Index tile = 0; tile < rowBlocks * colBlocks; ++tile) {
-            const Eigen::Index begin = (tile / colBlocks) * kBlock;
-            const Eigen::Index rows = std::min(kBlock, a.size() - begin);
-            const Eigen::Index colBegin = (tile % colBlocks) * kTile;
-            const Eigen::Index cols = std::min(kTile, b.size() - colBegin);
-            const Matrix d2 = squaredDistances(a.centres.middleRows(begin, rows),
-                                               b.centres.middleRows(colBegin, cols));
-            if (uniform) {
-                const double t = h2 + a.variances(0) + b.variances(0);
-                const Matrix k = flushedExp(d2 * (-0.5 / t));
-                total += std::pow(h2 / t, halfD) *
-                         a.weights.segment(begin, rows).dot(k * b.weights.segment(colBegin, cols));
-                continue;
-            }
-            double part = 0.0;
-            for (Eigen::Index j = 0; j < cols; ++j) {
-                double col = 0.0;
-                for (Eigen::Index i = 0; i < rows; ++i) {
-                    const double t = h2 + a.variances(begin + i) + b.variances(colBegin + j);
-                    col += a.weights(begin + i) * std::pow(h2 / t, halfD) *
-                           std::exp(-d2(i, j) / (2.0 * t));
+            failure.run([&] {
+                const Eigen::Index begin = (tile / colBlocks) * kBlock;
+                const Eigen::Index rows = std::min(kBlock, a.size() - begin);
+                const Eigen::Index colBegin = (tile % colBlocks) * kTile;
+                const Eigen::Index cols = std::min(kTile, b.size() - colBegin);
+                const Matrix d2 = squaredDistances(a.centres.middleRows(begin, rows),
+                                                   b.centres.middleRows(colBegin, cols));
+                if (uniform) {
+                    const double t = h2 + a.variances(0) + b.variances(0);
+                    const Matrix k = flushedExp(d2 * (-0.5 / t));
+                    total +=
+                        std::pow(h2 / t, halfD) *
+                        a.weights.segment(begin, rows).dot(k * b.weights.segment(colBegin, cols));
+                    return;
                 }
-                part += b.weights(colBegin + j) * col;
-            }
-            total += part;
+                double part = 0.0;
+                for (Eigen::Index j = 0; j < cols; ++j) {
+                    double col = 0.0;
+                    for (Eigen::Index i = 0; i < rows; ++i) {
+                        const double t = h2 + a.variances(begin + i) + b.variances(colBegin + j);
+                        col += a.weights(begin + i) * std::pow(h2 / t, halfD) *
+                               std::exp(-d2(i, j) / (2.0 * t));
+                    }
+                    part += b.weights(colBegin + j) * col;
+                }
+                total += part;
+            });
         }
     }
+    failure.rethrow();
     return total;
 }
 

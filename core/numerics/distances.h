@@ -4,6 +4,7 @@
 
 #include "core/types.h"
 #include "core/util/float_mode.h"
+#include "core/util/parallel_failure.h"
 
 #include <algorithm>
 
@@ -37,19 +38,23 @@ template <typename F> void forEachDistanceColumn(const MatrixRef& x, F f)
     constexpr Eigen::Index kPanel = 256;
     const Eigen::Index n = x.rows();
     const Vector norms = x.rowwise().squaredNorm();
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic, 1)
         for (Eigen::Index c = 0; c < n; c += kPanel) {
-            const Eigen::Index w = std::min(kPanel, n - c);
-            const Matrix d2 = squaredDistancesZeroed(x.middleRows(c, n - c), x.middleRows(c, w),
-                                                     norms.segment(c, w));
-            for (Eigen::Index jj = 0; jj < w; ++jj) {
-                f(c + jj, d2.col(jj).data() + jj, n - c - jj);
-            }
+            failure.run([&] {
+                const Eigen::Index w = std::min(kPanel, n - c);
+                const Matrix d2 = squaredDistancesZeroed(x.middleRows(c, n - c), x.middleRows(c, w),
+                                                         norms.segment(c, w));
+                for (Eigen::Index jj = 0; jj < w; ++jj) {
+                    f(c + jj, d2.col(jj).data() + jj, n - c - jj);
+                }
+            });
         }
     }
+    failure.rethrow();
 }
 
 } // namespace sosrep

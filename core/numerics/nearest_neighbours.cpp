@@ -4,6 +4,7 @@
 
 #include "core/numerics/distances.h"
 #include "core/util/float_mode.h"
+#include "core/util/parallel_failure.h"
 
 #include <algorithm>
 #include <cmath>
@@ -37,58 +38,63 @@ NeighbourLists nearestNeighbours(const MatrixRef& reference, const MatrixRef& qu
     out.distances.resize(query.rows(), k);
     out.index.resize(query.rows(), k);
     const Eigen::Index blocks = (query.rows() + kBlock - 1) / kBlock;
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic)
         for (Eigen::Index b = 0; b < blocks; ++b) {
-            const Eigen::Index begin = b * kBlock;
-            const Eigen::Index rows = std::min(kBlock, query.rows() - begin);
-            // The reference in chunks, each query's candidates kept in its heap across them: a
-            // block of distances to every reference row was 400 MB at 196 000 rows (all of
-            // skin), mapped and zeroed afresh for each block of queries.
-            std::vector<std::vector<std::pair<double, Eigen::Index>>> heaps(static_cast<size_t>(rows));
-            for (Eigen::Index c = 0; c < reference.rows(); c += kReferenceChunk) {
-                const Eigen::Index len = std::min(kReferenceChunk, reference.rows() - c);
-                const Matrix d2 =
-                    squaredDistances(reference.middleRows(c, len), query.middleRows(begin, rows));
-                for (Eigen::Index i = 0; i < rows; ++i) {
-                    const double* column = d2.col(i).data();
-                    std::vector<std::pair<double, Eigen::Index>>& nearest = heaps[size_t(i)];
-                    for (Eigen::Index p = 0; p < len; ++p) {
-                        const std::pair<double, Eigen::Index> here{column[p], c + p};
-                        if (Eigen::Index(nearest.size()) < candidates) {
-                            nearest.push_back(here);
-                            std::push_heap(nearest.begin(), nearest.end());
-                        } else if (here < nearest.front()) {
-                            std::pop_heap(nearest.begin(), nearest.end());
-                            nearest.back() = here;
-                            std::push_heap(nearest.begin(), nearest.end());
+            failure.run([&] {
+                const Eigen::Index begin = b * kBlock;
+                const Eigen::Index rows = std::min(kBlock, query.rows() - begin);
+                // The reference in chunks, each query's candidates kept in its heap across them: a
+                // block of distances to every reference row was 400 MB at 196 000 rows (all of
+                // skin), mapped and zeroed afresh for each block of queries.
+                std::vector<std::vector<std::pair<double, Eigen::Index>>> heaps(
+                    static_cast<size_t>(rows));
+                for (Eigen::Index c = 0; c < reference.rows(); c += kReferenceChunk) {
+                    const Eigen::Index len = std::min(kReferenceChunk, reference.rows() - c);
+                    const Matrix d2 = squaredDistances(reference.middleRows(c, len),
+                                                       query.middleRows(begin, rows));
+                    for (Eigen::Index i = 0; i < rows; ++i) {
+                        const double* column = d2.col(i).data();
+                        std::vector<std::pair<double, Eigen::Index>>& nearest = heaps[size_t(i)];
+                        for (Eigen::Index p = 0; p < len; ++p) {
+                            const std::pair<double, Eigen::Index> here{column[p], c + p};
+                            if (Eigen::Index(nearest.size()) < candidates) {
+                                nearest.push_back(here);
+                                std::push_heap(nearest.begin(), nearest.end());
+                            } else if (here < nearest.front()) {
+                                std::pop_heap(nearest.begin(), nearest.end());
+                                nearest.back() = here;
+                                std::push_heap(nearest.begin(), nearest.end());
+                            }
                         }
                     }
                 }
-            }
-            for (Eigen::Index i = 0; i < rows; ++i) {
-                std::vector<std::pair<double, Eigen::Index>>& nearest = heaps[size_t(i)];
-                for (auto& [d, p] : nearest) {
-                    d = (query.row(begin + i) - reference.row(p)).squaredNorm();
-                }
-                std::sort(nearest.begin(), nearest.end());
-                Eigen::Index taken = 0;
-                for (const auto& [d, p] : nearest) {
-                    if (taken == k) {
-                        break;
+                for (Eigen::Index i = 0; i < rows; ++i) {
+                    std::vector<std::pair<double, Eigen::Index>>& nearest = heaps[size_t(i)];
+                    for (auto& [d, p] : nearest) {
+                        d = (query.row(begin + i) - reference.row(p)).squaredNorm();
                     }
-                    if (skipSameRow && p == begin + i) {
-                        continue;
+                    std::sort(nearest.begin(), nearest.end());
+                    Eigen::Index taken = 0;
+                    for (const auto& [d, p] : nearest) {
+                        if (taken == k) {
+                            break;
+                        }
+                        if (skipSameRow && p == begin + i) {
+                            continue;
+                        }
+                        out.distances(begin + i, taken) = std::sqrt(d);
+                        out.index(begin + i, taken) = p;
+                        ++taken;
                     }
-                    out.distances(begin + i, taken) = std::sqrt(d);
-                    out.index(begin + i, taken) = p;
-                    ++taken;
                 }
-            }
+            });
         }
     }
+    failure.rethrow();
     return out;
 }
 

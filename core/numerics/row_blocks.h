@@ -4,6 +4,7 @@
 
 #include "core/types.h"
 #include "core/util/float_mode.h"
+#include "core/util/parallel_failure.h"
 
 #include <algorithm>
 
@@ -39,6 +40,7 @@ inline Matrix paddedRows(const MatrixRef& y, Eigen::Index first, Eigen::Index ro
 template <class Fn> void forEachPaddedBlock(const MatrixRef& y, Eigen::Index width, Fn&& fn)
 {
     const Eigen::Index q = y.rows();
+    ParallelFailure failure;
 #ifdef _OPENMP // the header is also read by code built without OpenMP (tests)
 #pragma omp parallel
 #endif
@@ -48,10 +50,13 @@ template <class Fn> void forEachPaddedBlock(const MatrixRef& y, Eigen::Index wid
 #pragma omp for schedule(dynamic)
 #endif
         for (Eigen::Index b = 0; b < q; b += width) {
-            const Eigen::Index rows = std::min(width, q - b);
-            fn(paddedRows(y, b, rows, width), b, rows);
+            failure.run([&] {
+                const Eigen::Index rows = std::min(width, q - b);
+                fn(paddedRows(y, b, rows, width), b, rows);
+            });
         }
     }
+    failure.rethrow();
 }
 
 } // namespace sosrep

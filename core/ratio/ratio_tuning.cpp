@@ -6,6 +6,7 @@
 #include "core/random.h"
 #include "core/ratio/ratio_gaussian.h"
 #include "core/util/float_mode.h"
+#include "core/util/parallel_failure.h"
 
 #include <atomic>
 #include <cmath>
@@ -139,30 +140,25 @@ bool foldRowsAt(const FoldInputs& in, int folds, double t, const std::function<b
                 Matrix& rows)
 {
     rows.resize(folds, Eigen::Index(in.grid.lambda.size()));
-    std::exception_ptr failure;
+    ParallelFailure failure;
     std::atomic<bool> stop{false};
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic, 1)
         for (int k = 0; k < folds; ++k) {
-            if (stop || !keepGoing()) {
-                stop = true;
-                continue;
-            }
-            try {
+            failure.run([&] {
+                if (stop || !keepGoing()) {
+                    stop = true;
+                    return;
+                }
                 rows.row(k) = foldCriterion(in.xp, in.target, in.fold, k, t, in.width, in.dim,
                                             in.grid, in.u, in.uqMean, in.fitter)
                                   .transpose();
-            } catch (...) {
-#pragma omp critical
-                failure = std::current_exception();
-            }
+            });
         }
     }
-    if (failure) {
-        std::rethrow_exception(failure);
-    }
+    failure.rethrow();
     return !stop;
 }
 

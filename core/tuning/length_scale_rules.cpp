@@ -4,6 +4,7 @@
 
 #include "core/data/split.h"
 #include "core/util/float_mode.h"
+#include "core/util/parallel_failure.h"
 
 #include <algorithm>
 #include <cmath>
@@ -106,22 +107,26 @@ double medianNearestNeighbourDistance(const MatrixRef& x, int maxPoints, uint64_
     const Matrix points = x.transpose(); // contiguous points (see medianPairwiseDistance)
     // Rows in parallel, each into its own slot: the same values in the same order.
     std::vector<double> all(rows.size(), std::numeric_limits<double>::infinity());
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(dynamic, 16)
         for (size_t i = 0; i < rows.size(); ++i) {
-            const Eigen::Index a = rows[i];
-            double best = std::numeric_limits<double>::infinity();
-            for (Eigen::Index b = 0; b < points.cols(); ++b) {
-                const double d2 = (points.col(a) - points.col(b)).squaredNorm();
-                if (b != a && d2 > 0.0 && d2 < best) {
-                    best = d2;
+            failure.run([&] {
+                const Eigen::Index a = rows[i];
+                double best = std::numeric_limits<double>::infinity();
+                for (Eigen::Index b = 0; b < points.cols(); ++b) {
+                    const double d2 = (points.col(a) - points.col(b)).squaredNorm();
+                    if (b != a && d2 > 0.0 && d2 < best) {
+                        best = d2;
+                    }
                 }
-            }
-            all[i] = best;
+                all[i] = best;
+            });
         }
     }
+    failure.rethrow();
     std::vector<double> nn;
     nn.reserve(rows.size());
     for (double best : all) {

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <new>
 
 namespace sosrep::ui {
 namespace {
@@ -296,6 +297,10 @@ ComparisonStage runComparisonStage(const FitJobInput& in, const FittedModel& mod
             stage.comparison->logValues(rowsOf(in.x, stage.scatterRows)).values;
     } catch (const ParameterError& e) {
         stage.error = describe(e);
+    } catch (const std::bad_alloc&) {
+        // From a parallel region too (core/util/parallel_failure.h); what() says only
+        // "std::bad_alloc".
+        stage.error = "out of memory (try fewer rows: a subsample, or the low-rank back-end)";
     } catch (const std::exception& e) {
         stage.error = e.what();
     }

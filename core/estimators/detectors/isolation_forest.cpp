@@ -4,6 +4,7 @@
 
 #include "core/random.h"
 #include "core/util/float_mode.h"
+#include "core/util/parallel_failure.h"
 
 #include <algorithm>
 #include <cmath>
@@ -178,18 +179,22 @@ double IsolationForest::pathLength(int tree, const Eigen::Ref<const Eigen::RowVe
 Vector IsolationForest::meanPathLengths(const MatrixRef& y) const
 {
     Vector h(y.rows());
+    ParallelFailure failure;
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
 #pragma omp for schedule(static)
         for (Eigen::Index i = 0; i < y.rows(); ++i) {
-            double total = 0.0;
-            for (int t = 0; t < trees(); ++t) {
-                total += pathLength(t, y.row(i));
-            }
-            h(i) = total / trees();
+            failure.run([&] {
+                double total = 0.0;
+                for (int t = 0; t < trees(); ++t) {
+                    total += pathLength(t, y.row(i));
+                }
+                h(i) = total / trees();
+            });
         }
     }
+    failure.rethrow();
     return h;
 }
 
