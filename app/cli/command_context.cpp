@@ -9,6 +9,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <csignal>
+#include <memory>
+#include <unistd.h>
+
 namespace sosrep::cli {
 namespace {
 ChartRenderer& renderer()
@@ -16,7 +20,32 @@ ChartRenderer& renderer()
     static ChartRenderer r;
     return r;
 }
+/// The fault-injection hook of the commit tests (tests/app/tst_commit_faults.cpp, issue 52):
+/// SOSREP_FAULT_AT=K (or K:SIGNAL) sends SIGKILL (or SIGNAL) to this process after the K-th
+/// step of the outputs' commit. Unset, nothing happens.
+std::function<void(const std::string&)> faultHook()
+{
+    const QStringList spec = qEnvironmentVariable("SOSREP_FAULT_AT").split(QLatin1Char(':'));
+    bool ok = false;
+    const int at = spec.first().toInt(&ok);
+    if (!ok || at <= 0) {
+        return {};
+    }
+    const int signal = spec.size() > 1 ? spec.at(1).toInt() : SIGKILL;
+    auto steps = std::make_shared<int>(0);
+    return [at, signal, steps](const std::string&) {
+        if (++*steps == at) {
+            ::kill(::getpid(), signal);
+        }
+    };
+}
 } // namespace
+
+CommandContext::CommandContext(const QString& command, QTextStream& out, QTextStream& err)
+    : m_command(command), m_out(out), m_err(err)
+{
+    m_outputs.setStepHook(faultHook());
+}
 
 void setChartRenderer(ChartRenderer r)
 {
@@ -115,6 +144,7 @@ QString CommandContext::plannedOutput(const Options& options, const char* option
 void CommandContext::finish(QJsonObject summary)
 {
     m_outputs.commit();
+    warn(m_outputs.notes());
     QJsonArray warnings;
     for (const std::string& w : m_warnings) {
         warnings.append(QString::fromStdString(w));

@@ -28,10 +28,7 @@ bool hasChartRenderer();
 class CommandContext
 {
 public:
-    CommandContext(const QString& command, QTextStream& out, QTextStream& err)
-        : m_command(command), m_out(out), m_err(err)
-    {
-    }
+    CommandContext(const QString& command, QTextStream& out, QTextStream& err);
 
     const QString& command() const { return m_command; }
     QTextStream& out() { return m_out; }
@@ -73,7 +70,11 @@ public:
     void stagePlot(const QString& path, const Chart& chart);
 
     /// Makes every staged output visible (core/io/output_set.h).
-    void commitOutputs() { m_outputs.commit(); }
+    void commitOutputs()
+    {
+        m_outputs.commit();
+        warn(m_outputs.notes());
+    }
     /// Commits the outputs, then prints the summary (with "warnings") as the last stdout line.
     void finish(QJsonObject summary);
 

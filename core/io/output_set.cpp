@@ -3,6 +3,9 @@
 #include "core/io/output_set.h"
 
 #include "core/errors.h"
+#include "core/io/deferred_signals.h"
+#include "core/io/folder_lock.h"
+#include "core/io/output_journal.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -50,15 +53,6 @@ bool writeAll(int fd, const char* data, size_t size)
         size -= static_cast<size_t>(n);
     }
     return true;
-}
-
-void syncDirectory(const std::string& dir)
-{
-    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-    if (fd >= 0) {
-        ::fsync(fd);
-        ::close(fd);
-    }
 }
 
 } // namespace
@@ -149,7 +143,35 @@ void OutputSet::plan(const std::string& path, const std::string& option)
                                                            ": each output needs its own file");
         }
     }
+    const fs::path folder = fs::canonical(dir, ec);
+    e.resolved = (ec ? dir : folder.string()) + "/" + fileNameOf(path);
+    struct stat st;
+    if (::stat(e.resolved.c_str(), &st) == 0) {
+        e.existed = true;
+        e.device = st.st_dev;
+        e.inode = st.st_ino;
+        e.modified = st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    }
+    recover(e);
     m_entries.push_back(e);
+}
+
+void OutputSet::recover(const Entry& e)
+{
+    // Under the folder's lock, so that no commit runs beside the recovery; an interrupted set
+    // with outputs in other folders locks those too while it is completed or undone.
+    const std::string folder = folderOf(e.resolved);
+    const FolderLocks locked({folder});
+    std::unique_ptr<FolderLocks> others;
+    recoverOutput(e.resolved, [&](const std::vector<std::string>& targets) {
+        std::vector<std::string> folders;
+        for (const std::string& t : targets) {
+            if (folderOf(t) != folder) {
+                folders.push_back(folderOf(t));
+            }
+        }
+        others = std::make_unique<FolderLocks>(folders);
+    });
 }
 
 void OutputSet::stage(const std::string& path, const std::string& content)
@@ -194,12 +216,11 @@ std::string OutputSet::sideName(const Entry& e, const char* kind, size_t index)
 void OutputSet::linkStaged()
 {
     // Give every staged file a temporary name. A failure here changes no target.
-    size_t index = 0;
     for (Entry& e : m_entries) {
         if (e.input || e.fd < 0 || !e.tempName.empty()) {
             continue;
         }
-        const std::string temp = sideName(e, "new", index++);
+        const std::string& temp = e.freshName;
         const std::string proc = "/proc/self/fd/" + std::to_string(e.fd);
         ::unlink(temp.c_str());
         if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) != 0) {
@@ -215,7 +236,6 @@ void OutputSet::keepOldFiles()
     // that a failed rename later can put every earlier target back. A target that cannot be
     // linked (immutable, a folder put in its place) could not be replaced either: stop here,
     // before anything changed.
-    size_t index = 0;
     for (Entry& e : m_entries) {
         if (e.input || e.fd < 0) {
             continue;
@@ -231,7 +251,7 @@ void OutputSet::keepOldFiles()
         if (S_ISDIR(st.st_mode)) {
             throw OutputError(e.path + ": cannot replace it (it is now a directory)");
         }
-        const std::string backup = sideName(e, "old", index++);
+        const std::string& backup = e.oldName;
         ::unlink(backup.c_str());
         if (::link(target.c_str(), backup.c_str()) != 0) {
             throw OutputError(e.path + ": cannot replace it (" + errnoText() + ")");
@@ -265,11 +285,80 @@ void OutputSet::rollBack(size_t renamed)
 
 void OutputSet::commit()
 {
+    // The journal names every file the commit will touch before any is made, so that a run
+    // killed at any step can be completed or undone by the next (output_journal.h).
+    std::vector<JournalEntry> journaled;
+    size_t index = 0;
+    for (Entry& e : m_entries) {
+        if (e.input || e.fd < 0) {
+            continue;
+        }
+        JournalEntry j;
+        j.target = e.resolved;
+        e.freshName = e.tempName.empty() ? sideName(e, "new", index) : e.tempName;
+        e.oldName = sideName(e, "old", index);
+        j.fresh = e.freshName;
+        j.old = e.oldName;
+        struct stat st;
+        if (::fstat(e.fd, &st) == 0) {
+            j.freshDevice = st.st_dev;
+            j.freshInode = st.st_ino;
+        }
+        journaled.push_back(j);
+        ++index;
+    }
+    if (journaled.empty()) {
+        m_committed = true;
+        return;
+    }
+    // Sets sharing a folder commit one after the other; a target that changed since plan()
+    // was written by someone else meanwhile: said, then replaced.
+    std::vector<std::string> folders;
+    for (const JournalEntry& j : journaled) {
+        folders.push_back(folderOf(j.target));
+    }
+    std::unique_ptr<FolderLocks> locked;
     try {
-        linkStaged();
-        keepOldFiles();
+        locked = std::make_unique<FolderLocks>(folders);
     } catch (...) {
         discard();
+        throw;
+    }
+    for (const Entry& e : m_entries) {
+        if (e.input || e.fd < 0) {
+            continue;
+        }
+        struct stat st;
+        const bool exists = ::stat(e.resolved.c_str(), &st) == 0;
+        const long long modified =
+            exists ? st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec : 0;
+        if (exists != e.existed ||
+            (exists && (st.st_dev != e.device || st.st_ino != e.inode || modified != e.modified))) {
+            m_notes.push_back(e.path + " was " + (exists ? "written" : "removed") +
+                              " by another program (another run?) while this one computed; "
+                              "this run's " +
+                              e.option + " replaced it");
+        }
+    }
+    OutputJournal journal(journaled, m_step);
+    try {
+        journal.record(JournalState::Prepared);
+        linkStaged();
+        step("linked");
+        keepOldFiles();
+        step("kept");
+    } catch (...) {
+        discard();
+        journal.remove();
+        throw;
+    }
+    // From here a signal waits for the renames to be done, and a kill is recovered forward.
+    const DeferredSignals signalsWait;
+    try {
+        journal.record(JournalState::Forward);
+    } catch (...) {
+        discard();
+        journal.remove();
         throw;
     }
     // Rename over the targets (atomic per file, within one directory); on a failure put back
@@ -285,13 +374,21 @@ void OutputSet::commit()
         }
         if (::rename(e.tempName.c_str(), e.path.c_str()) != 0) {
             const std::string why = errnoText();
+            try {
+                journal.record(JournalState::Back);
+            } catch (const OutputError&) {
+                // The forward journal stays: a later run finds this rename failing again and
+                // undoes the set the same way.
+            }
             rollBack(renamed);
             discard();
+            journal.remove();
             throw OutputError(e.path + ": cannot replace it (" + why +
                               "); the other outputs were left as they were");
         }
         e.tempName.clear();
         ++renamed;
+        step("renamed " + std::to_string(renamed));
         const std::string dir = folderOf(e.path);
         if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) {
             dirs.push_back(dir);
@@ -308,8 +405,11 @@ void OutputSet::commit()
         }
     }
     for (const std::string& dir : dirs) {
-        syncDirectory(dir);
+        syncFolder(dir);
     }
+    step("cleaned");
+    journal.remove();
+    step("journal removed");
     m_committed = true;
 }
 
