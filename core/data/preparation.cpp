@@ -76,11 +76,24 @@ PreparedTraining prepareTraining(const Dataset& raw, ScalingKind kind)
     out.scaler = Scaler::fit(kind, raw.x);
     out.x = out.scaler.apply(raw.x);
     for (Eigen::Index j = 0; j < d; ++j) {
-        if (!out.x.col(j).allFinite()) {
+        if (!out.x.col(j).allFinite() && kind == ScalingKind::ZScore) {
             throw DataError(raw.source, 0, static_cast<long>(j) + 1,
                             "column " + columnName(raw, j) +
                                 " cannot be z-score scaled (its variance overflows double "
                                 "precision): use min-max scaling");
+        }
+        // Scalings that do not bound the training rows (robust: median and IQR) can put one
+        // row ~1e300 units out, and the length scale's rule then failed naming
+        // --length-scale (issue 52). Said here, naming the row, as applyToOther() does.
+        for (Eigen::Index i = 0; out.scaler.kind != ScalingKind::None && i < out.x.rows(); ++i) {
+            if (!(std::abs(out.x(i, j)) <= kMaxScaledMagnitude)) {
+                throw DataError(raw.source, 0, static_cast<long>(j) + 1,
+                                "row " + std::to_string(i + 1) + ": value " + num(raw.x(i, j)) +
+                                    " in column " + columnName(raw, j) + " lies " +
+                                    num(std::abs(out.x(i, j))) + " " + toString(out.scaler.kind) +
+                                    "-scaled units from the other rows: distances that far lose "
+                                    "all precision (remove the row, or use --scale rank)");
+            }
         }
     }
     return out;

@@ -63,6 +63,24 @@ ProgressFn finalFitProgress(const FitObserver& o, int sweepPoints, int first, in
     };
 }
 
+/// Sets the kernel's length scale to the chosen one times bw_adjust and checks it. A product
+/// the kernel refuses (1e308 times any l overflows) is bw_adjust's fault, not the length
+/// scale's: the message named --length-scale (issue 52).
+void validateAdjusted(KernelSpec& kernel, double chosen, double bwAdjust, int dim)
+{
+    kernel.lengthScale = chosen * bwAdjust;
+    try {
+        kernel.validate(dim);
+    } catch (const ParameterError& e) {
+        if (e.parameter() != "length_scale" || bwAdjust == 1.0) {
+            throw;
+        }
+        throw ParameterError("bw_adjust", numberText(bwAdjust, 6) + " times the length scale " +
+                                              numberText(chosen, 6) +
+                                              " is refused: " + e.message());
+    }
+}
+
 /// The multi-scale rules ("ensemble", "anomaly"): the members are fitted on the rows the sweep
 /// fitted on (refitted rather than kept: a dense kernel per grid point would not fit in memory)
 /// and ranked against the sweep's validation rows, which none of them has seen.
@@ -77,8 +95,7 @@ FitOutcome fitEnsemble(FitOutcome& out, const SweepFold& fold, const Estimator& 
     for (double chosen : r.selection.memberScales) {
         const double scale = chosen * out.bwAdjust;
         KernelSpec k = kernel;
-        k.lengthScale = scale;
-        k.validate(static_cast<int>(fold.train.cols()));
+        validateAdjusted(k, chosen, out.bwAdjust, static_cast<int>(fold.train.cols()));
         FitControl control;
         const int done = static_cast<int>(members.size());
         control.progress = finalFitProgress(observer, sweepPoints, done, total);
@@ -374,8 +391,8 @@ FitOutcome fitStages(const FitData& data, const FitSettings& settings, const Fit
     }
     if (caps.usesKernel) {
         out.lengthScaleChosen = kernel.lengthScale;
-        kernel.lengthScale *= out.bwAdjust;
-        kernel.validate(static_cast<int>(data.train.cols()));
+        validateAdjusted(kernel, kernel.lengthScale, out.bwAdjust,
+                         static_cast<int>(data.train.cols()));
     }
     FitControl control;
     control.progress = sweepPoints > 0 ? finalFitProgress(observer, sweepPoints, 0, 1)
