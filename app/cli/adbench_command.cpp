@@ -26,6 +26,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
+#include <QSet>
 
 #include <map>
 #include <set>
@@ -242,6 +243,9 @@ struct AdbenchRun
                            "iterations,residual,auc_roc,centre,spacing,selected\n";
     int done = 0;
     int total = 0;
+    /// The columns of the first external score file and its name: every file must have them.
+    QStringList externalColumns;
+    QString externalFirst;
 
     bool has(const QString& dataset, uint64_t seed, const QString& method) const
     {
@@ -275,7 +279,29 @@ std::vector<AdbenchRow> resumedRows(const AdbenchPlan& plan, CommandContext& ctx
 void addExternalRows(const AdbenchPlan& plan, const QString& file, uint64_t seed,
                      const Split& split, AdbenchRun& run, QTextStream& out)
 {
-    for (const AdbenchRow& r : externalScoreRows(plan.externalDir, file, seed, split.testLabels)) {
+    const std::vector<AdbenchRow> rows =
+        externalScoreRows(plan.externalDir, file, seed, split.testLabels);
+    // Files naming their methods differently compared nothing: every dataset lacked some
+    // method, the summaries had 0 datasets and null means, and the run exited 0 (issue 52,
+    // item 12).
+    QStringList columns;
+    for (const AdbenchRow& r : rows) {
+        columns << r.method;
+    }
+    const QString name = splitStem(file, seed) + QStringLiteral(".csv");
+    if (run.externalFirst.isEmpty()) {
+        run.externalColumns = columns;
+        run.externalFirst = name;
+    } else if (QSet<QString>(columns.begin(), columns.end()) !=
+               QSet<QString>(run.externalColumns.begin(), run.externalColumns.end())) {
+        throw DataError(QDir(plan.externalDir).filePath(name).toStdString(), 1, 0,
+                        "has the columns " + columns.join(QStringLiteral(", ")).toStdString() +
+                            " but " + run.externalFirst.toStdString() + " has " +
+                            run.externalColumns.join(QStringLiteral(", ")).toStdString() +
+                            ": every score file needs the same methods, or no dataset "
+                            "compares them all");
+    }
+    for (const AdbenchRow& r : rows) {
         if (plan.builtIn.contains(r.method)) {
             throw ParameterError("--external-scores",
                                  "the column '" + r.method.toStdString() + "' of " +
@@ -370,6 +396,12 @@ void finishAdbench(const AdbenchPlan& plan, const AdbenchRun& run, CommandContex
     if (!plan.reference.isEmpty() && !run.labels.contains(plan.reference)) {
         throw ParameterError("--reference", "'" + plan.reference.toStdString() +
                                                 "' is not one of the methods of the run");
+    }
+    // Nothing fitted anywhere is a failed run, not an empty table with exit 0 (issue 52: an
+    // option no split accepts). One method failing while others ran stays a warning.
+    if (run.rows.empty() && !plan.methods.empty()) {
+        throw NumericalError("no method could be fitted on any split (the warnings above say "
+                             "why); nothing was written");
     }
     const std::vector<MethodSummary> summary = summarize(run.rows, run.labels, run.data.datasets);
     printSummary(out, summary);

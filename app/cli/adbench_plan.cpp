@@ -219,6 +219,9 @@ QStringList lodoCandidates(const Options& o, const QStringList& methods, size_t 
     const QStringList lodo =
         o.text(QStringLiteral("lodo")).split(QLatin1Char(';'), Qt::SkipEmptyParts);
     if (lodo.isEmpty()) {
+        if (o.has(QStringLiteral("lodo"))) { // --lodo '' was ignored (issue 52, item 12)
+            throw ParameterError("--lodo", "names no method: give two or more, separated by ';'");
+        }
         return lodo;
     }
     for (int i = 0; i < lodo.size(); ++i) {

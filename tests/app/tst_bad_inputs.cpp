@@ -394,6 +394,17 @@ private slots:
             << adbench({"--estimators", "sosrep,loff"}) << 2 << QStringList{"loff"};
         QTest::newRow("adbench: a method named twice")
             << adbench({"--estimators", "knn,knn"}) << 2 << QStringList{"twice"};
+        // Issue 52: --lodo '' was ignored; bw_adjust 1e308 fitted nothing and exited 0 in
+        // adbench, and fit blamed --length-scale.
+        QTest::newRow("adbench: --lodo ''") << adbench({"--estimators", "sosrep,knn", "--lodo", ""})
+                                            << 2 << QStringList{"--lodo", "names no method"};
+        QTest::newRow("adbench: bw_adjust 1e308")
+            << adbench({"--estimators", "sosrep:bw_adjust=1e308"}) << 2
+            << QStringList{"--bw-adjust", "1e+308 times the length scale", "is refused"};
+        QTest::newRow("fit: --bw-adjust 1e308")
+            << QStringList{"fit",         "--train", "TRAIN",        "--label-column", "label",
+                           "--bw-adjust", "1e308",   "--scores-out", "OUT/s.csv"}
+            << 2 << QStringList{"--bw-adjust", "times the length scale"};
         QTest::newRow("adbench: --lodo names no method")
             << adbench({"--estimators", "sosrep,knn", "--lodo", "sosrep;kde"}) << 2
             << QStringList{"--lodo", "'kde'"};

@@ -140,6 +140,20 @@ private slots:
                  3.0);
         QImage png;
         QVERIFY(png.load(path("ab.png")));
+        // Files naming their methods differently (issue 52, item 12): every dataset lacked a
+        // method, the summary had 0 datasets and null means, exit 0. Now refused, naming both.
+        QString renamed = ext;
+        renamed.replace(QStringLiteral("contrarian"), QStringLiteral("reverse"));
+        QVERIFY(writeText(path("ext/45_wine_seed43.csv"), renamed));
+        const CliRun differ =
+            runSosrep({"adbench", "--data-dir", data, "--only", "wine", "--estimators", "knn",
+                       "--seeds", "42,43", "--external-scores", path("ext")});
+        QCOMPARE(differ.code, 3);
+        QVERIFY2(
+            differ.err.contains(QStringLiteral("45_wine_seed43.csv")) &&
+                differ.err.contains(QStringLiteral("oracle, reverse")) &&
+                differ.err.contains(QStringLiteral("45_wine_seed42.csv has oracle, contrarian")),
+            qPrintable(differ.err));
         // A score file with the wrong number of rows names itself.
         QVERIFY(writeText(path("ext/45_wine_seed42.csv"), QStringLiteral("x\n1\n2\n")));
         const CliRun bad = runSosrep({"adbench", "--data-dir", data, "--only", "wine",
