@@ -13,11 +13,13 @@
 #include "core/estimators/registry.h"
 #include "core/io/model_file.h"
 #include "core/io/output_set.h"
+
 #include "core/metrics/mmd.h"
 #include "core/pipeline/fit_route.h"
 #include "core/pipeline/outlier_threshold.h"
 #include "core/ratio/importance_weights.h"
 #include "core/util/thread_settings.h"
+#include <new>
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -420,6 +422,15 @@ PYBIND11_MODULE(_sosrep, m)
             PyErr_SetString(PyExc_ValueError, e.what());
         } catch (const NumericalError& e) {
             PyErr_SetString(PyExc_FloatingPointError, pythonWords(e.what()).c_str());
+        } catch (const io::OutputError& e) {
+            // A file that cannot be written is the operating system's error, as open() gives
+            // (it was RuntimeError; issue 52).
+            PyErr_SetString(PyExc_OSError, e.what());
+        } catch (const std::bad_alloc&) {
+            // pybind11's own translation says only "std::bad_alloc" (issue 52).
+            PyErr_SetString(PyExc_MemoryError,
+                            "out of memory: the arrays this call needs do not fit (fewer rows, "
+                            "fewer samples, or the low-rank back-end)");
         }
     });
     m.def(

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -272,3 +273,34 @@ def test_unpickling_another_estimators_state_is_refused(moons):
     with pytest.raises(ValueError, match="'iforest' model, not a KDE"):
         est.__setstate__(kde_state)
     assert pickle.loads(pickle.dumps(sosrep.KDE().fit(moons))).model_.estimator == "kde"
+
+
+def test_out_of_memory_says_so():
+    # Issue 52: a bare "MemoryError: std::bad_alloc".
+    X = np.random.default_rng(3).normal(size=(100, 2))
+    est = sosrep.KDE(length_scale=0.5).fit(X)
+    with pytest.raises(MemoryError, match="out of memory"):
+        est.sample(10**12)
+
+
+def test_save_onto_a_full_disk_is_an_os_error(moons, tmp_path):
+    # Issue 52: RuntimeError. A file size limit of 1 kB stands for the full disk (the model
+    # file is larger); the old file is kept.
+    target = tmp_path / "m.json"
+    target.write_text("old")
+    script = (
+        "import resource, signal, sys, numpy as np, sosrep\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "X = np.random.default_rng(1).normal(size=(200, 2))\n"
+        "m = sosrep.KDE(length_scale=0.5).fit(X)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))\n"
+        "try:\n"
+        "    m.save(sys.argv[1])\n"
+        "except OSError as e:\n"
+        "    print('OSError', e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script, str(target)], capture_output=True,
+                         text=True, env=dict(os.environ))
+    assert out.stdout.startswith("OSError"), out.stdout + out.stderr
+    assert "m.json" in out.stdout
+    assert target.read_text() == "old"
