@@ -434,6 +434,22 @@ int main(int argc, char* argv[])
         }
         controller->setHue(hue);
     }
+    if (const QString split = parser.value(QStringLiteral("ratio-split"));
+        split.contains(QLatin1Char('='))) {
+        // Checked once the data are read, before the fit (it failed after it, exit 4).
+        const QString column = split.section(QLatin1Char('='), 0, 0);
+        QStringList names;
+        for (const std::string& c : controller->rawData().columns) {
+            names << QString::fromStdString(c);
+        }
+        if (!names.contains(column)) {
+            std::fprintf(stderr,
+                         "sosrep-studio: --ratio-split: '%s' is not a column of these data "
+                         "(they have: %s)\n",
+                         qPrintable(column), qPrintable(names.join(QStringLiteral(", "))));
+            return kExitUsage;
+        }
+    }
     if (parser.isSet(QStringLiteral("overlay"))) {
         if (controller->features().cols() != 1) {
             std::fprintf(stderr,

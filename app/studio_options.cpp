@@ -237,6 +237,15 @@ QString overlayProblem(const QCommandLineParser& parser)
             known << QString::fromStdString(e->name());
         }
     }
+    // A detector's 1-D view shows a normality score: densities drawn on its axis read as
+    // scores (issue 52, item 13).
+    const std::string main = parser.value(QStringLiteral("estimator")).toStdString();
+    if (const Estimator* e = EstimatorRegistry::instance().find(main);
+        e && e->capabilities().kind == DensityKind::Score) {
+        return QStringLiteral("--overlay: the 1-D view of %1 shows its normality score, not a "
+                              "density: the overlays (densities) have no place on its axis")
+            .arg(QString::fromStdString(main));
+    }
     for (const QString& raw : parser.value(QStringLiteral("overlay")).split(QLatin1Char(','))) {
         const QString spec = raw.trimmed();
         bool number = false;

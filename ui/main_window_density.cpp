@@ -76,7 +76,15 @@ void MainWindow::connectDensityPage()
         m_densityPage->setHueChoices(m_controller->hueCandidates(), m_controller->hueColumn());
     });
     connect(m_controller, &EstimationController::hueReady, this, [this] {
-        m_densityPage->setNote(QString());
+        // Classes with too few rows get no density: said, not dropped in silence (issue 52).
+        const ClassDensities* hue = m_controller->hue();
+        QStringList left;
+        for (const std::string& s : hue ? hue->skipped : std::vector<std::string>()) {
+            left << QString::fromStdString(s);
+        }
+        m_densityPage->setNote(left.isEmpty()
+                                   ? QString()
+                                   : tr("no density for %1").arg(left.join(QStringLiteral("; "))));
         showHue();
     });
     connect(m_densityPage, &DensityPage::overlaysChosen, m_controller,
@@ -123,8 +131,15 @@ void MainWindow::showPairPlot()
     const FitJobResult* r = m_controller->result();
     PairPlot* plot = m_densityPage->pairs();
     const QStringList names = m_controller->featureNames();
-    const QString what = QString::fromStdString(r->model().estimator()).toUpper();
-    plot->start(names.mid(0, int(m_controller->features().cols())),
+    const int columns = int(m_controller->features().cols());
+    // Only the first kMaxColumns are drawn: said in the title, which the export keeps (the
+    // pair plot of 14 columns showed 9 without a word; issue 52).
+    const QString what =
+        QString::fromStdString(r->model().estimator()).toUpper() +
+        (columns > PairPlot::kMaxColumns
+             ? tr(" (the first %1 of %2 columns)").arg(PairPlot::kMaxColumns).arg(columns)
+             : QString());
+    plot->start(names.mid(0, columns),
                 tr("%1 pair plot: below the diagonal each pair's log-density map (a 2-D slice, "
                    "the other columns at their medians; axes over the 1–99 % quantiles), on it "
                    "each column's marginal…")

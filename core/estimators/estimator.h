@@ -90,6 +90,9 @@ struct FitReport
     /// True when nothing was fitted (e.g. l finer than the low-rank kernel resolves): the fit
     /// is refused as a parameter problem, and a sweep skips the point.
     bool refused = false;
+    /// MaxIterations from a solver that stopped improving, not from its budget: its note says
+    /// what to change, and "give more iterations" would mislead.
+    bool stalled = false;
     /// The estimator's own fields about the fit (solver, iterations, final loss...).
     SummaryFields fields;
     /// Soft problems the estimator saw (the fit route passes them on to every front end).

@@ -14,7 +14,9 @@ void diagnoseFit(const FittedModel& model, const Matrix& train, const KernelSpec
                  const SearchResult* search, std::vector<std::string>& warnings)
 {
     const FitReport& report = model.report();
-    if (report.status == SolverStatus::MaxIterations) {
+    if (report.status == SolverStatus::MaxIterations && report.stalled) {
+        warnings.push_back("the solver did not converge: " + report.note);
+    } else if (report.status == SolverStatus::MaxIterations) {
         warnings.push_back("the solver stopped before converging" +
                            (report.note.empty() ? std::string(": its iteration budget ran out")
                                                 : ": " + report.note) +

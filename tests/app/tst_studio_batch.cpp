@@ -366,6 +366,54 @@ private slots:
                  qPrintable(r.err));
     }
 
+    // Issue 52: with more than 9 columns the pair plot showed the first 9 without a word; a
+    // detector given to --overlay drew its normality score on the density axis.
+    void pairPlotOfManyColumnsSaysWhichItShows()
+    {
+        QByteArray csv = "c0,c1,c2,c3,c4,c5,c6,c7,c8,c9,c10\n";
+        for (int i = 0; i < 60; ++i) {
+            for (int j = 0; j < 11; ++j) {
+                csv += QByteArray::number(std::sin(i * (0.3 + 0.1 * j))) + (j < 10 ? "," : "\n");
+            }
+        }
+        const QString data = writeFile(QStringLiteral("eleven.csv"), csv);
+        const QString out = m_dir.filePath(QStringLiteral("eleven.svg"));
+        const Run r = studio({data, QStringLiteral("--estimator"), QStringLiteral("kde"),
+                              QStringLiteral("--pairplot"), QStringLiteral("--export-plot"), out});
+        QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.err));
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(
+            QString::fromUtf8(f.readAll()).contains(QStringLiteral("the first 9 of 11 columns")));
+    }
+
+    void overlayOfADetectorAndAnUnknownSplitColumnAreRefused()
+    {
+        QByteArray csv = "x\n";
+        for (int i = 0; i < 60; ++i) {
+            csv += QByteArray::number(std::sin(i * 0.7)) + '\n';
+        }
+        const QString data = writeFile(QStringLiteral("overlay_one.csv"), csv);
+        const QString out = m_dir.filePath(QStringLiteral("refused_overlay.svg"));
+        const Run r = studio({data, QStringLiteral("--estimator"), QStringLiteral("iforest"),
+                              QStringLiteral("--overlay"), QStringLiteral("kde"),
+                              QStringLiteral("--export-plot"), out});
+        QVERIFY(r.finished);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--overlay: the 1-D view of iforest shows its "
+                                               "normality score, not a density")),
+                 qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+        // A --ratio-split column these data do not have: refused before the fit (exit 4 after).
+        const Run split = studio({data, QStringLiteral("--ratio-split"), QStringLiteral("nope=1"),
+                                  QStringLiteral("--export-plot"), out});
+        QVERIFY(split.finished);
+        QCOMPARE(split.exitCode, 2);
+        QVERIFY2(split.err.contains(QStringLiteral("--ratio-split: 'nope' is not a column of "
+                                                   "these data (they have: x)")),
+                 qPrintable(split.err));
+    }
+
     void badOptionValuesAreRefusedBeforeTheFit_data()
     {
         QTest::addColumn<QStringList>("options");

@@ -17,6 +17,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+
 #include <random>
 
 using namespace sosrep::ui;
@@ -150,6 +152,33 @@ private slots:
         const QString badPath = writeTempFile(m_dir, QStringLiteral("bad.sosrep.json"), bad);
         MainWindow w2;
         QVERIFY(w2.openProjectFile(badPath).contains(QStringLiteral("app.hue")));
+    }
+
+    void aClassOfOneRowIsSaid()
+    {
+        // Issue 52: a class of one row got no density and no word.
+        QTemporaryDir dir;
+        QByteArray csv = "x,y,group\n";
+        for (int i = 0; i < 120; ++i) {
+            csv += QByteArray::number(std::sin(i * 0.7)) + ',' + QByteArray::number(std::cos(i)) +
+                   ',' + (i == 50 ? "7" : QByteArray::number(i % 2)) + '\n';
+        }
+        const QString path = dir.filePath(QStringLiteral("groups.csv"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(csv) == csv.size());
+        f.close();
+        MainWindow w;
+        QVERIFY(w.openFile(path));
+        auto* c = w.controller();
+        QVERIFY(c->hueCandidates().contains(QStringLiteral("group")));
+        QVERIFY(fitAndWait(c));
+        QSignalSpy ready(c, &EstimationController::hueReady);
+        c->setHue(QStringLiteral("group"));
+        QVERIFY(ready.wait(60000));
+        QCOMPARE(int(c->hue()->classes.size()), 2);
+        QVERIFY2(
+            w.densityPage()->note().contains(QStringLiteral("no density for group = 7 (one row)")),
+            qPrintable(w.densityPage()->note()));
     }
 
     void aColumnOfManyValuesIsNoHue()

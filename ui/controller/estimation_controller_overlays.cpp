@@ -30,6 +30,13 @@ void EstimationController::startOverlays()
         m_result->curve.logValues.size() == 0) {
         return;
     }
+    if (m_result->model().kind() == DensityKind::Score) {
+        // Densities on a normality score's axis read as scores (issue 52, item 13).
+        emit overlaysFailed(tr("Overlays are densities: the 1-D view of %1 shows a normality "
+                               "score, so none is drawn")
+                                .arg(QString::fromStdString(m_result->model().estimator())));
+        return;
+    }
     m_overlayCancel = std::make_shared<std::atomic<bool>>(false);
     const std::shared_ptr<std::atomic<bool>> cancel = m_overlayCancel;
     const QStringList specs = m_overlaySpecs;

@@ -191,6 +191,11 @@ void DensityPage::showView(int column)
                                                   : m_curve);
 }
 
+QString DensityPage::note() const
+{
+    return m_note->text();
+}
+
 void DensityPage::setNote(const QString& text)
 {
     m_note->setText(text);

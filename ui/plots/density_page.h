@@ -51,6 +51,7 @@ public:
     QComboBox* chooser() const { return m_show; }
     /// A line under the chooser: "computing the marginal of x…", or why one is not offered.
     void setNote(const QString& text);
+    QString note() const;
     /// The hue choices: "(none)" and the columns of a few values; `current` selected.
     void setHueChoices(const QStringList& columns, const QString& current);
     QComboBox* hueChooser() const { return m_hue; }

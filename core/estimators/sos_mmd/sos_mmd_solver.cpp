@@ -35,7 +35,9 @@ SosMmdSolver::SosMmdSolver(const SosMmdProblem& problem, int iterations, double 
 
 Matrix SosMmdSolver::b() const
 {
-    return m_problem.normalized(m_problem.toB(m_c));
+    // A run that stalled ends on whatever iterate its oscillation reached: the best one is the
+    // fit (the objective's minimum over the run).
+    return m_problem.normalized(m_problem.toB(m_stalled ? m_bestC : m_c));
 }
 
 void SosMmdSolver::record()
@@ -51,6 +53,7 @@ void SosMmdSolver::record()
     append(row);
     if (v.objective < m_best - m_tolerance * std::abs(m_best) || !std::isfinite(m_best)) {
         m_best = v.objective;
+        m_bestC = m_c;
         m_sinceBest = 0;
     } else {
         ++m_sinceBest;

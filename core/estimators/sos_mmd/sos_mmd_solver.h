@@ -41,6 +41,7 @@ private:
     double m_t = 1.0;
     double m_previous = 0.0;
     double m_best = 0.0;
+    Matrix m_bestC; // the iterate of m_best
     int m_sinceBest = 0;
     bool m_stalled = false;
     int m_restarts = 0;
