@@ -137,7 +137,7 @@ void MainWindow::showPairPlot()
     const QString what =
         QString::fromStdString(r->model().estimator()).toUpper() +
         (columns > PairPlot::kMaxColumns
-             ? tr(" (the first %1 of %2 columns)").arg(PairPlot::kMaxColumns).arg(columns)
+             ? tr(", the first %1 of %2 columns,").arg(PairPlot::kMaxColumns).arg(columns)
              : QString());
     plot->start(names.mid(0, columns),
                 tr("%1 pair plot: below the diagonal each pair's log-density map (a 2-D slice, "

@@ -202,6 +202,13 @@ private slots:
                     }
                 }
             }
+            // Issue 52: overlays are densities, and a detector's 1-D view a normality score.
+            if (given.count("overlay") && !bad.contains("overlay") && !bad.contains("estimator")) {
+                const auto* e = sosrep::EstimatorRegistry::instance().find(estimator.toStdString());
+                if (e && e->capabilities().kind == sosrep::DensityKind::Score) {
+                    bad << QStringLiteral("overlay");
+                }
+            }
             if (given.count("marginal") &&
                 ((given.count("tab") && given["tab"] != "0") || given.count("negativity") ||
                  given.count("ratio-split") || given.count("ratio-q"))) {
