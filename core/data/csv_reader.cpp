@@ -438,6 +438,26 @@ Dataset readCsvFile(const std::string& path, CsvReadOptions options, CsvReadRepo
     if (!in) {
         throw DataError(path, 0, 0, "cannot open file for reading");
     }
+    // A sosrep project or model file given as data was read as a table of one odd column
+    // (issue 52): said for what it is. Only our own JSON files are recognized; a CSV whose
+    // first name happens to start with '{' still reads.
+    char head[4096] = {};
+    in.read(head, sizeof head - 1);
+    const std::string start(head, static_cast<size_t>(in.gcount()));
+    const size_t first = start.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && start[first] == '{') {
+        const bool project = start.find("\"sosrep-studio-project\"") != std::string::npos;
+        const bool model = start.find("\"sosrep-model\"") != std::string::npos;
+        if (project || model) {
+            throw DataError(path, 1, 1,
+                            project ? "is a SOSREP Studio project file, not data (open it in "
+                                      "the app with File > Open project)"
+                                    : "is a sosrep model file, not data (score rows with it: "
+                                      "sosrep score --model)");
+        }
+    }
+    in.clear();
+    in.seekg(0);
     options.source = path;
     return readCsv(in, options, report);
 }

@@ -495,6 +495,12 @@ void checkProvenance(const Json& provenance, const std::string& path)
         }
         f.text("method", std::string());
     }
+    // Python's purpose='auto' records it, and `purpose_asked` says so; any other value was
+    // loaded and shown as it stood (issue 52).
+    if (provenance.contains("purpose_asked") && member(provenance, "purpose_asked") != "auto") {
+        throw fieldError(path, "provenance.purpose_asked",
+                         "must be \"auto\" (the only purpose a fit records there)");
+    }
     if (provenance.contains("fit_warnings")) {
         const Json& w = member(provenance, "fit_warnings");
         if (!w.is_array() ||

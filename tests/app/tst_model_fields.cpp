@@ -99,6 +99,8 @@ private slots:
             << "has 2 columns, the ensemble's first member 3" << 8;
         QTest::newRow("log_value_units and kernel.feature_seed missing") << sdo << "log_value_units"
                                                                          << "is missing" << 9;
+        QTest::newRow("provenance.purpose_asked bogus") << gaussian << "provenance.purpose_asked"
+                                                        << "must be \"auto\"" << 10;
     }
 
     void currentFilesAreReadStrictly()
@@ -136,6 +138,7 @@ private slots:
                 r.remove(QStringLiteral("log_value_units"));
                 setIn(r, "kernel", "feature_seed", QJsonValue::Undefined);
             },
+            [](QJsonObject& r) { setIn(r, "provenance", "purpose_asked", "bogus"); },
         };
         mutations[size_t(mutation)](root);
         QVERIFY(QFile::remove(path(QStringLiteral("scores.csv"))));

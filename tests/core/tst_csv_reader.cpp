@@ -3,7 +3,10 @@
 #include "core/data/csv_reader.h"
 #include "core/errors.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <fstream>
 
 #include <sstream>
 
@@ -289,6 +292,32 @@ private slots:
         QCOMPARE(named.rowNames, (std::vector<std::string>{"", "bob"}));
         QCOMPARE(report.rowNameColumn, std::string("name"));
         QCOMPARE(report.textColumns, std::vector<std::string>{"kind"});
+    }
+
+    // Issue 52: a project or model file given as data read as a table of odd columns. Said for
+    // what it is; a CSV whose first name starts with '{' still reads.
+    void ourJsonFilesAreNotData()
+    {
+        QTemporaryDir dir;
+        const std::string project = dir.filePath(QStringLiteral("p.sosrep.json")).toStdString();
+        const std::string model = dir.filePath(QStringLiteral("m.json")).toStdString();
+        const std::string braces = dir.filePath(QStringLiteral("b.csv")).toStdString();
+        std::ofstream(project) << "{\n    \"format\": \"sosrep-studio-project\",\n}\n";
+        std::ofstream(model) << "{\"format\":\"sosrep-model\",\"version\":3}";
+        std::ofstream(braces) << "{a},b\n1,2\n3,4\n";
+        for (const auto& [path, words] :
+             {std::pair<std::string, const char*>{project, "is a SOSREP Studio project file"},
+              {model, "is a sosrep model file, not data"}}) {
+            try {
+                readCsvFile(path);
+                QFAIL("a JSON file read as data");
+            } catch (const DataError& e) {
+                QVERIFY2(QString::fromStdString(e.what()).contains(QLatin1String(words)), e.what());
+                QVERIFY2(QString::fromStdString(e.what()).startsWith(QString::fromStdString(path)),
+                         e.what());
+            }
+        }
+        QCOMPARE(readCsvFile(braces).columns, (std::vector<std::string>{"{a}", "b"}));
     }
 };
 

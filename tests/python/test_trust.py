@@ -304,3 +304,15 @@ def test_save_onto_a_full_disk_is_an_os_error(moons, tmp_path):
     assert out.stdout.startswith("OSError"), out.stdout + out.stderr
     assert "m.json" in out.stdout
     assert target.read_text() == "old"
+
+
+@pytest.mark.parametrize("cls", [sosrep.KNN, sosrep.IForest])
+def test_a_detector_on_one_distinct_row_says_why_it_has_no_threshold(cls):
+    # Issue 52: predict said the model came from a file without a threshold.
+    X = np.ones((20, 2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sosrep.FitWarning)  # the constant columns
+        est = cls().fit(X)
+    with pytest.raises(ValueError, match="needs at least 2 distinct rows") as caught:
+        est.predict(X)
+    assert "file" not in str(caught.value)

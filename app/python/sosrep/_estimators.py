@@ -535,13 +535,12 @@ class DetectorEstimator(SosrepEstimator):
         self._check_fitted()
         try:
             offset = self.offset_
-        except ValueError:
-            offset = None
-        if offset is None:
+        except ValueError as e:
+            # Why there is no threshold, as the threshold's own computation said it (a detector
+            # fitted on one distinct row was told it came from a model file; issue 52).
             raise ValueError(
-                "decision_function: this model holds no outlier threshold (a model file written "
-                "by the command line or the app, which score without one): fit the estimator, "
-                "or use score_samples or anomaly_score")
+                f"decision_function: no outlier threshold: {e}; use score_samples or "
+                "anomaly_score") from e
         return self._normality(X) - offset
 
     def predict(self, X):
