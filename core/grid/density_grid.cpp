@@ -75,6 +75,10 @@ void evaluateSeparable(const KernelFieldModel& model, const GridSpec& spec,
                        const Vector* weights, Vector* shift) {
         Matrix e(n, count); // transposed: each grid line's factors are contiguous
         shift->resize(count);
+        // Locals of this lambda: clang cannot name the enclosing function's from a lambda in
+        // an OpenMP region of a generic lambda.
+        const Matrix& rows = x;
+        const double scale = inv2l2;
         ParallelFailure failure;
 #pragma omp parallel
         {
@@ -83,8 +87,8 @@ void evaluateSeparable(const KernelFieldModel& model, const GridSpec& spec,
             for (int r = 0; r < count; ++r) {
                 failure.run([&] {
                     auto col = e.col(r).array();
-                    col =
-                        -(x.col(column).array() - position(r)).square() * inv2l2 + extraLog.array();
+                    col = -(rows.col(column).array() - position(r)).square() * scale +
+                          extraLog.array();
                     (*shift)(r) = col.maxCoeff();
                     col = (col - (*shift)(r)).exp();
                     flushSubnormalEntries(col);
