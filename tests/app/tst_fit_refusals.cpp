@@ -39,6 +39,11 @@ private slots:
 
     void aKernelSosFitThatStallsIsRefused()
     {
+#ifdef SOSREP_SANITIZED
+        // Four 5000-iteration kernel SoS runs take over 5 min instrumented: numerics that the
+        // release suite checks, through code the sanitizer job's tst_sos_mmd runs.
+        QSKIP("the release suite runs the large-lambda fits; the sanitizer job skips their size");
+#endif
         // Issue 52, item 11: at lambda >= 0.1 FISTA's objective kept changing by 10-20 % a step
         // until the stall test stopped it; the fit was kept (AUC-ROC 0.13, Tr(BW) 1.0005) with
         // "give more --iterations", which changes nothing. Now the best iterate is the fit, and
@@ -52,14 +57,25 @@ private slots:
         const QStringList fit{"fit",   "--train",     data,      "--label-column",
                               "label", "--estimator", "sos-mmd", "--iterations",
                               "5000"};
+        // Where FISTA settles at a large lambda depends on rounding (GCC's build oscillates at
+        // 0.1, clang's converges there): each run must be a fit of mass 1 that does not ask
+        // for more iterations, or a refusal naming --lambda; and some must be refused.
+        int refused = 0;
         for (const char* lambda : {"0.1", "1", "10"}) {
             const CliRun r = runSosrep(fit + QStringList{"--lambda", QLatin1String(lambda)});
+            QVERIFY2(!r.err.contains(QStringLiteral("give more --iterations")), qPrintable(r.err));
+            if (r.code == 0) {
+                QVERIFY2(std::abs(r.summary()[QStringLiteral("trace_bw")].toDouble() - 1.0) < 1e-6,
+                         qPrintable(r.out));
+                continue;
+            }
             QCOMPARE(r.code, 4);
             QVERIFY2(r.err.contains(QStringLiteral("mass Tr(BW) is")) &&
-                         r.err.contains(QStringLiteral("smaller --lambda")) &&
-                         !r.err.contains(QStringLiteral("give more --iterations")),
+                         r.err.contains(QStringLiteral("smaller --lambda")),
                      qPrintable(r.err));
+            ++refused;
         }
+        QVERIFY(refused > 0);
         // The default lambda converges, and its B has mass 1.
         const CliRun fine = runSosrep(fit);
         QVERIFY2(fine.code == 0, qPrintable(fine.err));
