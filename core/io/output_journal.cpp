@@ -55,24 +55,6 @@ std::string copyPath(const std::string& folder, const std::string& id, JournalSt
     return folder + "/" + kPrefix + id + "." + stateName(s);
 }
 
-bool writeAll(int fd, const std::string& text)
-{
-    const char* data = text.data();
-    size_t size = text.size();
-    while (size > 0) {
-        const ssize_t n = ::write(fd, data, size);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            return false;
-        }
-        data += n;
-        size -= static_cast<size_t>(n);
-    }
-    return true;
-}
-
 /// Writes `text` under `path` so that it appears whole or not at all: an unnamed file linked
 /// in (a named `.part` file renamed in where the file system has no O_TMPFILE).
 bool writeWhole(const std::string& folder, const std::string& path, const std::string& text)
@@ -222,6 +204,24 @@ void syncFolder(const std::string& folder) noexcept
         ::fsync(fd);
         ::close(fd);
     }
+}
+
+bool writeAll(int fd, const std::string& text)
+{
+    const char* data = text.data();
+    size_t size = text.size();
+    while (size > 0) {
+        const ssize_t n = ::write(fd, data, size);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return false;
+        }
+        data += n;
+        size -= static_cast<size_t>(n);
+    }
+    return true;
 }
 
 OutputJournal::OutputJournal(std::vector<JournalEntry> entries, StepHook step)

@@ -69,6 +69,10 @@ private:
 void recoverOutput(const std::string& target,
                    const std::function<void(const std::vector<std::string>&)>& lockTargets);
 
+/// write() until all of `text` is written (it may write less than asked); false on an error,
+/// errno saying which. Shared by the staged outputs and the journal's copies.
+bool writeAll(int fd, const std::string& text);
+
 /// Folder sync after renames (durability of the names), best effort.
 void syncFolder(const std::string& folder) noexcept;
 

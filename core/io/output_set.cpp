@@ -38,23 +38,6 @@ std::string errnoText()
     return std::strerror(errno);
 }
 
-/// write() until done (it may write less than asked).
-bool writeAll(int fd, const char* data, size_t size)
-{
-    while (size > 0) {
-        const ssize_t n = ::write(fd, data, size);
-        if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            return false;
-        }
-        data += n;
-        size -= static_cast<size_t>(n);
-    }
-    return true;
-}
-
 } // namespace
 
 OutputSet::~OutputSet()
@@ -202,7 +185,7 @@ void OutputSet::stage(const std::string& path, const std::string& content)
         ::umask(mask);
         ::fchmod(e->fd, 0666 & ~mask);
     }
-    if (!writeAll(e->fd, content.data(), content.size()) || ::fsync(e->fd) != 0) {
+    if (!writeAll(e->fd, content) || ::fsync(e->fd) != 0) {
         throw OutputError(path + ": cannot write (" + errnoText() + ")");
     }
 }
