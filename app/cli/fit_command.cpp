@@ -65,6 +65,9 @@ LoadedData loadFitData(const Options& o, const FitSettings& settings, CommandCon
             loadMatching(o.required(QStringLiteral("test")), label, d.train.columns, &warnings, id);
         ctx.warn(warnings);
         d.testX = applyToOther(d.prepared.scaler, *d.test);
+        if (const std::string w = unresolvedSpreadWarning(d.prepared.scaler, *d.test); !w.empty()) {
+            ctx.warn(w);
+        }
     }
     return d;
 }

@@ -37,6 +37,9 @@ int commandScore(const QStringList& args, CommandContext& ctx)
                                      &warnings, o.text(QStringLiteral("id-column")));
     ctx.warn(warnings);
     const Matrix x = applyToOther(m.scaler, raw);
+    if (const std::string w = unresolvedSpreadWarning(m.scaler, raw); !w.empty()) {
+        ctx.warn(w);
+    }
     const std::unique_ptr<FittedModel> model = io::toModel(m, modelPath.toStdString());
     const LogDensity ld = model->logValues(x);
     const std::optional<OutlierThreshold> threshold = io::savedOutlierThreshold(m, *model);

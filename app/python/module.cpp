@@ -213,12 +213,26 @@ py::array_t<double> rowValues(const Model& m, const py::array& x,
     refuseNonFinite(rows, "X");
     py::array_t<double> out(rows.rows());
     double* values = out.mutable_data();
+    // Each column's range of X, for the rows the scaling cannot tell apart.
+    Vector lo = Vector::Constant(rows.cols(), std::numeric_limits<double>::infinity());
+    Vector hi = -lo;
     {
         const ComputeSection compute;
         rows.forEachBlock(kScoreBlockRows, [&](Eigen::Index first, const MatrixRef& block) {
             const Vector v = of(m.saved.scaler.apply(block));
             std::copy(v.data(), v.data() + v.size(), values + first);
+            lo = lo.cwiseMin(block.colwise().minCoeff().transpose());
+            hi = hi.cwiseMax(block.colwise().maxCoeff().transpose());
         });
+    }
+    if (rows.rows() > 0) {
+        const std::string w = unresolvedSpreadWarning(m.saved.scaler, lo, hi, m.saved.columns);
+        if (!w.empty()) {
+            const py::object category = py::module_::import("sosrep._estimators").attr("FitWarning");
+            if (PyErr_WarnEx(category.ptr(), w.c_str(), 2) != 0) {
+                throw py::error_already_set(); // warnings turned into errors
+            }
+        }
     }
     return out;
 }

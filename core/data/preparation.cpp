@@ -117,4 +117,52 @@ Matrix applyToOther(const Scaler& scaler, const Dataset& other)
     return x;
 }
 
+std::string unresolvedSpreadWarning(const Scaler& scaler, const Vector& lo, const Vector& hi,
+                                    const std::vector<std::string>& columns)
+{
+    if (scaler.isIdentity() || lo.size() == 0) {
+        return "";
+    }
+    // Every kind maps each column increasingly, so the scaled range is that of the ends.
+    Matrix ends(2, lo.size());
+    ends.row(0) = lo.transpose();
+    ends.row(1) = hi.transpose();
+    const Matrix scaled = scaler.apply(ends);
+    std::string list;
+    int count = 0;
+    for (Eigen::Index j = 0; j < lo.size(); ++j) {
+        const double spread = scaled(1, j) - scaled(0, j);
+        if (hi(j) > lo(j) && spread < kMinResolvedSpread) {
+            if (++count <= 3) {
+                const std::string name = static_cast<size_t>(j) < columns.size()
+                                             ? quotedText(columns[size_t(j)])
+                                             : "'x" + std::to_string(j + 1) + "'";
+                list += std::string(count > 1 ? "; " : "") + name + " spans " +
+                        num(hi(j) - lo(j)) + " in the data, " + num(spread) + " scaled";
+            }
+        }
+    }
+    if (count == 0) {
+        return "";
+    }
+    if (count > 3) {
+        list += "; and " + std::to_string(count - 3) + " more";
+    }
+    return "the rows scored differ by less than " + num(kMinResolvedSpread) + " of the " +
+           toString(scaler.kind) + " scaling's unit in " + std::to_string(count) +
+           (count == 1 ? " column" : " columns") + " (" + list +
+           "): the model cannot tell them apart there, so their scores ignore those "
+           "differences (a training row far out in that column, or a scale changed in the "
+           "model file)";
+}
+
+std::string unresolvedSpreadWarning(const Scaler& scaler, const Dataset& other)
+{
+    if (other.rows() == 0) {
+        return "";
+    }
+    return unresolvedSpreadWarning(scaler, other.x.colwise().minCoeff().transpose(),
+                                   other.x.colwise().maxCoeff().transpose(), other.columns);
+}
+
 } // namespace sosrep

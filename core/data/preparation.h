@@ -34,4 +34,17 @@ PreparedTraining prepareTraining(const Dataset& raw, ScalingKind kind);
 Matrix applyToOther(const Scaler& scaler, const Dataset& other);
 constexpr double kMaxScaledMagnitude = 1e15;
 
+/// Scored rows a scaling cannot tell apart: a column whose rows to score differ in the data
+/// (their range is lo..hi per column) but span less than kMinResolvedSpread once scaled, where
+/// the training rows span about 1. Next to training rows of that spread, the difference is
+/// below what the kernel sums resolve, so the rows get one score: a training column with one
+/// row far out under min-max, or a model file whose scale was changed (1e300 scored every row
+/// -1385.511, issue 52). One warning naming the columns, or "" when every column is resolved.
+/// Not for unscaled data (its training spread is not 1).
+std::string unresolvedSpreadWarning(const Scaler& scaler, const Vector& lo, const Vector& hi,
+                                    const std::vector<std::string>& columns);
+/// The same for a table of rows to score.
+std::string unresolvedSpreadWarning(const Scaler& scaler, const Dataset& other);
+constexpr double kMinResolvedSpread = 1e-12;
+
 } // namespace sosrep

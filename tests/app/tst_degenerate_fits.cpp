@@ -123,6 +123,28 @@ private slots:
             QStringLiteral("fit_warnings")));
     }
 
+    // One training row 1e14 out in c0 makes min-max's unit 1e14: the test rows' c0 values
+    // (spread ~6) are then 6e-14 apart once scaled, too close for the model to tell apart
+    // beside training rows 1 apart. The fit says so, naming the column (issue 52).
+    void testRowsTheScalingCannotResolveAreNamed()
+    {
+        QByteArray csv = normalCsv(300, 2, 6);
+        csv += "1e14,0\n";
+        const QString train = writeTempFile(m_dir, QStringLiteral("far.csv"), csv);
+        const CliRun fit = runSosrep({"fit", "--train", train, "--test", m_other, "--estimator",
+                                      "kde", "--length-scale", "0.1", "--scores-out",
+                                      m_dir.filePath(QStringLiteral("far_scores.csv"))});
+        QVERIFY2(fit.code == 0, qPrintable(fit.err));
+        const QString expected = QStringLiteral("in 1 column ('c0' spans");
+        QVERIFY2(fit.err.contains(expected), qPrintable(fit.err));
+        QVERIFY(anyContains(fit.summary()[QStringLiteral("warnings")].toArray(), expected));
+        const CliRun plain = runSosrep({"fit", "--train", m_blob, "--test", m_other, "--estimator",
+                                        "kde", "--length-scale", "0.1", "--scores-out",
+                                        m_dir.filePath(QStringLiteral("plain_scores.csv"))});
+        QVERIFY2(plain.code == 0 && !plain.err.contains(QStringLiteral("tell them apart")),
+                 qPrintable(plain.err));
+    }
+
     // Reliability round 4: l had no upper bound (an SDO model at l = 1e307 gave MMD^2 = nan,
     // exit 0). Now a fit refuses l beyond 1e8 x the data's diameter, and a model file one
     // beyond 1e100, naming the field.

@@ -230,7 +230,9 @@ private slots:
     }
 
     // A scale of 1e300 is what min-max scaling writes for a column that spans 1e300: it reads,
-    // and its log densities are finite (per unit of that column).
+    // and its log densities are finite (per unit of that column). The rows scored span ~4 in
+    // 'x', 4e-300 of that unit: the model cannot tell them apart in 'x', and says so (issue 52:
+    // every row scored -1385.511 without a word).
     void aHugeButNormalScaleReadsWithFiniteScores()
     {
         QJsonObject root =
@@ -246,6 +248,18 @@ private slots:
             const double logDensity = lines[i].split(QLatin1Char(','))[1].toDouble();
             QVERIFY2(std::isfinite(logDensity) && logDensity < -600, qPrintable(lines[i]));
         }
+        const QString warnings = QString::fromUtf8(
+            QJsonDocument(r.summary()["warnings"].toArray()).toJson(QJsonDocument::Compact));
+        QVERIFY2(warnings.contains(QStringLiteral("cannot tell them apart")) &&
+                     warnings.contains(QStringLiteral("in 1 column ('x' spans")),
+                 qPrintable(warnings));
+        QVERIFY2(r.err.contains(QStringLiteral("warning: the rows scored differ")),
+                 qPrintable(r.err));
+        // The file as written: no such warning.
+        setIn(root, "scaler", "scale", QJsonArray{0.9035700521568755, 0.5590366274260202});
+        const CliRun plain = scoreWith(root);
+        QVERIFY2(plain.code == 0 && !plain.err.contains(QStringLiteral("tell them apart")),
+                 qPrintable(plain.err));
     }
 
     // A file written before log values were in data units (version 2 without log_value_units)

@@ -316,3 +316,21 @@ def test_a_detector_on_one_distinct_row_says_why_it_has_no_threshold(cls):
     with pytest.raises(ValueError, match="needs at least 2 distinct rows") as caught:
         est.predict(X)
     assert "file" not in str(caught.value)
+
+
+def test_rows_the_scaling_cannot_tell_apart_warn(moons, tmp_path):
+    # Issue 52: a model file whose scale was changed to 1e300 scored every row -1385.511
+    # without a word. The rows still score (a scale that large is what min-max writes for a
+    # column that spans 1e300), and the warning names the column that lost them.
+    sosrep.KDE(length_scale=0.2).fit(moons).save(tmp_path / "m.json")
+    model = json.loads((tmp_path / "m.json").read_text())
+    model["scaler"]["scale"][0] = 1e300
+    (tmp_path / "bad.json").write_text(json.dumps(model))
+    loaded = sosrep.load(tmp_path / "bad.json")
+    words = r"in 1 column \('x1' spans .*cannot tell them apart"
+    with pytest.warns(sosrep.FitWarning, match=words):
+        values = loaded.score_samples(moons)
+    assert np.all(np.isfinite(values))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", sosrep.FitWarning)
+        sosrep.load(tmp_path / "m.json").score_samples(moons)
