@@ -25,7 +25,15 @@ void addValueOption(QCommandLineParser& parser, const QString& name, const QStri
 
 QString Options::text(const QString& name, const QString& fallback) const
 {
-    return m_parser.isSet(name) ? m_parser.value(name) : fallback;
+    if (!m_parser.isSet(name)) {
+        return fallback;
+    }
+    // A value option given '' (a shell variable that was never set) names nothing: it was
+    // read as left out (issue 52: --id-column '' and --lodo '' ignored). A flag has no values.
+    if (!m_parser.values(name).isEmpty() && m_parser.value(name).isEmpty()) {
+        throw ParameterError(optionName(name), "is empty: give it a value, or leave it out");
+    }
+    return m_parser.value(name);
 }
 
 QString Options::required(const QString& name) const

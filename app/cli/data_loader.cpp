@@ -11,9 +11,35 @@
 
 namespace sosrep::cli {
 
-Dataset loadDataset(const QString& path, const QString& labelColumn, const QStringList& columns,
-                    const QString& idColumn)
+namespace {
+
+/// The id column names the rows: it cannot also be their labels or a feature.
+void checkIdColumn(const QString& idColumn, const QString& labelColumn,
+                   const QStringList& columns)
 {
+    if (idColumn.isEmpty()) {
+        return;
+    }
+    if (idColumn == labelColumn) {
+        throw ParameterError("--id-column", quotedText(idColumn.toStdString()) +
+                                                " is the --label-column too: a column names the "
+                                                "rows or labels them, not both");
+    }
+    for (const QString& c : columns) {
+        if (c.trimmed() == idColumn) {
+            throw ParameterError("--id-column", quotedText(idColumn.toStdString()) +
+                                                    " is in --columns too: a column names the "
+                                                    "rows or is a feature, not both");
+        }
+    }
+}
+
+} // namespace
+
+Dataset loadDataset(const QString& path, const QString& labelColumn, const QStringList& columns,
+                    const QString& idColumn, Annotations annotations)
+{
+    checkIdColumn(idColumn, labelColumn, columns);
     Dataset ds;
     if (path.endsWith(QLatin1String(".npz"), Qt::CaseInsensitive)) {
         if (!idColumn.isEmpty()) {
@@ -28,8 +54,19 @@ Dataset loadDataset(const QString& path, const QString& labelColumn, const QStri
     } else {
         CsvReadOptions options;
         options.idColumn = idColumn.toStdString();
+        options.idColumnOptional = true; // said here, as --label-column's and --columns' are
         ds = readCsvFile(path.toStdString(), options, nullptr);
-        if (!labelColumn.isEmpty()) {
+        if (!idColumn.isEmpty() && ds.rowNameColumn.empty() && annotations == Annotations::Required) {
+            try { // not there: says so, listing the file's columns
+                ds.columnIndex(idColumn.toStdString());
+            } catch (const ParameterError& e) {
+                throw ParameterError("--id-column", e.message());
+            }
+        }
+        const bool hasLabel =
+            std::find(ds.columns.begin(), ds.columns.end(), labelColumn.toStdString()) !=
+            ds.columns.end();
+        if (!labelColumn.isEmpty() && (hasLabel || annotations == Annotations::Required)) {
             try {
                 ds = ds.withLabelColumn(labelColumn.toStdString());
             } catch (const ParameterError& e) {
@@ -59,6 +96,7 @@ Dataset loadMatching(const QString& path, const QString& labelColumn,
                      const std::vector<std::string>& names, std::vector<std::string>* warnings,
                      const QString& idColumn)
 {
+    checkIdColumn(idColumn, labelColumn, {});
     // The label is optional here: rows to score need not be labelled (then there is no AUC).
     Dataset all = loadDataset(path, {}, {}, idColumn);
     const std::string label = labelColumn.toStdString();

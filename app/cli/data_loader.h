@@ -15,9 +15,14 @@ namespace sosrep::cli {
 /// Loads CSV/TSV (any other extension is read as delimited text) or .npz (X, y). For text files
 /// a named label column moves into the labels; for .npz, `y` is the label column already and
 /// the name must be empty or "y". A non-empty `columns` list selects and orders the features
-/// (each name once). A non-empty `idColumn` (text files) is read as the rows' names.
+/// (each name once). A non-empty `idColumn` (text files) is read as the rows' names; it is
+/// neither the label column nor one of `columns` (ParameterError). The label and id columns
+/// must be in a file whose rows are scored (`Annotations::Required`); a file only fitted on
+/// (`IfPresent`: the training file when test rows are scored) has them left out where present.
+enum class Annotations { Required, IfPresent };
 Dataset loadDataset(const QString& path, const QString& labelColumn, const QStringList& columns,
-                    const QString& idColumn = {});
+                    const QString& idColumn = {},
+                    Annotations annotations = Annotations::Required);
 
 /// Loads a second file (test rows, rows to score) and matches its feature columns to `names` by
 /// name, whatever their order there; missing columns are a DataError listing them, columns not

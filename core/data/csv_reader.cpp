@@ -388,7 +388,7 @@ Dataset readCsv(std::istream& in, const CsvReadOptions& options, CsvReadReport* 
     size_t idIndex = std::string::npos;
     if (!options.idColumn.empty()) {
         const auto it = std::find(columns.begin(), columns.end(), options.idColumn);
-        if (it == columns.end()) {
+        if (it == columns.end() && !options.idColumnOptional) {
             std::string known;
             for (const std::string& c : columns) {
                 known += (known.empty() ? "" : ", ") + quotedText(c);
@@ -397,7 +397,9 @@ Dataset readCsv(std::istream& in, const CsvReadOptions& options, CsvReadReport* 
                             "no id column named " + quotedText(options.idColumn) +
                                 " (columns: " + oneLine(known, 300) + ")");
         }
-        idIndex = static_cast<size_t>(it - columns.begin());
+        if (it != columns.end()) {
+            idIndex = static_cast<size_t>(it - columns.begin());
+        }
     }
     const CellTable cells = readCells(tok, columns, options, idIndex);
     const std::vector<size_t> keep = keptColumns(cells, columns, options, report, idIndex);

@@ -23,6 +23,9 @@ struct CsvReadOptions
     /// anything, a missing one is an empty name). Empty: none, except that an interactive read
     /// (dropTextColumns) takes the first text column as the row names.
     std::string idColumn;
+    /// A file without the id column reads without row names instead of refusing (the command
+    /// line's training file when only test rows are written, issue 52).
+    bool idColumnOptional = false;
 };
 
 /// What a lenient read left out.

@@ -397,7 +397,7 @@ private slots:
         // Issue 52: --lodo '' was ignored; bw_adjust 1e308 fitted nothing and exited 0 in
         // adbench, and fit blamed --length-scale.
         QTest::newRow("adbench: --lodo ''") << adbench({"--estimators", "sosrep,knn", "--lodo", ""})
-                                            << 2 << QStringList{"--lodo", "names no method"};
+                                            << 2 << QStringList{"--lodo", "is empty"};
         QTest::newRow("adbench: bw_adjust 1e308")
             << adbench({"--estimators", "sosrep:bw_adjust=1e308"}) << 2
             << QStringList{"--bw-adjust", "1e+308 times the length scale", "is refused"};

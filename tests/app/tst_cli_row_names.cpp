@@ -61,10 +61,70 @@ private slots:
         const Run missing =
             runSosrep({"score", "--model", path("id_m.json"), "--data", path("plain_test.csv"),
                        "--id-column", "who", "--scores-out", path("id_s4.csv")});
-        QCOMPARE(missing.code, 3);
-        QVERIFY2(missing.err.contains(QStringLiteral("no id column named 'who'")),
+        // A usage error, as a missing --label-column is (it was exit 3).
+        QCOMPARE(missing.code, 2);
+        QVERIFY2(missing.err.contains(QStringLiteral("--id-column: no column named 'who' in ") +
+                                      path("plain_test.csv")),
                  qPrintable(missing.err));
         QVERIFY(!QFile::exists(path("id_s4.csv")));
+    }
+
+    // Issue 52: --id-column was required in the training file when only --test rows are
+    // written, took the label's column silently, and '' was ignored.
+    void idColumn_onlyWhereItsRowsAreWrittenAndNeverTheLabel()
+    {
+        auto write = [&](const char* name, const char* text) {
+            QFile f(path(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        };
+        write("plain_train.csv", "a,b\n0,0\n0.2,0.7\n0.5,0.5\n0.9,0.1\n1,1\n0.3,0.6\n");
+        write("named_test.csv", "who,a,b,y\nann,0.1,0.9,0\nbob,0.4,0.2,1\ncy,5,5,1\n");
+        const QStringList fit{"fit", "--length-scale", "0.3", "--scores-out", path("o_s.csv")};
+        // Names and labels only in the test file, whose rows are the ones written.
+        const Run testOnly = runSosrep(fit + QStringList{"--train", path("plain_train.csv"),
+                                                         "--test", path("named_test.csv"),
+                                                         "--id-column", "who", "--label-column",
+                                                         "y"});
+        QVERIFY2(testOnly.code == 0, qPrintable(testOnly.err));
+        const QStringList lines = readLines(path("o_s.csv"));
+        QCOMPARE(lines.size(), 4);
+        QCOMPARE(lines[0], QStringLiteral("row,who,log_density,anomaly_score,label"));
+        QVERIFY(lines[2].startsWith(QStringLiteral("1,bob,")));
+        QCOMPARE(testOnly.summary()[QStringLiteral("dim")].toInt(), 2);
+        // The training file's own rows are the ones written: there the column must be.
+        const Run trainOnly = runSosrep(
+            fit + QStringList{"--train", path("plain_train.csv"), "--id-column", "who"});
+        QCOMPARE(trainOnly.code, 2);
+        QVERIFY2(trainOnly.err.contains(QStringLiteral("--id-column: no column named 'who'")),
+                 qPrintable(trainOnly.err));
+        const struct
+        {
+            QStringList args;
+            const char* words;
+        } refused[] = {
+            {{"--train", path("named_test.csv"), "--columns", "a,b", "--label-column", "y",
+              "--id-column", "y"},
+             "--id-column: 'y' is the --label-column too"},
+            {{"--train", path("named_test.csv"), "--columns", "a,who", "--id-column", "who"},
+             "--id-column: 'who' is in --columns too"},
+            {{"--train", path("plain_train.csv"), "--id-column", ""}, "--id-column: is empty"},
+            {{"--train", path("plain_train.csv"), "--label-column", ""},
+             "--label-column: is empty"},
+            {{"--train", path("plain_train.csv"), "--columns", ""}, "--columns: is empty"},
+        };
+        for (const auto& r : refused) {
+            QFile::remove(path("o_s.csv"));
+            const Run run = runSosrep(fit + r.args);
+            QVERIFY2(run.code == 2 && run.err.contains(QLatin1String(r.words)),
+                     qPrintable(r.args.join(' ') + ": " + run.err));
+            QVERIFY(!QFile::exists(path("o_s.csv")));
+        }
+        const Run scoreBoth =
+            runSosrep({"score", "--model", path("id_m.json"), "--data", path("named_test.csv"),
+                       "--label-column", "y", "--id-column", "y", "--scores-out", path("o_s.csv")});
+        QVERIFY2(scoreBoth.code == 2 && scoreBoth.err.contains(QStringLiteral("--label-column too")),
+                 qPrintable(scoreBoth.err));
     }
 
     void summaryNamesTheScalingAutoResolvedTo()
