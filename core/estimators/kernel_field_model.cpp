@@ -4,6 +4,7 @@
 
 #include "core/errors.h"
 #include "core/estimators/score_terms.h"
+#include "core/util/text.h"
 
 #include <cmath>
 #include <limits>
@@ -141,6 +142,27 @@ KernelFieldModel::StoredField KernelFieldModel::loadField(const ParameterMap& pa
     }
     f.kernel = KernelOperator::forScoring(train, kernel); // no N x N until one is needed
     return f;
+}
+
+void KernelFieldModel::checkStoredNormalizer(const ParameterMap& parameters) const
+{
+    if (!parameters.has("log_normalizer")) {
+        return; // a pre-density's file, or one written before the field
+    }
+    const double stored = parameters.number("log_normalizer");
+    if (m_kind != DensityKind::Normalized) {
+        throw ParameterError("log_normalizer", "belongs to a normalized density: this " + m_estimator +
+                                                   " model is a pre-density");
+    }
+    const double own = logNormalizer();
+    if (!(std::abs(stored - own) <= 1e-9 * std::max(1.0, std::abs(own)))) {
+        throw ParameterError("log_normalizer",
+                             "is " + numberText(stored, 17) +
+                                 ", but the file's rows, weights and kernel give " +
+                                 numberText(own, 17) +
+                                 " (it is recomputed on load: a file whose value differs was "
+                                 "changed)");
+    }
 }
 
 long long KernelFieldModel::mixtureComponents() const

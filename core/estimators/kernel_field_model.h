@@ -56,6 +56,10 @@ public:
         Vector weights;
     };
     static StoredField loadField(const ParameterMap& parameters, const KernelSpec& kernel);
+    /// A loaded model's stored log_normalizer (written for readers, recomputed on load) must be
+    /// the one its rows, weights and kernel give, to 1e-9: a file whose value was changed is
+    /// refused rather than scored with a value it does not hold (ParameterError naming it).
+    void checkStoredNormalizer(const ParameterMap& parameters) const;
 
     const std::shared_ptr<const KernelOperator>& kernelOperator() const { return m_kernel; }
     const Vector& weights() const { return m_weights; }

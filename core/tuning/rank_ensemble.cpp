@@ -232,18 +232,26 @@ RankEnsembleModel::load(const Estimator& estimator, const ParameterMap& p, const
         }
         KernelSpec k = kernel;
         k.lengthScale = member.lengthScale;
-        member.model = estimator.load(sub, &k);
-        // Every member scores the same rows: one whose training rows have other columns than
-        // the first's would score a wrong slice of them (the file's columns are checked
-        // against the first member only).
-        const int dim = member.model->kernel() ? member.model->kernel()->dim() : -1;
-        const int firstDim = members.empty() || !members.front().model->kernel()
-                                 ? dim
-                                 : members.front().model->kernel()->dim();
-        if (dim != firstDim) {
-            throw ParameterError(prefix + "train", "has " + std::to_string(dim) +
-                                                       " columns, the ensemble's first member " +
-                                                       std::to_string(firstDim));
+        try {
+            // Every member scores the same rows: one whose training rows have other columns than
+            // the first's would score a wrong slice of them (the file's columns are checked
+            // against the first member only). Said before the member's own checks, which would
+            // find its stored values inconsistent without saying why.
+            if (!members.empty() && sub.has("train") && members.front().model->kernel()) {
+                const Eigen::Index dim = sub.matrix("train").cols();
+                const int firstDim = members.front().model->kernel()->dim();
+                if (dim != firstDim) {
+                    throw ParameterError("train", "has " + std::to_string(dim) +
+                                                               " columns, the ensemble's first "
+                                                               "member " +
+                                                               std::to_string(firstDim));
+                }
+            }
+            member.model = estimator.load(sub, &k);
+        } catch (const ParameterError& e) {
+            // The member's own fields are named as the file has them: member1.weights.
+            throw ParameterError(sub.has(e.parameter()) ? prefix + e.parameter() : e.parameter(),
+                                 e.message());
         }
         members.push_back(std::move(member));
     }

@@ -101,6 +101,18 @@ private slots:
                                                                          << "is missing" << 9;
         QTest::newRow("provenance.purpose_asked bogus") << gaussian << "provenance.purpose_asked"
                                                         << "must be \"auto\"" << 10;
+        // Issue 52: messages named fields the file does not have (sample_weight for weights,
+        // parameters.weights for member1.weights), and a changed log_normalizer read unread.
+        const QStringList kde{"--estimator", "kde", "--length-scale", "0.3"};
+        QTest::newRow("a KDE weight below 0") << kde << "'parameters.weights'"
+                                              << "non-negative weight per row" << 11;
+        QTest::newRow("a member's weights one short") << anomaly << "parameters.member1.weights"
+                                                      << "one number per training row" << 12;
+        QTest::newRow("log_normalizer changed") << gaussian << "parameters.log_normalizer"
+                                                << "recomputed on load" << 13;
+        QTest::newRow("a member's log_normalizer changed")
+            << anomaly << "parameters.member1.log_normalizer"
+            << "recomputed on load" << 14;
     }
 
     void currentFilesAreReadStrictly()
@@ -139,6 +151,24 @@ private slots:
                 setIn(r, "kernel", "feature_seed", QJsonValue::Undefined);
             },
             [](QJsonObject& r) { setIn(r, "provenance", "purpose_asked", "bogus"); },
+            [](QJsonObject& r) {
+                QJsonArray w = r["parameters"].toObject()["weights"].toArray();
+                w[0] = -w[0].toDouble();
+                setIn(r, "parameters", "weights", w);
+            },
+            [](QJsonObject& r) {
+                QJsonArray w = r["parameters"].toObject()["member1.weights"].toArray();
+                w.removeLast();
+                setIn(r, "parameters", "member1.weights", w);
+            },
+            [](QJsonObject& r) {
+                const double v = r["parameters"].toObject()["log_normalizer"].toDouble();
+                setIn(r, "parameters", "log_normalizer", v + 1.0);
+            },
+            [](QJsonObject& r) {
+                const double v = r["parameters"].toObject()["member1.log_normalizer"].toDouble();
+                setIn(r, "parameters", "member1.log_normalizer", v - 0.5);
+            },
         };
         mutations[size_t(mutation)](root);
         QVERIFY(QFile::remove(path(QStringLiteral("scores.csv"))));

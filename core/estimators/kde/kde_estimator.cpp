@@ -47,7 +47,10 @@ public:
         }
         // The stored weights (1/N for an unweighted fit, so files of either kind read back).
         KernelFieldModel::StoredField field = KernelFieldModel::loadField(parameters, *kernel);
-        return makeKdeModel(std::move(field.kernel), field.weights, false);
+        std::unique_ptr<KernelFieldModel> model =
+            makeKdeModel(std::move(field.kernel), field.weights, false);
+        model->checkStoredNormalizer(parameters);
+        return model;
     }
 };
 
@@ -66,8 +69,9 @@ std::unique_ptr<KernelFieldModel> makeKdeModel(std::shared_ptr<const KernelOpera
         const double total = rowWeights.sum();
         if (rowWeights.size() != kernel->size() || !(total > 0.0) || !std::isfinite(total) ||
             rowWeights.minCoeff() < 0.0) {
-            throw ParameterError("sample_weight", "needs one finite, non-negative weight per "
-                                                  "row, not all zero");
+            // A fit's sample_weight, or a file's weights (its field's name).
+            throw ParameterError(normalize ? "sample_weight" : "weights",
+                                 "needs one finite, non-negative weight per row, not all zero");
         }
         // Stored weights are used as written (they sum to 1 within rounding: dividing again
         // would move a loaded model's scores in the last bits).

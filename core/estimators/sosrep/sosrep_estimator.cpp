@@ -207,7 +207,9 @@ public:
             throw ParameterError("kernel", "is missing");
         }
         auto f = KernelFieldModel::loadField(parameters, *kernel);
-        return makeSosrepModel(f.kernel, f.weights);
+        std::unique_ptr<KernelFieldModel> model = makeSosrepModel(f.kernel, f.weights);
+        model->checkStoredNormalizer(parameters);
+        return model;
     }
 };
 
