@@ -334,3 +334,24 @@ def test_rows_the_scaling_cannot_tell_apart_warn(moons, tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error", sosrep.FitWarning)
         sosrep.load(tmp_path / "m.json").score_samples(moons)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda X, m: sosrep.mmd(X, X + 0.1, seed=2**70), "seed"),
+    (lambda X, m: sosrep.mmd(X, m, seed=-1), "seed"),
+    (lambda X, m: sosrep.mmd(X, m, mc_samples=2**70), "mc_samples"),
+    (lambda X, m: sosrep.mmd(X, X, bandwidth=1j), "bandwidth"),
+    (lambda X, m: m.sample(2**70), "n_samples"),
+    (lambda X, m: m.sample(3, random_state=2**70), "random_state"),
+    (lambda X, m: sosrep.KDE().fit(X, sample_weight=np.ones(len(X)) + 1j), "sample_weight"),
+    (lambda X, m: sosrep.KDE().fit(X, sample_weight=[1j] + [1.0] * (len(X) - 1)),
+     "sample_weight"),
+    (lambda X, m: sosrep.KDE(n_jobs=2**70).fit(X), "n_jobs"),
+])
+def test_a_bad_argument_is_named_in_one_short_line(moons, call, name):
+    # Issue 52: the extension's TypeError printed every argument of the call, whole arrays
+    # included (26 kB for mmd with seed=2**70), and complex weights were printed whole.
+    model = sosrep.KDE(length_scale=0.2).fit(moons)
+    with pytest.raises(ValueError, match="^" + name + ": ") as caught:
+        call(moons, model)
+    assert len(str(caught.value)) < 200 and "\n" not in str(caught.value)

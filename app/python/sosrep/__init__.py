@@ -12,9 +12,12 @@ Every estimator of the core's registry is a class here (SOSREP, KDE, KernelSoS, 
 import os
 import warnings
 
+import numpy as np
+
 from . import _sosrep
 from ._estimators import (DensityEstimator, DetectorEstimator, FitWarning, RatioEstimator,
-                          SosrepEstimator, _python_value, class_name, keyword_of, make_classes)
+                          SosrepEstimator, _integer, _python_value, class_name, keyword_of,
+                          make_classes)
 
 __version__ = _sosrep.__version__  # the project's version, as `sosrep --version` prints it
 
@@ -42,6 +45,12 @@ def mmd(X, other, bandwidth=None, seed=0, mc_samples=4000):
     "mmd2_v", "mmd2_u") or a fitted density estimator (X in its coordinates; returns "mmd2"
     and how it was computed, "method"). h: `bandwidth`, else the median pairwise distance of
     X's scaled rows ("bandwidth" in the result)."""
+    if bandwidth is not None and (isinstance(bandwidth, (bool, complex))
+                                  or not isinstance(bandwidth, (int, float, np.number))
+                                  or np.iscomplexobj(bandwidth)):
+        raise ValueError(f"bandwidth: must be None or a number, not {bandwidth!r}")
+    seed = _integer(seed, "seed", 0, 2**64)
+    mc_samples = _integer(mc_samples, "mc_samples", 1, 2**31, "a positive int")
     h = 0.0 if bandwidth is None else float(bandwidth)
     if h == 0.0 and bandwidth is not None:
         raise ValueError("bandwidth: is 0: give None (the median pairwise distance) or a number "
@@ -49,8 +58,8 @@ def mmd(X, other, bandwidth=None, seed=0, mc_samples=4000):
     est = SosrepEstimator()
     if isinstance(other, SosrepEstimator):
         other._check_fitted()
-        return _sosrep.mmd_model(est._array(X), other.model_, h, int(seed), int(mc_samples))
-    return _sosrep.mmd_samples(est._array(X), est._array(other, "Y"), h, int(seed))
+        return _sosrep.mmd_model(est._array(X), other.model_, h, seed, mc_samples)
+    return _sosrep.mmd_samples(est._array(X), est._array(other, "Y"), h, seed)
 
 
 def load(path):

@@ -66,6 +66,25 @@ def _option_text(value):
     return str(value)
 
 
+def _integer(value, name, low, high, what="an int"):
+    """An int in [low, high), checked here so that the message names it: the extension's own
+    TypeError listed every argument of the call, whole arrays included (issue 52)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+            or not low <= value < high:
+        bound = f"2**{high.bit_length() - 1}" if high & (high - 1) == 0 else str(high)
+        raise ValueError(f"{name}: must be {what} in [{low}, {bound}), not {value!r}")
+    return int(value)
+
+
+def _real_weights(sample_weight):
+    """sample_weight as real numbers: complex ones were cast with the imaginary part dropped,
+    or refused with the whole array printed."""
+    if np.iscomplexobj(sample_weight) or any(
+            isinstance(w, complex) for w in np.ravel(np.asarray(sample_weight, dtype=object))):
+        raise ValueError("sample_weight: complex values are not weights: expected real numbers")
+    return sample_weight
+
+
 def _seed_of(random_state):
     """scikit-learn's random_state as the core's seed: an int as it is, a RandomState or a
     Generator drawn from (as scikit-learn's estimators draw theirs, so the state advances)."""
@@ -74,7 +93,7 @@ def _seed_of(random_state):
     if isinstance(random_state, (int, np.integer)):
         if random_state < 0:
             raise ValueError(f"random_state: must be non-negative, not {random_state}")
-        return int(random_state)
+        return _integer(random_state, "random_state", 0, 2**64)  # the core's seeds are 64-bit
     if isinstance(random_state, np.random.RandomState):
         return int(random_state.randint(np.iinfo(np.int32).max))
     if isinstance(random_state, np.random.Generator):
@@ -93,8 +112,9 @@ def _threads_of(n_jobs):
         except ImportError:
             n_jobs = 1
     if isinstance(n_jobs, (bool, np.bool_)) or not isinstance(n_jobs, (int, np.integer)) \
-            or n_jobs == 0:
-        raise ValueError(f"n_jobs: must be None or a non-zero int, not {n_jobs!r}")
+            or n_jobs == 0 or abs(n_jobs) >= 2**31:
+        raise ValueError(f"n_jobs: must be None or a non-zero int below 2**31 in size, "
+                         f"not {n_jobs!r}")
     cores = _sosrep.available_cores()
     return int(n_jobs) if n_jobs > 0 else max(1, cores + 1 + int(n_jobs))
 
@@ -218,7 +238,8 @@ class SosrepEstimator(BaseEstimator):
 
             # A list, Series or scalar as scikit-learn takes them, shape checked in its words;
             # the core refuses negative, infinite or all-zero weights naming sample_weight.
-            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+            sample_weight = _check_sample_weight(_real_weights(sample_weight), X,
+                                                 dtype=np.float64)
         if progress is None and getattr(self, "verbose", 0):
             progress = _StderrProgress(type(self).__name__)
         with _thread_scope(self.n_jobs):
@@ -624,9 +645,7 @@ class DensityEstimator(DetectorEstimator):
         ndarray of shape (n_samples, n_features)
         """
         self._check_fitted()
-        if isinstance(n_samples, (bool, np.bool_)) or not isinstance(n_samples, (int, np.integer)) \
-                or n_samples < 1:
-            raise ValueError(f"n_samples: must be a positive int, not {n_samples!r}")
+        n_samples = _integer(n_samples, "n_samples", 1, 2**63, "a positive int")
         seed = _seed_of(np.random.mtrand._rand if random_state is None else random_state)
         with _thread_scope(self.n_jobs):
             rows, _, _ = self.model_.sample(int(n_samples), seed)
