@@ -7,6 +7,7 @@
 #include "core/estimators/common_options.h"
 #include "core/estimators/fit_settings.h"
 #include "core/estimators/registry.h"
+#include "core/io/output_set.h"
 #include "core/pipeline/outlier_threshold.h"
 
 #include <QFileInfo>
@@ -98,6 +99,23 @@ QString outputProblem(const QCommandLineParser& parser)
         return QStringLiteral("--screenshot: '%1' is not an image file this build writes (use "
                               ".png)")
             .arg(shot);
+    }
+    // Each output's folder is checked now, as sosrep's are, not after the fit (issue 52: a
+    // missing folder was said 21 s into a large file's fit): it exists and can be written, the
+    // output is not a folder, not the data file and not the other output.
+    io::OutputSet outputs;
+    try {
+        for (const QString& file : parser.positionalArguments()) {
+            outputs.addInput(file.toStdString(), "FILE");
+        }
+        for (const char* option : {"export-plot", "screenshot"}) {
+            const QString path = parser.value(QString::fromLatin1(option));
+            if (!path.isEmpty()) {
+                outputs.plan(path.toStdString(), std::string("--") + option);
+            }
+        }
+    } catch (const ParameterError& e) {
+        return QString::fromStdString(e.what());
     }
     return {};
 }

@@ -445,6 +445,9 @@ private slots:
         QTest::newRow("marginal with the negativity run")
             << QStringList{"--marginal", "zzz", "--negativity"} << "--marginal";
         QTest::newRow("plot format") << QStringList{"--export-plot", "PLOT.gif"} << "--export-plot";
+        // Issue 52: found after the fit (21 s into a large file's).
+        QTest::newRow("plot into a missing folder")
+            << QStringList{"--export-plot", "PLOT_missing/plot.png"} << "--export-plot: the folder";
     }
 
     void badOptionValuesAreRefusedBeforeTheFit()
@@ -486,13 +489,17 @@ private slots:
                  QStringList{QStringLiteral("shot.png")}); // no temporary file left
     }
 
-    void unwritableScreenshotEndsWithTheOutputCode()
+    // A folder that does not exist is a bad option value, said before the fit as sosrep says
+    // it (issue 52: exit 5 once the fit was done).
+    void aScreenshotIntoAMissingFolderIsRefusedBeforeTheFit()
     {
         const QString shot = m_dir.filePath(QStringLiteral("no_dir/shot.png"));
         const Run r = studio({QStringLiteral("--demo"), QStringLiteral("--screenshot"), shot});
         QVERIFY(r.finished);
-        QCOMPARE(r.exitCode, 5);
-        QVERIFY2(r.err.contains(shot), qPrintable(r.err));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--screenshot: the folder")) && r.err.contains(shot),
+                 qPrintable(r.err));
+        QVERIFY2(!r.err.contains(QStringLiteral("ready")), qPrintable(r.err)); // no view fitted
     }
 
     void demoScreenshotHasTheAskedSize()
