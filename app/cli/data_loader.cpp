@@ -14,8 +14,7 @@ namespace sosrep::cli {
 namespace {
 
 /// The id column names the rows: it cannot also be their labels or a feature.
-void checkIdColumn(const QString& idColumn, const QString& labelColumn,
-                   const QStringList& columns)
+void checkIdColumn(const QString& idColumn, const QString& labelColumn, const QStringList& columns)
 {
     if (idColumn.isEmpty()) {
         return;
@@ -56,16 +55,16 @@ Dataset loadDataset(const QString& path, const QString& labelColumn, const QStri
         options.idColumn = idColumn.toStdString();
         options.idColumnOptional = true; // said here, as --label-column's and --columns' are
         ds = readCsvFile(path.toStdString(), options, nullptr);
-        if (!idColumn.isEmpty() && ds.rowNameColumn.empty() && annotations == Annotations::Required) {
+        if (!idColumn.isEmpty() && ds.rowNameColumn.empty() &&
+            annotations == Annotations::Required) {
             try { // not there: says so, listing the file's columns
                 ds.columnIndex(idColumn.toStdString());
             } catch (const ParameterError& e) {
                 throw ParameterError("--id-column", e.message());
             }
         }
-        const bool hasLabel =
-            std::find(ds.columns.begin(), ds.columns.end(), labelColumn.toStdString()) !=
-            ds.columns.end();
+        const bool hasLabel = std::find(ds.columns.begin(), ds.columns.end(),
+                                        labelColumn.toStdString()) != ds.columns.end();
         if (!labelColumn.isEmpty() && (hasLabel || annotations == Annotations::Required)) {
             try {
                 ds = ds.withLabelColumn(labelColumn.toStdString());

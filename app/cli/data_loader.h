@@ -19,10 +19,13 @@ namespace sosrep::cli {
 /// neither the label column nor one of `columns` (ParameterError). The label and id columns
 /// must be in a file whose rows are scored (`Annotations::Required`); a file only fitted on
 /// (`IfPresent`: the training file when test rows are scored) has them left out where present.
-enum class Annotations { Required, IfPresent };
+enum class Annotations
+{
+    Required,
+    IfPresent
+};
 Dataset loadDataset(const QString& path, const QString& labelColumn, const QStringList& columns,
-                    const QString& idColumn = {},
-                    Annotations annotations = Annotations::Required);
+                    const QString& idColumn = {}, Annotations annotations = Annotations::Required);
 
 /// Loads a second file (test rows, rows to score) and matches its feature columns to `names` by
 /// name, whatever their order there; missing columns are a DataError listing them, columns not

@@ -57,9 +57,9 @@ LoadedData loadFitData(const Options& o, const FitSettings& settings, CommandCon
         o.text(QStringLiteral("columns")).split(QLatin1Char(','), Qt::SkipEmptyParts);
     const QString id = o.text(QStringLiteral("id-column"));
     // With --test the scores are the test rows': the training rows need no names or labels.
-    d.train = loadDataset(o.required(QStringLiteral("train")), label, columns, id,
-                          o.has(QStringLiteral("test")) ? Annotations::IfPresent
-                                                        : Annotations::Required);
+    d.train =
+        loadDataset(o.required(QStringLiteral("train")), label, columns, id,
+                    o.has(QStringLiteral("test")) ? Annotations::IfPresent : Annotations::Required);
     d.prepared = prepareTraining(d.train, scalingOf(settings.values)); // the purpose's, for auto
     ctx.warn(d.prepared.warnings);
     if (o.has(QStringLiteral("test"))) {

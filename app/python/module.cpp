@@ -228,7 +228,8 @@ py::array_t<double> rowValues(const Model& m, const py::array& x,
     if (rows.rows() > 0) {
         const std::string w = unresolvedSpreadWarning(m.saved.scaler, lo, hi, m.saved.columns);
         if (!w.empty()) {
-            const py::object category = py::module_::import("sosrep._estimators").attr("FitWarning");
+            const py::object category =
+                py::module_::import("sosrep._estimators").attr("FitWarning");
             if (PyErr_WarnEx(category.ptr(), w.c_str(), 2) != 0) {
                 throw py::error_already_set(); // warnings turned into errors
             }

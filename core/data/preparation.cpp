@@ -137,8 +137,8 @@ std::string unresolvedSpreadWarning(const Scaler& scaler, const Vector& lo, cons
                 const std::string name = static_cast<size_t>(j) < columns.size()
                                              ? quotedText(columns[size_t(j)])
                                              : "'x" + std::to_string(j + 1) + "'";
-                list += std::string(count > 1 ? "; " : "") + name + " spans " +
-                        num(hi(j) - lo(j)) + " in the data, " + num(spread) + " scaled";
+                list += std::string(count > 1 ? "; " : "") + name + " spans " + num(hi(j) - lo(j)) +
+                        " in the data, " + num(spread) + " scaled";
             }
         }
     }

@@ -151,8 +151,8 @@ void KernelFieldModel::checkStoredNormalizer(const ParameterMap& parameters) con
     }
     const double stored = parameters.number("log_normalizer");
     if (m_kind != DensityKind::Normalized) {
-        throw ParameterError("log_normalizer", "belongs to a normalized density: this " + m_estimator +
-                                                   " model is a pre-density");
+        throw ParameterError("log_normalizer", "belongs to a normalized density: this " +
+                                                   m_estimator + " model is a pre-density");
     }
     const double own = logNormalizer();
     if (!(std::abs(stored - own) <= 1e-9 * std::max(1.0, std::abs(own)))) {

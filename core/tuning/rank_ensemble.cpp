@@ -242,9 +242,9 @@ RankEnsembleModel::load(const Estimator& estimator, const ParameterMap& p, const
                 const int firstDim = members.front().model->kernel()->dim();
                 if (dim != firstDim) {
                     throw ParameterError("train", "has " + std::to_string(dim) +
-                                                               " columns, the ensemble's first "
-                                                               "member " +
-                                                               std::to_string(firstDim));
+                                                      " columns, the ensemble's first "
+                                                      "member " +
+                                                      std::to_string(firstDim));
                 }
             }
             member.model = estimator.load(sub, &k);

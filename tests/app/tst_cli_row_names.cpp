@@ -82,10 +82,9 @@ private slots:
         write("named_test.csv", "who,a,b,y\nann,0.1,0.9,0\nbob,0.4,0.2,1\ncy,5,5,1\n");
         const QStringList fit{"fit", "--length-scale", "0.3", "--scores-out", path("o_s.csv")};
         // Names and labels only in the test file, whose rows are the ones written.
-        const Run testOnly = runSosrep(fit + QStringList{"--train", path("plain_train.csv"),
-                                                         "--test", path("named_test.csv"),
-                                                         "--id-column", "who", "--label-column",
-                                                         "y"});
+        const Run testOnly = runSosrep(
+            fit + QStringList{"--train", path("plain_train.csv"), "--test", path("named_test.csv"),
+                              "--id-column", "who", "--label-column", "y"});
         QVERIFY2(testOnly.code == 0, qPrintable(testOnly.err));
         const QStringList lines = readLines(path("o_s.csv"));
         QCOMPARE(lines.size(), 4);
@@ -93,8 +92,8 @@ private slots:
         QVERIFY(lines[2].startsWith(QStringLiteral("1,bob,")));
         QCOMPARE(testOnly.summary()[QStringLiteral("dim")].toInt(), 2);
         // The training file's own rows are the ones written: there the column must be.
-        const Run trainOnly = runSosrep(
-            fit + QStringList{"--train", path("plain_train.csv"), "--id-column", "who"});
+        const Run trainOnly =
+            runSosrep(fit + QStringList{"--train", path("plain_train.csv"), "--id-column", "who"});
         QCOMPARE(trainOnly.code, 2);
         QVERIFY2(trainOnly.err.contains(QStringLiteral("--id-column: no column named 'who'")),
                  qPrintable(trainOnly.err));
@@ -123,7 +122,8 @@ private slots:
         const Run scoreBoth =
             runSosrep({"score", "--model", path("id_m.json"), "--data", path("named_test.csv"),
                        "--label-column", "y", "--id-column", "y", "--scores-out", path("o_s.csv")});
-        QVERIFY2(scoreBoth.code == 2 && scoreBoth.err.contains(QStringLiteral("--label-column too")),
+        QVERIFY2(scoreBoth.code == 2 &&
+                     scoreBoth.err.contains(QStringLiteral("--label-column too")),
                  qPrintable(scoreBoth.err));
     }
 
