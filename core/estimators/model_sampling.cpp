@@ -6,9 +6,12 @@
 #include "core/estimators/kernel_field_model.h"
 #include "core/numerics/flushed_exp.h"
 #include "core/numerics/gaussian_mixture.h"
+#include "core/numerics/mixture_inversion.h"
+#include "core/util/text.h"
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -81,8 +84,10 @@ ModelSample sampleKde(const Matrix& centres, const Vector& c, double l, Eigen::I
     return s;
 }
 
-ModelSample sampleSquaredField(const Matrix& centres, const Vector& c, double l, Eigen::Index n,
-                               std::mt19937_64& rng)
+/// Rejection from g^2; nothing when it would keep fewer than 1 in kProposalsPerRow proposals
+/// (the share is known before drawing: the masses of f^2 and g^2 over that of g^2).
+std::optional<ModelSample> sampleSquaredField(const Matrix& centres, const Vector& c, double l,
+                                              Eigen::Index n, std::mt19937_64& rng)
 {
     const Eigen::Index m = centres.rows();
     if (quadraticFormComponents(m) > kMaxPairs) {
@@ -96,14 +101,19 @@ ModelSample sampleSquaredField(const Matrix& centres, const Vector& c, double l,
     std::vector<std::pair<Eigen::Index, Eigen::Index>> pairs;
     cumulative.reserve(size_t(quadraticFormComponents(m)));
     pairs.reserve(cumulative.capacity());
-    double total = 0.0;
+    double total = 0.0, signedTotal = 0.0;
     for (Eigen::Index p = 0; p < m; ++p) {
         for (Eigen::Index q = p; q < m; ++q) {
             const double d2 = (centres.row(p) - centres.row(q)).squaredNorm();
-            total += (p == q ? 1.0 : 2.0) * std::abs(c(p) * c(q)) * std::exp(-d2 / (4.0 * l * l));
+            const double w = (p == q ? 1.0 : 2.0) * c(p) * c(q) * std::exp(-d2 / (4.0 * l * l));
+            total += std::abs(w);
+            signedTotal += w;
             cumulative.push_back(total);
             pairs.emplace_back(p, q);
         }
+    }
+    if (!(signedTotal * double(kProposalsPerRow) >= total)) {
+        return std::nullopt;
     }
     const Vector magnitude = c.cwiseAbs();
     std::normal_distribution<double> z;
@@ -138,8 +148,21 @@ ModelSample sampleSquaredField(const Matrix& centres, const Vector& c, double l,
 
 ModelSample sampleMixture(const GaussianMixture& g, Eigen::Index n, std::mt19937_64& rng)
 {
-    const std::vector<double> cumulative = cumulativeOf(g.weights);
     const bool signedWeights = (g.weights.array() < 0.0).any();
+    // A rejected proposal costs one pass over the components, a row drawn by conditionals
+    // about 30 d passes: below that share kept, the conditionals are cheaper (and where the
+    // weights cancel a millionfold, the only way).
+    const double acceptance = signedWeights ? positivePartAcceptance(g) : 1.0;
+    if (acceptance < 1.0 / (30.0 * g.dim())) {
+        ModelSample s;
+        s.rows = sampleByConditionals(g, n, rng);
+        s.proposals = n;
+        s.method = "exact: each coordinate from its conditional, by inverting its CDF "
+                   "(rejection from the positive part would keep 1 in " +
+                   numberText(1.0 / acceptance, 3) + ")";
+        return s;
+    }
+    const std::vector<double> cumulative = cumulativeOf(g.weights);
     GaussianMixture positive = g;
     positive.weights = g.weights.cwiseMax(0.0);
     std::normal_distribution<double> z;
@@ -195,7 +218,9 @@ ModelSample sampleModel(const FittedModel& model, Eigen::Index n, uint64_t seed)
             return sampleKde(centres, c, l, n, rng);
         }
         if (field->power() == 2.0) {
-            return sampleSquaredField(centres, c, l, n, rng);
+            if (std::optional<ModelSample> s = sampleSquaredField(centres, c, l, n, rng)) {
+                return *s;
+            } // the weights cancel: by the mixture's conditionals, below
         }
     }
     const long long components = model.mixtureComponents();

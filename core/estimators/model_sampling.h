@@ -27,7 +27,10 @@ struct ModelSample
 ///    product of two Gaussian kernels, kernel-sos-mmd digest 1.4), so a pair is drawn by that
 ///    weight and then a point; it is kept with probability f^2 / g^2 <= 1;
 ///  - any other model that is a signed Gaussian mixture (kernel SoS): rejection from its
-///    positive part, kept with probability p / p+.
+///    positive part, kept with probability p / p+;
+///  - a signed mixture whose weights cancel so much that rejection would keep fewer than 1 in
+///    30 d proposals (1 in 1000 for SOSREP's g^2), kernel SoS and SOSREP alike: each
+///    coordinate from its conditional by inverting its CDF (sampleByConditionals).
 /// ParameterError("sample") for a model that is not a density, or not a Gaussian mixture
 /// (Laplace and SDO kernels, random features), or whose rejection keeps too few proposals.
 ModelSample sampleModel(const FittedModel& model, Eigen::Index n, uint64_t seed);

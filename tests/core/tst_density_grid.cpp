@@ -10,6 +10,7 @@
 #include "core/grid/density_grid.h"
 #include "core/tuning/length_scale_search.h"
 #include "support/fit_helpers.h"
+#include "support/sanitized.h"
 
 #include <QtTest>
 
@@ -336,16 +337,19 @@ private slots:
             const double top = curve.logValues.maxCoeff();
             double mass = 0.0;
             for (int i = 0; i < spec.n; ++i) {
-                const double exact = bruteForceMarginal(*model, x, column, spec.t(i), l);
                 const double got = std::exp(curve.logValues(i));
-                if (curve.logValues(i) > top + std::log(1e-3)) {
+                mass += got * (spec.max - spec.min) / (spec.n - 1);
+                // The sanitizer job checks every 4th point: a point's brute force is 14 400
+                // evaluations of the model in 3-D, the same code at each point.
+                if (curve.logValues(i) > top + std::log(1e-3) &&
+                    (!test::kSanitized || i % 4 == 0)) {
+                    const double exact = bruteForceMarginal(*model, x, column, spec.t(i), l);
                     QVERIFY2(std::abs(got / exact - 1.0) < 1e-3,
                              qPrintable(QStringLiteral("t=%1 closed form %2, brute force %3")
                                             .arg(spec.t(i))
                                             .arg(got)
                                             .arg(exact)));
                 }
-                mass += got * (spec.max - spec.min) / (spec.n - 1);
             }
             QVERIFY2(std::abs(mass - 1.0) < 0.01, qPrintable(QString::number(mass)));
         }
