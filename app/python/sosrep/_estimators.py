@@ -76,15 +76,6 @@ def _integer(value, name, low, high, what="an int"):
     return int(value)
 
 
-def _real_weights(sample_weight):
-    """sample_weight as real numbers: complex ones were cast with the imaginary part dropped,
-    or refused with the whole array printed."""
-    if np.iscomplexobj(sample_weight) or any(
-            isinstance(w, complex) for w in np.ravel(np.asarray(sample_weight, dtype=object))):
-        raise ValueError("sample_weight: complex values are not weights: expected real numbers")
-    return sample_weight
-
-
 def _seed_of(random_state):
     """scikit-learn's random_state as the core's seed: an int as it is, a RandomState or a
     Generator drawn from (as scikit-learn's estimators draw theirs, so the state advances)."""
@@ -238,8 +229,14 @@ class SosrepEstimator(BaseEstimator):
 
             # A list, Series or scalar as scikit-learn takes them, shape checked in its words;
             # the core refuses negative, infinite or all-zero weights naming sample_weight.
-            sample_weight = _check_sample_weight(_real_weights(sample_weight), X,
-                                                 dtype=np.float64)
+            try:
+                sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+            except (TypeError, ValueError) as e:
+                if "omplex" not in str(e):  # "Complex data", "not 'complex'"
+                    raise
+                # scikit-learn's words print the whole array after them.
+                raise ValueError("sample_weight: complex values are not weights: expected real "
+                                 "numbers") from None
         if progress is None and getattr(self, "verbose", 0):
             progress = _StderrProgress(type(self).__name__)
         with _thread_scope(self.n_jobs):
