@@ -75,11 +75,10 @@ Matrix sampleByConditionals(const GaussianMixture& g, Eigen::Index n, std::mt199
     if (m == 0 || !(g.variances.array() > 0.0).all()) {
         throw ParameterError("sample", "the mixture needs components of positive variance");
     }
-    const Vector sd = g.variances.cwiseSqrt();
-    const Matrix meansByColumn = g.centres; // column-major: column j is contiguous
+    const Vector sd = g.variances.cwiseSqrt(); // g.centres is column-major: column j contiguous
     // Each coordinate's reach: 40 standard deviations beyond every mean, where Phi is 0 or 1.
-    const Vector lo = (meansByColumn.colwise().minCoeff().array() - 40.0 * sd.maxCoeff());
-    const Vector hi = (meansByColumn.colwise().maxCoeff().array() + 40.0 * sd.maxCoeff());
+    const Vector lo = (g.centres.colwise().minCoeff().array() - 40.0 * sd.maxCoeff());
+    const Vector hi = (g.centres.colwise().maxCoeff().array() + 40.0 * sd.maxCoeff());
     std::uniform_real_distribution<double> uniform(0.0, 1.0);
     Matrix rows(n, d);
     std::vector<double> logWeight(static_cast<size_t>(m));
@@ -92,7 +91,7 @@ Matrix sampleByConditionals(const GaussianMixture& g, Eigen::Index n, std::mt199
             sign[size_t(k)] = w < 0.0 ? -1.0 : 1.0;
         }
         for (int j = 0; j < d; ++j) {
-            Conditional c{meansByColumn.col(j).data(), sd, std::vector<double>(size_t(m)), 0.0};
+            Conditional c{g.centres.col(j).data(), sd, std::vector<double>(size_t(m)), 0.0};
             const double top = *std::max_element(logWeight.begin(), logWeight.end());
             double magnitude = 0.0;
             for (Eigen::Index k = 0; k < m; ++k) {
@@ -111,7 +110,7 @@ Matrix sampleByConditionals(const GaussianMixture& g, Eigen::Index n, std::mt199
             const double x = invert(c, uniform(rng), lo(j), hi(j));
             rows(r, j) = x;
             for (Eigen::Index k = 0; k < m; ++k) { // times N(x; mu_kj, v_k)
-                const double z = (x - meansByColumn(k, j)) / sd(k);
+                const double z = (x - g.centres(k, j)) / sd(k);
                 logWeight[size_t(k)] += -0.5 * z * z - std::log(sd(k));
             }
         }
