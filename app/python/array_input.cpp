@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 
 #include <cmath>
+#include <cstdint>
 
 namespace py = pybind11;
 
@@ -17,6 +18,15 @@ template <typename T> T at(const py::array& a, Eigen::Index i, Eigen::Index j)
     return *reinterpret_cast<const T*>(base + i * a.strides(0) + j * a.strides(1));
 }
 
+/// NumPy's byte-order character: '=' native, '|' not applicable, '<' or '>' explicit.
+bool nativeByteOrder(const py::dtype& dt)
+{
+    const char order = dt.byteorder();
+    const uint16_t probe = 1;
+    const bool little = *reinterpret_cast<const unsigned char*>(&probe) == 1;
+    return order == '=' || order == '|' || order == (little ? '<' : '>');
+}
+
 } // namespace
 
 ArrayRows::ArrayRows(const py::array& array, const std::string& name) : m_array(array)
@@ -27,14 +37,22 @@ ArrayRows::ArrayRows(const py::array& array, const std::string& name) : m_array(
                               "-D. Reshape your data with reshape(-1, 1) for one column or "
                               "reshape(1, -1) for one row");
     }
+    // By value, not by identity: an array unpickled in another process (joblib, Dask workers)
+    // carries a float64 dtype object of its own, equal to NumPy's but not the same object.
     const py::dtype dt = array.dtype();
-    if (dt.is(py::dtype::of<double>())) {
+    const auto text = [&dt] {
+        return py::str(static_cast<const py::handle&>(dt)).cast<std::string>();
+    };
+    if (!nativeByteOrder(dt)) {
+        throw py::type_error(name + ": values in non-native byte order (" + text() +
+                             "): convert them with astype(" + name + ".dtype.newbyteorder('='))");
+    }
+    if (dt.num() == py::dtype::of<double>().num()) {
         m_single = false;
-    } else if (dt.is(py::dtype::of<float>())) {
+    } else if (dt.num() == py::dtype::of<float>().num()) {
         m_single = true;
     } else {
-        throw py::type_error(name + ": expected float64 or float32 values, got " +
-                             py::str(static_cast<const py::handle&>(dt)).cast<std::string>());
+        throw py::type_error(name + ": expected float64 or float32 values, got " + text());
     }
     m_rows = array.shape(0);
     m_cols = array.shape(1);

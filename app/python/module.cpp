@@ -360,6 +360,25 @@ py::object savedThresholdOf(const Model& m)
     return py::make_tuple(c.get<double>(), o.get<double>());
 }
 
+/// scikit-learn's random_state when it was an int, kept in the model file's provenance with
+/// the seed option it stood in for, so sosrep.load gives back get_params() as fitted and clone()
+/// of a loaded model refits alike (issue 53, item 5): (random_state, seed text) or None.
+py::object randomStateOf(const Model& m)
+{
+    const io::Json& r = io::member(m.saved.provenance, "random_state");
+    const io::Json& s = io::member(m.saved.provenance, "seed_asked");
+    if (!r.is_number_unsigned() || !s.is_string()) {
+        return py::none();
+    }
+    return py::make_tuple(r.get<uint64_t>(), s.get<std::string>());
+}
+
+void recordRandomState(Model& m, uint64_t randomState, const std::string& seedAsked)
+{
+    m.saved.provenance["random_state"] = randomState;
+    m.saved.provenance["seed_asked"] = seedAsked;
+}
+
 /// The outlier threshold for `contamination` from log values of rows the models giving them
 /// did not fit (outlier_threshold.h), computed once per fit and kept: (offset, held-out rows,
 /// method). Also saved as the model's outlier_threshold. A model read from a file has no rows
@@ -488,6 +507,9 @@ PYBIND11_MODULE(_sosrep, m)
             "anomaly", [](const Model& x) { return x.anomaly; },
             "the anomaly purpose's model (purpose=auto), or None")
         .def_property("outlier_threshold", &savedThresholdOf, &setOutlierThreshold)
+        .def_property_readonly("random_state", &randomStateOf)
+        .def("record_random_state", &recordRandomState, py::arg("random_state"),
+             py::arg("seed_asked"))
         .def("held_out_threshold", &heldOutThreshold, py::arg("contamination"))
         .def("log_values", &logValues, py::arg("X"))
         .def("training_log_values", &trainingLogValues)

@@ -501,6 +501,14 @@ void checkProvenance(const Json& provenance, const std::string& path)
         throw fieldError(path, "provenance.purpose_asked",
                          "must be \"auto\" (the only purpose a fit records there)");
     }
+    // Python's random_state, when an int, and the seed option it stood in for (issue 53).
+    if (provenance.contains("random_state") &&
+        !member(provenance, "random_state").is_number_unsigned()) {
+        throw fieldError(path, "provenance.random_state", "must be a non-negative integer");
+    }
+    if (provenance.contains("seed_asked") && !member(provenance, "seed_asked").is_string()) {
+        throw fieldError(path, "provenance.seed_asked", "must be a text");
+    }
     if (provenance.contains("fit_warnings")) {
         const Json& w = member(provenance, "fit_warnings");
         if (!w.is_array() ||

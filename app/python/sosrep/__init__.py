@@ -78,6 +78,10 @@ def load(path):
         # parameter comes back as it was set (a loaded model scores anomalies with the density
         # it holds, as the FitWarning of save said; refit for the anomaly purpose's model).
         params["purpose"] = model.purpose_asked
+    kept = model.random_state
+    if kept is not None and "random_state" in cls._get_param_names():
+        params["random_state"], params["seed"] = kept[0], _python_value(
+            cls._option_specs["seed"], kept[1])
     est = cls(**params)
     est._set_model(model)
     for message in model.warnings:

@@ -11,13 +11,21 @@ import textwrap
 
 _KINDS = {
     "density": "a normalized density: score_samples gives log p, score the total log-likelihood",
-    "pre-density": "an unnormalized density (p = f^2): score_samples gives log f^2 up to a "
-                   "constant; its ranking and shape are what it is for",
+    "pre-density": "a density p = f^2, with the Gaussian kernel (the default) normalized in "
+                   "closed form: score_samples gives log p per unit of the data's columns "
+                   "(``log_normalizer_`` is log Z); with the other kernels it is unnormalized, "
+                   "log f^2 up to a constant, whose ranking and shape are what it is for",
     "normality score": "an anomaly detector: score_samples gives a normality score (higher is "
                        "more typical), not a density",
     "ratio": "a density ratio q/p: fit on a sample of p and one of q (or q's density), then "
              "ratio(X)",
 }
+
+
+def _sentence(text):
+    """The text with its first letter upper-cased and the rest as written (str.capitalize
+    lower-cased "Gaussian" and "Z")."""
+    return text[:1].upper() + text[1:]
 
 
 # A fitted attribute's name in prose, in backticks: reST reads a bare `offset_` as a link.
@@ -148,7 +156,7 @@ def class_doc(entry, keywords, cls, role, extra):
 
     keywords: the constructor keyword of each option; role: "density", "detector" or "ratio";
     extra: the keywords the class has beyond the options (random_state, n_jobs, ...)."""
-    lines = [entry["title"] + ".", "", _KINDS.get(entry["kind"], entry["kind"]).capitalize()
+    lines = [entry["title"] + ".", "", _sentence(_KINDS.get(entry["kind"], entry["kind"]))
              + ".", "", "Parameters", "----------"]
     for option in entry["options"]:
         keyword, default = keywords[option["name"]]

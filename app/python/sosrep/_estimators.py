@@ -202,7 +202,15 @@ class SosrepEstimator(BaseEstimator):
         X = np.asarray(X)
         if X.dtype.kind == "c":
             raise ValueError(f"{name}: Complex data not supported: expected real numbers")
-        if X.dtype not in (np.float64, np.float32):
+        if X.dtype.kind == "f":
+            # Compared by value: big-endian arrays (from another machine's file, or
+            # np.dtype('>f8')) are byte-swapped; float16 and long double become float64, as
+            # scikit-learn's check_array makes them.
+            if not X.dtype.isnative:
+                X = X.astype(X.dtype.newbyteorder("="))
+            if X.dtype.itemsize not in (4, 8):
+                X = X.astype(np.float64)
+        elif X.dtype not in (np.float64, np.float32):
             if X.dtype.kind in "iub":
                 X = X.astype(np.float64)
             elif X.dtype.kind == "O":
@@ -244,6 +252,12 @@ class SosrepEstimator(BaseEstimator):
                                 None if second is None else self._array(second, "q"),
                                 progress, q_values, None if names is None else list(names),
                                 sample_weight)
+        random_state = getattr(self, "random_state", None)
+        if isinstance(random_state, (int, np.integer)):
+            # The file keeps the seed it gave and the seed option it stood in for: load()
+            # gives back both parameters (a RandomState or Generator comes back as the seed it
+            # drew, all clone() needs to refit alike).
+            model.record_random_state(int(random_state), _option_text(self.seed))
         self._set_model(model)
         for message in model.warnings:
             # What the command line prints to stderr and the app shows in its banner.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Scoring beyond one machine: a fitted model is small and scoring goes by rows.
+"""Scoring beyond one machine: a fitted model is small and scoring goes by rows::
 
     import dask.array as da, sosrep.dask
     scores = sosrep.dask.score(est, da.from_zarr(...))      # lazy; .compute() runs it
@@ -10,7 +10,7 @@ partition is scored where it lies, in parallel: on the threads of one machine, o
 workers of a dask.distributed cluster (`Client("scheduler:8786")`, each worker with this
 package importable). Columns are checked when the graph is built, not at .compute(): a dask
 DataFrame's by name (as the estimator's own methods), an array's by count. Fitting stays on one
-machine: fit on a sample, or with Nystroem landmarks (`backend="nystrom"`), then score
+machine: fit on a sample, or with Nystroem landmarks (`backend="lowrank"`), then score
 everything here.
 """
 import warnings
