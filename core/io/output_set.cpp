@@ -114,6 +114,13 @@ void OutputSet::plan(const std::string& path, const std::string& option)
     if (fs::is_directory(path, ec)) {
         throw ParameterError(option, path + " is a folder, not a file");
     }
+    // The rename that commits an output would put a regular file in place of a device, pipe or
+    // socket: run as root, saving to /dev/full replaced the device itself.
+    if (fs::exists(path, ec) && !fs::is_regular_file(path, ec)) {
+        throw ParameterError(option, path +
+                                         " is not a regular file (a device, pipe or socket): "
+                                         "outputs are renamed over their file; give a file name");
+    }
     Entry e;
     e.path = path;
     e.canonical = canonicalOf(path);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Issue 23: a command's outputs are all old or all new, even when replacing one of them fails
 // in the middle of the commit (fit once exited 5 with three of its four outputs replaced).
+#include "core/errors.h"
 #include "core/io/output_set.h"
 
 #include <QtTest>
+
+#include <sys/stat.h>
 
 using sosrep::io::OutputError;
 using sosrep::io::OutputSet;
@@ -61,6 +64,37 @@ private:
     }
 
 private slots:
+    // Saving to /dev/full as root replaced the device with a regular file (the commit's rename):
+    // a target that exists and is not a regular file is refused when planned. A FIFO stands in
+    // for a device here (no root needed); a link to it is followed.
+    void aDeviceOrPipeTargetIsRefusedAndLeftAsItIs()
+    {
+        QVERIFY(m_dir.isValid());
+        const QString fifo = m_dir.filePath(QStringLiteral("pipe"));
+        const QString link = m_dir.filePath(QStringLiteral("link"));
+        QFile::remove(fifo);
+        QFile::remove(link);
+        QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+        QVERIFY(QFile::link(fifo, link));
+        for (const QString& target : {fifo, link}) {
+            OutputSet set;
+            try {
+                set.plan(target.toStdString(), "--scores-out");
+                QFAIL("a pipe was planned as an output");
+            } catch (const sosrep::ParameterError& e) {
+                QCOMPARE(e.parameter(), std::string("--scores-out"));
+                QVERIFY2(e.message().find("not a regular file") != std::string::npos,
+                         e.message().c_str());
+            }
+            struct stat st;
+            QCOMPARE(::stat(fifo.toLocal8Bit().constData(), &st), 0);
+            QVERIFY(S_ISFIFO(st.st_mode));
+        }
+        // A regular file and a new name are still fine.
+        OutputSet set;
+        set.plan(m_dir.filePath(QStringLiteral("new.csv")).toStdString(), "--scores-out");
+    }
+
     void commitReplacesEveryOutputAndLeavesNoSideFile()
     {
         OutputSet set;
