@@ -103,3 +103,11 @@ def test_the_docstrings_say_what_is_so(moons):
     assert "kernel" in est.get_params() and est.get_params()["kernel"] == "gaussian"
     for backend in re.findall(r'backend="(\w+)"', sosrep.dask.__doc__):
         sosrep.SOSREP(backend=backend, length_scale=0.3).fit(moons)  # accepted
+
+
+def test_a_sample_larger_than_memory_is_refused_naming_n_samples(moons):
+    """Issue 53, item 8: sample(10**12) is checked before any work, in one line."""
+    est = sosrep.KDE(length_scale=0.3).fit(moons)
+    with pytest.raises(ValueError, match=r"^n_samples: 1000000000000 rows of 2 columns need"):
+        est.sample(10**12)
+    assert est.sample(5, random_state=1).shape == (5, 2)

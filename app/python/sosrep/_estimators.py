@@ -10,7 +10,7 @@ line's and the app's model file: scores are equal bit for bit.
 import contextlib
 import inspect
 import keyword
-
+import os
 import warnings
 
 import numpy as np
@@ -659,10 +659,25 @@ class DensityEstimator(DetectorEstimator):
         """
         self._check_fitted()
         n_samples = _integer(n_samples, "n_samples", 1, 2**63, "a positive int")
+        _check_fits_in_memory(n_samples, self.n_features_in_)
         seed = _seed_of(np.random.mtrand._rand if random_state is None else random_state)
         with _thread_scope(self.n_jobs):
             rows, _, _ = self.model_.sample(int(n_samples), seed)
         return rows
+
+
+def _check_fits_in_memory(n_samples, n_features):
+    """Refuses, before any work, a sample whose rows alone exceed the machine's memory
+    (sample(10**12) ran into a MemoryError from the allocator, not naming n_samples)."""
+    need = n_samples * n_features * 8
+    try:
+        have = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # no sysconf: the allocator will say
+        return
+    if need > have:
+        raise ValueError(f"n_samples: {n_samples} rows of {n_features} columns need "
+                         f"{need / 2**30:.3g} GiB, more than this machine's "
+                         f"{have / 2**30:.3g} GiB of memory: draw fewer rows at a time")
 
 
 class RatioEstimator(SosrepEstimator):
