@@ -3,6 +3,7 @@
 import os
 import pathlib
 import re
+import warnings
 
 import pytest
 
@@ -20,7 +21,10 @@ def test_readme_example_runs(tmp_path, monkeypatch):
 
     matplotlib.use("Agg")
     namespace = {}
-    exec(compile(block.group(1), "README.md", "exec"), namespace)
+    with warnings.catch_warnings():
+        # A reader's first run says nothing it need not (it ended with save's FitWarning).
+        warnings.simplefilter("error")
+        exec(compile(block.group(1), "README.md", "exec"), namespace)
     assert (tmp_path / "moons.png").stat().st_size > 10_000
     assert (tmp_path / "moons.json").exists()
     assert namespace["scores"].shape == (500,)
