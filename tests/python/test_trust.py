@@ -276,11 +276,25 @@ def test_unpickling_another_estimators_state_is_refused(moons):
 
 
 def test_out_of_memory_says_so():
-    # Issue 52: a bare "MemoryError: std::bad_alloc".
-    X = np.random.default_rng(3).normal(size=(100, 2))
-    est = sosrep.KDE(length_scale=0.5).fit(X)
-    with pytest.raises(MemoryError, match="out of memory"):
-        est.sample(10**12)
+    # Issue 52: a bare "MemoryError: std::bad_alloc". sample() now refuses a size beyond the
+    # machine's memory before any work (issue 53), so the allocation that fails is one within
+    # it, under an address-space limit: half the machine's memory, with a limit of a quarter
+    # (at most 4 GiB).
+    memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    limit = min(4 << 30, memory // 4)
+    script = (
+        "import resource, sys, numpy as np, sosrep\n"
+        "X = np.random.default_rng(3).normal(size=(100, 2))\n"
+        "est = sosrep.KDE(length_scale=0.5).fit(X)\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))\n"
+        "try:\n"
+        "    est.sample(int(sys.argv[2]))\n"
+        "except MemoryError as e:\n"
+        "    print('MemoryError', e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script, str(limit), str(memory // 2 // 16)],
+                         capture_output=True, text=True, env=dict(os.environ))
+    assert out.stdout.startswith("MemoryError out of memory"), out.stdout + out.stderr
 
 
 def test_save_onto_a_full_disk_is_an_os_error(moons, tmp_path):
