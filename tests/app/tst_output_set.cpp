@@ -90,9 +90,12 @@ private slots:
             QCOMPARE(::stat(fifo.toLocal8Bit().constData(), &st), 0);
             QVERIFY(S_ISFIFO(st.st_mode));
         }
-        // A regular file and a new name are still fine.
+        // An existing regular file and a new name are still fine.
+        const QString old = m_dir.filePath(QStringLiteral("old.csv"));
+        QVERIFY(write(old, "OLD"));
         OutputSet set;
-        set.plan(m_dir.filePath(QStringLiteral("new.csv")).toStdString(), "--scores-out");
+        set.plan(old.toStdString(), "--scores-out");
+        set.plan(m_dir.filePath(QStringLiteral("new.csv")).toStdString(), "--model-out");
     }
 
     void commitReplacesEveryOutputAndLeavesNoSideFile()
