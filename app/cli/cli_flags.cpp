@@ -7,7 +7,7 @@
 namespace sosrep::cli {
 namespace {
 
-struct Flag
+struct CommandFlag
 {
     const char* name;
     const char* value; // nullptr: a switch without a value
@@ -15,7 +15,7 @@ struct Flag
 };
 
 // Every flag of the commands, once.
-const Flag kFlags[] = {
+const CommandFlag kFlags[] = {
     {"train", "FILE", "training data (CSV/TSV with header, or .npz)"},
     {"test", "FILE", "rows to score, and the validation rows of automatic l"},
     {"data", "FILE", "input data (CSV/TSV with header, or .npz)"},
@@ -111,8 +111,8 @@ void addFlags(QCommandLineParser& parser, const QStringList& names)
     for (const QString& name : names) {
         // "seed" of generate and split is the random seed (fit's --seed is an option table's).
         const QString key = name == QLatin1String("seed") ? QStringLiteral("random-seed") : name;
-        const Flag* flag = nullptr;
-        for (const Flag& f : kFlags) {
+        const CommandFlag* flag = nullptr;
+        for (const CommandFlag& f : kFlags) {
             if (key == QLatin1String(f.name)) {
                 flag = &f;
             }

@@ -24,7 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kPrefix = ".sosrep-journal-";
-constexpr const char* kFormat = "sosrep-commit-journal";
+constexpr const char* kJournalFormat = "sosrep-commit-journal";
 
 const char* stateName(JournalState s)
 {
@@ -94,7 +94,7 @@ Json toJson(const std::string& id, JournalState state, const std::vector<std::st
                             {"fresh_device", e.freshDevice},
                             {"fresh_inode", e.freshInode}});
     }
-    return Json{{"format", kFormat},         {"version", 1},       {"id", id},
+    return Json{{"format", kJournalFormat},  {"version", 1},       {"id", id},
                 {"state", stateName(state)}, {"folders", folders}, {"entries", list}};
 }
 
@@ -117,7 +117,8 @@ bool readCopy(const std::string& path, ReadJournal* out)
     text << in.rdbuf();
     try {
         const Json j = parseJsonObject(text.str(), path);
-        if (textOf(member(j, "format")) != kFormat || !stateNamed(j.at("state"), &out->state)) {
+        if (textOf(member(j, "format")) != kJournalFormat ||
+            !stateNamed(j.at("state"), &out->state)) {
             return false;
         }
         out->id = j.at("id").get<std::string>();
@@ -177,7 +178,7 @@ bool rollForward(const std::vector<JournalEntry>& entries)
     return true;
 }
 
-std::string folderOf(const std::string& path)
+std::string parentOf(const std::string& path)
 {
     return fs::path(path).parent_path().string();
 }
@@ -230,7 +231,7 @@ OutputJournal::OutputJournal(std::vector<JournalEntry> entries, StepHook step)
     static std::atomic<int> sequence{0};
     m_id = std::to_string(::getpid()) + "-" + std::to_string(sequence++);
     for (const JournalEntry& e : m_entries) {
-        const std::string folder = folderOf(e.target);
+        const std::string folder = parentOf(e.target);
         if (std::find(m_folders.begin(), m_folders.end(), folder) == m_folders.end()) {
             m_folders.push_back(folder);
         }
@@ -276,7 +277,7 @@ void OutputJournal::remove() noexcept
 void recoverOutput(const std::string& target,
                    const std::function<void(const std::vector<std::string>&)>& lockTargets)
 {
-    const std::string folder = folderOf(target);
+    const std::string folder = parentOf(target);
     const std::string name = fs::path(target).filename().string();
     std::error_code ec;
     // The journals of this folder that name the target, by id.

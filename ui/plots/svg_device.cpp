@@ -75,16 +75,17 @@ QByteArray pathData(const QPainterPath& path)
     return d;
 }
 
+} // namespace
+
 /// One run of a label: what QPainter hands over per font (a label with a Greek letter arrives
-/// as several runs).
-struct TextRun
+/// as several runs). Outside the anonymous namespace: SvgPaintEngine, declared in the header,
+/// holds them.
+struct SvgTextRun
 {
     QString text;
     QFont font;
     QColor colour;
 };
-
-} // namespace
 
 class SvgPaintEngine : public QPaintEngine
 {
@@ -381,7 +382,7 @@ private:
                  xmlText(m_runs[0].text);
         } else {
             t += '>';
-            for (const TextRun& run : m_runs) {
+            for (const SvgTextRun& run : m_runs) {
                 t += "<tspan" + fontAttributes(run.font) + fillOf(run.colour) + '>' +
                      xmlText(run.text) + "</tspan>";
             }
@@ -402,7 +403,7 @@ private:
     QPainterPath m_wantClipPath;
     bool m_wantClip = false;
     std::map<QByteArray, QByteArray> m_clipIds; // path data -> id of its <clipPath>
-    std::vector<TextRun> m_runs;
+    std::vector<SvgTextRun> m_runs;
     QTransform m_textTransform;
     QPointF m_textOrigin;
     double m_textEnd = 0.0;
