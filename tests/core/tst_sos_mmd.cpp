@@ -308,7 +308,7 @@ private slots:
                     e.data()[i] = rng.normal();
                 }
                 b = b * b.transpose() / 8.0;
-                e = 0.5 * (e + e.transpose());
+                e = (0.5 * (e + e.transpose())).eval(); // eval: e aliases its transpose
                 const double t = 1e-6;
                 const double fd =
                     (problem.value(b + t * e).objective - problem.value(b - t * e).objective) /
@@ -317,6 +317,68 @@ private slots:
                 QVERIFY2(std::abs(fd - analytic) < 1e-7 * std::max(1.0, std::abs(analytic)),
                          qPrintable(QString("%1 vs %2").arg(fd).arg(analytic)));
             }
+        }
+    }
+
+    /// The solver's whitened evaluation (C = R B R^T, with the u tensor formed in C once) is
+    /// the objective and gradient of B, for both objectives and regularizers.
+    void whitenedValueAndGradientAreThoseOfB()
+    {
+        for (SosObjective objective : {SosObjective::Projected, SosObjective::Exact}) {
+            for (SosRegularizer reg : {SosRegularizer::Trace, SosRegularizer::Frobenius}) {
+                SosMmdConfig c;
+                c.lengthScale = 0.4;
+                c.lambda = 0.01;
+                c.objective = objective;
+                c.regularizer = reg;
+                const Matrix x = moons(60, 3);
+                const SosMmdProblem problem(firstRows(x, 8), x, c);
+                Rng rng(7);
+                Matrix a(8, 8), e(8, 8);
+                for (Eigen::Index i = 0; i < a.size(); ++i) {
+                    a.data()[i] = rng.normal();
+                    e.data()[i] = rng.normal();
+                }
+                const Matrix cm = projectOntoSpectraplex(a * a.transpose());
+                const Matrix b = problem.toB(cm);
+                const Vector uc = problem.uOfC(cm);
+                QCOMPARE(uc.size(), objective == SosObjective::Exact ? Eigen::Index(0) : 8);
+                if (uc.size() > 0) {
+                    QVERIFY((uc - problem.u(b)).norm() < 1e-12 * problem.u(b).norm());
+                }
+                const SosMmdProblem::Value inC = problem.valueInC(cm, uc);
+                const SosMmdProblem::Value inB = problem.value(b);
+                QVERIFY2(std::abs(inC.objective - inB.objective) < 1e-10 * std::abs(inB.objective),
+                         qPrintable(QString("%1 vs %2").arg(inC.objective).arg(inB.objective)));
+                QVERIFY(std::abs(inC.mmd2 - inB.mmd2) < 1e-10 * std::abs(inB.objective));
+                // d J / d C in direction E is <dJ/dB, R^-1 E R^-T>.
+                e = (0.5 * (e + e.transpose())).eval(); // eval: e aliases its transpose
+                const double viaC = problem.gradientInC(cm, uc).cwiseProduct(e).sum();
+                const double viaB = problem.gradient(b).cwiseProduct(problem.toB(e)).sum();
+                QVERIFY2(std::abs(viaC - viaB) < 1e-9 * std::max(1.0, std::abs(viaB)),
+                         qPrintable(QString("%1 vs %2").arg(viaC).arg(viaB)));
+            }
+        }
+    }
+
+    /// The projection keeps only the eigenvectors of positive projected eigenvalues: the same
+    /// matrix as the full V diag(lambda) V^T, at every rank.
+    void spectraplexProjectionAtEveryRank()
+    {
+        Rng rng(3);
+        for (int trial = 0; trial < 20; ++trial) {
+            Matrix a(12, 12);
+            for (Eigen::Index i = 0; i < a.size(); ++i) {
+                a.data()[i] = rng.normal() * (1.0 + trial);
+            }
+            a = (0.5 * (a + a.transpose())).eval(); // eval: a aliases its transpose
+            const Eigen::SelfAdjointEigenSolver<Matrix> eig(a);
+            const Vector lambda = projectOntoSimplex(eig.eigenvalues());
+            const Matrix full =
+                eig.eigenvectors() * lambda.asDiagonal() * eig.eigenvectors().transpose();
+            const Matrix p = projectOntoSpectraplex(a);
+            QVERIFY2((p - full).norm() < 1e-13, qPrintable(QString::number((p - full).norm())));
+            QVERIFY(std::abs(p.trace() - 1.0) < 1e-13);
         }
     }
 

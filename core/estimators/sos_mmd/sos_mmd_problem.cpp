@@ -60,19 +60,10 @@ void SosMmdProblem::formIntegrals(double logW0, double logU0)
 {
     const Eigen::Index m = m_support.rows();
     const double l2 = m_config.lengthScale * m_config.lengthScale;
-    const Matrix d2 = squaredDistances(m_support, m_support);
-    m_kt = flushedExp(d2 * (-0.5 / l2));
-    m_w = std::exp(logW0) * flushedExp(d2 * (-0.25 / l2));
-    m_umat.resize(m * m, m);
-    const double u0 = std::exp(logU0);
-    for (Eigen::Index p = 0; p < m; ++p) {
-        for (Eigen::Index q = 0; q < m; ++q) {
-            for (Eigen::Index r = 0; r < m; ++r) {
-                m_umat(p * m + q, r) =
-                    u0 * std::exp(-(d2(p, q) + d2(p, r) + d2(q, r)) / (6.0 * l2));
-            }
-        }
-    }
+    m_d2 = squaredDistances(m_support, m_support);
+    m_kt = flushedExp(m_d2 * (-0.5 / l2));
+    m_w = std::exp(logW0) * flushedExp(m_d2 * (-0.25 / l2));
+    m_u0 = std::exp(logU0);
     // K~^-1 and the whitening of W, both with the relative jitter of Remark 1.
     m_ktFactor.compute(m_kt + m_config.jitter * Matrix::Identity(m, m));
     const Eigen::LLT<Matrix> wFactor(m_w + m_config.jitter * m_w(0, 0) * Matrix::Identity(m, m));
@@ -82,6 +73,25 @@ void SosMmdProblem::formIntegrals(double logW0, double logU0)
     }
     // W + eps I = L L^T = R^T R with R = L^T, so R^-1 = L^-T.
     m_ri = wFactor.matrixU().solve(Matrix::Identity(m, m));
+    m_ktc = m_ri.transpose() * m_kt * m_ri;
+    m_uc.resize(m * m, m);
+    for (Eigen::Index r = 0; r < m; ++r) {
+        const Matrix slice = m_ri.transpose() * uSlice(r) * m_ri;
+        m_uc.col(r) = Eigen::Map<const Vector>(slice.data(), slice.size());
+    }
+}
+
+Matrix SosMmdProblem::uSlice(Eigen::Index r) const
+{
+    const Eigen::Index m = m_support.rows();
+    const double l2 = m_config.lengthScale * m_config.lengthScale;
+    Matrix slice(m, m);
+    for (Eigen::Index q = 0; q < m; ++q) {
+        for (Eigen::Index p = 0; p < m; ++p) {
+            slice(p, q) = m_u0 * std::exp(-(m_d2(p, q) + m_d2(p, r) + m_d2(q, r)) / (6.0 * l2));
+        }
+    }
+    return slice;
 }
 
 void SosMmdProblem::formExactTerms(const MatrixRef& data, const Vector& a)
@@ -126,13 +136,25 @@ void SosMmdProblem::formExactTerms(const MatrixRef& data, const Vector& a)
 
 Vector SosMmdProblem::u(const Matrix& b) const
 {
-    return m_umat.transpose() * Eigen::Map<const Vector>(b.data(), b.size());
+    Vector out(m());
+    for (Eigen::Index r = 0; r < m(); ++r) {
+        out(r) = uSlice(r).cwiseProduct(b).sum();
+    }
+    return out;
 }
 
 Matrix SosMmdProblem::uStar(const Vector& y) const
 {
-    const Vector v = m_umat * y;
-    return Eigen::Map<const Matrix>(v.data(), m(), m());
+    Matrix out = Matrix::Zero(m(), m());
+    for (Eigen::Index r = 0; r < m(); ++r) {
+        out += y(r) * uSlice(r);
+    }
+    return out;
+}
+
+double SosMmdProblem::projectedMmd2(const Vector& u) const
+{
+    return u.dot(m_ktFactor.solve(u)) - 2.0 * m_c.dot(u) + m_cKc;
 }
 
 SosMmdProblem::Value SosMmdProblem::value(const Matrix& b) const
@@ -143,8 +165,7 @@ SosMmdProblem::Value SosMmdProblem::value(const Matrix& b) const
         const Eigen::Map<const Vector> w(bw.data(), bw.size());
         out.mmd2 = m_dataTerm - 2.0 * m_e.dot(w) + w.dot(m_g * w);
     } else {
-        const Vector ub = u(b);
-        out.mmd2 = ub.dot(m_ktFactor.solve(ub)) - 2.0 * m_c.dot(ub) + m_cKc;
+        out.mmd2 = projectedMmd2(u(b));
     }
     const double reg = m_config.regularizer == SosRegularizer::Trace
                            ? b.cwiseProduct(m_kt).sum()
@@ -173,18 +194,60 @@ Matrix SosMmdProblem::gradient(const Matrix& b) const
     return symmetric(g);
 }
 
-Matrix SosMmdProblem::hessianTimes(const Matrix& e) const
+Vector SosMmdProblem::uOfC(const Matrix& c) const
+{
+    if (m_config.objective == SosObjective::Exact) {
+        return {};
+    }
+    return m_uc.transpose() * Eigen::Map<const Vector>(c.data(), c.size());
+}
+
+SosMmdProblem::Value SosMmdProblem::valueInC(const Matrix& c, const Vector& uc) const
+{
+    if (m_config.objective == SosObjective::Exact) {
+        return value(toB(c));
+    }
+    // Tr(B K~) = <C, R^-T K~ R^-1> and <B, K~ B K~> = <C, K^ C K^> with K^ = R^-T K~ R^-1.
+    Value out;
+    out.mmd2 = projectedMmd2(uc);
+    const double reg = m_config.regularizer == SosRegularizer::Trace
+                           ? c.cwiseProduct(m_ktc).sum()
+                           : c.cwiseProduct(m_ktc * c * m_ktc).sum();
+    out.objective = out.mmd2 + m_config.lambda * reg;
+    return out;
+}
+
+Matrix SosMmdProblem::gradientInC(const Matrix& c, const Vector& uc) const
+{
+    if (m_config.objective == SosObjective::Exact) {
+        return m_ri.transpose() * gradient(toB(c)) * m_ri;
+    }
+    // R^-T (dJ/dB) R^-1 = 2 U~*(K~^-1 U~(C) - c) + the regularizer's (digest 2.3).
+    const Vector y = 2.0 * (m_ktFactor.solve(uc) - m_c);
+    const Vector g = m_uc * y;
+    Matrix out = Eigen::Map<const Matrix>(g.data(), m(), m());
+    if (m_config.regularizer == SosRegularizer::Trace) {
+        out += m_config.lambda * m_ktc;
+    } else {
+        out += 2.0 * m_config.lambda * (m_ktc * c * m_ktc);
+    }
+    return symmetric(out);
+}
+
+Matrix SosMmdProblem::hessianTimesC(const Matrix& e) const
 {
     Matrix h;
     if (m_config.objective == SosObjective::Exact) {
-        const Matrix ew = e.cwiseProduct(m_w);
+        const Matrix ew = toB(e).cwiseProduct(m_w);
         const Vector hw = 2.0 * (m_g * Eigen::Map<const Vector>(ew.data(), ew.size()));
-        h = Eigen::Map<const Matrix>(hw.data(), m(), m()).cwiseProduct(m_w);
+        h = m_ri.transpose() * Eigen::Map<const Matrix>(hw.data(), m(), m()).cwiseProduct(m_w) *
+            m_ri;
     } else {
-        h = 2.0 * uStar(m_ktFactor.solve(u(e)));
+        const Vector g = m_uc * (2.0 * m_ktFactor.solve(uOfC(e)));
+        h = Eigen::Map<const Matrix>(g.data(), m(), m());
     }
     if (m_config.regularizer == SosRegularizer::Frobenius) {
-        h += 2.0 * m_config.lambda * (m_kt * e * m_kt);
+        h += 2.0 * m_config.lambda * (m_ktc * e * m_ktc);
     }
     return symmetric(h);
 }
@@ -200,7 +263,7 @@ double SosMmdProblem::lipschitz(int iterations, uint64_t seed) const
     e /= e.norm();
     double value = 0.0;
     for (int k = 0; k < iterations; ++k) {
-        const Matrix he = gradientInC(hessianTimes(toB(e)));
+        const Matrix he = hessianTimesC(e);
         value = e.cwiseProduct(he).sum(); // Rayleigh quotient (|e| = 1)
         const double norm = he.norm();
         if (!(norm > 0.0)) {

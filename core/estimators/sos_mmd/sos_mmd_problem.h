@@ -41,7 +41,7 @@ struct SosMmdConfig
     double jitter = 1e-10;
 };
 
-/// Everything the solver needs, formed once (O(m n d + m^3)); then every iteration is O(m^3).
+/// Everything the solver needs, formed once (O(m n d + m^4)); then every iteration is O(m^3).
 class SosMmdProblem
 {
 public:
@@ -57,9 +57,10 @@ public:
     const Matrix& w() const { return m_w; }   // W (exact, without jitter)
     const SosMmdConfig& config() const { return m_config; }
 
-    /// U(B)_r = sum_pq B_pq u_pqr (an m-vector).
+    /// U(B)_r = sum_pq B_pq u_pqr (an m-vector), from the closed form (O(m^3) exponentials: for
+    /// checks; the solver works in C, below).
     Vector u(const Matrix& b) const;
-    /// U*(y)_pq = sum_r u_pqr y_r (an m x m matrix).
+    /// U*(y)_pq = sum_r u_pqr y_r (an m x m matrix), likewise.
     Matrix uStar(const Vector& y) const;
 
     /// The objective J(B) and, separately, its MMD^2 part (projected or exact).
@@ -75,7 +76,15 @@ public:
     /// The whitening W + eps I = R^T R: B = R^-1 C R^-T maps the spectraplex {C >= 0, Tr C = 1}
     /// onto the feasible set {B >= 0, Tr(B (W + eps I)) = 1}.
     Matrix toB(const Matrix& c) const { return m_ri * c * m_ri.transpose(); }
-    Matrix gradientInC(const Matrix& gradB) const { return m_ri.transpose() * gradB * m_ri; }
+    /// The solver's side, in whitened coordinates C = R B R^T, where the u tensor is formed
+    /// once as u~_r = R^-T U_r R^-1 (O(m^4)): U(B) = U~(C) is one O(m^3) product and the
+    /// gradient in C another, instead of the six of going through B each step (the products
+    /// were half of a fit's time; the rest is the projection's eigendecomposition). U~ is
+    /// linear, so the solver carries U~ of its iterates along: `uc` is U~(C) (empty for the
+    /// exact objective, which does not use it).
+    Vector uOfC(const Matrix& c) const;
+    Value valueInC(const Matrix& c, const Vector& uc) const;
+    Matrix gradientInC(const Matrix& c, const Vector& uc) const;
     /// The largest eigenvalue of the Hessian in C over symmetric directions, by power iteration
     /// with Hessian-vector products (the digest's advice: the explicit Kronecker form is
     /// polluted by round-off when W is ill-conditioned).
@@ -84,9 +93,14 @@ public:
     Matrix normalized(const Matrix& b) const;
 
 private:
-    Matrix hessianTimes(const Matrix& directionB) const;
-    /// K~, W and the u tensor of the support points (Lemma 4), and K~'s and W's factors.
+    /// The Hessian in C times a symmetric direction.
+    Matrix hessianTimesC(const Matrix& direction) const;
+    /// The objective's MMD^2 and regularizer from U(B) (or U~(C)) and the regularizer's value.
+    double projectedMmd2(const Vector& u) const;
+    /// K~, W, their factors and the whitened u tensor of the support points (Lemma 4).
     void formIntegrals(double logW0, double logU0);
+    /// u_pqr's matrix U_r (Lemma 4).
+    Matrix uSlice(Eigen::Index r) const;
     /// The exact objective's G, e and a^T K(X, X) a (digest 5.1 item 2).
     void formExactTerms(const MatrixRef& data, const Vector& a);
 
@@ -94,7 +108,10 @@ private:
     SosMmdConfig m_config;
     Matrix m_kt;
     Matrix m_w;
-    Matrix m_umat; // m^2 x m, row p m + q = u_pq
+    Matrix m_d2; // squared distances between support points
+    double m_u0 = 0.0;
+    Matrix m_uc;  // m^2 x m, column r = vec(R^-T U_r R^-1)
+    Matrix m_ktc; // R^-T K~ R^-1: the regularizer's K~ in C
     Eigen::LLT<Matrix> m_ktFactor;
     Matrix m_ri; // R^-1
     Vector m_c;  // K~^-1 K(X~, X) a

@@ -28,6 +28,8 @@ SosMmdSolver::SosMmdSolver(const SosMmdProblem& problem, int iterations, double 
     }
     m_c = Matrix::Identity(m, m) / double(m);
     m_y = m_c;
+    m_uC = problem.uOfC(m_c);
+    m_uY = m_uC;
     m_previous = std::numeric_limits<double>::infinity();
     m_best = std::numeric_limits<double>::infinity();
     record();
@@ -42,7 +44,7 @@ Matrix SosMmdSolver::b() const
 
 void SosMmdSolver::record()
 {
-    const SosMmdProblem::Value v = m_problem.value(m_problem.toB(m_c));
+    const SosMmdProblem::Value v = m_problem.valueInC(m_c, m_uC);
     TraceRow row;
     row.iteration = m_iteration;
     row.loss = v.objective;
@@ -77,7 +79,7 @@ bool SosMmdSolver::step()
         return false;
     }
     const SingleThreadScope serial;
-    const Matrix g = m_problem.gradientInC(m_problem.gradient(m_problem.toB(m_y)));
+    const Matrix g = m_problem.gradientInC(m_y, m_uY);
     // The step 1/L, but no longer than a move of kMaxMove: the spectraplex's diameter is
     // sqrt 2, so a longer move only lands on the same vertex. In many columns the MMD^2's
     // curvature L is ~(2/3)^d (1e-87 at d = 500) while the regularizer's gradient is not, and
@@ -86,10 +88,15 @@ bool SosMmdSolver::step()
     const double step =
         gNorm > 0.0 ? std::min(1.0 / m_lipschitz, kMaxMove / gNorm) : 1.0 / m_lipschitz;
     const Matrix next = projectOntoSpectraplex(m_y - step * g);
+    const Vector uNext = m_problem.uOfC(next);
     const double tNext = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * m_t * m_t));
-    Matrix y = next + ((m_t - 1.0) / tNext) * (next - m_c);
+    const double momentum = (m_t - 1.0) / tNext;
+    const Matrix y = next + momentum * (next - m_c);
+    // U~ is linear: U~(Y) from the iterates' own, without another O(m^3) product.
+    m_uY = uNext + momentum * (uNext - m_uC);
     const double before = m_previous;
     m_c = next;
+    m_uC = uNext;
     m_y = 0.5 * (y + y.transpose());
     m_t = tNext;
     ++m_iteration;
@@ -98,6 +105,7 @@ bool SosMmdSolver::step()
     if (m_trace.back().loss > before) {
         m_t = 1.0;
         m_y = m_c;
+        m_uY = m_uC;
         ++m_restarts;
     }
     return m_status == SolverStatus::Running;

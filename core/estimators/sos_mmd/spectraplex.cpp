@@ -32,7 +32,15 @@ Matrix projectOntoSpectraplex(const Matrix& x)
     const Matrix s = 0.5 * (x + x.transpose());
     const Eigen::SelfAdjointEigenSolver<Matrix> eig(s);
     const Vector lambda = projectOntoSimplex(eig.eigenvalues());
-    return eig.eigenvectors() * lambda.asDiagonal() * eig.eigenvectors().transpose();
+    // Only the eigenvectors whose projected eigenvalue is positive enter (eigenvalues ascend,
+    // so they are the last k): the iterates have low rank, and V diag V^T over all m columns
+    // cost an m^3 product each FISTA step.
+    Eigen::Index k = 0;
+    while (k < lambda.size() && lambda(lambda.size() - 1 - k) > 0.0) {
+        ++k;
+    }
+    const auto v = eig.eigenvectors().rightCols(k);
+    return v * lambda.tail(k).asDiagonal() * v.transpose();
 }
 
 } // namespace sosrep
