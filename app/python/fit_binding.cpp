@@ -11,6 +11,7 @@
 #include "core/estimators/fit_settings.h"
 #include "core/io/model_file.h"
 #include "core/pipeline/fit_route.h"
+#include "core/tuning/rank_ensemble.h"
 #include "core/util/text.h"
 
 #include <pybind11/numpy.h>
@@ -91,6 +92,61 @@ bool purposeLeftAuto(const std::string& estimator,
 bool ruleFollowsPurpose(const FitSettings& settings)
 {
     return settings.autoLengthScale() && settings.values.text("selection") == "auto";
+}
+
+/// Which model anomaly scores come from, and why (summary_["anomaly_model"]); empty for an
+/// estimator without a purpose.
+std::string anomalyNote(const FitSettings& settings,
+                        const std::map<std::string, std::string>& options, bool purposeAuto,
+                        const FitOutcome& density, const FitOutcome* anomaly,
+                        const std::optional<PreparedTraining>& anomalyPrepared,
+                        const PreparedTraining& prepared)
+{
+    if (!settings.values.has("purpose")) {
+        return {};
+    }
+    if (!purposeAuto) {
+        const auto asked = options.find("purpose");
+        return asked == options.end()
+                   ? "a ratio's fit: anomaly scores are minus its log values"
+                   : "purpose='" + asked->second +
+                         "' was asked: anomaly scores are minus this model's log values";
+    }
+    if (anomaly) {
+        std::string why;
+        if (anomalyPrepared) {
+            why = "the anomaly purpose scales these rows by " +
+                  toString(anomalyPrepared->scaler.kind) + " (the density by " +
+                  toString(prepared.scaler.kind) + ": a spike and a sparse tail)";
+        } else if (const auto* e = dynamic_cast<const RankEnsembleModel*>(anomaly->model.get())) {
+            std::string scales;
+            for (const RankEnsembleModel::Member& member : e->members()) {
+                scales += (scales.empty() ? "" : ", ") + numberText(member.lengthScale, 4);
+            }
+            why =
+                "a tuned length scale's rule follows the purpose: the density's is l = " +
+                numberText(density.lengthScale, 4) +
+                ", the anomaly purpose's ranks rows by their most anomalous rank at l = " + scales +
+                " (the second is the reach of the neighbours)";
+        } else {
+            // The reach did not exceed l: one scale, the density's, and its scores.
+            why = "the anomaly purpose's rule came to one scale here, l = " +
+                  numberText(anomaly->lengthScale, 4) +
+                  (anomaly->search && anomaly->search->reach > 0.0
+                       ? " (the neighbours' reach, " + numberText(anomaly->search->reach, 4) +
+                             ", does not exceed it)"
+                       : std::string()) +
+                  ", so its scores are the density's";
+        }
+        return "purpose='auto': " + why +
+               "; anomaly_score, decision_function and predict use anomaly_model_ (the rule "
+               "was chosen on training rows that hold the anomalies; trained on clean inliers, "
+               "purpose='density' may rank better)";
+    }
+    return "purpose='auto', but the purpose decides nothing here (" +
+           std::string(settings.autoLengthScale() ? "selection=" + settings.values.text("selection")
+                                                  : "a fixed length scale") +
+           ", and both purposes scale alike): anomaly scores are minus this model's log values";
 }
 
 /// The fitted model as Python holds it: the model, its warnings and file form, and for a density
@@ -285,8 +341,14 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
         checkUsable(*a.model);
         m->anomaly = modelOf(a, anomalyData, anomalySettings,
                              anomalyPrepared ? *anomalyPrepared : prepared, train.columns);
-    } else if (anomalyMayFollow && !progress.is_none()) {
-        progress("done", 1000, 1000); // one scale: the density's model ranks the rows
+        m->anomalyNote =
+            anomalyNote(settings, options, purposeAuto, f, &a, anomalyPrepared, prepared);
+    } else {
+        m->anomalyNote =
+            anomalyNote(settings, options, purposeAuto, f, nullptr, anomalyPrepared, prepared);
+        if (anomalyMayFollow && !progress.is_none()) {
+            progress("done", 1000, 1000); // one scale: the density's model ranks the rows
+        }
     }
     return m;
 }

@@ -506,6 +506,9 @@ PYBIND11_MODULE(_sosrep, m)
         .def_property_readonly(
             "anomaly", [](const Model& x) { return x.anomaly; },
             "the anomaly purpose's model (purpose=auto), or None")
+        .def_property_readonly(
+            "anomaly_note", [](const Model& x) { return x.anomalyNote; },
+            "which model anomaly scores come from and why ('' without a purpose)")
         .def_property("outlier_threshold", &savedThresholdOf, &setOutlierThreshold)
         .def_property_readonly("random_state", &randomStateOf)
         .def("record_random_state", &recordRandomState, py::arg("random_state"),

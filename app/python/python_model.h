@@ -38,6 +38,8 @@ struct Model
     /// purpose=auto: the anomaly purpose's model from the same sweep, which anomaly_score,
     /// decision_function and predict use (the density stays `fitted`); null otherwise.
     std::shared_ptr<Model> anomaly;
+    /// Which model anomaly scores come from and why (purpose-bearing estimators; else empty).
+    std::string anomalyNote;
 };
 
 /// NaN or infinity in the rows: a DataError naming the row and column (as the readers do).

@@ -99,12 +99,19 @@ _ATTRIBUTES = {
         ("feature_names_in_ : ndarray of str",
          "the DataFrame's column names, when fit was given a DataFrame with string names"),
         ("summary_ : dict", "what the command line's JSON summary holds (status, purpose, "
-                            "selection_rule, seed, warnings and more)"),
+                            "selection_rule, seed, warnings and more); for an estimator with a "
+                            "purpose, ``summary_[\"anomaly_model\"]`` says which model anomaly "
+                            "scores come from and why (used, note, and that model's l, rule "
+                            "and scaling)"),
     ],
     "density": [
         ("length_scale_ : float", "the fitted length scale (tuned when length_scale=\"auto\")"),
         ("fd_curve_ : dict", "the length-scale sweep: length scales, Fisher divergence per "
                              "scale, held-out log-likelihood (NaN where not computed)"),
+        ("anomaly_model_", "with a purpose left at 'auto', where the purpose decides something "
+                           "(a tuned l's rule or the scaling): the anomaly purpose's model, "
+                           "which anomaly_score, decision_function and predict use "
+                           "(``summary_[\"anomaly_model\"]`` says why)"),
         ("offset_ : float", "the outlier threshold of decision_function (see contamination)"),
         ("decision_scores_ : ndarray", "PyOD's: anomaly scores of the fitted rows"),
         ("threshold_ : float", "PyOD's: -offset_, on decision_scores_'s scale"),

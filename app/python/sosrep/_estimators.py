@@ -298,6 +298,20 @@ class SosrepEstimator(BaseEstimator):
         summary = model.summary
         if "log_normalizer" in summary:
             self.log_normalizer_ = summary["log_normalizer"]
+        note = model.anomaly_note
+        if not note and model.purpose_asked == "auto":
+            note = ("purpose='auto', read from a file, which holds the density: anomaly scores "
+                    "are minus this model's log values")
+        if note:
+            # Which model anomaly_score, decision_function and predict use, and why.
+            summary["anomaly_model"] = {"used": model.anomaly is not None, "note": note}
+            if model.anomaly is not None:
+                a = model.anomaly.summary
+                summary["anomaly_model"].update(
+                    {k: a[k] for k in ("purpose", "selection_rule", "selection_reason",
+                                       "scaling") if k in a})
+                if model.anomaly.length_scale > 0:
+                    summary["anomaly_model"]["length_scale"] = model.anomaly.length_scale
         self.summary_ = summary
 
     def _by_name(self, X):
@@ -533,10 +547,14 @@ class DetectorEstimator(SosrepEstimator):
     def anomaly_score(self, X):
         """Anomaly scores of the rows of X: higher is more anomalous (PyOD's convention).
 
-        Minus score_samples, except under purpose='auto' (the default) for estimators whose
-        tuned length scale depends on the purpose: there it is minus the anomaly purpose's
-        normality score (`anomaly_model_`, fitted from the same sweep), which ranks rows as
-        anomalies better than the density tuned for looking at (README, "Choosing l").
+        Minus score_samples, except under purpose='auto' (the default) where the purpose
+        decides something (the rule of a tuned length scale, or the scaling): there it is minus
+        the anomaly purpose's normality score (`anomaly_model_`, fitted from the same sweep;
+        README, "Choosing l"). `summary_["anomaly_model"]` says which model scores and why.
+        That rule was chosen on ADBench sets whose training rows hold the anomalies (the
+        unsupervised setting); trained on clean inliers, fit purpose='density': its score
+        ranked better on Cardiotocography, annthyroid and landsat in 12 of 12 set-and-split
+        pairs (by 0.01-0.04 AUC-ROC).
 
         Parameters
         ----------
