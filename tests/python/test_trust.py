@@ -320,6 +320,19 @@ def test_save_onto_a_full_disk_is_an_os_error(moons, tmp_path):
     assert target.read_text() == "old"
 
 
+def test_save_into_a_missing_folder_or_onto_a_folder_is_what_open_raises(tmp_path):
+    # Issue 53, item 8: both were ValueError; open(path, "w") raises FileNotFoundError and
+    # IsADirectoryError, and nothing is written.
+    est = sosrep.KDE(length_scale=0.5).fit(np.random.default_rng(1).normal(size=(50, 2)))
+    missing = tmp_path / "no such folder" / "m.json"
+    with pytest.raises(FileNotFoundError, match="does not exist") as caught:
+        est.save(missing)
+    assert caught.value.filename == str(missing)
+    with pytest.raises(IsADirectoryError):
+        est.save(tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("cls", [sosrep.KNN, sosrep.IForest])
 def test_a_detector_on_one_distinct_row_says_why_it_has_no_threshold(cls):
     # Issue 52: predict said the model came from a file without a threshold.

@@ -8,6 +8,7 @@ plug-in appears here without Python code. Fits go through the core's one fit rou
 line's and the app's model file: scores are equal bit for bit.
 """
 import contextlib
+import errno
 import inspect
 import keyword
 import os
@@ -372,6 +373,7 @@ class SosrepEstimator(BaseEstimator):
                 self.offset_
             except ValueError:
                 pass
+        _check_save_path(path)
         self.model_.save(str(path))
 
     def __getstate__(self):
@@ -682,6 +684,21 @@ class DensityEstimator(DetectorEstimator):
         with _thread_scope(self.n_jobs):
             rows, _, _ = self.model_.sample(int(n_samples), seed)
         return rows
+
+
+def _check_save_path(path):
+    """The OSError that open(path, "w") would raise, before anything is written: a missing
+    folder is FileNotFoundError, a folder IsADirectoryError, an unwritable folder
+    PermissionError (the core's refusals name them too, as ValueError on the command line's
+    terms)."""
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(errno.ENOENT, f"save: the folder {folder} does not exist", path)
+    if os.path.isdir(path):
+        raise IsADirectoryError(errno.EISDIR, "save: a folder, not a file", path)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, f"save: cannot write into the folder {folder}", path)
 
 
 def _check_fits_in_memory(n_samples, n_features):
