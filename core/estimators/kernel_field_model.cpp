@@ -131,7 +131,7 @@ void KernelFieldModel::save(ParameterMap& out) const
 }
 
 KernelFieldModel::StoredField KernelFieldModel::loadField(const ParameterMap& parameters,
-                                                          const KernelSpec& kernel)
+                                                          const KernelSpec& kernel, bool exactSums)
 {
     StoredField f;
     const Matrix& train = parameters.matrix("train");
@@ -140,7 +140,9 @@ KernelFieldModel::StoredField KernelFieldModel::loadField(const ParameterMap& pa
         throw ParameterError("weights", "must hold one number per training row (" +
                                             std::to_string(train.rows()) + ")");
     }
-    f.kernel = KernelOperator::forScoring(train, kernel); // no N x N until one is needed
+    // No N x N until one is needed.
+    f.kernel = exactSums ? KernelOperator::forExactSums(train, kernel)
+                         : KernelOperator::forScoring(train, kernel);
     return f;
 }
 

@@ -55,7 +55,9 @@ public:
         std::shared_ptr<const KernelOperator> kernel;
         Vector weights;
     };
-    static StoredField loadField(const ParameterMap& parameters, const KernelSpec& kernel);
+    /// `exactSums`: the kernel of a KDE (KernelOperator::forExactSums), else as a fit holds it.
+    static StoredField loadField(const ParameterMap& parameters, const KernelSpec& kernel,
+                                 bool exactSums = false);
     /// A loaded model's stored log_normalizer (written for readers, recomputed on load) must be
     /// the one its rows, weights and kernel give, to 1e-9: a file whose value was changed is
     /// refused rather than scored with a value it does not hold (ParameterError naming it).

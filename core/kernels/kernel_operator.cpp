@@ -72,6 +72,13 @@ std::shared_ptr<const KernelOperator> KernelOperator::forScoring(const MatrixRef
     return std::shared_ptr<const KernelOperator>(new KernelOperator(train, spec, nullptr, true));
 }
 
+std::shared_ptr<const KernelOperator> KernelOperator::forExactSums(const MatrixRef& train,
+                                                                   const KernelSpec& spec)
+{
+    return std::shared_ptr<const KernelOperator>(
+        new KernelOperator(train, spec, nullptr, true, true));
+}
+
 std::shared_ptr<const KernelOperator> KernelOperator::forScoring(const KernelOperator& fitted)
 {
     auto k = std::shared_ptr<KernelOperator>(
@@ -86,7 +93,8 @@ std::shared_ptr<const KernelOperator> KernelOperator::forScoring(const KernelOpe
 }
 
 KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec,
-                               const std::shared_ptr<SweepWorkspace>& workspace, bool deferDense)
+                               const std::shared_ptr<SweepWorkspace>& workspace, bool deferDense,
+                               bool lowRankOnlyIfAsked)
     : m_train(train), m_spec(spec), m_workspace(workspace)
 {
     const int d = dim();
@@ -95,8 +103,8 @@ KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec,
     m_logDiagonal = logKernelDiagonal(spec, d);
     m_negativeEntries = spec.type == KernelType::Sdo;
     const Eigen::Index n = size();
-    bool lowRank = spec.backend == BackendChoice::LowRank ||
-                   (spec.backend == BackendChoice::Auto && n > KernelSpec::kAutoDenseRows);
+    const bool large = spec.backend == BackendChoice::Auto && n > KernelSpec::kAutoDenseRows;
+    bool lowRank = spec.backend == BackendChoice::LowRank || (large && !lowRankOnlyIfAsked);
     if (spec.type == KernelType::Sdo && spec.sdoMethod == SdoMethod::Exact) {
         m_profile = SdoProfile::get(d, spec.effectiveOrder(d));
     }
@@ -104,8 +112,7 @@ KernelOperator::KernelOperator(const MatrixRef& train, const KernelSpec& spec,
         // A model's scoring kernel: evaluations need no matrix; one built later (apply()) is
         // sparse where the fit's was, or where a dense one would not fit.
         m_deferredSparse =
-            spec.type != KernelType::Sdo && (spec.backend == BackendChoice::Sparse ||
-                                             (spec.backend == BackendChoice::Auto && lowRank));
+            spec.type != KernelType::Sdo && (spec.backend == BackendChoice::Sparse || large);
         lowRank = lowRank && !m_deferredSparse;
     } else if (spec.type != KernelType::Sdo &&
                (spec.backend == BackendChoice::Sparse || spec.backend == BackendChoice::Auto)) {
@@ -194,11 +201,14 @@ Matrix KernelOperator::exactCross(const MatrixRef& a, const MatrixRef& b) const
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
+        Matrix d2; // reused by the thread's blocks (distances.h)
 #pragma omp for schedule(dynamic)
         for (Eigen::Index s = 0; s < a.rows(); s += kBlock) {
             failure.run([&] {
                 const Eigen::Index rows = std::min(kBlock, a.rows() - s);
-                kernelOfDistances(squaredDistancesZeroed(a.middleRows(s, rows), b, norms), out, s);
+                const auto block = a.middleRows(s, rows);
+                squaredDistancesZeroedInto(block, block.rowwise().squaredNorm(), b, norms, d2);
+                kernelOfDistances(d2, out, s);
             });
         }
     }
@@ -220,26 +230,6 @@ Matrix KernelOperator::kernelFromDistances(const Matrix& d2) const
                 const Eigen::Index rows = std::min(kBlock, d2.rows() - s);
                 // The block exactCross computes, copied: the same bits.
                 kernelOfDistances(d2.middleRows(s, rows), out, s);
-            });
-        }
-    }
-    failure.rethrow();
-    return out;
-}
-
-Matrix KernelOperator::crossDistances(const MatrixRef& a, const MatrixRef& b)
-{
-    const Vector norms = b.rowwise().squaredNorm();
-    Matrix out(a.rows(), b.rows());
-    ParallelFailure failure;
-#pragma omp parallel
-    {
-        const FlushSubnormalsScope subnormalsFlushed;
-#pragma omp for schedule(dynamic)
-        for (Eigen::Index s = 0; s < a.rows(); s += kBlock) {
-            failure.run([&] {
-                const Eigen::Index rows = std::min(kBlock, a.rows() - s);
-                out.middleRows(s, rows) = squaredDistancesZeroed(a.middleRows(s, rows), b, norms);
             });
         }
     }
@@ -523,23 +513,28 @@ FieldValues KernelOperator::evaluateExponential(const Matrix& centres, const Mat
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
+        // One set of block buffers per thread, reused: n x 64 doubles each (20 MB at n = 40 000),
+        // allocated afresh per block they cost a page fault per page where the allocator maps
+        // them (distances.h).
+        Matrix padded;
+        Matrix fresh;
+        Matrix weights;
+        Eigen::ArrayXd k(n), r(gaussian ? 0 : n);
 #pragma omp for schedule(dynamic)
         for (Eigen::Index b = 0; b < q; b += kQueries) {
             failure.run([&] {
                 const Eigen::Index rows = std::min(kQueries, q - b);
                 const Matrix yb = y.middleRows(b, rows);
-                Matrix fresh;
                 if (!stored) {
                     // A padded full-width block: a query's distances do not depend on the batch,
                     // and equal the workspace's stored ones bit for bit.
-                    fresh = centreQueryBlock(centres, norms, y, b, rows);
+                    centreQueryBlockInto(centres, norms, y, b, rows, padded, fresh);
                 }
                 const Eigen::Map<const Matrix> d2(stored ? stored->data() + b * n : fresh.data(), n,
                                                   rows);
                 // Gaussian: k_i = exp(-r_i^2 / 2l^2), weights k_i; Laplace: k_i = exp(-r_i / l),
                 // weights k_i / r_i (its gradient's and Laplacian's factor).
-                Matrix weights(deriv ? n : 0, rows);
-                Eigen::ArrayXd k(n), r(gaussian ? 0 : n);
+                weights.resize(deriv ? n : 0, rows);
                 for (Eigen::Index c = 0; c < rows; ++c) {
                     const auto r2 = d2.col(c).array();
                     double shift = 0.0;
@@ -643,19 +638,21 @@ FieldValues KernelOperator::evaluateRadial(const Matrix& centres, const MatrixRe
 #pragma omp parallel
     {
         const FlushSubnormalsScope subnormalsFlushed;
+        // Block buffers reused by the thread's blocks (distances.h).
+        Matrix d2;
+        Matrix k(deriv ? kBlock : 0, centres.rows());
+        Matrix kr(deriv ? kBlock : 0, centres.rows()); // G'(rho) / (l r)
+        Matrix lap(deriv ? kBlock : 0, centres.rows());
 #pragma omp for schedule(dynamic)
         for (Eigen::Index b = 0; b < q; b += kBlock) {
             failure.run([&] {
                 const Eigen::Index rows = std::min(kBlock, q - b);
                 const Matrix yb = paddedRows(y, b, rows, kBlock); // full width: row_blocks.h
-                const Matrix d2 = squaredDistancesZeroed(yb, centres, norms);
+                squaredDistancesZeroedInto(yb, yb.rowwise().squaredNorm(), centres, norms, d2);
                 if (!deriv) {
                     out.value.segment(b, rows) = (radialKernel(d2, *m_profile, l) * w).head(rows);
                     return;
                 }
-                Matrix k(kBlock, d2.cols());
-                Matrix kr(kBlock, d2.cols()); // G'(rho) / (l r)
-                Matrix lap(kBlock, d2.cols());
                 for (Eigen::Index j = 0; j < d2.cols(); ++j) {
                     for (Eigen::Index i = 0; i < kBlock; ++i) {
                         const double r = std::max(std::sqrt(d2(i, j)), 1e-12 * l);

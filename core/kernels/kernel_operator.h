@@ -80,6 +80,12 @@ public:
     /// 14 000 x d numbers) is built on first use, by apply() or applyMany(), if ever.
     static std::shared_ptr<const KernelOperator> forScoring(const MatrixRef& train,
                                                             const KernelSpec& spec);
+    /// A kernel density estimate's kernel: its values are sums over every training row, so they
+    /// stay exact at any N (evaluated block by block, no matrix) unless the low-rank back-end is
+    /// asked for; forScoring() would hold the exact SDO kernel by Nystroem landmarks beyond
+    /// KernelSpec::kAutoDenseRows rows, as a SOSREP fit there does.
+    static std::shared_ptr<const KernelOperator> forExactSums(const MatrixRef& train,
+                                                              const KernelSpec& spec);
     /// The same for a model whose weights were fitted on `fitted` (dense or sparse): its
     /// backendName() says which.
     static std::shared_ptr<const KernelOperator> forScoring(const KernelOperator& fitted);
@@ -163,7 +169,8 @@ public:
 private:
     KernelOperator() = default;
     KernelOperator(const MatrixRef& train, const KernelSpec& spec,
-                   const std::shared_ptr<SweepWorkspace>& workspace, bool deferDense);
+                   const std::shared_ptr<SweepWorkspace>& workspace, bool deferDense,
+                   bool lowRankOnlyIfAsked = false);
     /// A dense N x N kernel (its packed lower triangle) beyond limits::kMaxMatrixBytes (N =
     /// 31620 in double) throws ParameterError instead of exhausting memory.
     static void checkDenseMemory(Eigen::Index n, PackedSymmetric::Precision precision);

@@ -137,4 +137,27 @@ void KernelOperator::buildDense(const SweepWorkspace* workspace) const
     }
 }
 
+/// Rows of a against b in blocks of this many (kernel_operator.cpp's block).
+constexpr Eigen::Index kCrossBlock = 256;
+
+Matrix KernelOperator::crossDistances(const MatrixRef& a, const MatrixRef& b)
+{
+    const Vector norms = b.rowwise().squaredNorm();
+    Matrix out(a.rows(), b.rows());
+    ParallelFailure failure;
+#pragma omp parallel
+    {
+        const FlushSubnormalsScope subnormalsFlushed;
+#pragma omp for schedule(dynamic)
+        for (Eigen::Index s = 0; s < a.rows(); s += kCrossBlock) {
+            failure.run([&] {
+                const Eigen::Index rows = std::min(kCrossBlock, a.rows() - s);
+                out.middleRows(s, rows) = squaredDistancesZeroed(a.middleRows(s, rows), b, norms);
+            });
+        }
+    }
+    failure.rethrow();
+    return out;
+}
+
 } // namespace sosrep

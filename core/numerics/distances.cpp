@@ -22,7 +22,16 @@ Matrix squaredDistancesZeroed(const MatrixRef& a, const MatrixRef& b, const Vect
 Matrix squaredDistancesZeroed(const MatrixRef& a, const Vector& aNorms, const MatrixRef& b,
                               const Vector& bNorms)
 {
-    Matrix d2 = -2.0 * (a * b.transpose());
+    Matrix d2;
+    squaredDistancesZeroedInto(a, aNorms, b, bNorms, d2);
+    return d2;
+}
+
+void squaredDistancesZeroedInto(const MatrixRef& a, const Vector& aNorms, const MatrixRef& b,
+                                const Vector& bNorms, Matrix& d2)
+{
+    d2.resize(a.rows(), b.rows()); // no reallocation at the same size
+    d2.noalias() = -2.0 * (a * b.transpose());
     d2.colwise() += aNorms;
     d2.rowwise() += bNorms.transpose();
     for (Eigen::Index j = 0; j < d2.cols(); ++j) {
@@ -31,16 +40,28 @@ Matrix squaredDistancesZeroed(const MatrixRef& a, const Vector& aNorms, const Ma
             d2(i, j) = v < 1e-14 * (aNorms(i) + bNorms(j)) ? 0.0 : v;
         }
     }
-    return d2;
 }
 
 Matrix centreQueryBlock(const MatrixRef& centres, const Vector& centreNorms, const MatrixRef& y,
                         Eigen::Index first, Eigen::Index rows)
 {
-    const Matrix padded = paddedRows(y, first, rows, kInvariantBlock);
+    Matrix padded;
+    Matrix d2;
+    centreQueryBlockInto(centres, centreNorms, y, first, rows, padded, d2);
+    return d2;
+}
+
+void centreQueryBlockInto(const MatrixRef& centres, const Vector& centreNorms, const MatrixRef& y,
+                          Eigen::Index first, Eigen::Index rows, Matrix& padded, Matrix& d2)
+{
+    padded.resize(kInvariantBlock, y.cols());
+    padded.topRows(rows) = y.middleRows(first, rows);
+    for (Eigen::Index i = rows; i < kInvariantBlock; ++i) {
+        padded.row(i) = y.row(first); // as paddedRows (row_blocks.h)
+    }
     // The whole padded block: a copy of its first `rows` columns cost 13 % of scoring 1e6
     // rows against 7000 centres (scripts/trust_before_after.sh).
-    return squaredDistancesZeroed(centres, centreNorms, padded, padded.rowwise().squaredNorm());
+    squaredDistancesZeroedInto(centres, centreNorms, padded, padded.rowwise().squaredNorm(), d2);
 }
 
 } // namespace sosrep
