@@ -403,7 +403,12 @@ py::tuple heldOutThreshold(Model& m, double contamination)
         watch.progress = py::none(); // Ctrl+C still cancels
         const FitObserver observer = watch.observer();
         Vector values;
-        {
+        if (m.crossFitted && m.outcome.heldOutLogValues.size() == 0 &&
+            !weightedRowsInOrder(m.data).has_value()) {
+            values = *m.crossFitted; // the training rows' cross-fit is this one
+            m.heldOutMethod = m.crossFittedMethod;
+            m.heldOutWeights = m.data.weights;
+        } else {
             const ComputeSection compute;
             values = heldOutLogValues(m.data, m.settings, m.outcome, kThresholdFolds, observer,
                                       &m.heldOutMethod, &m.heldOutWeights);
@@ -417,6 +422,41 @@ py::tuple heldOutThreshold(Model& m, double contamination)
         outlierThreshold(*m.heldOut, contamination, m.heldOutMethod, m.heldOutWeights);
     m.saved.provenance["outlier_threshold"] = io::outlierThresholdJson(t);
     return py::make_tuple(t.offset, t.heldOutRows, t.method);
+}
+
+/// Every training row's log value from a model that did not fit it (crossFittedLogValues), in
+/// the order of the rows fitted on: decision_scores_ as PyOD defines them, each row scored by a
+/// model that has not seen it.
+py::array_t<double> crossFittedValues(Model& m)
+{
+    if (m.data.train.rows() == 0) {
+        throw py::attribute_error("a model read from a file keeps no training rows to cross-fit: "
+                                  "score the rows you fitted on with anomaly_score");
+    }
+    if (!m.crossFitted) {
+        PythonObserver watch;
+        watch.progress = py::none(); // Ctrl+C still cancels
+        const FitObserver observer = watch.observer();
+        const bool sameAsThreshold = m.outcome.heldOutLogValues.size() == 0 &&
+                                     !weightedRowsInOrder(m.data).has_value() && m.heldOut;
+        Vector values;
+        if (sameAsThreshold) {
+            values = *m.heldOut; // the threshold's cross-fit is this one (same folds and seed)
+            m.crossFittedMethod = m.heldOutMethod;
+        } else {
+            const ComputeSection compute;
+            values = crossFittedLogValues(m.data, m.settings, m.outcome, kThresholdFolds, observer,
+                                          &m.crossFittedMethod);
+        }
+        if (PyErr_Occurred() || values.size() == 0) {
+            throw py::error_already_set(); // KeyboardInterrupt
+        }
+        m.crossFitted = std::move(values);
+    }
+    const Vector& v = *m.crossFitted;
+    py::array_t<double> out(v.size());
+    std::copy(v.data(), v.data() + v.size(), out.mutable_data());
+    return out;
 }
 
 void setOutlierThreshold(Model& m, const py::object& value)
@@ -516,6 +556,7 @@ PYBIND11_MODULE(_sosrep, m)
         .def("held_out_threshold", &heldOutThreshold, py::arg("contamination"))
         .def("log_values", &logValues, py::arg("X"))
         .def("training_log_values", &trainingLogValues)
+        .def("cross_fitted_log_values", &crossFittedValues)
         .def("sample", &sampleRows, py::arg("n"), py::arg("seed"))
         .def("ratio", &ratioAt, py::arg("X"))
         .def("to_json", &toJson)

@@ -35,6 +35,10 @@ struct Model
     std::optional<Vector> heldOut; // computed on first use
     Vector heldOutWeights;         // their row weights (a fit with sample_weight)
     std::string heldOutMethod;
+    /// Every training row's value from a model that did not fit it (decision_scores_),
+    /// computed on first use.
+    std::optional<Vector> crossFitted;
+    std::string crossFittedMethod;
     /// purpose=auto: the anomaly purpose's model from the same sweep, which anomaly_score,
     /// decision_function and predict use (the density stays `fitted`); null otherwise.
     std::shared_ptr<Model> anomaly;

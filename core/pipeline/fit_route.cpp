@@ -428,7 +428,7 @@ FitOutcome fitStages(const FitData& data, const FitSettings& settings, const Fit
 
 } // namespace
 
-std::optional<FitData> weightedRowsInOrder(const FitData& data)
+std::optional<FitData> weightedRowsInOrder(const FitData& data, std::vector<Eigen::Index>* order)
 {
     const Vector& w = data.weights;
     if (w.size() == 0 || (w.minCoeff() > 0.0 && w.maxCoeff() == w.minCoeff())) {
@@ -453,6 +453,9 @@ std::optional<FitData> weightedRowsInOrder(const FitData& data)
         return std::nullopt; // in order already (the rows this function gave)
     }
     std::stable_sort(keep.begin(), keep.end(), before);
+    if (order) {
+        *order = keep;
+    }
     FitData rows;
     rows.train = rowsOf(x, keep);
     rows.weights = entriesOf(w, keep);

@@ -92,8 +92,9 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings,
 /// weight 0 is not in the sample), sorted by value, so a weighted fit does not depend on the
 /// order of its rows (the tuning's folds are seeded over rows in order). Nullopt when there is
 /// nothing to do: no weights, equal positive weights (the unweighted fit, rows as given), or
-/// rows in that order already.
-std::optional<FitData> weightedRowsInOrder(const FitData& data);
+/// rows in that order already. `order`, when given, gets the input row of each row returned.
+std::optional<FitData> weightedRowsInOrder(const FitData& data,
+                                           std::vector<Eigen::Index>* order = nullptr);
 
 /// Throws when a fit's model cannot be used: ParameterError("length_scale") when nothing could
 /// be fitted at that length scale, NumericalError when the solver diverged (with the iteration).

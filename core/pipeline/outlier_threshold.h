@@ -40,6 +40,16 @@ Vector heldOutLogValues(const FitData& data, const FitSettings& settings, const 
                         int folds, const FitObserver& observer, std::string* method,
                         Vector* weights = nullptr);
 
+/// Every training row's value from a model that did not fit it, rows in the input's order (PyOD's
+/// decision_scores_ on a cross-fitted footing): a `folds`-fold cross-fit of the fit's own model.
+/// One model: the estimator at the fitted length scale, seeded as heldOutLogValues, whose
+/// values these equal when there are no row weights. The multi-scale anomaly rule: its members
+/// at their length scales, each row ranked among all rows' held-out values (outlier_threshold.cpp,
+/// pooledRanks). Rows of weight 0 take the fit's model's values.
+/// Empty when cancelled. `method` (optional) gets heldOutLogValues' word for the cross-fit.
+Vector crossFittedLogValues(const FitData& data, const FitSettings& settings, const FitOutcome& fit,
+                            int folds, const FitObserver& observer, std::string* method = nullptr);
+
 /// The `contamination` quantile of `heldOut` (linear interpolation between order statistics,
 /// NumPy's default). With row weights, the weighted quantile that reduces to it for equal
 /// weights: the k-th smallest of the rows of positive weight sits at (C_k - w_k) / (W - w_n),

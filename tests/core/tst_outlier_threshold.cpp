@@ -3,8 +3,11 @@
 // the quantile, the contamination's checks, and the cross-fit against a brute-force KDE.
 #include "core/data/split.h"
 #include "core/errors.h"
+#include "core/estimators/common_options.h"
 #include "core/estimators/fit_settings.h"
+#include "core/estimators/registry.h"
 #include "core/pipeline/outlier_threshold.h"
+#include "core/tuning/rank_ensemble.h"
 #include "support/random_arrays.h"
 
 #include <QtTest>
@@ -164,6 +167,121 @@ private slots:
         const Vector held = heldOutLogValues(data, s, fit, 5, {}, &method);
         QCOMPARE(method, std::string("validation rows"));
         QCOMPARE(held.size(), Eigen::Index(40)); // the 80/20 split's validation rows
+    }
+
+    void trainingRowsCrossFitIsTheThresholdsForOneModel()
+    {
+        // decision_scores_'s values: for one model and no weights, the threshold's cross-fit
+        // (checked against a brute-force KDE above), row for row and bit for bit.
+        const Matrix x = test::normalMatrix(80, 3, 11);
+        FitSettings s = FitSettings::defaults("kde");
+        s.values.setReal("length_scale", 0.5);
+        FitData data;
+        data.train = x;
+        data.source = "rows";
+        const FitOutcome fit = fitModel(data, s);
+        std::string method;
+        const Vector held = heldOutLogValues(data, s, fit, 5, {}, &method);
+        std::string said;
+        const Vector crossed = crossFittedLogValues(data, s, fit, 5, {}, &said);
+        QCOMPARE(said, method);
+        QVERIFY(crossed == held);
+    }
+
+    void weightedTrainingRowsComeBackInTheirOrder()
+    {
+        // With unequal weights the fit sorts its rows (weightedRowsInOrder); the values come
+        // back in the input's order, so shuffling rows and weights together permutes them and
+        // changes nothing else. A row of weight 0 is in no fit: the fit's model scores it.
+        const Matrix x = test::normalMatrix(50, 2, 4);
+        Vector w(50);
+        for (Eigen::Index i = 0; i < 50; ++i) {
+            w(i) = 1.0 + double(i % 3);
+        }
+        w(7) = 0.0;
+        FitSettings s = FitSettings::defaults("kde");
+        s.values.setReal("length_scale", 0.7);
+        FitData data;
+        data.train = x;
+        data.weights = w;
+        data.source = "rows";
+        const FitOutcome fit = fitModel(data, s);
+        const Vector crossed = crossFittedLogValues(data, s, fit, 5, {});
+        QCOMPARE(crossed.size(), Eigen::Index(50));
+        QCOMPARE(crossed(7), fit.model->logValues(x.row(7)).values(0));
+        std::vector<Eigen::Index> perm(50);
+        for (Eigen::Index i = 0; i < 50; ++i) {
+            perm[size_t(i)] = (i * 17 + 3) % 50; // a bijection: 17 is prime to 50
+        }
+        FitData shuffled = data;
+        shuffled.train = rowsOf(x, perm);
+        shuffled.weights = entriesOf(w, perm);
+        const FitOutcome fit2 = fitModel(shuffled, s);
+        const Vector again = crossFittedLogValues(shuffled, s, fit2, 5, {});
+        for (Eigen::Index i = 0; i < 50; ++i) {
+            QCOMPARE(again(i), crossed(perm[size_t(i)]));
+        }
+        // Each value is a held-out one: the KDE without the row's fold, below its own bump.
+        const Vector own = fit.model->logValues(x).values;
+        QVERIFY((own - crossed).mean() > 0.1);
+    }
+
+    void theAnomalyRulesTrainingRowsAreRankedAmongAllHeldOutValues()
+    {
+        // Under the multi-scale rule each fold refits the members at their length scales on
+        // the other folds; each row is then ranked, member by member, among every row's
+        // held-out value, and the ranks combined as the ensemble does. Rebuilt from the parts.
+        Matrix x = test::normalMatrix(150, 2, 9);
+        x.bottomRows(5).array() += 6.0; // a far clump
+        FitSettings s = FitSettings::defaults("kde");
+        s.values.set("purpose", "anomaly");
+        FitData data;
+        data.train = x;
+        data.source = "rows";
+        const FitOutcome fit = fitModel(data, s);
+        const auto* ensemble = dynamic_cast<const RankEnsembleModel*>(fit.model.get());
+        QVERIFY2(ensemble, "the anomaly rule gives an ensemble on these rows");
+        QCOMPARE(ensemble->combination(), Combination::MaxRank);
+        const Vector crossed = crossFittedLogValues(data, s, fit, 5, {});
+        QCOMPARE(crossed.size(), Eigen::Index(150));
+        const Estimator& kde = EstimatorRegistry::instance().get("kde");
+        const auto groups = identicalRowGroups(x);
+        std::vector<Vector> held(ensemble->members().size(), Vector(150));
+        for (const SplitIndices& g : kFoldSplits(150, 5, s.values.seed("seed"))) {
+            const SplitIndices f = rowsOfGroups(g, groups);
+            const Matrix train = rowsOf(x, f.train);
+            const Matrix test = rowsOf(x, f.test);
+            for (size_t m = 0; m < held.size(); ++m) {
+                KernelSpec k = kernelSpecFrom(s.values);
+                k.lengthScale = ensemble->members()[m].lengthScale;
+                const Vector v = kde.fit(FitInput{train, nullptr, k, s.values, nullptr}, {})
+                                     ->logValues(test)
+                                     .values;
+                for (size_t i = 0; i < f.test.size(); ++i) {
+                    held[m](f.test[i]) = v(Eigen::Index(i));
+                }
+            }
+        }
+        // Each row's value is its most anomalous rank, ties spread below half a grid step.
+        for (Eigen::Index i = 0; i < 150; ++i) {
+            double most = 1.0;
+            for (const Vector& v : held) {
+                most = std::min(most, midRanks(v)(i));
+            }
+            QVERIFY(crossed(i) >= most && crossed(i) < most + 0.5 / 150.0);
+        }
+        // The far clump ranks as the most anomalous rows.
+        std::vector<double> sorted(crossed.data(), crossed.data() + 150);
+        std::sort(sorted.begin(), sorted.end());
+        QVERIFY(crossed.bottomRows(5).maxCoeff() <= sorted[4]);
+        // No ties: a quantile flags its share of the rows to within one (PyOD's labels_).
+        QCOMPARE(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end());
+        for (double c : {0.05, 0.1, 0.25}) {
+            const double t = outlierThreshold(crossed, c, "").offset;
+            const auto flagged = (crossed.array() < t).count();
+            QVERIFY2(std::abs(double(flagged) - c * 150.0) <= 1.0,
+                     qPrintable(QString("c = %1: %2 rows").arg(c).arg(flagged)));
+        }
     }
 };
 

@@ -113,15 +113,19 @@ _ATTRIBUTES = {
                            "which anomaly_score, decision_function and predict use "
                            "(``summary_[\"anomaly_model\"]`` says why)"),
         ("offset_ : float", "the outlier threshold of decision_function (see contamination)"),
-        ("decision_scores_ : ndarray", "PyOD's: anomaly scores of the fitted rows"),
-        ("threshold_ : float", "PyOD's: -offset_, on decision_scores_'s scale"),
-        ("labels_ : ndarray of int", "PyOD's: 1 where decision_scores_ > threshold_"),
+        ("decision_scores_ : ndarray", "PyOD's: anomaly scores of the fitted rows, each from a "
+                                       "model that did not fit it (a 5-fold cross-fit)"),
+        ("threshold_ : float", "PyOD's: the (1 - contamination) quantile of decision_scores_"),
+        ("labels_ : ndarray of int", "PyOD's: 1 where decision_scores_ > threshold_ (the "
+                                     "contamination share of the fitted rows)"),
     ],
     "detector": [
         ("offset_ : float", "the outlier threshold of decision_function (see contamination)"),
-        ("decision_scores_ : ndarray", "PyOD's: anomaly scores of the fitted rows"),
-        ("threshold_ : float", "PyOD's: -offset_, on decision_scores_'s scale"),
-        ("labels_ : ndarray of int", "PyOD's: 1 where decision_scores_ > threshold_"),
+        ("decision_scores_ : ndarray", "PyOD's: anomaly scores of the fitted rows, each from a "
+                                       "model that did not fit it (a 5-fold cross-fit)"),
+        ("threshold_ : float", "PyOD's: the (1 - contamination) quantile of decision_scores_"),
+        ("labels_ : ndarray of int", "PyOD's: 1 where decision_scores_ > threshold_ (the "
+                                     "contamination share of the fitted rows)"),
     ],
     "ratio": [
         ("length_scale_ : float", "the fitted length scale"),

@@ -525,26 +525,34 @@ class DetectorEstimator(SosrepEstimator):
 
     @property
     def decision_scores_(self):
-        """PyOD's attribute: the anomaly scores (anomaly_score) of the rows fitted on, higher
-        is more anomalous. Not on a model read from a file, which keeps no rows."""
+        """PyOD's attribute: anomaly scores of the rows fitted on (higher is more anomalous),
+        each from a model that did not fit that row: a 5-fold cross-fit of the fitted model
+        (at its length scale; under purpose='auto' the anomaly rule's members at theirs, ranked
+        against the fold's held-out rows), computed on first use. In-sample scores would put
+        every training row on its own kernel bump, below any new row's score. Not on a model
+        read from a file, which keeps no rows."""
         self._check_fitted()
         with _thread_scope(self.n_jobs):
-            return -self._scoring_model().training_log_values()
+            return -self._scoring_model().cross_fitted_log_values()
 
     @property
     def threshold_(self):
-        """PyOD's attribute, on `decision_scores_`'s scale: -`offset_`. With novelty=True (the
-        default) it is the `contamination` quantile of rows the model did not fit, so it holds
-        for new rows, and `labels_` flags about that share of the fitted rows or fewer (each
-        sits on its own kernel bump); PyOD takes the fitted rows' own quantile (novelty=False
-        here)."""
-        return -self.offset_
+        """PyOD's attribute: the (1 - `contamination`) quantile of `decision_scores_` (NumPy's
+        linear interpolation, as PyOD takes it), so `labels_` flags the contamination share of
+        the fitted rows. predict uses `offset_`, the threshold for new rows: the same
+        cross-fit's quantile for one model, the anomaly rule's validation rows under
+        purpose='auto'."""
+        c = _contamination(self.contamination)
+        return float(np.percentile(self.decision_scores_, 100.0 * (1.0 - c)))
 
     @property
     def labels_(self):
-        """PyOD's attribute: 1 for the fitted rows whose `decision_scores_` exceed `threshold_`,
-        else 0 (predict gives scikit-learn's +1 / -1 for any rows)."""
-        return (self.decision_scores_ > self.threshold_).astype(int)
+        """PyOD's attribute: 1 for the fitted rows whose `decision_scores_` exceed `threshold_`
+        (the `contamination` share of them, to within a row), else 0. predict gives
+        scikit-learn's +1 / -1 for any rows."""
+        scores = self.decision_scores_
+        c = _contamination(self.contamination)
+        return (scores > np.percentile(scores, 100.0 * (1.0 - c))).astype(int)
 
     def anomaly_score(self, X):
         """Anomaly scores of the rows of X: higher is more anomalous (PyOD's convention).
