@@ -8,10 +8,18 @@ namespace sosrep {
 
 Matrix squaredDistances(const MatrixRef& a, const MatrixRef& b)
 {
-    Matrix d2 = -2.0 * (a * b.transpose());
+    Matrix d2;
+    squaredDistancesInto(a, b, d2);
+    return d2;
+}
+
+void squaredDistancesInto(const MatrixRef& a, const MatrixRef& b, Matrix& d2)
+{
+    d2.resize(a.rows(), b.rows()); // no reallocation at the same size
+    d2.noalias() = -2.0 * (a * b.transpose());
     d2.colwise() += a.rowwise().squaredNorm();
     d2.rowwise() += b.rowwise().squaredNorm().transpose();
-    return d2.cwiseMax(0.0);
+    d2 = d2.cwiseMax(0.0);
 }
 
 Matrix squaredDistancesZeroed(const MatrixRef& a, const MatrixRef& b, const Vector& bNorms)

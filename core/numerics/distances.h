@@ -13,6 +13,8 @@ namespace sosrep {
 /// Squared Euclidean distances between the rows of a and the rows of b (a.rows() x b.rows()),
 /// by |a|^2 + |b|^2 - 2 a b^T with the round-off below zero clamped to 0.
 Matrix squaredDistances(const MatrixRef& a, const MatrixRef& b);
+/// The same into `d2`, reusing its storage (see squaredDistancesZeroedInto).
+void squaredDistancesInto(const MatrixRef& a, const MatrixRef& b, Matrix& d2);
 
 /// The same with the squared row norms of b given, and every value below the round-off of
 /// |a|^2 + |b|^2 set to exactly 0: where the true value is 0 the formula leaves ~1e-16 (|a|^2 +
