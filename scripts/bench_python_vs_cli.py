@@ -8,7 +8,8 @@ Makes the seed-42 shuttle split (`sosrep split --stratify --seed 42`, 10 000 row
 then times, alternately and three times each, `sosrep fit --train train.csv` (its defaults)
 and `sosrep.SOSREP().fit(X)` on the same rows read from that file, and prints a markdown
 table of the medians and their ratio (issue 26: Python at most 5 % above the command line).
-Both go through the same fit route: the length scales are checked to be equal.
+Both go through the same fit route: the length scales are checked to be equal. The fit's
+cost against N (1e4 to 1e6 rows) beside scikit-learn's is scripts/bench_fit_scaling.py.
 """
 import json
 import os
