@@ -7,9 +7,12 @@ import warnings
 
 import numpy as np
 import pytest
-from scipy.special import logsumexp
-
 import sosrep
+
+
+def logsumexp(a, axis):
+    top = np.max(a, axis=axis, keepdims=True)
+    return np.squeeze(top, axis=axis) + np.log(np.sum(np.exp(a - top), axis=axis))
 
 
 def mixture(n, seed=0):
