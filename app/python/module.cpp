@@ -245,6 +245,22 @@ py::array_t<double> logValues(const Model& m, const py::array& x)
 
 /// The log values at the training rows the model was fitted on in this process (PyOD's
 /// decision_scores_); a model read from a file keeps no rows.
+/// A vector as a new NumPy array.
+py::array_t<double> arrayOf(const Vector& v)
+{
+    py::array_t<double> out(v.size());
+    std::copy(v.data(), v.data() + v.size(), out.mutable_data());
+    return out;
+}
+
+/// Whether the outlier threshold's held-out values and the training rows' cross-fitted ones are
+/// one computation (one model, rows in their input order: same folds, same seed), so that
+/// whichever comes first serves the other.
+bool thresholdIsTheCrossFit(const Model& m)
+{
+    return m.outcome.heldOutLogValues.size() == 0 && !weightedRowsInOrder(m.data).has_value();
+}
+
 py::array_t<double> trainingLogValues(const Model& m)
 {
     if (m.data.train.rows() == 0) {
@@ -256,9 +272,7 @@ py::array_t<double> trainingLogValues(const Model& m)
         const ComputeSection compute;
         v = m.fitted->logValues(m.data.train).values;
     }
-    py::array_t<double> out(v.size());
-    std::copy(v.data(), v.data() + v.size(), out.mutable_data());
-    return out;
+    return arrayOf(v);
 }
 
 /// n rows drawn from the model's density (sampleModel), in the data's own units.
@@ -403,8 +417,7 @@ py::tuple heldOutThreshold(Model& m, double contamination)
         watch.progress = py::none(); // Ctrl+C still cancels
         const FitObserver observer = watch.observer();
         Vector values;
-        if (m.crossFitted && m.outcome.heldOutLogValues.size() == 0 &&
-            !weightedRowsInOrder(m.data).has_value()) {
+        if (m.crossFitted && thresholdIsTheCrossFit(m)) {
             values = *m.crossFitted; // the training rows' cross-fit is this one
             m.heldOutMethod = m.crossFittedMethod;
             m.heldOutWeights = m.data.weights;
@@ -437,10 +450,8 @@ py::array_t<double> crossFittedValues(Model& m)
         PythonObserver watch;
         watch.progress = py::none(); // Ctrl+C still cancels
         const FitObserver observer = watch.observer();
-        const bool sameAsThreshold = m.outcome.heldOutLogValues.size() == 0 &&
-                                     !weightedRowsInOrder(m.data).has_value() && m.heldOut;
         Vector values;
-        if (sameAsThreshold) {
+        if (m.heldOut && thresholdIsTheCrossFit(m)) {
             values = *m.heldOut; // the threshold's cross-fit is this one (same folds and seed)
             m.crossFittedMethod = m.heldOutMethod;
         } else {
@@ -453,10 +464,7 @@ py::array_t<double> crossFittedValues(Model& m)
         }
         m.crossFitted = std::move(values);
     }
-    const Vector& v = *m.crossFitted;
-    py::array_t<double> out(v.size());
-    std::copy(v.data(), v.data() + v.size(), out.mutable_data());
-    return out;
+    return arrayOf(*m.crossFitted);
 }
 
 void setOutlierThreshold(Model& m, const py::object& value)

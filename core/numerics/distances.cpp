@@ -62,11 +62,7 @@ Matrix centreQueryBlock(const MatrixRef& centres, const Vector& centreNorms, con
 void centreQueryBlockInto(const MatrixRef& centres, const Vector& centreNorms, const MatrixRef& y,
                           Eigen::Index first, Eigen::Index rows, Matrix& padded, Matrix& d2)
 {
-    padded.resize(kInvariantBlock, y.cols());
-    padded.topRows(rows) = y.middleRows(first, rows);
-    for (Eigen::Index i = rows; i < kInvariantBlock; ++i) {
-        padded.row(i) = y.row(first); // as paddedRows (row_blocks.h)
-    }
+    paddedRowsInto(y, first, rows, kInvariantBlock, padded);
     // The whole padded block: a copy of its first `rows` columns cost 13 % of scoring 1e6
     // rows against 7000 centres (scripts/trust_before_after.sh).
     squaredDistancesZeroedInto(centres, centreNorms, padded, padded.rowwise().squaredNorm(), d2);

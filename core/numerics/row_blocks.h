@@ -26,14 +26,23 @@ namespace sosrep {
 /// y.middleRows(first, rows); fn writes its results for those rows only. Blocks run in parallel.
 constexpr Eigen::Index kInvariantBlock = 64;
 
-inline Matrix paddedRows(const MatrixRef& y, Eigen::Index first, Eigen::Index rows,
-                         Eigen::Index width)
+/// y.middleRows(first, rows) padded to `width` rows with copies of row `first`, into `block`
+/// (its storage reused when it has the size already).
+inline void paddedRowsInto(const MatrixRef& y, Eigen::Index first, Eigen::Index rows,
+                           Eigen::Index width, Matrix& block)
 {
-    Matrix block(width, y.cols());
+    block.resize(width, y.cols()); // no reallocation at the same size
     block.topRows(rows) = y.middleRows(first, rows);
     for (Eigen::Index i = rows; i < width; ++i) {
         block.row(i) = y.row(first);
     }
+}
+
+inline Matrix paddedRows(const MatrixRef& y, Eigen::Index first, Eigen::Index rows,
+                         Eigen::Index width)
+{
+    Matrix block;
+    paddedRowsInto(y, first, rows, width, block);
     return block;
 }
 
