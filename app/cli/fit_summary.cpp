@@ -186,6 +186,9 @@ QJsonObject fitSummary(const FitOutcome& f, const FitSettings& settings, const D
         addSearch(s, f, settings);
     }
     s[QStringLiteral("n_train")] = static_cast<int>(train.rows());
+    if (!f.fitRows.empty()) { // max_fit_rows took a subsample: the rows the model holds
+        s[QStringLiteral("n_fitted")] = static_cast<int>(f.fitRows.size());
+    }
     s[QStringLiteral("dim")] = static_cast<int>(train.dim());
     s[QStringLiteral("status")] = QString::fromStdString(toString(model.report().status));
     addModelFields(s, model);

@@ -174,7 +174,8 @@ std::shared_ptr<Model> modelOf(FitOutcome& f, FitData& data, const FitSettings& 
         m->settings = settings;
         m->outcome.lengthScale = f.lengthScale;
         m->outcome.heldOutLogValues = f.heldOutLogValues;
-        m->outcome.model = f.model; // the cross-fits refit its kind (one model or an ensemble)
+        m->outcome.fitRows = f.fitRows; // a subsample: held-out values from the other rows
+        m->outcome.model = f.model;     // the cross-fits refit its kind (one model or an ensemble)
     }
     return m;
 }

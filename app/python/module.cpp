@@ -258,7 +258,8 @@ py::array_t<double> arrayOf(const Vector& v)
 /// whichever comes first serves the other.
 bool thresholdIsTheCrossFit(const Model& m)
 {
-    return m.outcome.heldOutLogValues.size() == 0 && !weightedRowsInOrder(m.data).has_value();
+    return m.outcome.heldOutLogValues.size() == 0 && m.outcome.fitRows.empty() &&
+           !weightedRowsInOrder(m.data).has_value();
 }
 
 py::array_t<double> trainingLogValues(const Model& m)
@@ -336,6 +337,10 @@ py::dict summaryOf(const Model& m)
     d["status"] =
         m.fitted->report().refused ? std::string("refused") : toString(m.fitted->report().status);
     d["scaling"] = toString(m.saved.scaler.kind); // what scale=auto came to, as the CLI's summary
+    if (!m.outcome.fitRows.empty()) { // max_fit_rows took a subsample: as the CLI's summary
+        d["n_train"] = m.data.train.rows();
+        d["n_fitted"] = m.outcome.fitRows.size();
+    }
     for (const char* key : {"purpose", "selection_rule", "selection_reason", "seed"}) {
         const io::Json& v = io::member(m.saved.provenance, key);
         if (v.is_string()) {
@@ -563,6 +568,17 @@ PYBIND11_MODULE(_sosrep, m)
              py::arg("seed_asked"))
         .def("held_out_threshold", &heldOutThreshold, py::arg("contamination"))
         .def("log_values", &logValues, py::arg("X"))
+        .def_property_readonly(
+            "fit_rows",
+            [](const Model& x) -> py::object {
+                if (x.outcome.fitRows.empty()) {
+                    return py::none();
+                }
+                py::array_t<long long> out(py::ssize_t(x.outcome.fitRows.size()));
+                std::copy(x.outcome.fitRows.begin(), x.outcome.fitRows.end(), out.mutable_data());
+                return std::move(out);
+            },
+            "the training rows fitted (ascending) when max_fit_rows took a subsample, else None")
         .def("training_log_values", &trainingLogValues)
         .def("cross_fitted_log_values", &crossFittedValues)
         .def("sample", &sampleRows, py::arg("n"), py::arg("seed"))

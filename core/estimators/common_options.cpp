@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace sosrep {
 namespace {
@@ -41,7 +42,12 @@ OptionTable makeDataOptions()
     seed.valueName = "S";
     seed.help = "one seed for initialisation, random features, landmarks and the validation "
                 "split (recorded in summaries and model files)";
-    return {scale, seed};
+    OptionSpec maxFitRows = integerOption(
+        {"max_fit_rows", "Rows fitted at most", "Data", "N"}, kDefaultMaxFitRows, 0,
+        std::numeric_limits<int>::max(),
+        "rows a fit uses at most: larger data are fitted on a seeded subsample of this many "
+        "rows, said in a warning (every row is still scored); 0 = every row");
+    return {scale, seed, maxFitRows};
 }
 
 OptionTable makeKernelOptions()

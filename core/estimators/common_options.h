@@ -11,8 +11,14 @@ namespace sosrep {
 
 class Estimator;
 
-/// Options every estimator has: scaling of the data and the seed.
+/// Options every estimator has: scaling of the data, the seed and the rows fitted at most.
 const OptionTable& dataOptions();
+
+/// max_fit_rows' default. Why 100 000 (docs/python.md, "Fit time against N"; 2-core EPYC): a
+/// default SOSREP fit takes ~90 s there and ~210 s at 200 000 rows; at 10^6 rows its Nystroem
+/// block alone (N x 800 doubles) is 6.4 GB, past limits::kMaxMatrixBytes, and a KDE's every
+/// value is a sum over its N rows, so scoring its own 10^6 rows costs 10^12 kernel values.
+constexpr int kDefaultMaxFitRows = 100000;
 /// The kernel and its length scale, for estimators that use a kernel (Capabilities::usesKernel):
 /// kernel, length_scale (a number, auto, scott or silverman), sdo_order, sdo_method, features,
 /// backend, rank. Defaults come from KernelSpec.

@@ -19,7 +19,9 @@ Json settingsToJson(const FitSettings& settings)
         const bool number =
             spec && (spec->type == OptionType::Integer || spec->type == OptionType::Real ||
                      (spec->type == OptionType::RealOrChoice && !settings.values.isChoice(name)));
-        if (number) {
+        if (spec && spec->type == OptionType::Integer) {
+            o[name] = std::stoll(text); // an integer as one: 100000, not 1e+05
+        } else if (number) {
             o[name] = settings.values.real(name);
         } else {
             o[name] = text;

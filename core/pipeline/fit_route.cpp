@@ -495,10 +495,55 @@ std::optional<FitData> weightedRowsInOrder(const FitData& data, std::vector<Eige
     return rows;
 }
 
+std::vector<Eigen::Index> fitSubsample(Eigen::Index rows, long long maxFitRows, uint64_t seed)
+{
+    if (maxFitRows <= 0 || rows <= maxFitRows) {
+        return {};
+    }
+    return subsampleRows(rows, Eigen::Index(maxFitRows), seed);
+}
+
 FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitObserver& observer)
 {
     // Whichever front end calls, the fit's threads flush subnormal numbers (issue 48).
     const FlushSubnormalsScope flushed(FlushSubnormalsScope::Threads::CallerAndPool);
+    const long long cap = settings.values.integer("max_fit_rows");
+    const uint64_t seed = settings.values.seed("seed");
+    std::vector<Eigen::Index> rows = fitSubsample(data.train.rows(), cap, seed);
+    // A second sample beyond the cap is subsampled alike, with a stream of its own.
+    std::vector<Eigen::Index> secondRows =
+        data.second ? fitSubsample(data.second->rows(), cap, seed + 1) : rows;
+    if (!rows.empty() || (data.second && !secondRows.empty())) {
+        FitData part = data;
+        Vector secondValues;
+        Matrix second;
+        std::vector<std::string> said;
+        if (!rows.empty()) {
+            part.train = rowsOf(data.train, rows);
+            part.weights = entriesOf(data.weights, rows);
+            if (data.secondValues) {
+                secondValues = entriesOf(*data.secondValues, rows);
+                part.secondValues = &secondValues;
+            }
+            said.push_back("fitted on a seeded " + std::to_string(rows.size()) + " of the " +
+                           std::to_string(data.train.rows()) +
+                           " training rows (max_fit_rows; 0 fits every row): the fit's time grows "
+                           "faster than its rows; every row is still scored");
+        }
+        if (data.second && !secondRows.empty()) {
+            second = rowsOf(*data.second, secondRows);
+            part.second = &second;
+            said.push_back("fitted on a seeded " + std::to_string(secondRows.size()) + " of the " +
+                           std::to_string(data.second->rows()) +
+                           " rows of the second sample (max_fit_rows; 0 fits every row)");
+        }
+        FitSettings all = settings;
+        all.values.set("max_fit_rows", "0");
+        FitOutcome out = fitModel(part, all, observer);
+        out.warnings.insert(out.warnings.begin(), said.begin(), said.end());
+        out.fitRows = std::move(rows);
+        return out;
+    }
     if (!observer.progress) {
         return fitStages(data, settings, observer);
     }

@@ -72,6 +72,9 @@ struct FitOutcome
     double bwAdjust = 1.0;
     double lengthScaleChosen = 0.0;
     std::vector<std::string> warnings; // soft problems of the fit
+    /// The rows of FitData::train the model was fitted on, ascending, when max_fit_rows took a
+    /// seeded subsample of larger data (said in `warnings`); empty when it fitted every row.
+    std::vector<Eigen::Index> fitRows;
     /// Log values at rows the model did not fit, when the fit holds such rows: the multi-scale
     /// anomaly rule's validation rows, which none of its members saw (outlier_threshold.h).
     Vector heldOutLogValues;
@@ -79,8 +82,9 @@ struct FitOutcome
     double seconds = 0.0;
 };
 
-/// The one fit route of the product, for the command line and the app alike: checks the rows,
-/// builds the kernel of the settings, sets the length scale (a number, a rule of thumb, or
+/// The one fit route of the product, for the command line and the app alike: takes a seeded
+/// subsample of data beyond max_fit_rows (FitOutcome::fitRows), checks the rows, builds the
+/// kernel of the settings, sets the length scale (a number, a rule of thumb, or
 /// Fisher-divergence tuning on the validation rows), then fits the settings' estimator.
 /// Bad settings throw ParameterError naming the option; too few rows throw DataError naming
 /// `data.source`. A fit that cannot be used (refused, diverged) is returned as it is: its
@@ -95,6 +99,11 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings,
 /// rows in that order already. `order`, when given, gets the input row of each row returned.
 std::optional<FitData> weightedRowsInOrder(const FitData& data,
                                            std::vector<Eigen::Index>* order = nullptr);
+
+/// The rows of `rows` a fit with this max_fit_rows uses (0: every row): all of them, or a
+/// seeded subsample of `maxFitRows`, ascending (empty when all: nothing to pick). One rule for
+/// the fit route and the app's views, so both fit the same rows.
+std::vector<Eigen::Index> fitSubsample(Eigen::Index rows, long long maxFitRows, uint64_t seed);
 
 /// Throws when a fit's model cannot be used: ParameterError("length_scale") when nothing could
 /// be fitted at that length scale, NumericalError when the solver diverged (with the iteration).

@@ -186,9 +186,20 @@ Vector crossFit(const FitData& data, const FitSettings& settings, const FitOutco
             observer.progress(stage, f, k);
         }
         const SplitIndices& s = splits[size_t(f)];
+        // A fold fits what the fit would on those rows: at most max_fit_rows of them.
+        std::vector<Eigen::Index> trainRows = s.train;
+        const std::vector<Eigen::Index> capped =
+            fitSubsample(Eigen::Index(s.train.size()), settings.values.integer("max_fit_rows"),
+                         settings.values.seed("seed") + 3 + uint64_t(f));
+        if (!capped.empty()) {
+            trainRows.clear();
+            for (Eigen::Index c : capped) {
+                trainRows.push_back(s.train[size_t(c)]);
+            }
+        }
         const std::vector<std::unique_ptr<FittedModel>> models =
-            refitOn(rowsOf(data.train, s.train), entriesOf(data.weights, s.train), data, settings,
-                    fit, control);
+            refitOn(rowsOf(data.train, trainRows), entriesOf(data.weights, trainRows), data,
+                    settings, fit, control);
         if (models.empty()) {
             return {};
         }
@@ -227,6 +238,35 @@ Vector crossFit(const FitData& data, const FitSettings& settings, const FitOutco
     return pooledRanks(members, ensemble->combination());
 }
 
+/// A subsampled fit's held-out values: its own model's at rows outside the subsample (as many
+/// as it fitted at most, seeded), which no fit saw: no cross-fit needed.
+Vector unfittedRowValues(const FitData& data, const FitSettings& settings, const FitOutcome& fit,
+                         std::string* method, Vector* weights)
+{
+    std::vector<Eigen::Index> unfitted;
+    unfitted.reserve(size_t(data.train.rows()) - fit.fitRows.size());
+    size_t next = 0; // fit.fitRows is ascending
+    for (Eigen::Index i = 0; i < data.train.rows(); ++i) {
+        if (next < fit.fitRows.size() && fit.fitRows[next] == i) {
+            ++next;
+        } else {
+            unfitted.push_back(i);
+        }
+    }
+    const std::vector<Eigen::Index> pick =
+        subsampleRows(Eigen::Index(unfitted.size()), Eigen::Index(fit.fitRows.size()),
+                      settings.values.seed("seed") + 2);
+    std::vector<Eigen::Index> rows;
+    for (Eigen::Index p : pick) {
+        rows.push_back(unfitted[size_t(p)]);
+    }
+    *method = "rows outside the fitted subsample";
+    if (weights) {
+        *weights = entriesOf(data.weights, rows);
+    }
+    return fit.model->logValues(rowsOf(data.train, rows)).values;
+}
+
 } // namespace
 
 Vector heldOutLogValues(const FitData& data, const FitSettings& settings, const FitOutcome& fit,
@@ -239,6 +279,9 @@ Vector heldOutLogValues(const FitData& data, const FitSettings& settings, const 
     if (fit.heldOutLogValues.size() > 0) {
         *method = "validation rows"; // counted unweighted, as the ensemble's ranks count them
         return fit.heldOutLogValues;
+    }
+    if (!fit.fitRows.empty()) {
+        return unfittedRowValues(data, settings, fit, method, weights);
     }
     if (const std::optional<FitData> rows = weightedRowsInOrder(data)) {
         // As the fit saw them: rows of positive weight, in order of value.

@@ -18,6 +18,27 @@
 
 using namespace sosrep;
 
+namespace {
+
+/// The 2-D Gaussian KDE of x's rows `train` at row i, by log-sum-exp.
+double bruteForceKde(const Matrix& x, Eigen::Index i, const std::vector<Eigen::Index>& train,
+                     double l)
+{
+    double top = -1e300;
+    std::vector<double> e;
+    for (Eigen::Index j : train) {
+        e.push_back(-(x.row(i) - x.row(j)).squaredNorm() / (2 * l * l));
+        top = std::max(top, e.back());
+    }
+    double sum = 0.0;
+    for (double v : e) {
+        sum += std::exp(v - top);
+    }
+    return top + std::log(sum / double(train.size())) - std::log(2.0 * M_PI * l * l);
+}
+
+} // namespace
+
 class TstOutlierThreshold : public QObject
 {
     Q_OBJECT
@@ -128,18 +149,7 @@ private slots:
         const auto splits = kFoldSplits(60, 5, s.values.seed("seed"));
         for (const SplitIndices& f : splits) {
             for (Eigen::Index i : f.test) {
-                double top = -1e300;
-                std::vector<double> e;
-                for (Eigen::Index j : f.train) {
-                    e.push_back(-(x.row(i) - x.row(j)).squaredNorm() / (2 * l * l));
-                    top = std::max(top, e.back());
-                }
-                double sum = 0.0;
-                for (double v : e) {
-                    sum += std::exp(v - top);
-                }
-                const double want =
-                    top + std::log(sum / double(f.train.size())) - std::log(2.0 * M_PI * l * l);
+                const double want = bruteForceKde(x, i, f.train, l);
                 QVERIFY2(std::abs(held(i) - want) < 1e-10,
                          qPrintable(QString("row %1: %2 vs %3").arg(i).arg(held(i)).arg(want)));
             }
@@ -148,6 +158,80 @@ private slots:
         // kernel bump): the reason the training rows' values are the wrong reference.
         const Vector own = fit.model->logValues(x).values;
         QVERIFY((own - held).mean() > 0.1);
+    }
+
+    void aFitBeyondMaxFitRowsFitsASeededSubsampleAndSaysSo()
+    {
+        // Issue 53: a fit that needs a subsample takes one itself. The model is the fit of
+        // those rows, bit for bit, and its held-out values come from rows it did not fit.
+        const Matrix x = test::normalMatrix(500, 2, 3);
+        FitSettings s = FitSettings::defaults("kde");
+        s.values.setReal("length_scale", 0.5);
+        s.values.set("max_fit_rows", "120");
+        FitData data;
+        data.train = x;
+        data.source = "rows";
+        const FitOutcome fit = fitModel(data, s);
+        QCOMPARE(fit.fitRows, fitSubsample(500, 120, s.values.seed("seed")));
+        QCOMPARE(fit.fitRows.size(), size_t(120));
+        QVERIFY(std::is_sorted(fit.fitRows.begin(), fit.fitRows.end()));
+        QVERIFY(!fit.warnings.empty());
+        QVERIFY(fit.warnings.front().find("120 of the 500 training rows") != std::string::npos);
+        FitSettings all = s;
+        all.values.set("max_fit_rows", "0");
+        FitData part = data;
+        part.train = rowsOf(x, fit.fitRows);
+        const FitOutcome direct = fitModel(part, all);
+        QVERIFY(direct.fitRows.empty());
+        QVERIFY(fit.model->logValues(x).values == direct.model->logValues(x).values);
+        // Held out: the model's values at 120 of the 380 rows it did not fit.
+        std::string method;
+        const Vector held = heldOutLogValues(data, s, fit, 5, {}, &method);
+        QCOMPARE(method, std::string("rows outside the fitted subsample"));
+        QCOMPARE(held.size(), Eigen::Index(120));
+        std::vector<Eigen::Index> unfitted;
+        for (Eigen::Index i = 0; i < 500; ++i) {
+            if (!std::binary_search(fit.fitRows.begin(), fit.fitRows.end(), i)) {
+                unfitted.push_back(i);
+            }
+        }
+        const Vector outside = fit.model->logValues(rowsOf(x, unfitted)).values;
+        for (Eigen::Index i = 0; i < held.size(); ++i) {
+            QVERIFY(std::find(outside.begin(), outside.end(), held(i)) != outside.end());
+        }
+        // At or under the cap nothing changes: every row, no warning.
+        s.values.set("max_fit_rows", "500");
+        const FitOutcome whole = fitModel(data, s);
+        QVERIFY(whole.fitRows.empty() && whole.warnings.empty());
+    }
+
+    void aCrossFitsFoldFitsAtMostMaxFitRows()
+    {
+        // decision_scores_ at any N: each fold's model is what the fit would make of the other
+        // folds' rows, at most max_fit_rows of them (a seeded subsample per fold).
+        const Matrix x = test::normalMatrix(60, 2, 5);
+        const double l = 0.6;
+        FitSettings s = FitSettings::defaults("kde");
+        s.values.setReal("length_scale", l);
+        s.values.set("max_fit_rows", "30"); // the fit and each fold's 48 rows: capped
+        FitData data;
+        data.train = x;
+        data.source = "rows";
+        const FitOutcome fit = fitModel(data, s);
+        QCOMPARE(fit.fitRows.size(), size_t(30));
+        const Vector crossed = crossFittedLogValues(data, s, fit, 5, {});
+        const uint64_t seed = s.values.seed("seed");
+        const auto splits = kFoldSplits(60, 5, seed);
+        for (size_t f = 0; f < splits.size(); ++f) {
+            std::vector<Eigen::Index> train;
+            for (Eigen::Index c : fitSubsample(48, 30, seed + 3 + f)) {
+                train.push_back(splits[f].train[size_t(c)]);
+            }
+            QCOMPARE(train.size(), size_t(30));
+            for (Eigen::Index i : splits[f].test) {
+                QVERIFY(std::abs(crossed(i) - bruteForceKde(x, i, train, l)) < 1e-10);
+            }
+        }
     }
 
     void theAnomalyRulesEnsembleUsesItsValidationRows()

@@ -115,25 +115,35 @@ bool fitScoresModel(const FitJobInput& in, const Matrix& fitX, const Matrix& sco
 }
 
 /// The rows of x a model is fitted on: all of them, or a seeded subsample of large data (every
-/// row is still scored and plotted), in the subsample's own order (the same rows in the same
-/// order as `sosrep fit` on this subsample); their indices, sorted, in `indices`.
-Matrix fittedRowsOf(const Matrix& x, int maxFitRows, uint64_t seed,
+/// row is still scored and plotted), the rows the fit route's max_fit_rows takes (fitSubsample:
+/// `sosrep fit --max-fit-rows` on this file fits the same rows, in the same order); their
+/// indices, ascending, in `indices`.
+Matrix fittedRowsOf(const Matrix& x, long long maxFitRows, uint64_t seed,
                     std::vector<Eigen::Index>* indices)
 {
-    const bool subsample = maxFitRows > 0 && x.rows() > maxFitRows;
-    const std::vector<Eigen::Index> fitRows =
-        subsample ? subsampleRows(x.rows(), maxFitRows, seed) : std::vector<Eigen::Index>{};
+    std::vector<Eigen::Index> fitRows = fitSubsample(x.rows(), maxFitRows, seed);
+    const Matrix out = fitRows.empty() ? x : rowsOf(x, fitRows);
     if (indices) {
-        *indices = fitRows;
-        std::sort(indices->begin(), indices->end()); // for the views' look-ups
+        *indices = std::move(fitRows);
     }
-    return subsample ? rowsOf(x, fitRows) : x;
+    return out;
+}
+
+/// The app's cap on fitted rows (FitJobInput::maxFitRows, the interactive one) within the
+/// settings' own max_fit_rows: the smaller of those that cap (0 = no cap).
+long long fitRowCap(const FitJobInput& in)
+{
+    const long long own = in.settings.values.integer("max_fit_rows");
+    if (in.maxFitRows <= 0 || own <= 0) {
+        return std::max<long long>(in.maxFitRows, own);
+    }
+    return std::min<long long>(in.maxFitRows, own);
 }
 
 /// The rows the model is fitted on; records which rows in `out`.
 Matrix rowsToFit(const FitJobInput& in, uint64_t seed, FitJobResult& out)
 {
-    Matrix fitX = fittedRowsOf(in.x, in.maxFitRows, seed, &out.fitRowIndices);
+    Matrix fitX = fittedRowsOf(in.x, fitRowCap(in), seed, &out.fitRowIndices);
     out.fitRows = static_cast<int>(fitX.rows());
     return fitX;
 }
@@ -143,7 +153,7 @@ Matrix rowsToFit(const FitJobInput& in, uint64_t seed, FitJobResult& out)
 Matrix scoresRowsToFit(const FitJobInput& in, uint64_t seed)
 {
     return in.scoresX.size() == 0 ? Matrix()
-                                  : fittedRowsOf(in.scoresX, in.maxFitRows, seed, nullptr);
+                                  : fittedRowsOf(in.scoresX, fitRowCap(in), seed, nullptr);
 }
 
 FitObserver jobObserver(const FitJobSink& sink, const std::atomic<bool>& cancel,

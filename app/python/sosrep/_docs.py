@@ -66,6 +66,8 @@ def _range(option):
     lo, hi = option["minimum"], option["maximum"]
     if lo <= -1e308 and hi >= 1e308:
         return ""
+    if kind == "integer" and hi >= 2**31 - 1:  # a C int's limit says no more than >= lo
+        hi = 1e308
     if hi >= 1e308:
         return f" Range: >= {_number(lo)}." if kind == "integer" else f" Range: > {_number(lo)}."
     return f" Range: [{_number(lo)}, {_number(hi)}]."
