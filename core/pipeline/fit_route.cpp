@@ -193,8 +193,8 @@ std::vector<SweepFold> sweepFolds(const FitData& data, const FitSettings& settin
             split.test = std::move(kept);
             *note = "the Fisher-divergence sweep scored a seeded " +
                     std::to_string(kMaxSweepValidationRows) + " of its " + std::to_string(all) +
-                    " validation rows (the cost of a grid point grows with both sides); every "
-                    "row is fitted";
+                    " validation rows (the cost of a grid point grows with both sides); its "
+                    "fits use all their rows";
         }
         return {part(split)};
     }
