@@ -5,8 +5,14 @@
 #include "core/errors.h"
 #include "core/util/float_mode.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/hue_controller.h"
+#include "ui/controller/marginal_controller.h"
 #include "ui/controller/negativity_job.h"
+#include "ui/controller/other_roc_controller.h"
+#include "ui/controller/overlay_controller.h"
+#include "ui/controller/pair_plot_controller.h"
 #include "ui/controller/ratio_controller.h"
+#include "ui/controller/threshold_controller.h"
 #include "ui/main_window.h"
 #include "ui/plots/compare_view.h"
 
@@ -31,14 +37,21 @@ constexpr int kExitFit = 4;    // the fit (or the ratio fit) failed
 constexpr int kExitOutput = 5; // the screenshot or plot could not be written
 
 using sosrep::ui::EstimationController;
+using sosrep::ui::HueController;
 using sosrep::ui::MainWindow;
+using sosrep::ui::MarginalController;
+using sosrep::ui::OtherRocController;
+using sosrep::ui::OverlayController;
+using sosrep::ui::PairPlotController;
 using sosrep::ui::RatioController;
 using sosrep::ui::RatioSource;
+using sosrep::ui::ThresholdController;
 
 /// --estimator, --compare, --contamination, --scale and --purpose; an exit code when a value is
 /// refused, else 0.
-int applyModelOptions(const QCommandLineParser& parser, EstimationController* controller)
+int applyModelOptions(const QCommandLineParser& parser, MainWindow& window)
 {
+    EstimationController* controller = window.controller();
     if (parser.isSet(QStringLiteral("estimator"))) {
         controller->setEstimator(parser.value(QStringLiteral("estimator")).toStdString());
     }
@@ -47,7 +60,7 @@ int applyModelOptions(const QCommandLineParser& parser, EstimationController* co
     }
     if (parser.isSet(QStringLiteral("contamination"))) {
         try {
-            controller->setContamination(sosrep::parseContamination(
+            window.thresholds()->setContamination(sosrep::parseContamination(
                 parser.value(QStringLiteral("contamination")).toStdString()));
         } catch (const sosrep::ParameterError& e) {
             std::fprintf(stderr, "sosrep-studio: --contamination: %s\n", e.message().c_str());
@@ -150,8 +163,8 @@ public:
             QObject::connect(controller, &EstimationController::fitFinished, &m_window,
                              [this] { m_window.showPairPlotView(); });
             QObject::connect(
-                controller, &EstimationController::pairPlotFinished, &m_window,
-                [this] { finish(); }, Qt::QueuedConnection);
+                m_window.pairPlot(), &PairPlotController::finished, &m_window, [this] { finish(); },
+                Qt::QueuedConnection);
         } else if (parser.isSet(QStringLiteral("joint"))) {
             // The edges' marginals are computed after the fit: the export waits for both (or
             // goes without them when the model has no closed form, which the edges say).
@@ -167,27 +180,25 @@ public:
                     return;
                 }
                 const auto [top, right] = m_window.densityView()->jointPoints();
-                if ((top > 0 && right > 0) ||
-                    !m_window.controller()->marginalUnavailable().isEmpty()) {
+                if ((top > 0 && right > 0) || !m_window.marginals()->unavailable().isEmpty()) {
                     finish();
                 }
             };
-            QObject::connect(controller, &EstimationController::curveReady, &m_window, ready,
+            QObject::connect(m_window.marginals(), &MarginalController::ready, &m_window, ready,
                              Qt::QueuedConnection);
             QObject::connect(controller, &EstimationController::fitFinished, &m_window, ready,
                              Qt::QueuedConnection);
         } else if (parser.isSet(QStringLiteral("overlay"))) {
             // The overlays are fitted after the fit: the export waits for them.
             QObject::connect(
-                controller, &EstimationController::overlaysReady, &m_window,
+                m_window.overlays(), &OverlayController::ready, &m_window,
                 [this] {
-                    if (!m_window.controller()->overlays().empty()) {
+                    if (!m_window.overlays()->overlays().empty()) {
                         finish();
                     }
                 },
                 Qt::QueuedConnection);
-            QObject::connect(controller, &EstimationController::overlaysFailed, &m_window,
-                             &failFit);
+            QObject::connect(m_window.overlays(), &OverlayController::failed, &m_window, &failFit);
         } else if (parser.isSet(QStringLiteral("roc-with"))) {
             // The other estimators are fitted after the fit, the rows perhaps scored after it:
             // the export waits for both.
@@ -196,27 +207,27 @@ public:
             }
             const auto ready = [this] {
                 const auto* r = m_window.controller()->result();
-                if (r && r->scoresReady() && !m_window.controller()->otherRocs().empty()) {
+                if (r && r->scoresReady() && !m_window.otherRocs()->curves().empty()) {
                     finish();
                 }
             };
-            QObject::connect(controller, &EstimationController::otherRocsReady, &m_window, ready,
+            QObject::connect(m_window.otherRocs(), &OtherRocController::ready, &m_window, ready,
                              Qt::QueuedConnection);
             QObject::connect(controller, &EstimationController::scoresReady, &m_window, ready,
                              Qt::QueuedConnection);
-            QObject::connect(controller, &EstimationController::otherRocsFailed, &m_window,
+            QObject::connect(m_window.otherRocs(), &OtherRocController::failed, &m_window,
                              &failFit);
         } else if (parser.isSet(QStringLiteral("hue"))) {
             // The classes are fitted after the fit: the export waits for them.
             QObject::connect(
-                controller, &EstimationController::hueReady, &m_window, [this] { finish(); },
+                m_window.hue(), &HueController::ready, &m_window, [this] { finish(); },
                 Qt::QueuedConnection);
-            QObject::connect(controller, &EstimationController::hueFailed, &m_window, &failFit);
+            QObject::connect(m_window.hue(), &HueController::failed, &m_window, &failFit);
         } else if (parser.isSet(QStringLiteral("marginal"))) {
             const QString column = parser.value(QStringLiteral("marginal"));
             QObject::connect(controller, &EstimationController::fitFinished, &m_window,
                              [this, column] { showMarginal(column); });
-            QObject::connect(controller, &EstimationController::curveReady, &m_window,
+            QObject::connect(m_window.marginals(), &MarginalController::ready, &m_window,
                              [this] { finish(); });
         } else {
             // Queued: the fit's late stages start after fitFinished's other receivers.
@@ -240,13 +251,13 @@ public:
         QObject::connect(controller, &EstimationController::comparisonReady, &m_window,
                          say("compare view"));
         if (parser.isSet(QStringLiteral("pairplot"))) {
-            QObject::connect(controller, &EstimationController::pairPanelReady, &m_window,
+            QObject::connect(m_window.pairPlot(), &PairPlotController::panelReady, &m_window,
                              [say](int index) {
                                  if (index == 0) {
                                      say("pair plot's first panel")();
                                  }
                              });
-            QObject::connect(controller, &EstimationController::pairPlotFinished, &m_window,
+            QObject::connect(m_window.pairPlot(), &PairPlotController::finished, &m_window,
                              say("pair plot"));
         }
         // Queued: an error raised before the event loop runs still ends it.
@@ -262,7 +273,7 @@ private:
         EstimationController* controller = m_window.controller();
         const QStringList names = controller->featureNames();
         const int index = int(names.indexOf(column));
-        const QString reason = controller->marginalUnavailable();
+        const QString reason = m_window.marginals()->unavailable();
         if (index < 0 || index >= controller->features().cols() || !reason.isEmpty()) {
             std::fprintf(
                 stderr, "sosrep-studio: --marginal: %s\n",
@@ -273,7 +284,7 @@ private:
             return;
         }
         m_window.showMarginal(index);
-        if (controller->curve(index)) {
+        if (m_window.marginals()->curve(index)) {
             finish();
         }
     }
@@ -304,10 +315,10 @@ private:
         QWidget* shown = m_window.tabs()->currentWidget();
         const bool compareShown = shown == static_cast<QWidget*>(m_window.compareView());
         const bool scoresShown = shown == static_cast<QWidget*>(m_window.scoresPage());
-        const auto waitFor = [this](auto signal) {
+        const auto waitFor = [this](auto* sender, auto signal) {
             auto* once = new QObject(&m_window);
             QObject::connect(
-                m_window.controller(), signal, once,
+                sender, signal, once,
                 [this, once] {
                     once->deleteLater();
                     finish();
@@ -315,15 +326,15 @@ private:
                 Qt::QueuedConnection);
         };
         if (controller->scoresPending() && (scoresShown || compareShown)) {
-            waitFor(&EstimationController::scoresReady);
+            waitFor(controller, &EstimationController::scoresReady);
             return;
         }
-        if (controller->thresholdPending() && scoresShown) {
-            waitFor(&EstimationController::thresholdReady);
+        if (m_window.thresholds()->pending() && scoresShown) {
+            waitFor(m_window.thresholds(), &ThresholdController::ready);
             return;
         }
         if (controller->comparisonPending() && compareShown) {
-            waitFor(&EstimationController::comparisonReady);
+            waitFor(controller, &EstimationController::comparisonReady);
             return;
         }
         // Let the plots repaint before grabbing or exporting.
@@ -399,7 +410,7 @@ int main(int argc, char* argv[])
     }
     window.show();
     EstimationController* controller = window.controller();
-    if (const int refused = applyModelOptions(parser, controller)) {
+    if (const int refused = applyModelOptions(parser, window)) {
         return refused;
     }
     const QString shot = parser.value(QStringLiteral("screenshot"));
@@ -423,7 +434,7 @@ int main(int argc, char* argv[])
     if (parser.isSet(QStringLiteral("hue"))) {
         // A column of a few values of these data (known only once they are read).
         const QString hue = parser.value(QStringLiteral("hue"));
-        const QStringList candidates = controller->hueCandidates();
+        const QStringList candidates = window.hue()->candidates();
         if (!candidates.contains(hue)) {
             std::fprintf(stderr,
                          "sosrep-studio: --hue: '%s' is not a column of 2 to %d values (these "
@@ -432,7 +443,7 @@ int main(int argc, char* argv[])
                          candidates.isEmpty() ? "none" : qPrintable(candidates.join(", ")));
             return kExitUsage;
         }
-        controller->setHue(hue);
+        window.hue()->setColumn(hue);
     }
     if (const QString split = parser.value(QStringLiteral("ratio-split"));
         split.contains(QLatin1Char('='))) {
@@ -463,7 +474,7 @@ int main(int argc, char* argv[])
              parser.value(QStringLiteral("overlay")).split(QLatin1Char(','))) {
             specs << spec.trimmed();
         }
-        controller->setOverlays(specs);
+        window.overlays()->setSpecs(specs);
     }
     if (parser.isSet(QStringLiteral("roc-with"))) {
         const auto& labels = controller->labels();
@@ -476,7 +487,7 @@ int main(int argc, char* argv[])
         for (const QString& n : parser.value(QStringLiteral("roc-with")).split(QLatin1Char(','))) {
             names << n.trimmed();
         }
-        controller->setRocEstimators(names);
+        window.otherRocs()->setEstimators(names);
     }
     if (parser.isSet(QStringLiteral("pairplot")) && controller->features().cols() < 3) {
         std::fprintf(stderr,

@@ -11,9 +11,15 @@
 #include "core/metrics/auc.h"
 #include "core/tuning/rank_ensemble.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/hue_controller.h"
+#include "ui/controller/marginal_controller.h"
 #include "ui/controller/negativity_job.h"
+#include "ui/controller/other_roc_controller.h"
+#include "ui/controller/overlay_controller.h"
+#include "ui/controller/pair_plot_controller.h"
 #include "ui/controller/ratio_controller.h"
 #include "ui/controller/settings_history.h"
+#include "ui/controller/threshold_controller.h"
 #include "ui/panels/data_panel.h"
 #include "ui/panels/model_panel.h"
 #include "ui/panels/negativity_dialog.h"
@@ -60,6 +66,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
     setWindowIcon(QIcon(QStringLiteral(":/icons/sosrep-studio.svg")));
     m_controller = new EstimationController(this);
+    m_hue = new HueController(m_controller, this);
+    m_pairs = new PairPlotController(m_controller, this);
+    m_overlays = new OverlayController(m_controller, this);
+    m_otherRocs = new OtherRocController(m_controller, this);
+    m_marginals = new MarginalController(m_controller, this);
+    m_thresholds = new ThresholdController(m_controller, this);
     m_history = new SettingsHistory(m_controller, this);
     m_negativity = new NegativityJob(this);
     buildControls();
@@ -185,9 +197,9 @@ void MainWindow::buildViews()
     barRow->addWidget(m_outlierBar, 1);
     barRow->addWidget(makeRocButton());
     scoresLayout->addLayout(barRow);
-    connect(m_outlierBar, &OutlierBar::contaminationChanged, m_controller,
-            &EstimationController::setContamination);
-    connect(m_controller, &EstimationController::thresholdReady, this, &MainWindow::showThreshold);
+    connect(m_outlierBar, &OutlierBar::contaminationChanged, m_thresholds,
+            &ThresholdController::setContamination);
+    connect(m_thresholds, &ThresholdController::ready, this, &MainWindow::showThreshold);
     scoresLayout->addWidget(m_scorePlots, 1);
     scoresLayout->addWidget(m_scoresView, 1);
     m_tabs->addTab(m_densityPage, tr("Density"));
@@ -235,6 +247,11 @@ void MainWindow::connectController()
                 m_tabs->setCurrentWidget(m_compare);
             });
     connect(m_controller, &EstimationController::progressChanged, this, &MainWindow::showProgress);
+    connect(m_hue, &HueController::progressChanged, this, &MainWindow::showProgress);
+    connect(m_pairs, &PairPlotController::progressChanged, this, &MainWindow::showProgress);
+    connect(m_overlays, &OverlayController::progressChanged, this, &MainWindow::showProgress);
+    connect(m_otherRocs, &OtherRocController::progressChanged, this, &MainWindow::showProgress);
+    connect(m_thresholds, &ThresholdController::progressChanged, this, &MainWindow::showProgress);
     connect(m_controller, &EstimationController::busyChanged, this, [this](bool busy) {
         m_progress->setVisible(busy);
         m_stage->setText(busy ? tr("fitting…") : QString());
@@ -260,6 +277,8 @@ void MainWindow::connectController()
         statusBar()->showMessage(tr("Fit cancelled; previous results kept."), 5000);
     });
     connect(m_controller, &EstimationController::errorOccurred, this, &MainWindow::showError);
+    connect(m_marginals, &MarginalController::failed, this, &MainWindow::showError);
+    connect(m_thresholds, &ThresholdController::failed, this, &MainWindow::showError);
     connect(m_controller->ratio(), &RatioController::errorOccurred, this, &MainWindow::showError);
     connect(m_controller, &EstimationController::dataChanged, this, [this] {
         // New data or column roles drop the results (the controller clears them): every view
@@ -328,7 +347,7 @@ void MainWindow::clearResultViews(const QString& message)
     m_scores->setScores(Vector(), std::nullopt, DensityKind::Normalized);
     m_scores->setThreshold(std::nullopt);
     m_scorePlots->clearScores();
-    m_outlierBar->showState(m_controller->contamination(), false, std::nullopt, Vector(), {});
+    m_outlierBar->showState(m_thresholds->contamination(), false, std::nullopt, Vector(), {});
     m_aucLabel->setText(tr("Fit a model to score the rows."));
     m_scoresTuning->clear();
     m_compare->clear(message);
@@ -474,36 +493,6 @@ void MainWindow::negativityInteractively()
     NegativityDialog dialog(m_negativity->settings(), m_controller->features().rows(), this);
     if (dialog.exec() == QDialog::Accepted) {
         runNegativityExperiment(dialog.settings());
-    }
-}
-
-QString MainWindow::openProjectFile(const QString& path)
-{
-    m_loading = true;
-    const ProjectOpenResult r = openProject(path, *m_controller);
-    m_loading = false;
-    m_outlierBar->setContamination(m_controller->contamination());
-    if (!r.error.isEmpty()) {
-        showError(r.error);
-        return r.error;
-    }
-    if (!r.warning.isEmpty()) {
-        showError(r.warning);
-    }
-    m_projectPath = path;
-    rememberFile(path);
-    setWindowModified(false);
-    updateTitle();
-    statusBar()->showMessage(tr("Opened project %1: press F5 to fit").arg(path), 8000);
-    return {};
-}
-
-void MainWindow::openInteractively()
-{
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open data"), lastFolder(), tr("Data (*.csv *.tsv *.txt *.npz);;All files (*)"));
-    if (!path.isEmpty()) {
-        openFile(path);
     }
 }
 

@@ -7,6 +7,7 @@
 #include "core/experiments/negativity.h"
 #include "ui/plots/fd_plot.h"
 #include "ui/plots/plot_export.h"
+#include "ui/project_file.h"
 
 #include <QKeySequence>
 #include <QMainWindow>
@@ -27,6 +28,12 @@ class CompareView;
 class DensityHeatmap;
 class DensityPage;
 class EstimationController;
+class HueController;
+class MarginalController;
+class OverlayController;
+class OtherRocController;
+class PairPlotController;
+class ThresholdController;
 struct ClassDensity;
 struct FitJobResult;
 class NegativityJob;
@@ -49,11 +56,25 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
 
     EstimationController* controller() const { return m_controller; }
+    /// The Density tab's hue (seaborn's hue=): its column and classes.
+    HueController* hue() const { return m_hue; }
+    /// The Density tab's pair plot: its panels and job.
+    PairPlotController* pairPlot() const { return m_pairs; }
+    /// The 1-D view's overlaid curves.
+    OverlayController* overlays() const { return m_overlays; }
+    /// The Scores view's ROC curves of other estimators.
+    OtherRocController* otherRocs() const { return m_otherRocs; }
+    /// The Density tab's 1-D views: the density along one column and the marginals.
+    MarginalController* marginals() const { return m_marginals; }
+    /// The Scores view's outlier threshold (a share, or a cut-off chosen on the ROC curve).
+    ThresholdController* thresholds() const { return m_thresholds; }
+    /// What a project saves and opens (project_file.h).
+    ProjectParts projectParts() const { return {*m_controller, *m_hue, *m_thresholds}; }
     DensityHeatmap* densityView() const { return m_density; }
     /// The Density tab: the map, or a 1-D density (one column) or marginal (chosen).
     DensityPage* densityPage() const { return m_densityPage; }
     /// The Density tab on the 1-D marginal of a feature column (computed on a worker when it
-    /// is not known yet: the controller's curveReady says when).
+    /// is not known yet: MarginalController::ready says when).
     void showMarginal(int column);
     /// The hue's classes on the map or the 1-D curve (none when no hue is set or ready).
     void showHue();
@@ -154,7 +175,7 @@ private:
     /// The outlier flags of the Scores view: the table's column, the histogram's line, the bar.
     void showThreshold();
     /// The Scores view's "ROC of…" button: a checkable menu of the other density estimators
-    /// and detectors whose ROC curves join this model's (EstimationController::setRocEstimators).
+    /// and detectors whose ROC curves join this model's (OtherRocController::setEstimators).
     QToolButton* makeRocButton();
     void showOtherRocs();
     /// The maps' row tooltips: raw values and anomaly scores (when the rows are scored).
@@ -188,6 +209,12 @@ private:
     void negativityInteractively();
 
     EstimationController* m_controller;
+    HueController* m_hue;
+    PairPlotController* m_pairs;
+    OverlayController* m_overlays;
+    OtherRocController* m_otherRocs;
+    MarginalController* m_marginals;
+    ThresholdController* m_thresholds;
     NegativityJob* m_negativity;
     QTabWidget* m_tabs;
     DensityHeatmap* m_density;

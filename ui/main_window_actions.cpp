@@ -8,6 +8,8 @@
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/negativity_job.h"
 #include "ui/controller/settings_history.h"
+#include "ui/controller/threshold_controller.h"
+#include "ui/panels/outlier_bar.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/plot_style.h"
@@ -276,7 +278,7 @@ void MainWindow::saveProjectInteractively()
 
 QString MainWindow::saveProjectTo(const QString& path)
 {
-    const QString error = saveProject(path, *m_controller);
+    const QString error = saveProject(path, projectParts());
     if (!error.isEmpty()) {
         showError(error);
         return error;
@@ -375,6 +377,36 @@ QStringList MainWindow::recentFiles() const
         out << a->toolTip();
     }
     return out;
+}
+
+QString MainWindow::openProjectFile(const QString& path)
+{
+    m_loading = true;
+    const ProjectOpenResult r = openProject(path, projectParts());
+    m_loading = false;
+    m_outlierBar->setContamination(m_thresholds->contamination());
+    if (!r.error.isEmpty()) {
+        showError(r.error);
+        return r.error;
+    }
+    if (!r.warning.isEmpty()) {
+        showError(r.warning);
+    }
+    m_projectPath = path;
+    rememberFile(path);
+    setWindowModified(false);
+    updateTitle();
+    statusBar()->showMessage(tr("Opened project %1: press F5 to fit").arg(path), 8000);
+    return {};
+}
+
+void MainWindow::openInteractively()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open data"), lastFolder(), tr("Data (*.csv *.tsv *.txt *.npz);;All files (*)"));
+    if (!path.isEmpty()) {
+        openFile(path);
+    }
 }
 
 } // namespace sosrep::ui

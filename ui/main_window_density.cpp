@@ -3,6 +3,10 @@
 // of a plotted column chosen beside the 2-D map.
 #include "core/kernels/kernel_operator.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/hue_controller.h"
+#include "ui/controller/marginal_controller.h"
+#include "ui/controller/overlay_controller.h"
+#include "ui/controller/pair_plot_controller.h"
 #include "ui/density_units.h"
 #include "ui/main_window.h"
 
@@ -42,42 +46,37 @@ void MainWindow::connectDensityPage()
         // the last file was computed for shuttle before any view appeared).
         m_densityPage->setColumns(
             m_controller->featureNames().mid(0, int(m_controller->features().cols())));
-        // A hue of columns these data do not have goes.
-        const QStringList hues = m_controller->hueCandidates();
-        if (!hues.contains(m_controller->hueColumn())) {
-            m_controller->setHue(QString());
-        }
-        m_densityPage->setHueChoices(hues, m_controller->hueColumn());
-        m_densityPage->setOverlayChoices(densityEstimators(), m_controller->overlaySpecs());
+        // (A hue of columns these data do not have went: HueController.)
+        m_densityPage->setHueChoices(m_hue->candidates(), m_hue->column());
+        m_densityPage->setOverlayChoices(densityEstimators(), m_overlays->specs());
     });
-    connect(m_controller, &EstimationController::pairPanelReady, this, [this](int index) {
-        m_densityPage->pairs()->setPanel(m_controller->pairPanels()[size_t(index)]);
+    connect(m_pairs, &PairPlotController::panelReady, this, [this](int index) {
+        m_densityPage->pairs()->setPanel(m_pairs->panels()[size_t(index)]);
     });
-    connect(m_controller, &EstimationController::pairPlotFinished, this, [this] {
+    connect(m_pairs, &PairPlotController::finished, this, [this] {
         PairPlot* plot = m_densityPage->pairs();
-        const bool closed = m_controller->marginalUnavailable().isEmpty();
+        const bool closed = m_marginals->unavailable().isEmpty();
         plot->setTitle(plot->title().replace(
             QStringLiteral("on it each column's marginal…"),
             closed ? tr("on it each column's closed-form marginal")
                    : tr("on it the density along each column through the medians (%1)")
-                         .arg(m_controller->marginalUnavailable())));
-        m_densityPage->setNote(tr("%1 panels").arg(m_controller->pairPanels().size()));
+                         .arg(m_marginals->unavailable())));
+        m_densityPage->setNote(tr("%1 panels").arg(m_pairs->panels().size()));
     });
-    connect(m_controller, &EstimationController::pairPlotCancelled, this, [this] {
+    connect(m_pairs, &PairPlotController::cancelled, this, [this] {
         m_densityPage->setNote(tr("pair plot cancelled: choose it in Show again to go on"));
     });
     connect(m_densityPage, &DensityPage::hueChosen, this, [this](const QString& column) {
-        m_controller->setHue(column);
+        m_hue->setColumn(column);
         m_densityPage->setNote(column.isEmpty() || !m_controller->result()
                                    ? QString()
                                    : tr("fitting one density per value of %1…").arg(column));
     });
-    connect(m_controller, &EstimationController::hueColumnChanged, this, [this] {
-        m_densityPage->setHueChoices(m_controller->hueCandidates(), m_controller->hueColumn());
-    });
-    connect(m_controller, &EstimationController::hueReady, this, [this] {
+    connect(m_hue, &HueController::columnChanged, this,
+            [this] { m_densityPage->setHueChoices(m_hue->candidates(), m_hue->column()); });
+    connect(m_hue, &HueController::ready, this, [this] {
         // Classes with too few rows get no density: said, not dropped in silence (issue 52).
-        const ClassDensities* hue = m_controller->hue();
+        const ClassDensities* hue = m_hue->classes();
         QStringList left;
         for (const std::string& s : hue ? hue->skipped : std::vector<std::string>()) {
             left << QString::fromStdString(s);
@@ -87,22 +86,21 @@ void MainWindow::connectDensityPage()
                                    : tr("no density for %1").arg(left.join(QStringLiteral("; "))));
         showHue();
     });
-    connect(m_densityPage, &DensityPage::overlaysChosen, m_controller,
-            &EstimationController::setOverlays);
-    connect(m_controller, &EstimationController::overlaysReady, this, [this] {
-        m_densityPage->setOverlayChoices(densityEstimators(), m_controller->overlaySpecs());
+    connect(m_densityPage, &DensityPage::overlaysChosen, m_overlays, &OverlayController::setSpecs);
+    connect(m_overlays, &OverlayController::ready, this, [this] {
+        m_densityPage->setOverlayChoices(densityEstimators(), m_overlays->specs());
         if (m_controller->result() && m_controller->features().cols() == 1) {
             showDensityCurve();
         }
     });
-    connect(m_controller, &EstimationController::overlaysFailed, this,
+    connect(m_overlays, &OverlayController::failed, this,
             [this](const QString& why) { statusBar()->showMessage(why, 10000); });
-    connect(m_controller, &EstimationController::hueFailed, this, [this](const QString& why) {
+    connect(m_hue, &HueController::failed, this, [this](const QString& why) {
         m_densityPage->setNote(why);
         statusBar()->showMessage(why, 10000);
         showHue();
     });
-    connect(m_controller, &EstimationController::curveReady, this, [this](int column) {
+    connect(m_marginals, &MarginalController::ready, this, [this](int column) {
         if (m_densityPage->chosenColumn() == column) {
             showDensityCurve();
         }
@@ -110,7 +108,7 @@ void MainWindow::connectDensityPage()
             showJointEdges();
         }
     });
-    connect(m_controller, &EstimationController::curveCancelled, this, [this](int column) {
+    connect(m_marginals, &MarginalController::cancelled, this, [this](int column) {
         if (m_densityPage->chosenColumn() == column) {
             m_densityPage->curve()->clearContent(
                 tr("Marginal cancelled: choose it in Show again to compute it"));
@@ -145,11 +143,11 @@ void MainWindow::showPairPlot()
                    "each column's marginal…")
                     .arg(what),
                 m_controller->scaler());
-    for (const PairPanel& p : m_controller->pairPanels()) {
+    for (const PairPanel& p : m_pairs->panels()) {
         plot->setPanel(p);
     }
     m_densityPage->setNote(tr("Esc stops it"));
-    m_controller->requestPairPlot();
+    m_pairs->request();
 }
 
 void MainWindow::setJoint(bool on)
@@ -171,7 +169,7 @@ void MainWindow::showJointEdges()
     if (!m_joint || !r || r->grid.logDensity.size() == 0) {
         return;
     }
-    const QString unavailable = m_controller->marginalUnavailable();
+    const QString unavailable = m_marginals->unavailable();
     const Scaler& scaler = m_controller->scaler();
     const QStringList names = m_controller->featureNames();
     const auto edge = [&](int column) {
@@ -181,9 +179,9 @@ void MainWindow::showJointEdges()
             e.why = tr("no closed-form marginal");
             return e;
         }
-        const DensityCurve* curve = m_controller->curve(column);
+        const DensityCurve* curve = m_marginals->curve(column);
         if (!curve) {
-            m_controller->requestMarginal(column); // curveReady brings it here again
+            m_marginals->request(column); // ready() brings it here again
             e.why = tr("computing…");
             return e;
         }
@@ -203,7 +201,7 @@ void MainWindow::showJointEdges()
 QString MainWindow::hueClassName(const ClassDensity& c) const
 {
     return tr("%1 = %2 (%3 rows)")
-        .arg(m_controller->hueColumn())
+        .arg(m_hue->column())
         .arg(QString::number(c.value, 'g', 6))
         .arg(c.rows);
 }
@@ -211,10 +209,10 @@ QString MainWindow::hueClassName(const ClassDensity& c) const
 void MainWindow::showHue()
 {
     // The box says which hue is on, however it was set (the box, a project, --hue).
-    if (m_densityPage->hueChooser()->currentData().toString() != m_controller->hueColumn()) {
-        m_densityPage->setHueChoices(m_controller->hueCandidates(), m_controller->hueColumn());
+    if (m_densityPage->hueChooser()->currentData().toString() != m_hue->column()) {
+        m_densityPage->setHueChoices(m_hue->candidates(), m_hue->column());
     }
-    const ClassDensities* hue = m_controller->hue();
+    const ClassDensities* hue = m_hue->classes();
     std::vector<DensityHeatmap::ClassContours> contours;
     if (hue && m_controller->result() && m_controller->result()->grid.logDensity.size() > 0) {
         int k = 0;
@@ -243,7 +241,7 @@ void MainWindow::showDensityCurve()
     }
     const Matrix& x = m_controller->features();
     const QStringList names = m_controller->featureNames();
-    const QString reason = m_controller->marginalUnavailable();
+    const QString reason = m_marginals->unavailable();
     m_densityPage->setChoices(names.mid(0, int(x.cols())), r->grid.spec.xColumn,
                               r->grid.spec.yColumn, reason);
     const int column = x.cols() < 2 ? 0 : m_densityPage->chosenColumn();
@@ -257,10 +255,10 @@ void MainWindow::showDensityCurve()
                                                 : tr("(no 1-D marginal: %1)").arg(reason));
         return;
     }
-    const DensityCurve* curve = m_controller->curve(column);
+    const DensityCurve* curve = m_marginals->curve(column);
     DensityCurvePlot* plot = m_densityPage->curve();
     if (!curve) {
-        m_controller->requestMarginal(column);
+        m_marginals->request(column);
         plot->clearContent(tr("Computing the 1-D marginal of %1…").arg(names.value(column)));
         m_densityPage->setNote(tr("computing…"));
         return;
@@ -279,7 +277,7 @@ void MainWindow::showDensityCurve()
         c.logDerivative = [scaler, column](double t) { return scaler.logDerivative(column, t); };
     }
     c.xLabel = names.value(column);
-    const ClassDensities* hue = m_controller->hue();
+    const ClassDensities* hue = m_hue->classes();
     if (hue && x.cols() == 1) {
         // One column: the classes' curves (a marginal's classes are not fitted: d > 1).
         int k = 0;
@@ -290,12 +288,12 @@ void MainWindow::showDensityCurve()
             ++k;
         }
     }
-    if (x.cols() == 1 && !m_controller->overlays().empty()) {
+    if (x.cols() == 1 && !m_overlays->overlays().empty()) {
         // Other curves on this axis, dashed, in palette colours away from the model's blues
         // (green, vermillion, purple, orange, yellow).
         static const int palette[] = {2, 5, 6, 0, 3};
         int k = 0;
-        for (const EstimationController::Overlay& o : m_controller->overlays()) {
+        for (const OverlayController::Overlay& o : m_overlays->overlays()) {
             if (o.curve.logValues.size() > 0) {
                 c.overlays.push_back({o.name, colors::hueClass(palette[k++ % 5]), &o.curve, 1.0});
             }

@@ -6,6 +6,7 @@
 #include "core/io/output_set.h"
 #include "core/io/table_text.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/threshold_controller.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/optimizer_view.h"
 #include "ui/plots/ratio_plot.h"
@@ -112,7 +113,7 @@ QString MainWindow::exportScores(const QString& path)
         out.plan(file, "scores");
         // With the Scores view's outlier flags when they are computed (the same outlier column
         // as `sosrep fit --contamination`).
-        const std::optional<OutlierThreshold>& t = m_controller->threshold();
+        const std::optional<OutlierThreshold>& t = m_thresholds->threshold();
         const Dataset& data = m_controller->featureData();
         out.stage(file, io::scoresText(file, r->rowLogDensity, r->scoresModel().kind(),
                                        m_controller->labels(),

@@ -8,6 +8,8 @@
 #include "core/estimators/registry.h"
 #include "core/metrics/auc.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/other_roc_controller.h"
+#include "ui/controller/threshold_controller.h"
 #include "ui/density_units.h"
 #include "ui/panels/outlier_bar.h"
 #include "ui/plots/compare_view.h"
@@ -102,19 +104,19 @@ QToolButton* MainWindow::makeRocButton()
                 chosen << a->text();
             }
         }
-        m_controller->setRocEstimators(chosen);
+        m_otherRocs->setEstimators(chosen);
     });
     // Set elsewhere too (--roc-with): the menu follows.
-    connect(m_controller, &EstimationController::otherRocsReady, menu, [this, menu] {
+    connect(m_otherRocs, &OtherRocController::ready, menu, [this, menu] {
         for (QAction* a : menu->actions()) {
-            a->setChecked(m_controller->rocEstimators().contains(a->text()));
+            a->setChecked(m_otherRocs->estimators().contains(a->text()));
         }
     });
-    connect(m_controller, &EstimationController::otherRocsReady, this, &MainWindow::showOtherRocs);
-    connect(m_controller, &EstimationController::otherRocsFailed, this,
+    connect(m_otherRocs, &OtherRocController::ready, this, &MainWindow::showOtherRocs);
+    connect(m_otherRocs, &OtherRocController::failed, this,
             [this](const QString& why) { statusBar()->showMessage(why, 10000); });
-    connect(m_scorePlots, &ScorePlots::rocCutoffChosen, m_controller,
-            &EstimationController::chooseCutoff);
+    connect(m_scorePlots, &ScorePlots::rocCutoffChosen, m_thresholds,
+            &ThresholdController::chooseCutoff);
     return button;
 }
 
@@ -122,7 +124,7 @@ void MainWindow::showOtherRocs()
 {
     const FitJobResult* r = m_controller->result();
     std::vector<std::pair<QString, Vector>> curves;
-    for (const EstimationController::OtherRoc& o : m_controller->otherRocs()) {
+    for (const OtherRocController::OtherRoc& o : m_otherRocs->curves()) {
         curves.emplace_back(o.estimator, o.anomalyScores);
     }
     m_scorePlots->setOtherRocs(curves,
@@ -131,11 +133,11 @@ void MainWindow::showOtherRocs()
 
 void MainWindow::showThreshold()
 {
-    m_outlierBar->setContamination(m_controller->contamination()); // set by a project or option
+    m_outlierBar->setContamination(m_thresholds->contamination()); // set by a project or option
     const FitJobResult* r = m_controller->result();
     const bool scored = r && r->scoresReady();
     const std::optional<OutlierThreshold> t =
-        scored ? m_controller->threshold() : std::optional<OutlierThreshold>();
+        scored ? m_thresholds->threshold() : std::optional<OutlierThreshold>();
     // With labels of both classes, the flags read against them (Orange's confusion matrix): the
     // AUC line gains the counts at the threshold and the precision of the top k rows, k the
     // labelled anomalies' count.
@@ -149,7 +151,7 @@ void MainWindow::showThreshold()
     m_scorePlots->setThreshold(t ? std::optional<double>(-t->offset) : std::nullopt);
     const QString unit =
         scored ? logValueLabel(m_controller->featureNames(), r->scoresModel().kind()) : QString();
-    m_outlierBar->showState(m_controller->contamination(), m_controller->thresholdPending(), t,
+    m_outlierBar->showState(m_thresholds->contamination(), m_thresholds->pending(), t,
                             scored ? r->rowLogDensity : Vector(), unit);
 }
 

@@ -8,6 +8,8 @@
 #include "core/errors.h"
 #include "core/io/project_format.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/hue_controller.h"
+#include "ui/controller/threshold_controller.h"
 #include "ui/json_bridge.h"
 
 #include <QCryptographicHash>
@@ -58,8 +60,9 @@ io::Json tuningOf(const FitOutcome& f, ScalingKind scaling)
 
 } // namespace
 
-QString saveProject(const QString& path, const EstimationController& c)
+QString saveProject(const QString& path, const ProjectParts& parts)
 {
+    const EstimationController& c = parts.session;
     if (!c.hasData()) {
         return QStringLiteral("%1: nothing to save: no data loaded").arg(path);
     }
@@ -77,8 +80,8 @@ QString saveProject(const QString& path, const EstimationController& c)
     p.settings = c.settings();
     p.maxFitRows = c.maxFitRows();
     p.compareWith = c.compareChoice();
-    p.contamination = c.contamination();
-    p.hue = c.hueColumn().toStdString();
+    p.contamination = parts.thresholds.contamination();
+    p.hue = parts.hue.column().toStdString();
     p.optimizerStep = c.solverComparison().learningRate;
     p.optimizerIterations = c.solverComparison().iterations;
     p.ratio = fromQt(c.ratio()->toJson());
@@ -97,8 +100,9 @@ QString saveProject(const QString& path, const EstimationController& c)
     return {};
 }
 
-ProjectOpenResult openProject(const QString& path, EstimationController& c)
+ProjectOpenResult openProject(const QString& path, const ProjectParts& parts)
 {
+    EstimationController& c = parts.session;
     ProjectOpenResult out;
     io::ProjectData p;
     try {
@@ -129,7 +133,7 @@ ProjectOpenResult openProject(const QString& path, EstimationController& c)
     c.setSettings(p.settings);
     c.setMaxFitRows(p.maxFitRows);
     c.setCompareEstimator(p.compareWith);
-    c.setContamination(p.contamination);
+    parts.thresholds.setContamination(p.contamination);
     SolverComparisonSettings runs = c.solverComparison();
     runs.learningRate = p.optimizerStep;
     runs.iterations = p.optimizerIterations;
@@ -151,8 +155,8 @@ ProjectOpenResult openProject(const QString& path, EstimationController& c)
     // The hue, when these data still have it as a column of a few values (its classes are
     // fitted after the next fit).
     const QString hue = QString::fromStdString(p.hue);
-    if (!hue.isEmpty() && c.hueCandidates().contains(hue)) {
-        c.setHue(hue);
+    if (!hue.isEmpty() && parts.hue.candidates().contains(hue)) {
+        parts.hue.setColumn(hue);
     } else if (!hue.isEmpty() && out.warning.isEmpty()) {
         out.warning = QStringLiteral("the hue column %1 is not a column of 2 to %2 values of "
                                      "these data: no hue")

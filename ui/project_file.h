@@ -7,11 +7,22 @@
 namespace sosrep::ui {
 
 class EstimationController;
+class HueController;
+class ThresholdController;
+
+/// What a project holds: the session (data, roles, plotted columns, settings) and the state of
+/// the views' controllers that projects keep.
+struct ProjectParts
+{
+    EstimationController& session;
+    HueController& hue;
+    ThresholdController& thresholds;
+};
 
 /// Saves the session as JSON ("format": "sosrep-studio-project", version 2): the data file's path
 /// and SHA-256 (or the toy generator's kind, n and seed), column roles, plotted columns, scaling
 /// and every model parameter with its seed. Atomic (QSaveFile). Returns "" or a one-line error.
-QString saveProject(const QString& path, const EstimationController& controller);
+QString saveProject(const QString& path, const ProjectParts& parts);
 
 struct ProjectOpenResult
 {
@@ -19,7 +30,7 @@ struct ProjectOpenResult
     QString warning; // e.g. the data file changed since the project was saved
 };
 
-/// Reopens a saved session into `controller` (data, roles, plot columns, settings). Does not fit.
-ProjectOpenResult openProject(const QString& path, EstimationController& controller);
+/// Reopens a saved session into `parts` (data, roles, plot columns, settings, hue). Does not fit.
+ProjectOpenResult openProject(const QString& path, const ProjectParts& parts);
 
 } // namespace sosrep::ui

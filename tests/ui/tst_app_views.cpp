@@ -2,6 +2,7 @@
 // The views as a statistician uses them (issue 12): no stale or leftover results, the FD sweep
 // kept through a clicked refit, plot columns redrawn without a fit, readable score histograms,
 // whole exports and an optimizer view that shows a diverging run beside a converging one.
+#include "core/pipeline/fit_route.h"
 #include "support/gui_fixtures.h"
 #include "support/temp_files.h"
 #include "ui/controller/estimation_controller.h"
@@ -635,6 +636,30 @@ private slots:
         QVERIFY(unfitted);
         QCOMPARE(unfitted->dataCount(), unfittedNormal);
         QVERIFY(w.densityView()->title().contains(QStringLiteral("fitted on 150 of 400")));
+    }
+
+    void theFitRowCapIsTheSettingsMaxFitRows()
+    {
+        // Regression (issue 53, item 4): core's max_fit_rows appeared in the Data panel at
+        // 100000 while the app fitted at most its own 10000: two caps, the shown one inert.
+        // Now one setting: the app starts it at 10000, the panel's field edits it, and the
+        // fit takes the rows `sosrep fit --max-fit-rows` takes.
+        MainWindow w;
+        auto* c = w.controller();
+        QCOMPARE(c->maxFitRows(), EstimationController::kAppMaxFitRows);
+        QCOMPARE(c->settings().values.integer("max_fit_rows"), 10000);
+        w.openFile(writeFile(QStringLiteral("cap.csv"), clusterCsv(400)));
+        QVERIFY(c->setOption("max_fit_rows", "120"));
+        QCOMPARE(c->maxFitRows(), 120);
+        QVERIFY(fitAndWait(c));
+        QCOMPARE(c->result()->fitRowIndices,
+                 sosrep::fitSubsample(400, 120, c->settings().values.seed("seed")));
+        QVERIFY(c->staleReason().isEmpty());
+        c->setMaxFitRows(200);
+        QVERIFY(c->staleReason().contains(QStringLiteral("120")));
+        // An estimator switch keeps it (a shared option).
+        c->setEstimator("kde");
+        QCOMPARE(c->maxFitRows(), 200);
     }
 
     // At 1280x720 the Ratio view's controls fit their column: nothing clipped on the right and

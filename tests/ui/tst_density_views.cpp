@@ -2,6 +2,7 @@
 // The Density tab's 1-D views (issue 24): the density of a single column as kdeplot draws it,
 // a detector's score along it, and the closed-form marginal of a plotted column for d > 2.
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/marginal_controller.h"
 #include "ui/density_units.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_curve_plot.h"
@@ -165,10 +166,10 @@ private slots:
         QVERIFY(show->itemText(0).contains(QStringLiteral("slice")));
         QCOMPARE(show->itemText(1), QStringLiteral("1-D marginal of a"));
         QVERIFY(qobject_cast<DensityHeatmap*>(page->currentPlot()));
-        QSignalSpy ready(c, &EstimationController::curveReady);
+        QSignalSpy ready(w.marginals(), &MarginalController::ready);
         show->setCurrentIndex(1);
         emit show->activated(1);
-        QVERIFY(ready.wait(30000) || c->curve(0));
+        QVERIFY(ready.wait(30000) || w.marginals()->curve(0));
         auto* plot = qobject_cast<DensityCurvePlot*>(page->currentPlot());
         QVERIFY(plot);
         QVERIFY2(plot->title().contains(QStringLiteral("marginal density of a")),
@@ -183,8 +184,8 @@ private slots:
         QCOMPARE(plot->intervals(0).size(), 2);
         // Any column, plotted or not: c's marginal is one standard normal bump.
         w.showMarginal(2);
-        QVERIFY(c->curve(2) || ready.wait(30000));
-        QVERIFY(c->curve(2));
+        QVERIFY(w.marginals()->curve(2) || ready.wait(30000));
+        QVERIFY(w.marginals()->curve(2));
         QVERIFY(plot->title().contains(QStringLiteral("marginal density of c")));
         QCOMPARE(plot->intervals(0).size(), 1);
         // Back to the slice.
@@ -237,7 +238,7 @@ private slots:
         w.openFile(writeTempFile(m_dir, QStringLiteral("second.csv"), other));
         QCOMPARE(show->count(), 0);
         QVERIFY(!show->isVisibleTo(&w));
-        QSignalSpy started(c, &EstimationController::curveStarted);
+        QSignalSpy started(w.marginals(), &MarginalController::started);
         QVERIFY(fitAndWait(c));
         QCOMPARE(page->chosenColumn(), -1);
         QVERIFY(qobject_cast<DensityHeatmap*>(page->currentPlot()));
@@ -373,9 +374,9 @@ private slots:
         const double db = sc.scale(1) * values.size() / (cells->valueSize() - 1);
         QVERIFY2(db > 10.0, "b's cells span many of its units");
 
-        QSignalSpy ready(c, &EstimationController::curveReady);
+        QSignalSpy ready(w.marginals(), &MarginalController::ready);
         w.showMarginal(0);
-        QVERIFY(c->curve(0) || ready.wait(30000));
+        QVERIFY(w.marginals()->curve(0) || ready.wait(30000));
         auto* plot = qobject_cast<DensityCurvePlot*>(page->currentPlot());
         QVERIFY(plot);
         const QCPGraph* marginal = nullptr;
@@ -474,17 +475,17 @@ private slots:
         s.values.set("length_scale", "0.3"); // no sweep: the test is about the marginal
         c->setSettings(s);
         QVERIFY(fitAndWait(c));
-        QSignalSpy cancelled(c, &EstimationController::curveCancelled);
-        QSignalSpy ready(c, &EstimationController::curveReady);
-        c->requestMarginal(1);
+        QSignalSpy cancelled(w.marginals(), &MarginalController::cancelled);
+        QSignalSpy ready(w.marginals(), &MarginalController::ready);
+        w.marginals()->request(1);
         c->cancel();
         QVERIFY(cancelled.wait(30000));
         QCOMPARE(cancelled.first().first().toInt(), 1);
-        QVERIFY(!c->curve(1));
+        QVERIFY(!w.marginals()->curve(1));
         QCOMPARE(ready.count(), 0);
-        c->requestMarginal(1);
+        w.marginals()->request(1);
         QVERIFY(ready.wait(30000));
-        QVERIFY(c->curve(1));
+        QVERIFY(w.marginals()->curve(1));
     }
 };
 

@@ -182,7 +182,7 @@ private slots:
         QCOMPARE(w.exportScores(path("app.csv")), QString());
         QCOMPARE(bytesOf(path("app.csv")), bytesOf(path("fit.csv")));
 
-        QCOMPARE(ui::saveProject(path("toy.sosrep.json"), *c), QString());
+        QCOMPARE(ui::saveProject(path("toy.sosrep.json"), w.projectParts()), QString());
         ui::MainWindow w2;
         QCOMPARE(w2.openProjectFile(path("toy.sosrep.json")), QString());
         QCOMPARE(w2.controller()->settings().estimator, std::string("toy-gaussian"));

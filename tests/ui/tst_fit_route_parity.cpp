@@ -3,6 +3,7 @@
 // settings through the app's controller and through `sosrep fit` give byte-identical scores.
 #include "support/cli_run.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/threshold_controller.h"
 #include "ui/main_window.h"
 
 #include <QCheckBox>
@@ -215,15 +216,15 @@ private slots:
         QVERIFY(percent && flag);
         flag->setChecked(true);
         percent->setValue(100.0 * contamination);
-        QCOMPARE(c->contamination(), contamination);
-        QSignalSpy ready(c, &EstimationController::thresholdReady);
+        QCOMPARE(w.thresholds()->contamination(), contamination);
+        QSignalSpy ready(w.thresholds(), &ThresholdController::ready);
         QSignalSpy finished(c, &EstimationController::fitFinished);
         c->fit();
         QVERIFY(finished.wait(60000));
-        QVERIFY(c->threshold() || ready.wait(60000));
-        QVERIFY(c->threshold());
+        QVERIFY(w.thresholds()->threshold() || ready.wait(60000));
+        QVERIFY(w.thresholds()->threshold());
         QCOMPARE(
-            c->threshold()->offset,
+            w.thresholds()->threshold()->offset,
             r.summary()[QStringLiteral("outlier_threshold")][QStringLiteral("offset")].toDouble());
         QCOMPARE(w.exportScores(appScores), QString());
         QCOMPARE(bytesOf(appScores), bytesOf(cliScores));
@@ -233,7 +234,7 @@ private slots:
                  qPrintable(state));
         // Off again: no outlier column, no threshold.
         flag->setChecked(false);
-        QVERIFY(!c->threshold());
+        QVERIFY(!w.thresholds()->threshold());
         QCOMPARE(w.exportScores(appScores), QString());
         QVERIFY(!bytesOf(appScores).startsWith("row,log_density,anomaly_score,label,outlier"));
         QVERIFY(!readLines(appScores).front().contains(QStringLiteral("outlier")));

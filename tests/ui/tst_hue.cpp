@@ -4,6 +4,7 @@
 #include "core/data/split.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/fit_job.h"
+#include "ui/controller/hue_controller.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_curve_plot.h"
 #include "ui/plots/density_heatmap.h"
@@ -37,14 +38,14 @@ private slots:
         w.resize(1280, 720);
         auto* c = w.controller();
         c->generateToy(sosrep::ToyKind::TwoMoons, 400, 0); // x, y, label (20 anomalies)
-        QVERIFY(c->hueCandidates().contains(QStringLiteral("label")));
+        QVERIFY(w.hue()->candidates().contains(QStringLiteral("label")));
         QVERIFY(fitAndWait(c));
-        QSignalSpy ready(c, &EstimationController::hueReady);
+        QSignalSpy ready(w.hue(), &HueController::ready);
         QComboBox* box = w.densityPage()->hueChooser();
         box->setCurrentIndex(box->findData(QStringLiteral("label")));
         emit box->activated(box->currentIndex());
         QVERIFY(ready.wait(60000));
-        const ClassDensities* hue = c->hue();
+        const ClassDensities* hue = w.hue()->classes();
         QVERIFY(hue);
         QCOMPARE(int(hue->classes.size()), 2);
         QCOMPARE(hue->classes[0].rows + hue->classes[1].rows, Eigen::Index(400));
@@ -69,11 +70,11 @@ private slots:
             QVERIFY(hue->classes[size_t(k)].grid.logDensity == want.logDensity);
         }
         // A refit keeps the hue and fits its classes again; none drops them.
-        QSignalSpy again(c, &EstimationController::hueReady);
+        QSignalSpy again(w.hue(), &HueController::ready);
         QVERIFY(fitAndWait(c));
         QVERIFY(again.count() == 1 || again.wait(60000));
         QCOMPARE(w.densityView()->classNames().size(), 2);
-        c->setHue(QString());
+        w.hue()->setColumn(QString());
         QVERIFY(w.densityView()->classNames().isEmpty());
     }
 
@@ -93,8 +94,8 @@ private slots:
         w.openFile(writeTempFile(m_dir, QStringLiteral("one.csv"), csv));
         c->setEstimator("kde");
         QVERIFY(fitAndWait(c));
-        QSignalSpy ready(c, &EstimationController::hueReady);
-        c->setHue(QStringLiteral("label"));
+        QSignalSpy ready(w.hue(), &HueController::ready);
+        w.hue()->setColumn(QStringLiteral("label"));
         QVERIFY(ready.wait(60000));
         auto* plot = qobject_cast<DensityCurvePlot*>(w.densityPage()->currentPlot());
         QVERIFY(plot);
@@ -114,12 +115,12 @@ private slots:
         auto* c = w.controller();
         c->generateToy(sosrep::ToyKind::TwoMoons, 4000, 0);
         QVERIFY(fitAndWait(c));
-        QSignalSpy failed(c, &EstimationController::hueFailed);
-        c->setHue(QStringLiteral("label"));
+        QSignalSpy failed(w.hue(), &HueController::failed);
+        w.hue()->setColumn(QStringLiteral("label"));
         c->cancel();
         QVERIFY(failed.wait(30000));
         QVERIFY(failed.first().first().toString().contains(QStringLiteral("cancelled")));
-        QVERIFY(c->hue() == nullptr);
+        QVERIFY(w.hue()->classes() == nullptr);
     }
 
     void aProjectKeepsItsHue()
@@ -129,8 +130,8 @@ private slots:
             MainWindow w;
             auto* c = w.controller();
             c->generateToy(sosrep::ToyKind::TwoMoons, 200, 0);
-            c->setHue(QStringLiteral("label"));
-            QCOMPARE(saveProject(project, *c), QString());
+            w.hue()->setColumn(QStringLiteral("label"));
+            QCOMPARE(saveProject(project, w.projectParts()), QString());
         }
         QFile f(project);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -139,10 +140,10 @@ private slots:
         QVERIFY(text.contains("\"hue\": \"label\""));
         MainWindow w;
         QCOMPARE(w.openProjectFile(project), QString());
-        QCOMPARE(w.controller()->hueColumn(), QStringLiteral("label"));
+        QCOMPARE(w.hue()->column(), QStringLiteral("label"));
         QCOMPARE(w.densityPage()->hueChooser()->currentData().toString(), QStringLiteral("label"));
         // Its classes come with the next fit.
-        QSignalSpy ready(w.controller(), &EstimationController::hueReady);
+        QSignalSpy ready(w.hue(), &HueController::ready);
         QVERIFY(fitAndWait(w.controller()));
         QVERIFY(ready.count() == 1 || ready.wait(30000));
         QCOMPARE(w.densityView()->classNames().size(), 2);
@@ -170,12 +171,12 @@ private slots:
         MainWindow w;
         QVERIFY(w.openFile(path));
         auto* c = w.controller();
-        QVERIFY(c->hueCandidates().contains(QStringLiteral("group")));
+        QVERIFY(w.hue()->candidates().contains(QStringLiteral("group")));
         QVERIFY(fitAndWait(c));
-        QSignalSpy ready(c, &EstimationController::hueReady);
-        c->setHue(QStringLiteral("group"));
+        QSignalSpy ready(w.hue(), &HueController::ready);
+        w.hue()->setColumn(QStringLiteral("group"));
         QVERIFY(ready.wait(60000));
-        QCOMPARE(int(c->hue()->classes.size()), 2);
+        QCOMPARE(int(w.hue()->classes()->classes.size()), 2);
         QVERIFY2(
             w.densityPage()->note().contains(QStringLiteral("no density for group = 7 (one row)")),
             qPrintable(w.densityPage()->note()));
@@ -186,10 +187,10 @@ private slots:
         MainWindow w;
         auto* c = w.controller();
         c->generateToy(sosrep::ToyKind::TwoMoons, 200, 0);
-        QVERIFY(!c->hueCandidates().contains(QStringLiteral("x")));
+        QVERIFY(!w.hue()->candidates().contains(QStringLiteral("x")));
         QVERIFY(fitAndWait(c));
-        QSignalSpy failed(c, &EstimationController::hueFailed);
-        c->setHue(QStringLiteral("x"));
+        QSignalSpy failed(w.hue(), &HueController::failed);
+        w.hue()->setColumn(QStringLiteral("x"));
         QVERIFY(failed.wait(30000));
         QVERIFY2(failed.first().first().toString().contains(QStringLiteral("more than 12")),
                  qPrintable(failed.first().first().toString()));

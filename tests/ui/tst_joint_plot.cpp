@@ -2,6 +2,7 @@
 // The joint plot (issue 38, seaborn's jointplot): the map with the plotted columns' closed-form
 // marginals on its edges, sharing its axes; without a closed form the edges say why.
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/marginal_controller.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_heatmap.h"
 
@@ -27,14 +28,14 @@ private slots:
         DensityHeatmap* map = w.densityView();
         QVERIFY(!map->jointShown());
         const int panelsBefore = map->axisRectCount();
-        QSignalSpy ready(c, &EstimationController::curveReady);
+        QSignalSpy ready(w.marginals(), &MarginalController::ready);
         w.setJoint(true);
         QVERIFY(map->jointShown());
-        QTRY_VERIFY_WITH_TIMEOUT(c->curve(0) && c->curve(1), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.marginals()->curve(0) && w.marginals()->curve(1), 30000);
         const auto [top, right] = map->jointPoints();
         // The edges hold the controller's closed-form marginals, every point of them.
-        QCOMPARE(top, c->curve(0)->spec.n);
-        QCOMPARE(right, c->curve(1)->spec.n);
+        QCOMPARE(top, w.marginals()->curve(0)->spec.n);
+        QCOMPARE(right, w.marginals()->curve(1)->spec.n);
         QCOMPARE(map->axisRectCount(), panelsBefore + 2);
         // The edges follow the map's axes: a zoom of the map zooms them.
         map->xAxis->setRange(0.2, 0.5);

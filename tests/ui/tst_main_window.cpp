@@ -4,6 +4,7 @@
 #include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
 #include "ui/controller/settings_history.h"
+#include "ui/controller/threshold_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/option_editor.h"
 #include "ui/plots/compare_view.h"
@@ -375,8 +376,8 @@ private slots:
             runs.learningRate = 0.0123;
             runs.iterations = 1234;
             w.controller()->setSolverComparison(runs);
-            w.controller()->setContamination(0.07);
-            QCOMPARE(saveProject(project, *w.controller()), QString());
+            w.thresholds()->setContamination(0.07);
+            QCOMPARE(saveProject(project, w.projectParts()), QString());
         }
         MainWindow w2;
         QCOMPARE(w2.openProjectFile(project), QString());
@@ -387,7 +388,7 @@ private slots:
         QCOMPARE(w2.controller()->plotY(), 0);
         QCOMPARE(w2.controller()->solverComparison().learningRate, 0.0123);
         QCOMPARE(w2.controller()->solverComparison().iterations, 1234);
-        QCOMPARE(w2.controller()->contamination(), 0.07);
+        QCOMPARE(w2.thresholds()->contamination(), 0.07);
         auto* percent = w2.findChild<QDoubleSpinBox*>(QStringLiteral("contaminationPercent"));
         QVERIFY(percent && percent->isEnabled());
         QCOMPARE(percent->value(), 7.0); // the Scores view's box shows the project's share
@@ -435,7 +436,7 @@ private slots:
         {
             MainWindow w;
             w.controller()->generateToy(sosrep::ToyKind::Rings, 321, 9);
-            QCOMPARE(saveProject(project, *w.controller()), QString());
+            QCOMPARE(saveProject(project, w.projectParts()), QString());
         }
         MainWindow w2;
         QCOMPARE(w2.openProjectFile(project), QString());
@@ -561,7 +562,7 @@ private slots:
         QVERIFY(r->rowLogDensity == r->scoresModel().logValues(c->features()).values);
         // The project records what each view's tuning did.
         const QString project = m_dir.filePath(QStringLiteral("purposes.sosrep.json"));
-        QCOMPARE(saveProject(project, *c), QString());
+        QCOMPARE(saveProject(project, w.projectParts()), QString());
         QFile f(project);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QJsonObject tuning =

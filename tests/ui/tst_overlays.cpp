@@ -7,6 +7,7 @@
 #include "core/kernels/kernel_operator.h"
 #include "core/pipeline/fit_route.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/overlay_controller.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_curve_plot.h"
 #include "ui/plots/density_page.h"
@@ -70,24 +71,25 @@ private slots:
         QVERIFY(w.openFile(path));
         QVERIFY(fitAndWait(c));
         QVERIFY(w.densityPage()->overlayButton()->isVisible());
-        QSignalSpy ready(c, &EstimationController::overlaysReady);
-        c->setOverlays({QStringLiteral("l*0.5"), QStringLiteral("kde")});
-        while (c->overlays().empty()) {
+        QSignalSpy ready(w.overlays(), &OverlayController::ready);
+        w.overlays()->setSpecs({QStringLiteral("l*0.5"), QStringLiteral("kde")});
+        while (w.overlays()->overlays().empty()) {
             QVERIFY(ready.wait(60000));
         }
-        QCOMPARE(int(c->overlays().size()), 2);
+        QCOMPARE(int(w.overlays()->overlays().size()), 2);
         const double l = c->result()->lengthScale();
         const Vector half = expectedCurve(c, "sosrep", 0.5 * l);
         const Vector kde = expectedCurve(c, "kde", 0.0);
-        QVERIFY((c->overlays()[0].curve.logValues - half).cwiseAbs().maxCoeff() < 1e-12);
-        QVERIFY((c->overlays()[1].curve.logValues - kde).cwiseAbs().maxCoeff() < 1e-12);
-        QVERIFY2(c->overlays()[0].name.startsWith(QStringLiteral("ℓ × 0.5 (ℓ = ")),
-                 qPrintable(c->overlays()[0].name));
-        QVERIFY2(c->overlays()[1].name.startsWith(QStringLiteral("kde (ℓ = ")),
-                 qPrintable(c->overlays()[1].name));
+        QVERIFY((w.overlays()->overlays()[0].curve.logValues - half).cwiseAbs().maxCoeff() < 1e-12);
+        QVERIFY((w.overlays()->overlays()[1].curve.logValues - kde).cwiseAbs().maxCoeff() < 1e-12);
+        QVERIFY2(w.overlays()->overlays()[0].name.startsWith(QStringLiteral("ℓ × 0.5 (ℓ = ")),
+                 qPrintable(w.overlays()->overlays()[0].name));
+        QVERIFY2(w.overlays()->overlays()[1].name.startsWith(QStringLiteral("kde (ℓ = ")),
+                 qPrintable(w.overlays()->overlays()[1].name));
         DensityCurvePlot* plot = w.densityPage()->curve();
         const QStringList legend = plot->legendNames();
-        QVERIFY2(legend.contains(c->overlays()[0].name) && legend.contains(c->overlays()[1].name),
+        QVERIFY2(legend.contains(w.overlays()->overlays()[0].name) &&
+                     legend.contains(w.overlays()->overlays()[1].name),
                  qPrintable(legend.join('|')));
         QVERIFY2(legend.first().startsWith(QStringLiteral("sosrep (ℓ = ")),
                  qPrintable(legend.join('|')));
@@ -98,7 +100,7 @@ private slots:
             QVERIFY2(std::abs(area - 1.0) < 0.02, qPrintable(name + QString::number(area)));
         }
         // None chosen: the model's curve alone again.
-        c->setOverlays({});
+        w.overlays()->setSpecs({});
         QVERIFY(plot->classAreas().isEmpty());
     }
 
@@ -110,9 +112,9 @@ private slots:
         c->generateToy(ToyKind::TwoMoons, 200, 0);
         QVERIFY(fitAndWait(c));
         QVERIFY(!w.densityPage()->overlayButton()->isVisible());
-        c->setOverlays({QStringLiteral("l*2")});
+        w.overlays()->setSpecs({QStringLiteral("l*2")});
         QTest::qWait(200);
-        QVERIFY(c->overlays().empty());
+        QVERIFY(w.overlays()->overlays().empty());
     }
 };
 

@@ -2,6 +2,7 @@
 // The pair plot (issue 38, seaborn's pairplot): every pair's map below the diagonal, each
 // column's marginal on it, drawn panel by panel as a worker computes them; Esc stops it.
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/pair_plot_controller.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_page.h"
 #include "ui/plots/pair_plot.h"
@@ -58,8 +59,8 @@ private slots:
         QComboBox* show = w.densityPage()->chooser();
         const int entry = show->findData(DensityPage::kPairPlot);
         QVERIFY(entry >= 0);
-        QSignalSpy panels(c, &EstimationController::pairPanelReady);
-        QSignalSpy done(c, &EstimationController::pairPlotFinished);
+        QSignalSpy panels(w.pairPlot(), &PairPlotController::panelReady);
+        QSignalSpy done(w.pairPlot(), &PairPlotController::finished);
         show->setCurrentIndex(entry);
         emit show->activated(entry);
         QVERIFY(done.wait(60000));
@@ -69,7 +70,7 @@ private slots:
         QCOMPARE(panels.count(), 10);     // each handed over as it was done
         QCOMPARE(plot->panelsDrawn(), 10);
         // The pairs below the diagonal first, row by row, then the diagonals.
-        const auto& got = c->pairPanels();
+        const auto& got = w.pairPlot()->panels();
         QCOMPARE(got[0].row, 1);
         QCOMPARE(got[0].column, 0);
         QCOMPARE(got[5].row, 3);
@@ -84,7 +85,7 @@ private slots:
         QCOMPARE(got[0].grid.spec.yColumn, 1);
         QVERIFY(plot->title().contains(QStringLiteral("closed-form marginal")));
         // Shown again: nothing computed twice.
-        QSignalSpy again(c, &EstimationController::pairPanelReady);
+        QSignalSpy again(w.pairPlot(), &PairPlotController::panelReady);
         w.showPairPlotView();
         QCOMPARE(again.count(), 0);
         QCOMPARE(plot->panelsDrawn(), 10);
@@ -96,21 +97,21 @@ private slots:
         auto* c = w.controller();
         w.openFile(writeTempFile(m_dir, QStringLiteral("six.csv"), columnsCsv(6, 3000)));
         QVERIFY(fitAndWait(c));
-        QSignalSpy cancelled(c, &EstimationController::pairPlotCancelled);
-        connect(c, &EstimationController::pairPanelReady, c, [c](int index) {
+        QSignalSpy cancelled(w.pairPlot(), &PairPlotController::cancelled);
+        connect(w.pairPlot(), &PairPlotController::panelReady, c, [c](int index) {
             if (index == 1) {
                 c->cancel(); // Esc after the second panel
             }
         });
         w.showPairPlotView();
         QVERIFY(cancelled.wait(60000));
-        QVERIFY(c->pairPanels().size() < 21);
-        QVERIFY(!c->pairPlotComplete());
-        QObject::disconnect(c, &EstimationController::pairPanelReady, c, nullptr);
-        QSignalSpy done(c, &EstimationController::pairPlotFinished);
+        QVERIFY(w.pairPlot()->panels().size() < 21);
+        QVERIFY(!w.pairPlot()->complete());
+        QObject::disconnect(w.pairPlot(), &PairPlotController::panelReady, c, nullptr);
+        QSignalSpy done(w.pairPlot(), &PairPlotController::finished);
         w.showPairPlotView();
         QVERIFY(done.wait(60000));
-        QCOMPARE(int(c->pairPanels().size()), 21);
+        QCOMPARE(int(w.pairPlot()->panels().size()), 21);
         QCOMPARE(w.densityPage()->pairs()->panelsDrawn(), 21);
     }
 };

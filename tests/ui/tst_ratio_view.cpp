@@ -233,7 +233,7 @@ private slots:
         QVERIFY(r->result() == nullptr); // the settings changed: the old result is gone
         const QString project = m_dir.filePath(QStringLiteral("ratio.sosrep.json"));
         QVERIFY(r->setOption("loss", "rkhs"));
-        QCOMPARE(saveProject(project, *c), QString());
+        QCOMPARE(saveProject(project, w.projectParts()), QString());
         MainWindow w2;
         QCOMPARE(w2.openProjectFile(project), QString());
         RatioController* r2 = w2.controller()->ratio();
@@ -397,7 +397,7 @@ private slots:
         QVERIFY(std::abs(r->result()->summary.mean - 1.0) < 0.5);
 
         const QString project = m_dir.filePath(QStringLiteral("ratio2.sosrep.json"));
-        QCOMPARE(saveProject(project, *c), QString());
+        QCOMPARE(saveProject(project, w.projectParts()), QString());
         MainWindow w2;
         QCOMPARE(w2.openProjectFile(project), QString());
         QCOMPARE(w2.controller()->ratio()->qMode().kind, RatioQMode::Density);

@@ -7,6 +7,8 @@
 #include "core/metrics/auc.h"
 #include "core/pipeline/fit_route.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/other_roc_controller.h"
+#include "ui/controller/threshold_controller.h"
 #include "ui/main_window.h"
 #include "ui/plots/score_plots.h"
 
@@ -32,17 +34,17 @@ private slots:
         auto* c = w.controller();
         c->generateToy(ToyKind::TwoMoons, 400, 2);
         QVERIFY(fitAndWait(c));
-        QSignalSpy ready(c, &EstimationController::otherRocsReady);
-        c->setRocEstimators({QStringLiteral("kde"), QStringLiteral("iforest")});
+        QSignalSpy ready(w.otherRocs(), &OtherRocController::ready);
+        w.otherRocs()->setEstimators({QStringLiteral("kde"), QStringLiteral("iforest")});
         QVERIFY(ready.wait(60000));
-        while (c->otherRocs().empty()) { // the first signal dropped the old curves
+        while (w.otherRocs()->curves().empty()) { // the first signal dropped the old curves
             QVERIFY(ready.wait(60000));
         }
-        QCOMPARE(int(c->otherRocs().size()), 2);
+        QCOMPARE(int(w.otherRocs()->curves().size()), 2);
         const Eigen::VectorXi labels = *c->labels();
         QStringList expected{QStringLiteral("sosrep: AUC-ROC %1")
                                  .arg(aucRoc(-c->result()->rowLogDensity, labels), 0, 'f', 4)};
-        for (const auto& other : c->otherRocs()) {
+        for (const auto& other : w.otherRocs()->curves()) {
             // The same rows and settings, the estimator switched, for the anomaly purpose.
             FitSettings s = c->result()->settings;
             s.setEstimator(other.estimator.toStdString());
@@ -64,7 +66,7 @@ private slots:
         QCOMPARE(w.scorePlots()->rocCurveCount(), 3);
         QCOMPARE(w.scorePlots()->rocLegendNames(), expected);
         // None chosen: this model's curve alone, no legend.
-        c->setRocEstimators({});
+        w.otherRocs()->setEstimators({});
         QCOMPARE(w.scorePlots()->rocCurveCount(), 1);
         QVERIFY(w.scorePlots()->rocLegendNames().isEmpty());
     }
@@ -98,12 +100,12 @@ private slots:
         QVERIFY(c->labels().has_value());
         QVERIFY(fitAndWait(c));
         QVERIFY(c->result()->scoresScaler.has_value()); // the Scores view's own: rank
-        QSignalSpy ready(c, &EstimationController::otherRocsReady);
-        c->setRocEstimators({QStringLiteral("kde"), QStringLiteral("knn")});
-        while (c->otherRocs().size() < 2) {
+        QSignalSpy ready(w.otherRocs(), &OtherRocController::ready);
+        w.otherRocs()->setEstimators({QStringLiteral("kde"), QStringLiteral("knn")});
+        while (w.otherRocs()->curves().size() < 2) {
             QVERIFY(ready.wait(60000));
         }
-        for (const auto& other : c->otherRocs()) {
+        for (const auto& other : w.otherRocs()->curves()) {
             FitSettings s = c->result()->settings;
             s.setEstimator(other.estimator.toStdString());
             const bool kernel = s.values.has("purpose");
@@ -150,13 +152,13 @@ private slots:
         QVERIFY(rect);
         const QPoint pixel(int(std::lround(rect->axis(QCPAxis::atBottom)->coordToPixel(p.x()))),
                            int(std::lround(rect->axis(QCPAxis::atLeft)->coordToPixel(p.y()))));
-        QSignalSpy thresholds(c, &EstimationController::thresholdReady);
+        QSignalSpy thresholds(w.thresholds(), &ThresholdController::ready);
         QTest::mouseClick(plots, Qt::LeftButton, Qt::NoModifier, pixel);
         QVERIFY(thresholds.count() > 0 || thresholds.wait(2000));
-        QVERIFY(c->threshold());
-        QCOMPARE(c->threshold()->method, std::string("chosen on the ROC curve"));
-        const double offset = c->threshold()->offset; // flagged: log value below it
-        QCOMPARE(*plots->rocPointOf(-offset), p);     // the clicked point (one pixel is finer)
+        QVERIFY(w.thresholds()->threshold());
+        QCOMPARE(w.thresholds()->threshold()->method, std::string("chosen on the ROC curve"));
+        const double offset = w.thresholds()->threshold()->offset; // flagged: log value below it
+        QCOMPARE(*plots->rocPointOf(-offset), p); // the clicked point (one pixel is finer)
         const Eigen::Index flagged = (scores.array() > -offset).count();
         // The views read it: the bar, the table's flag column, the counts against the labels.
         const auto* bar = w.findChild<QLabel*>(QStringLiteral("outlierState"));
@@ -187,8 +189,9 @@ private slots:
         }
         QVERIFY(counted);
         // A share replaces it.
-        c->setContamination(0.1);
-        QVERIFY(!c->threshold() || c->threshold()->method != "chosen on the ROC curve");
+        w.thresholds()->setContamination(0.1);
+        QVERIFY(!w.thresholds()->threshold() ||
+                w.thresholds()->threshold()->method != "chosen on the ROC curve");
     }
 };
 

@@ -3,6 +3,7 @@
 // the views or is refused keeping the last result, and the Scores view's outlier threshold is
 // cross-fitted on a worker that Esc stops.
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/threshold_controller.h"
 #include "ui/main_window.h"
 
 #include "support/gui_fixtures.h"
@@ -127,29 +128,29 @@ private slots:
         QVERIFY(fitAndWait(c));
         QVERIFY(c->result()->scoresReady() || scored.wait(60000)); // 3000 rows: after the fit
         QVERIFY(c->result()->scoresReady());
-        c->setContamination(0.1);
-        QVERIFY(c->thresholdPending());
-        QVERIFY(!c->threshold());
+        w.thresholds()->setContamination(0.1);
+        QVERIFY(w.thresholds()->pending());
+        QVERIFY(!w.thresholds()->threshold());
         QTest::qWait(150); // inside the first fold fits
         QElapsedTimer t;
         t.start();
         c->cancel();
-        QTRY_VERIFY_WITH_TIMEOUT(!c->thresholdPending(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.thresholds()->pending(), 5000);
         qInfo("threshold cancel answered in %lld ms", static_cast<long long>(t.elapsed()));
         QVERIFY2(t.elapsed() < 1000, qPrintable(QString::number(t.elapsed())));
-        QVERIFY(!c->threshold());
+        QVERIFY(!w.thresholds()->threshold());
         // Another share computes it to the end.
-        QSignalSpy ready(c, &EstimationController::thresholdReady);
-        c->setContamination(0.05);
-        QTRY_VERIFY_WITH_TIMEOUT(c->threshold().has_value(), 60000);
-        QCOMPARE(c->threshold()->contamination, 0.05);
-        QCOMPARE(c->threshold()->method, std::string("5-fold cross-fit"));
-        QCOMPARE(c->threshold()->heldOutRows, 3000);
+        QSignalSpy ready(w.thresholds(), &ThresholdController::ready);
+        w.thresholds()->setContamination(0.05);
+        QTRY_VERIFY_WITH_TIMEOUT(w.thresholds()->threshold().has_value(), 60000);
+        QCOMPARE(w.thresholds()->threshold()->contamination, 0.05);
+        QCOMPARE(w.thresholds()->threshold()->method, std::string("5-fold cross-fit"));
+        QCOMPARE(w.thresholds()->threshold()->heldOutRows, 3000);
         // A bad share is refused, the last one kept.
-        QSignalSpy errors(c, &EstimationController::errorOccurred);
-        c->setContamination(0.9);
+        QSignalSpy errors(w.thresholds(), &ThresholdController::failed);
+        w.thresholds()->setContamination(0.9);
         QCOMPARE(errors.count(), 1);
-        QCOMPARE(c->contamination(), 0.05);
+        QCOMPARE(w.thresholds()->contamination(), 0.05);
     }
 };
 

@@ -3,6 +3,7 @@
 // colour bar's caption whole, the hover's value under the pointer, the FD title's one bold
 // line, Generate's note on a reset length scale, and the generator after a project.
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/threshold_controller.h"
 #include "ui/main_window.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
@@ -281,14 +282,14 @@ private slots:
         MainWindow w;
         auto* c = w.controller();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
-        c->setContamination(0.1);
-        QSignalSpy ready(c, &EstimationController::thresholdReady);
+        w.thresholds()->setContamination(0.1);
+        QSignalSpy ready(w.thresholds(), &ThresholdController::ready);
         QVERIFY(fitAndWait(c));
-        QVERIFY(c->threshold() || ready.wait(30000));
+        QVERIFY(w.thresholds()->threshold() || ready.wait(30000));
         QTRY_VERIFY_WITH_TIMEOUT(w.aucText().contains(QStringLiteral("At the threshold")), 10000);
         QVERIFY(w.aucText().startsWith(QStringLiteral("AUC-ROC")));
         const QString expected = MainWindow::confusionText(c->result()->rowLogDensity, *c->labels(),
-                                                           c->threshold()->offset);
+                                                           w.thresholds()->threshold()->offset);
         QVERIFY2(w.aucText().endsWith(expected), qPrintable(w.aucText()));
     }
 
@@ -315,7 +316,7 @@ private slots:
         {
             MainWindow w;
             w.controller()->generateToy(sosrep::ToyKind::Rings, 321, 17);
-            QCOMPARE(saveProject(project, *w.controller()), QString());
+            QCOMPARE(saveProject(project, w.projectParts()), QString());
         }
         MainWindow w;
         QCOMPARE(w.openProjectFile(project), QString());

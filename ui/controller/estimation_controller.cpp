@@ -73,6 +73,7 @@ std::pair<int, int> defaultPlotColumns(const Eigen::MatrixXd& x)
 EstimationController::EstimationController(QObject* parent)
     : QObject(parent), m_ratio(new RatioController(this, this))
 {
+    m_settings.values.set("max_fit_rows", std::to_string(kAppMaxFitRows));
 }
 
 EstimationController::~EstimationController()
@@ -359,13 +360,7 @@ void EstimationController::regrid()
             spec.yColumn == m_plotY) {
             m_result->grid = std::move(g.model);
             m_result->comparisonGrid = std::move(g.comparison);
-            emit gridsUpdated();
-            if (!m_hueColumn.isEmpty()) {
-                *m_hueCancel = true; // their grids were of the other plotted columns
-                m_hueCancel = std::make_shared<std::atomic<bool>>(false);
-                m_hue.reset();
-                startHue();
-            }
+            emit gridsUpdated(); // the hue's classes are fitted again for these columns
             return;
         }
         regrid();
@@ -439,8 +434,7 @@ void EstimationController::setEstimator(const std::string& name)
 
 void EstimationController::setMaxFitRows(int rows)
 {
-    m_maxFitRows = rows;
-    emit settingsChanged();
+    setOption("max_fit_rows", std::to_string(rows));
 }
 
 std::string EstimationController::compareEstimator() const
@@ -475,7 +469,7 @@ QString EstimationController::labelColumn() const
 
 bool EstimationController::sweepFits(const FitSettings& s) const
 {
-    if (!m_sweep || s.estimator != m_sweepSettings.estimator || m_sweepMaxFitRows != m_maxFitRows) {
+    if (!m_sweep || s.estimator != m_sweepSettings.estimator || m_sweepMaxFitRows != maxFitRows()) {
         return false;
     }
     for (const auto& [name, value] : s.values.all()) {
@@ -493,14 +487,9 @@ void EstimationController::clearResults()
     m_sweep.reset();
     m_result.reset();
     m_clusters.reset();
-    dropMarginals();
-    dropThreshold();
-    *m_rocCancel = true;
-    m_otherRocs.clear();
-    *m_overlayCancel = true;
-    m_overlays.clear();
     m_traces.clear();
     m_fdPoints.clear();
+    emit resultDropped();
 }
 
 void EstimationController::appendTrace(const std::string& run, const std::vector<TraceRow>& rows)
@@ -534,7 +523,7 @@ void EstimationController::fit()
     in.scoresX = m_scoresFeatures;
     in.scoresScaler = m_scoresScaler;
     in.settings = m_settings;
-    in.maxFitRows = m_maxFitRows;
+    in.maxFitRows = maxFitRows();
     in.compareWith = compareEstimator();
     in.solverComparison = m_solverComparison;
     in.plotX = m_plotX;
@@ -594,12 +583,7 @@ void EstimationController::fitAtLengthScale(double lengthScale)
 void EstimationController::cancel()
 {
     m_cancel = true;
-    *m_hueCancel = true;       // Esc stops the per-class fits too
-    *m_rocCancel = true;       // and the other estimators' ROC fits
-    *m_overlayCancel = true;   // and the 1-D view's overlays
-    *m_pairCancel = true;      // and the pair plot's panels
-    *m_marginalCancel = true;  // Esc answers a marginal's computation too
-    *m_thresholdCancel = true; // and the outlier threshold's cross-fit
+    emit cancelRequested(); // Esc stops the per-class fits too
     if (m_scoresWatcher) {
         m_scoresCancel = true; // and the rows' scores after a large fit (the compare stage
                                // that follows them is not started then)
@@ -635,16 +619,11 @@ void EstimationController::onJobFinished()
     m_result = std::make_unique<FitJobResult>(std::move(r));
     ++m_resultGeneration;
     m_clusters.reset();
-    dropMarginals();
-    dropThreshold();
+    emit resultDropped();
     emit fdCurveUpdated();
     emit traceUpdated();
     emit fitFinished();
-    startHue();          // the classes of a hue chosen before, for this result
-    m_otherRocs.clear(); // the other estimators' curves were of the previous fit's rows
-    startOtherRocs();
-    m_overlays.clear();
-    startOverlays();
+    emit resultReady(); // the classes of a hue chosen before, for this result
     // Plot columns changed while the fit ran: its grids show the old ones.
     if (m_result->grid.logDensity.size() > 0 &&
         (m_result->grid.spec.xColumn != m_plotX || m_result->grid.spec.yColumn != m_plotY)) {
@@ -655,8 +634,7 @@ void EstimationController::onJobFinished()
     if (m_result->scoresDeferred) {
         startScoresStage(); // the comparison and the label clusters follow it
     } else {
-        startStagesAfterScores();
-        requestThreshold();
+        startStagesAfterScores(); // the threshold (ThresholdController) once scored
     }
 }
 

@@ -9,7 +9,6 @@
 #include "core/estimators/fit_settings.h"
 #include "ui/controller/class_densities.h"
 #include "ui/controller/fit_job.h"
-#include "ui/controller/pair_plot_job.h"
 #include "ui/panels/option_editor.h"
 
 #include <QFutureWatcher>
@@ -105,9 +104,13 @@ public:
     Eigen::Index optionRows() const override { return m_features.rows(); }
     /// Switches the estimator (shared options keep their values).
     void setEstimator(const std::string& name);
-    /// Rows the app fits on at most (a seeded subsample beyond; every row is scored).
-    int maxFitRows() const { return m_maxFitRows; }
+    /// Rows the app fits on at most (a seeded subsample beyond; every row is scored): the
+    /// settings' max_fit_rows, which the app starts at kAppMaxFitRows, not core's default.
+    int maxFitRows() const { return m_settings.values.integer("max_fit_rows"); }
     void setMaxFitRows(int rows);
+    /// The app's own start for max_fit_rows (the ADBench cap): an interactive session fits
+    /// in seconds; the command line and Python start at core's 100 000.
+    static constexpr int kAppMaxFitRows = 10000;
     /// The estimator of the compare view: the one chosen, else kde for sosrep and sosrep for
     /// every other estimator.
     std::string compareEstimator() const;
@@ -160,73 +163,14 @@ public:
     /// The settings the sweep ran with (its rule).
     const FitSettings& sweepSettings() const { return m_sweepSettings; }
     const FitJobResult* result() const { return m_result.get(); }
-    /// The 1-D view of `column` for the current result: with one feature column the density
-    /// itself (computed in the fit), else the closed-form marginal once requestMarginal()
-    /// has finished. Null until then.
-    const DensityCurve* curve(int column) const;
-    /// Starts the closed-form marginal of `column` on a worker (curveReady when done);
-    /// nothing when it is known or under way.
-    void requestMarginal(int column);
+    /// The rows scaled as a fit with these settings scales them (scale=auto: its purpose's),
+    /// and the scaler: the views' own matrices when one matches, else scaled anew.
+    std::pair<Matrix, Scaler> rowsScaledFor(const FitSettings& s) const;
+    /// Counts results: a job for one applies its answer only while this has not moved on.
+    quint64 resultGeneration() const { return m_resultGeneration; }
 
-    /// Per-class densities by the raw column `column` (seaborn's hue), fitted on a worker at
-    /// the result's length scale (hueReady when done, hueFailed with why; Esc cancels); ""
-    /// drops them. They go with the result: a new fit or new data asks again.
-    void setHue(const QString& column);
-    QString hueColumn() const { return m_hueColumn; }
-    /// The classes of the current result, or null (none asked, or still being fitted).
-    const ClassDensities* hue() const { return m_hue.get(); }
-    /// Raw columns a hue can be taken from: 2 to kMaxHueClasses distinct values.
-    QStringList hueCandidates() const;
-
-    /// The pair plot of the current result (seaborn's pairplot): its panels computed one at a
-    /// time on a worker (pairPanelReady with each, pairPlotFinished at the end; Esc cancels,
-    /// pairPlotCancelled). Again for the same result: nothing new is computed.
-    void requestPairPlot();
-    const std::vector<PairPanel>& pairPanels() const { return m_pairPanels; }
-    bool pairPlotComplete() const { return m_pairComplete; }
-    /// Why the current model has no closed-form marginal (empty: it has one).
-    QString marginalUnavailable() const;
-    /// The share of rows the Scores view flags as outliers (0: none, the default). A share in
-    /// (0, 0.5] computes the threshold on a worker once the rows are scored (thresholdReady),
-    /// again after every fit; the threshold comes from rows the model did not fit, as
-    /// `sosrep fit --contamination` and Python's `offset_`. A bad share emits errorOccurred.
-    void setContamination(double contamination);
-    /// A cut-off chosen on the ROC curve: rows of the Scores view scoring above `anomalyScore`
-    /// are flagged (no share: the contamination goes to 0) until a fit or a share replaces it.
-    void chooseCutoff(double anomalyScore);
-
-    /// Other curves on the 1-D view's axis (one feature column; seaborn's several kdeplots on
-    /// one ax): "l*F" is this model refitted at F times the fitted ℓ, an estimator's name that
-    /// estimator fitted with these settings where it has them (its ℓ tuned as on its own).
-    /// Fitted and evaluated along the view's curve on a worker after each fit (overlaysReady;
-    /// Esc cancels, overlaysFailed says why).
-    void setOverlays(const QStringList& specs);
-    QStringList overlaySpecs() const { return m_overlaySpecs; }
-    struct Overlay
-    {
-        QString spec;
-        QString name; // for the legend: "ℓ × 0.5 (ℓ = 0.026)", "kde (ℓ = 0.052)"
-        DensityCurve curve;
-        DensityKind kind = DensityKind::Normalized;
-    };
-    const std::vector<Overlay>& overlays() const { return m_overlays; }
-
-    /// Other estimators' ROC curves beside this model's (Orange's ROC Analysis): each fitted
-    /// through the fit route on the same rows with the same settings where it has them, for
-    /// the anomaly purpose, and scored at every row, on a worker after each fit
-    /// (otherRocsReady; Esc cancels, otherRocsFailed says why).
-    void setRocEstimators(const QStringList& estimators);
-    QStringList rocEstimators() const { return m_rocEstimators; }
-    struct OtherRoc
-    {
-        QString estimator;
-        Vector anomalyScores; // at every row, higher = more anomalous
-    };
-    const std::vector<OtherRoc>& otherRocs() const { return m_otherRocs; }
-    double contamination() const { return m_contamination; }
-    /// The current result's outlier threshold, once computed (none while it runs or when off).
-    const std::optional<OutlierThreshold>& threshold() const { return m_threshold; }
-    bool thresholdPending() const { return m_thresholdRunning; }
+    /// What the current result was fitted from (a stage after the fit starts from it).
+    const FitJobInput& resultInput() const { return m_lastInput; }
     /// Why the result no longer matches the settings ("" while it does): the estimator or the
     /// options that changed since the fit, old and new values. Data changes clear the result.
     QString staleReason() const;
@@ -259,29 +203,19 @@ signals:
     void scoresReady();
     /// The compare view's stage of a large fit, run after it, is in the result now.
     void comparisonReady();
-    /// The outlier threshold of setContamination is computed (or cleared: threshold() says).
-    void thresholdReady();
-    /// A 1-D marginal started on a worker, and when it is ready.
-    void curveStarted(int column);
-    void curveReady(int column);
-    void hueReady();
-    /// setHue() took another column (the Hue box follows, whatever set it).
-    void hueColumnChanged();
-    void pairPanelReady(int index);
-    void pairPlotFinished();
-    void pairPlotCancelled();
-    void hueFailed(const QString& why);
-    void overlaysReady();
-    void overlaysFailed(const QString& why);
-    void otherRocsReady();
-    void otherRocsFailed(const QString& why);
-    /// A marginal's computation was cancelled (Esc, new data or a new fit).
-    void curveCancelled(int column);
     /// A cluster comparison started on a worker (it fills the Compare view when ready).
     void clusterComparisonStarted(const QString& description);
     void plotColumnsChanged();
     /// The result's grids now show the current plot columns.
     void gridsUpdated();
+    /// The result went (new data, new roles) or is about to be replaced by a fit's: what was
+    /// computed for it is dropped. resultReady() follows once a new one is in and shown.
+    void resultDropped();
+    /// A fit's result is in and the views have shown it (after fitFinished): work for the
+    /// result (hue classes, overlays, other ROCs...) starts.
+    void resultReady();
+    /// Esc: every job for the result stops.
+    void cancelRequested();
 
 private:
     void setDataset(Dataset raw, const QString& source);
@@ -292,9 +226,6 @@ private:
     FitJobSink workerSink();
     void clearResults();
     void regrid();
-    /// The rows scaled as a fit with these settings scales them (scale=auto: its purpose's),
-    /// and the scaler: the views' own matrices when one matches, else scaled anew.
-    std::pair<Matrix, Scaler> rowsScaledFor(const FitSettings& s) const;
     /// Whether the kept sweep describes a fit with these settings (equal but for ℓ).
     bool sweepFits(const FitSettings& s) const;
 
@@ -317,7 +248,6 @@ private:
     int m_plotX = 0;
     int m_plotY = 1;
     FitSettings m_settings = FitSettings::defaults();
-    int m_maxFitRows = 10000;
     std::string m_compareWith;
     SolverComparisonSettings m_solverComparison;
     std::vector<std::string> m_dataWarnings;
@@ -354,37 +284,6 @@ private:
     int m_eagerStagesMaxRows = FitJobInput().eagerStagesMaxRows;
     QFutureWatcher<ComparisonStage>* m_comparisonWatcher = nullptr;
     std::atomic<bool> m_comparisonCancel{false};
-    std::map<int, DensityCurve> m_marginals; // of the current result, by column
-    std::vector<PairPanel> m_pairPanels;     // of the current result
-    bool m_pairComplete = false;
-    bool m_pairRunning = false;
-    std::shared_ptr<std::atomic<bool>> m_pairCancel = std::make_shared<std::atomic<bool>>();
-    QStringList m_overlaySpecs;
-    std::vector<Overlay> m_overlays;
-    std::shared_ptr<std::atomic<bool>> m_overlayCancel = std::make_shared<std::atomic<bool>>();
-    void startOverlays();
-    QStringList m_rocEstimators;
-    std::vector<OtherRoc> m_otherRocs;
-    std::shared_ptr<std::atomic<bool>> m_rocCancel = std::make_shared<std::atomic<bool>>();
-    /// Fits the ROC estimators for the current result (when some are set and labels exist).
-    void startOtherRocs();
-    QString m_hueColumn;
-    std::shared_ptr<const ClassDensities> m_hue;
-    std::shared_ptr<std::atomic<bool>> m_hueCancel = std::make_shared<std::atomic<bool>>();
-    std::set<int> m_marginalsRunning;
-    /// Polled by the marginals' workers (shared: a worker may outlive a result, not the flag).
-    std::shared_ptr<std::atomic<bool>> m_marginalCancel = std::make_shared<std::atomic<bool>>();
-    /// Forgets the marginals of the result and stops any still computing.
-    void dropMarginals();
-    /// Starts the hue's classes for the current result (when a hue is set and none runs).
-    void startHue();
-    /// The outlier threshold of the current result (estimation_controller_threshold.cpp).
-    void requestThreshold();
-    void dropThreshold();
-    double m_contamination = 0.0;
-    std::optional<OutlierThreshold> m_threshold;
-    bool m_thresholdRunning = false;
-    std::shared_ptr<std::atomic<bool>> m_thresholdCancel = std::make_shared<std::atomic<bool>>();
 };
 
 } // namespace sosrep::ui

@@ -40,8 +40,7 @@ void EstimationController::startScoresStage()
             mergeScoresStage(std::move(stage), *m_result);
         }
         startStagesAfterScores(); // first, so that comparisonPending() holds at scoresReady
-        emit scoresReady();
-        requestThreshold();
+        emit scoresReady();       // the threshold (ThresholdController) follows
     });
     m_scoresWatcher->setFuture(runInWorker(
         [this, in, fit, sink] { return runScoresStage(in, fit, sink, m_scoresCancel); }));

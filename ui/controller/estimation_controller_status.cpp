@@ -36,9 +36,7 @@ QString EstimationController::staleReason() const
         return {};
     }
     QStringList changed = settingsDifference(m_result->settings, m_settings);
-    if (m_result->maxFitRows != m_maxFitRows) {
-        changed << tr("fit-row cap %1 → %2").arg(m_result->maxFitRows).arg(m_maxFitRows);
-    }
+    // (The fit-row cap is the settings' max_fit_rows: settingsDifference names it.)
     if (m_result->compareWith != compareEstimator()) {
         changed << tr("compare with %1 → %2")
                        .arg(QString::fromStdString(m_result->compareWith),

@@ -5,6 +5,8 @@
 #include "core/pipeline/fit_route.h"
 #include "ui/controller/fit_job.h"
 
+#include <QMetaObject>
+#include <QString>
 #include <QStringList>
 
 #include <atomic>
@@ -52,6 +54,23 @@ ExtraFits<Item> fitEach(const QStringList& names, const std::atomic<bool>& cance
         }
     }
     return out;
+}
+
+/// A sink whose progress, reported on a worker, reaches `receiver`'s thread as its `signal`
+/// (queued): the progress of one controller's job, in that controller's own signal.
+template <class Receiver>
+FitJobSink progressSink(Receiver* receiver, void (Receiver::*signal)(const QString&, int, int))
+{
+    FitJobSink sink;
+    sink.progress = [receiver, signal](const std::string& stage, int done, int total) {
+        QMetaObject::invokeMethod(
+            receiver,
+            [receiver, signal, stage, done, total] {
+                emit(receiver->*signal)(QString::fromStdString(stage), done, total);
+            },
+            Qt::QueuedConnection);
+    };
+    return sink;
 }
 
 } // namespace sosrep::ui

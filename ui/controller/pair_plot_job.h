@@ -25,6 +25,9 @@ struct PairPanel
     DensityCurve curve; // on the diagonal
 };
 
+/// At most this many feature columns (the first ones) get panels: 45 of them.
+constexpr int kPairPlotMaxColumns = 9;
+
 /// Each panel's axes span its columns' 1-99 % quantile range widened by 15 % each side.
 /// The panels of the first `columns` feature columns, the pairs row by row first (a map is a
 /// grid evaluation: the first one shows within seconds, where a closed-form marginal of 10 000

@@ -44,9 +44,6 @@ QString describe(const SettingsHistory::State& was, const SettingsHistory::State
     if (was.roles != now.roles) {
         what << SettingsHistory::tr("column roles");
     }
-    if (was.maxFitRows != now.maxFitRows) {
-        what << SettingsHistory::tr("fit-row cap");
-    }
     if (was.compareWith != now.compareWith) {
         what << SettingsHistory::tr("compare estimator");
     }
@@ -81,8 +78,8 @@ SettingsHistory::SettingsHistory(EstimationController* controller, QObject* pare
 
 SettingsHistory::State SettingsHistory::current() const
 {
-    return {m_controller->settings(), m_controller->columnRoles(), m_controller->maxFitRows(),
-            m_controller->compareChoice(), m_controller->ratio()->settings()};
+    return {m_controller->settings(), m_controller->columnRoles(), m_controller->compareChoice(),
+            m_controller->ratio()->settings()};
 }
 
 void SettingsHistory::record()
@@ -104,9 +101,6 @@ void SettingsHistory::apply(const State& s)
     m_controller->setSettings(s.settings);
     if (s.roles != m_controller->columnRoles()) {
         m_controller->setColumnRoles(s.roles);
-    }
-    if (s.maxFitRows != m_controller->maxFitRows()) {
-        m_controller->setMaxFitRows(s.maxFitRows);
     }
     if (s.compareWith != m_controller->compareChoice()) {
         m_controller->setCompareEstimator(s.compareWith);

@@ -26,14 +26,13 @@ public:
     struct State
     {
         FitSettings settings;
-        QVector<ColumnRole> roles;
-        int maxFitRows = 0;
+        QVector<ColumnRole> roles; // (the fit-row cap is in the settings: max_fit_rows)
         std::string compareWith;
         FitSettings ratio; // the Ratio view's estimator and options
         bool operator==(const State& o) const
         {
-            return settings == o.settings && roles == o.roles && maxFitRows == o.maxFitRows &&
-                   compareWith == o.compareWith && ratio == o.ratio;
+            return settings == o.settings && roles == o.roles && compareWith == o.compareWith &&
+                   ratio == o.ratio;
         }
     };
     /// Puts a state into the controller (the undo commands' action).

@@ -33,7 +33,7 @@ public:
     int panelsDrawn() const { return m_drawn; }
     int panelCount() const { return m_k * (m_k + 1) / 2; }
 
-    static constexpr int kMaxColumns = 9;
+    static constexpr int kMaxColumns = kPairPlotMaxColumns;
 
 private:
     QCPAxisRect* rectAt(int row, int column) const;

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+// seaborn's hue: per-class densities by a column, fitted on a worker for the current result.
+#include "ui/controller/hue_controller.h"
+
+#include "ui/controller/estimation_controller.h"
+#include "ui/controller/worker.h"
+
+#include <QFutureWatcher>
+
+#include <set>
+
+namespace sosrep::ui {
+
+HueController::HueController(EstimationController* session, QObject* parent)
+    : ResultController(session, parent)
+{
+    // The classes belong to a result: another result (or none) drops them, and the next one
+    // fits them again, as do new plotted columns (their grids were of the others).
+    connect(session, &EstimationController::gridsUpdated, this, [this] {
+        if (!m_column.isEmpty()) {
+            drop();
+            start();
+        }
+    });
+    // A hue of columns the new data do not have goes.
+    connect(session, &EstimationController::dataChanged, this, [this] {
+        if (!m_column.isEmpty() && !candidates().contains(m_column)) {
+            setColumn(QString());
+        }
+    });
+}
+
+QStringList HueController::candidates() const
+{
+    const Dataset& raw = session()->rawData();
+    QStringList out;
+    for (Eigen::Index j = 0; j < raw.x.cols(); ++j) {
+        std::set<double> values;
+        for (Eigen::Index i = 0; i < raw.x.rows() && int(values.size()) <= kMaxHueClasses; ++i) {
+            values.insert(raw.x(i, j));
+        }
+        if (values.size() >= 2 && int(values.size()) <= kMaxHueClasses) {
+            out << QString::fromStdString(raw.columns[size_t(j)]);
+        }
+    }
+    return out;
+}
+
+void HueController::setColumn(const QString& column)
+{
+    if (column == m_column) {
+        return;
+    }
+    drop();
+    m_column = column;
+    emit columnChanged();
+    if (column.isEmpty()) {
+        emit ready(); // the views drop the classes
+        return;
+    }
+    start();
+}
+
+void HueController::drop()
+{
+    stopJob(); // its answer is dropped; the next job gets a fresh flag
+    m_classes.reset();
+}
+
+void HueController::start()
+{
+    const FitJobResult* result = session()->result();
+    if (m_column.isEmpty() || !result || m_classes) {
+        return;
+    }
+    const Dataset& raw = session()->rawData();
+    int c = -1;
+    for (size_t j = 0; j < raw.columns.size(); ++j) {
+        c = QString::fromStdString(raw.columns[j]) == m_column ? int(j) : c;
+    }
+    if (c < 0) {
+        emit failed(tr("Hue: '%1' is not a column of these data").arg(m_column));
+        return;
+    }
+    const std::shared_ptr<std::atomic<bool>> cancel = jobFlag(); // fresh after an Esc
+    const Vector hue = raw.x.col(c);
+    const Matrix x = session()->features();
+    const FitSettings settings = result->settings;
+    const double lengthScale = result->lengthScale();
+    const Scaler scaler = session()->scaler();
+    const bool map = result->grid.logDensity.size() > 0;
+    const GridSpec grid = result->grid.spec;
+    const CurveSpec curve = curveAroundData(x, 0);
+    const std::string column = m_column.toStdString();
+    const quint64 generation = session()->resultGeneration();
+    auto* watcher = new QFutureWatcher<ClassDensities>(this);
+    connect(watcher, &QFutureWatcher<ClassDensities>::finished, this,
+            [this, watcher, generation, cancel] {
+                watcher->deleteLater();
+                ClassDensities d = watcher->result();
+                if (!isCurrent(cancel, generation)) {
+                    return; // another result or hue since: that one asks anew
+                }
+                if (d.cancelled) {
+                    emit failed(tr("Hue cancelled (Esc): choose it again to fit the classes"));
+                    return;
+                }
+                if (!d.error.empty()) {
+                    emit failed(tr("Hue: %1").arg(QString::fromStdString(d.error)));
+                    return;
+                }
+                emit progressChanged(QString(), 0, 0);
+                m_classes = std::make_shared<const ClassDensities>(std::move(d));
+                emit ready();
+            });
+    emit progressChanged(tr("fitting the hue's classes"), 0, 0);
+    watcher->setFuture(runInWorker([=] {
+        return fitClassDensities(x, hue, column, settings, lengthScale, scaler,
+                                 map ? &grid : nullptr, map ? nullptr : &curve, *cancel);
+    }));
+}
+
+} // namespace sosrep::ui

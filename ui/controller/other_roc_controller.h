@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// The Scores view's ROC panel: other estimators' curves over the same rows.
+#pragma once
+
+#include "core/types.h"
+
+#include "ui/controller/result_controller.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace sosrep::ui {
+
+/// Other estimators' ROC curves beside the session's model (Orange's ROC Analysis): each
+/// fitted through the fit route on the same rows with the same settings where it has them,
+/// for the anomaly purpose, and scored at every row, on a worker after each fit of labelled
+/// data (ready(); Esc cancels, failed() says why). Owns its choice, its scores and its job.
+class OtherRocController : public ResultController
+{
+    Q_OBJECT
+
+public:
+    struct OtherRoc
+    {
+        QString estimator;
+        Vector anomalyScores; // at every row, higher = more anomalous
+    };
+
+    explicit OtherRocController(EstimationController* session, QObject* parent = nullptr);
+
+    /// Takes the estimators and fits them for the current result (the old curves go).
+    void setEstimators(const QStringList& estimators);
+    QStringList estimators() const { return m_estimators; }
+    const std::vector<OtherRoc>& curves() const { return m_curves; }
+
+private:
+    void drop() override;
+    void start() override;
+
+    QStringList m_estimators;
+    std::vector<OtherRoc> m_curves;
+};
+
+} // namespace sosrep::ui
