@@ -152,6 +152,21 @@ void MainWindow::buildControls()
     }
 }
 
+namespace {
+
+/// A banner above the views: hidden until it has something to say, wrapped, in `colours`.
+QLabel* makeBanner(const QString& name, const QString& colours)
+{
+    auto* banner = new QLabel;
+    banner->setObjectName(name);
+    banner->setWordWrap(true);
+    banner->setStyleSheet(QStringLiteral("QLabel { %1 padding: 4px; }").arg(colours));
+    banner->setVisible(false);
+    return banner;
+}
+
+} // namespace
+
 void MainWindow::buildViews()
 {
     m_tabs = new QTabWidget(this);
@@ -212,21 +227,15 @@ void MainWindow::buildViews()
     m_tabs->addTab(m_ratio, tr("Ratio"));
     // Results that no longer match the settings stay readable but are flagged above every
     // view (and are not exported) until the next fit.
-    m_staleBanner = new QLabel;
-    m_staleBanner->setObjectName(QStringLiteral("staleBanner"));
-    m_staleBanner->setWordWrap(true);
-    m_staleBanner->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; "
-                                                "border: 1px solid #ffe69c; padding: 4px; }"));
-    m_staleBanner->setVisible(false);
+    m_staleBanner = makeBanner(QStringLiteral("staleBanner"),
+                               QStringLiteral("background: #fff3cd; color: #664d03; "
+                                              "border: 1px solid #ffe69c;"));
     // A fit that ran but needs a look (a length scale far below the rows' spacing, a tuned
     // value at its grid's edge...) says so where the numbers are, not only in the status bar.
-    m_warningBanner = new QLabel;
-    m_warningBanner->setObjectName(QStringLiteral("warningBanner"));
-    m_warningBanner->setWordWrap(true);
+    m_warningBanner = makeBanner(QStringLiteral("warningBanner"),
+                                 QStringLiteral("background: #f8d7da; color: #58151c; "
+                                                "border: 1px solid #f1aeb5;"));
     m_warningBanner->setTextFormat(Qt::PlainText);
-    m_warningBanner->setStyleSheet(QStringLiteral("QLabel { background: #f8d7da; color: #58151c; "
-                                                  "border: 1px solid #f1aeb5; padding: 4px; }"));
-    m_warningBanner->setVisible(false);
     auto* central = new QWidget;
     auto* centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(0, 0, 0, 0);

@@ -36,6 +36,62 @@ QStringList densityEstimators()
     return names;
 }
 
+/// Other curves on the 1-D view's axis, dashed, in palette colours away from the model's blues
+/// (green, vermillion, purple, orange, yellow); the model's own curve then names itself.
+void addOverlays(DensityCurvePlot::Content& c,
+                 const std::vector<OverlayController::Overlay>& overlays, const FittedModel& m)
+{
+    if (overlays.empty()) {
+        return;
+    }
+    static const int palette[] = {2, 5, 6, 0, 3};
+    int k = 0;
+    for (const OverlayController::Overlay& o : overlays) {
+        if (o.curve.logValues.size() > 0) {
+            c.overlays.push_back({o.name, colors::hueClass(palette[k++ % 5]), &o.curve, 1.0});
+        }
+    }
+    const KernelOperator* kernel = m.kernel();
+    c.curveName =
+        QString::fromStdString(m.estimator()) +
+        (kernel ? MainWindow::tr(" (ℓ = %1, fitted)").arg(kernel->spec().lengthScale, 0, 'g', 3)
+                : QString());
+}
+
+/// The 1-D view's title: what the curve is (a closed-form marginal, the density or score along
+/// the only column), the kernel and ℓ (`lengthScale`, in words), and the rows fitted.
+QString oneColumnTitle(const FittedModel& m, const DensityCurve& curve, const QString& xLabel,
+                       const FitJobResult& r, const Matrix& x, const QString& lengthScale)
+{
+    QString t = QString::fromStdString(m.estimator()).toUpper();
+    if (curve.marginal && x.cols() == 2) {
+        t += MainWindow::tr(
+                 " 1-D marginal density of %1 (the other column integrated out in closed form)")
+                 .arg(xLabel);
+    } else if (curve.marginal) {
+        t += MainWindow::tr(
+                 " 1-D marginal density of %1 (the other %2 columns integrated out in closed "
+                 "form)")
+                 .arg(xLabel)
+                 .arg(x.cols() - 1);
+    } else {
+        t += (m.kind() == DensityKind::Score ? MainWindow::tr(" normality score along %1")
+                                             : MainWindow::tr(" density of %1"))
+                 .arg(xLabel);
+    }
+    if (const KernelOperator* k = m.kernel()) {
+        t += MainWindow::tr(", %1 kernel, %2")
+                 .arg(QString::fromStdString(toString(k->spec().type)))
+                 .arg(lengthScale);
+    }
+    if (r.fitRows < x.rows()) {
+        t += MainWindow::tr("; fitted on %1 of %2 rows (seeded subsample), all drawn")
+                 .arg(r.fitRows)
+                 .arg(x.rows());
+    }
+    return t;
+}
+
 } // namespace
 
 void MainWindow::connectDensityPage()
@@ -288,51 +344,18 @@ void MainWindow::showDensityCurve()
             ++k;
         }
     }
-    if (x.cols() == 1 && !m_overlays->overlays().empty()) {
-        // Other curves on this axis, dashed, in palette colours away from the model's blues
-        // (green, vermillion, purple, orange, yellow).
-        static const int palette[] = {2, 5, 6, 0, 3};
-        int k = 0;
-        for (const OverlayController::Overlay& o : m_overlays->overlays()) {
-            if (o.curve.logValues.size() > 0) {
-                c.overlays.push_back({o.name, colors::hueClass(palette[k++ % 5]), &o.curve, 1.0});
-            }
-        }
-        const KernelOperator* kernel = m.kernel();
-        c.curveName = QString::fromStdString(m.estimator()) +
-                      (kernel ? tr(" (ℓ = %1, fitted)").arg(kernel->spec().lengthScale, 0, 'g', 3)
-                              : QString());
+    if (x.cols() == 1) {
+        addOverlays(c, m_overlays->overlays(), m);
     }
     if (m.kind() == DensityKind::Score) {
         c.scoreLevels = rowScoreLevels(
             &r->scoresModel() == &m && r->scoresReady() ? r->rowLogDensity : m.logValues(x).values);
     }
-    QString t = QString::fromStdString(m.estimator()).toUpper();
-    if (curve->marginal && x.cols() == 2) {
-        t += tr(" 1-D marginal density of %1 (the other column integrated out in closed form)")
-                 .arg(c.xLabel);
-    } else if (curve->marginal) {
-        t += tr(" 1-D marginal density of %1 (the other %2 columns integrated out in closed "
-                "form)")
-                 .arg(c.xLabel)
-                 .arg(x.cols() - 1);
-    } else {
-        t += (m.kind() == DensityKind::Score ? tr(" normality score along %1")
-                                             : tr(" density of %1"))
-                 .arg(c.xLabel);
-    }
-    if (const KernelOperator* k = m.kernel()) {
-        t += tr(", %1 kernel, %2")
-                 .arg(QString::fromStdString(toString(k->spec().type)))
-                 .arg(lengthScaleText(k->spec().lengthScale, m_controller->scaler(),
-                                      m_controller->featureNames()));
-    }
-    if (r->fitRows < x.rows()) {
-        t += tr("; fitted on %1 of %2 rows (seeded subsample), all drawn")
-                 .arg(r->fitRows)
-                 .arg(x.rows());
-    }
-    c.title = t;
+    c.title = oneColumnTitle(m, *curve, c.xLabel, *r, x,
+                             m.kernel() ? lengthScaleText(m.kernel()->spec().lengthScale,
+                                                          m_controller->scaler(),
+                                                          m_controller->featureNames())
+                                        : QString());
     plot->showContent(c);
 }
 

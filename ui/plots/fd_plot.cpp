@@ -10,6 +10,34 @@
 
 namespace sosrep::ui {
 
+namespace {
+
+/// A graph of markers alone (no line), named for the legend.
+QCPGraph* addMarkers(QCustomPlot* plot, const QCPScatterStyle& style, const QString& name)
+{
+    QCPGraph* g = plot->addGraph();
+    g->setLineStyle(QCPGraph::lsNone);
+    g->setScatterStyle(style);
+    g->setName(name);
+    return g;
+}
+
+/// The small label beside a vertical line (the spacing, the reach), at the plot's top or
+/// bottom; hidden until placed.
+QCPItemText* addLineLabel(QCustomPlot* plot, Qt::Alignment vertical, const QColor& colour)
+{
+    auto* label = new QCPItemText(plot);
+    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    label->setPositionAlignment(Qt::AlignLeft | vertical);
+    label->setFont(QFont(plot->font().family(), 8));
+    label->setColor(colour);
+    label->setPadding(QMargins(4, 2, 4, 2));
+    label->setVisible(false);
+    return label;
+}
+
+} // namespace
+
 FdPlot::FdPlot(QWidget* parent) : QCustomPlot(parent)
 {
     plotLayout()->insertRow(0);
@@ -35,26 +63,19 @@ FdPlot::FdPlot(QWidget* parent) : QCustomPlot(parent)
         QCPScatterStyle(QCPScatterStyle::ssCircle, colors::natural(), Qt::white, 7));
     m_curve->setName(QStringLiteral("J(ℓ) on the validation rows"));
     setToolTip(QStringLiteral("Click a point to refit there; the sweep stays for comparison"));
-    m_selected = addGraph();
-    m_selected->setLineStyle(QCPGraph::lsNone);
-    m_selected->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssStar, QPen(colors::standard(), 2), QBrush(), 16));
-    m_selected->setName(QStringLiteral("selected"));
-    m_fdChoice = addGraph();
-    m_fdChoice->setLineStyle(QCPGraph::lsNone);
-    m_fdChoice->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::black, 2), QBrush(), 13));
-    m_fdChoice->setName(QStringLiteral("Fisher-divergence choice ℓ_FD"));
-    m_members = addGraph();
-    m_members->setLineStyle(QCPGraph::lsNone);
-    m_members->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(colors::kde(), 2), QBrush(), 13));
-    m_members->setName(QStringLiteral("ensemble members"));
-    m_shown = addGraph();
-    m_shown->setLineStyle(QCPGraph::lsNone);
-    m_shown->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssTriangle, QPen(Qt::black, 1.5), QBrush(Qt::black), 12));
-    m_shown->setName(QStringLiteral("clicked: the model shown"));
+    m_selected = addMarkers(
+        this, QCPScatterStyle(QCPScatterStyle::ssStar, QPen(colors::standard(), 2), QBrush(), 16),
+        QStringLiteral("selected"));
+    m_fdChoice = addMarkers(
+        this, QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::black, 2), QBrush(), 13),
+        QStringLiteral("Fisher-divergence choice ℓ_FD"));
+    m_members = addMarkers(
+        this, QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(colors::kde(), 2), QBrush(), 13),
+        QStringLiteral("ensemble members"));
+    m_shown = addMarkers(
+        this,
+        QCPScatterStyle(QCPScatterStyle::ssTriangle, QPen(Qt::black, 1.5), QBrush(Qt::black), 12),
+        QStringLiteral("clicked: the model shown"));
     // The range the above-spacing rule may not choose from, shaded across the full height.
     m_excluded = new QCPItemRect(this);
     m_excluded->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
@@ -67,23 +88,11 @@ FdPlot::FdPlot(QWidget* parent) : QCustomPlot(parent)
     m_spacing = new QCPItemStraightLine(this);
     m_spacing->setPen(QPen(Qt::darkGray, 1, Qt::DashLine));
     m_spacing->setVisible(false);
-    m_spacingLabel = new QCPItemText(this);
-    m_spacingLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    m_spacingLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    m_spacingLabel->setFont(QFont(font().family(), 8));
-    m_spacingLabel->setColor(Qt::darkGray);
-    m_spacingLabel->setPadding(QMargins(4, 2, 4, 2));
-    m_spacingLabel->setVisible(false);
+    m_spacingLabel = addLineLabel(this, Qt::AlignTop, Qt::darkGray);
     m_reach = new QCPItemStraightLine(this);
     m_reach->setPen(QPen(colors::kde(), 1.5, Qt::DashDotLine));
     m_reach->setVisible(false);
-    m_reachLabel = new QCPItemText(this);
-    m_reachLabel->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    m_reachLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-    m_reachLabel->setFont(QFont(font().family(), 8));
-    m_reachLabel->setColor(colors::kde());
-    m_reachLabel->setPadding(QMargins(4, 2, 4, 2));
-    m_reachLabel->setVisible(false);
+    m_reachLabel = addLineLabel(this, Qt::AlignBottom, colors::kde());
     legend->setVisible(true);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(this, &QCustomPlot::mousePress, this, &FdPlot::onClick);
