@@ -166,28 +166,7 @@ public:
                 m_window.pairPlot(), &PairPlotController::finished, &m_window, [this] { finish(); },
                 Qt::QueuedConnection);
         } else if (parser.isSet(QStringLiteral("joint"))) {
-            // The edges' marginals are computed after the fit: the export waits for both (or
-            // goes without them when the model has no closed form, which the edges say).
-            // One feature column has no joint plot (and never gets the margins it would wait
-            // for): a refused option value, as seaborn's jointplot refuses one variable.
-            const auto ready = [this] {
-                if (m_window.controller()->features().cols() < 2) {
-                    std::fprintf(stderr,
-                                 "sosrep-studio: --joint: needs two feature columns; the data "
-                                 "has %ld\n",
-                                 long(m_window.controller()->features().cols()));
-                    QApplication::exit(kExitUsage);
-                    return;
-                }
-                const auto [top, right] = m_window.densityView()->jointPoints();
-                if ((top > 0 && right > 0) || !m_window.marginals()->unavailable().isEmpty()) {
-                    finish();
-                }
-            };
-            QObject::connect(m_window.marginals(), &MarginalController::ready, &m_window, ready,
-                             Qt::QueuedConnection);
-            QObject::connect(controller, &EstimationController::fitFinished, &m_window, ready,
-                             Qt::QueuedConnection);
+            waitForJointEdges();
         } else if (parser.isSet(QStringLiteral("overlay"))) {
             // The overlays are fitted after the fit: the export waits for them.
             QObject::connect(
@@ -200,23 +179,7 @@ public:
                 Qt::QueuedConnection);
             QObject::connect(m_window.overlays(), &OverlayController::failed, &m_window, &failFit);
         } else if (parser.isSet(QStringLiteral("roc-with"))) {
-            // The other estimators are fitted after the fit, the rows perhaps scored after it:
-            // the export waits for both.
-            if (!parser.isSet(QStringLiteral("tab"))) {
-                m_window.tabs()->setCurrentIndex(3);
-            }
-            const auto ready = [this] {
-                const auto* r = m_window.controller()->result();
-                if (r && r->scoresReady() && !m_window.otherRocs()->curves().empty()) {
-                    finish();
-                }
-            };
-            QObject::connect(m_window.otherRocs(), &OtherRocController::ready, &m_window, ready,
-                             Qt::QueuedConnection);
-            QObject::connect(controller, &EstimationController::scoresReady, &m_window, ready,
-                             Qt::QueuedConnection);
-            QObject::connect(m_window.otherRocs(), &OtherRocController::failed, &m_window,
-                             &failFit);
+            waitForOtherRocs(parser);
         } else if (parser.isSet(QStringLiteral("hue"))) {
             // The classes are fitted after the fit: the export waits for them.
             QObject::connect(
@@ -235,8 +198,66 @@ public:
                 controller, &EstimationController::fitFinished, &m_window, [this] { finish(); },
                 Qt::QueuedConnection);
         }
-        // When each view had its data, from the process's start (sosrep-bench --speed reads
-        // these lines).
+        announceViews(parser.isSet(QStringLiteral("pairplot")));
+        // Queued: an error raised before the event loop runs still ends it.
+        QObject::connect(controller, &EstimationController::errorOccurred, &m_window, &failFit,
+                         Qt::QueuedConnection);
+    }
+
+private:
+    /// --joint: the edges' marginals are computed after the fit: the export waits for both (or
+    /// goes without them when the model has no closed form, which the edges say).
+    void waitForJointEdges()
+    {
+        EstimationController* controller = m_window.controller();
+        // One feature column has no joint plot (and never gets the margins it would wait
+        // for): a refused option value, as seaborn's jointplot refuses one variable.
+        const auto ready = [this] {
+            if (m_window.controller()->features().cols() < 2) {
+                std::fprintf(stderr,
+                             "sosrep-studio: --joint: needs two feature columns; the data "
+                             "has %ld\n",
+                             long(m_window.controller()->features().cols()));
+                QApplication::exit(kExitUsage);
+                return;
+            }
+            const auto [top, right] = m_window.densityView()->jointPoints();
+            if ((top > 0 && right > 0) || !m_window.marginals()->unavailable().isEmpty()) {
+                finish();
+            }
+        };
+        QObject::connect(m_window.marginals(), &MarginalController::ready, &m_window, ready,
+                         Qt::QueuedConnection);
+        QObject::connect(controller, &EstimationController::fitFinished, &m_window, ready,
+                         Qt::QueuedConnection);
+    }
+
+    /// --roc-with: the other estimators are fitted after the fit, the rows perhaps scored
+    /// after it: the export waits for both.
+    void waitForOtherRocs(const QCommandLineParser& parser)
+    {
+        EstimationController* controller = m_window.controller();
+        if (!parser.isSet(QStringLiteral("tab"))) {
+            m_window.tabs()->setCurrentIndex(3);
+        }
+        const auto ready = [this] {
+            const auto* r = m_window.controller()->result();
+            if (r && r->scoresReady() && !m_window.otherRocs()->curves().empty()) {
+                finish();
+            }
+        };
+        QObject::connect(m_window.otherRocs(), &OtherRocController::ready, &m_window, ready,
+                         Qt::QueuedConnection);
+        QObject::connect(controller, &EstimationController::scoresReady, &m_window, ready,
+                         Qt::QueuedConnection);
+        QObject::connect(m_window.otherRocs(), &OtherRocController::failed, &m_window, &failFit);
+    }
+
+    /// When each view had its data, from the process's start (sosrep-bench --speed reads
+    /// these lines).
+    void announceViews(bool pairPlot)
+    {
+        EstimationController* controller = m_window.controller();
         const auto say = [this](const char* what) {
             return [this, what] {
                 std::printf("%s ready %.2f s after start\n", what,
@@ -250,7 +271,7 @@ public:
                          say("scores view"));
         QObject::connect(controller, &EstimationController::comparisonReady, &m_window,
                          say("compare view"));
-        if (parser.isSet(QStringLiteral("pairplot"))) {
+        if (pairPlot) {
             QObject::connect(m_window.pairPlot(), &PairPlotController::panelReady, &m_window,
                              [say](int index) {
                                  if (index == 0) {
@@ -260,12 +281,8 @@ public:
             QObject::connect(m_window.pairPlot(), &PairPlotController::finished, &m_window,
                              say("pair plot"));
         }
-        // Queued: an error raised before the event loop runs still ends it.
-        QObject::connect(controller, &EstimationController::errorOccurred, &m_window, &failFit,
-                         Qt::QueuedConnection);
     }
 
-private:
     /// --marginal: the column by name; an unknown column or a model without a closed-form
     /// marginal is a refused option value.
     void showMarginal(const QString& column)
@@ -378,59 +395,12 @@ private:
 
 } // namespace
 
-int main(int argc, char* argv[])
+/// The options that depend on the data read (a hue column, the ratio's split column, one
+/// feature column for overlays, labels for ROC curves, three columns for a pair plot): checked
+/// and applied once they are read; 0, or the exit code of a refused value.
+int applyDataOptions(const QCommandLineParser& parser, MainWindow& window)
 {
-    QElapsedTimer sinceStart;
-    sinceStart.start();
-    sosrep::app::tuneAllocator();
-    // The whole process computes without subnormal numbers (issue 48); threads started later
-    // inherit the mode.
-    const sosrep::FlushSubnormalsScope flushed(
-        sosrep::FlushSubnormalsScope::Threads::CallerAndPool);
-    QApplication app(argc, argv);
-    // Qt set LC_NUMERIC from the session (a German desktop reads "0,5"); the core's messages
-    // and any C library parsing must stay in the C locale. Qt's own QLocale is unaffected.
-    std::setlocale(LC_NUMERIC, "C");
-    QApplication::setApplicationName(QStringLiteral("SOSREP Studio"));
-    QApplication::setOrganizationName(QStringLiteral("SOSREP"));
-    // Matches resources/sosrep-studio.desktop (the window's icon and name on Wayland docks).
-    QGuiApplication::setDesktopFileName(QStringLiteral("sosrep-studio"));
-    QCommandLineParser parser;
-    sosrep::app::addStudioOptions(parser);
-    parser.process(app);
-    if (const QString problem = sosrep::app::checkStudioOptions(parser); !problem.isEmpty()) {
-        std::fprintf(stderr, "sosrep-studio: %s\n", qPrintable(problem));
-        return kExitUsage;
-    }
-
-    MainWindow window;
-    const QSize asked = sosrep::app::askedSize(parser);
-    if (asked.isValid()) {
-        window.resize(asked);
-    }
-    window.show();
     EstimationController* controller = window.controller();
-    if (const int refused = applyModelOptions(parser, window)) {
-        return refused;
-    }
-    const QString shot = parser.value(QStringLiteral("screenshot"));
-    const QString plotFile = parser.value(QStringLiteral("export-plot"));
-    const bool batch = !shot.isEmpty() || !plotFile.isEmpty();
-    const bool fitNow = batch || parser.isSet(QStringLiteral("demo"));
-    window.setBatch(batch);
-    if (const auto scale = sosrep::app::mapScaleFromText(parser.value("color-scale"))) {
-        window.setMapScale(*scale);
-    }
-    window.setJoint(parser.isSet(QStringLiteral("joint")));
-    if (!parser.positionalArguments().isEmpty()) {
-        if (!window.openFile(parser.positionalArguments().first()) && batch) {
-            // Nothing to wait for: say why and stop (the command line's data exit code).
-            std::fprintf(stderr, "sosrep-studio: %s\n", qPrintable(window.lastError()));
-            return kExitData;
-        }
-    } else if (fitNow) {
-        controller->generateToy(sosrep::ToyKind::TwoMoons, 500, 0);
-    }
     if (parser.isSet(QStringLiteral("hue"))) {
         // A column of a few values of these data (known only once they are read).
         const QString hue = parser.value(QStringLiteral("hue"));
@@ -495,6 +465,65 @@ int main(int argc, char* argv[])
                      "data have %d: the Density tab's map shows them)\n",
                      int(controller->features().cols()));
         return kExitUsage;
+    }
+    return 0;
+}
+
+int main(int argc, char* argv[])
+{
+    QElapsedTimer sinceStart;
+    sinceStart.start();
+    sosrep::app::tuneAllocator();
+    // The whole process computes without subnormal numbers (issue 48); threads started later
+    // inherit the mode.
+    const sosrep::FlushSubnormalsScope flushed(
+        sosrep::FlushSubnormalsScope::Threads::CallerAndPool);
+    QApplication app(argc, argv);
+    // Qt set LC_NUMERIC from the session (a German desktop reads "0,5"); the core's messages
+    // and any C library parsing must stay in the C locale. Qt's own QLocale is unaffected.
+    std::setlocale(LC_NUMERIC, "C");
+    QApplication::setApplicationName(QStringLiteral("SOSREP Studio"));
+    QApplication::setOrganizationName(QStringLiteral("SOSREP"));
+    // Matches resources/sosrep-studio.desktop (the window's icon and name on Wayland docks).
+    QGuiApplication::setDesktopFileName(QStringLiteral("sosrep-studio"));
+    QCommandLineParser parser;
+    sosrep::app::addStudioOptions(parser);
+    parser.process(app);
+    if (const QString problem = sosrep::app::checkStudioOptions(parser); !problem.isEmpty()) {
+        std::fprintf(stderr, "sosrep-studio: %s\n", qPrintable(problem));
+        return kExitUsage;
+    }
+
+    MainWindow window;
+    const QSize asked = sosrep::app::askedSize(parser);
+    if (asked.isValid()) {
+        window.resize(asked);
+    }
+    window.show();
+    EstimationController* controller = window.controller();
+    if (const int refused = applyModelOptions(parser, window)) {
+        return refused;
+    }
+    const QString shot = parser.value(QStringLiteral("screenshot"));
+    const QString plotFile = parser.value(QStringLiteral("export-plot"));
+    const bool batch = !shot.isEmpty() || !plotFile.isEmpty();
+    const bool fitNow = batch || parser.isSet(QStringLiteral("demo"));
+    window.setBatch(batch);
+    if (const auto scale = sosrep::app::mapScaleFromText(parser.value("color-scale"))) {
+        window.setMapScale(*scale);
+    }
+    window.setJoint(parser.isSet(QStringLiteral("joint")));
+    if (!parser.positionalArguments().isEmpty()) {
+        if (!window.openFile(parser.positionalArguments().first()) && batch) {
+            // Nothing to wait for: say why and stop (the command line's data exit code).
+            std::fprintf(stderr, "sosrep-studio: %s\n", qPrintable(window.lastError()));
+            return kExitData;
+        }
+    } else if (fitNow) {
+        controller->generateToy(sosrep::ToyKind::TwoMoons, 500, 0);
+    }
+    if (const int refused = applyDataOptions(parser, window)) {
+        return refused;
     }
     const bool ratioRun = setUpRatio(parser, controller);
     BatchRun run(window, asked, shot, plotFile, sinceStart); // lives as long as the event loop
