@@ -219,6 +219,94 @@ PreparedTraining prepareWeighted(const Dataset& train, const Vector& weights,
     return prepared;
 }
 
+/// A DataFrame's column names on `train` (None: leave them): the model file keeps them, so
+/// `sosrep score` reads the DataFrame's own CSV with it.
+void nameColumns(Dataset& train, const py::object& columns)
+{
+    if (columns.is_none()) {
+        return;
+    }
+    auto names = columns.cast<std::vector<std::string>>();
+    if (Eigen::Index(names.size()) != train.dim()) {
+        throw py::value_error("columns: " + std::to_string(names.size()) + " names for " +
+                              std::to_string(train.dim()) + " columns");
+    }
+    train.columns = std::move(names);
+}
+
+/// purpose=auto: `settings` become the anomaly purpose's, and the rows are scaled anew where
+/// its scaling (scale=auto) comes to another kind on them than the density's (else nullopt:
+/// the density's rows serve both).
+std::optional<PreparedTraining> anomalyRows(const Dataset& train, const Vector& weights,
+                                            const PreparedTraining& prepared, FitSettings& settings)
+{
+    const ScalingKind density = scalingOf(settings.values);
+    settings.values.set("purpose", "anomaly");
+    if (scalingOf(settings.values) == density) {
+        return std::nullopt;
+    }
+    PreparedTraining own = prepareWeighted(train, weights, settings);
+    if (own.scaler.kind == prepared.scaler.kind) {
+        return std::nullopt;
+    }
+    return own;
+}
+
+/// The second sample q of a ratio, scaled as X was (its columns named as X's; X has `dim`).
+Matrix secondSampleOf(const py::object& second, const Dataset& train, Eigen::Index dim,
+                      const Scaler& scaler)
+{
+    const ArrayRows qRows(second.cast<py::array>(), "q");
+    if (qRows.cols() != dim) {
+        throw py::value_error("q: has " + std::to_string(qRows.cols()) + " columns, X has " +
+                              std::to_string(dim));
+    }
+    Dataset qData = datasetOf(qRows, "q");
+    qData.columns = train.columns;
+    return applyToOther(scaler, qData);
+}
+
+/// The anomaly purpose's fit data: its own scaled rows (moved out of `own`), or the density's.
+FitData anomalyDataOf(const FitData& density, std::optional<PreparedTraining>& own)
+{
+    FitData out;
+    out.train = own ? std::move(own->x) : density.train;
+    out.validation = density.validation;
+    out.source = density.source;
+    out.scaler = own ? own->scaler : density.scaler;
+    out.weights = density.weights;
+    return out;
+}
+
+/// fitModel with the GIL released, its model checked: Ctrl+C or an error of the progress
+/// callback raises in Python, a model that cannot be used throws as checkUsable says.
+FitOutcome fitUsable(const FitData& data, const FitSettings& settings, const FitObserver& observer)
+{
+    FitOutcome f;
+    {
+        const ComputeSection compute;
+        f = fitModel(data, settings, observer);
+    }
+    if (PyErr_Occurred() || f.cancelled || !f.model) {
+        throw py::error_already_set(); // KeyboardInterrupt, or the progress callback's error
+    }
+    checkUsable(*f.model);
+    return f;
+}
+
+/// The fit's rows: X scaled (moved out of `prepared`: the fit holds one copy), its weights,
+/// no validation rows of its own (the tuning splits X), log values per unit of X's columns.
+FitData fitDataOf(PreparedTraining& prepared, const Vector& weights, Eigen::Index dim)
+{
+    FitData data;
+    data.train = std::move(prepared.x);
+    data.weights = weights;
+    data.validation = Matrix(0, dim);
+    data.source = "X";
+    data.scaler = prepared.scaler;
+    return data;
+}
+
 } // namespace
 
 std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
@@ -230,54 +318,23 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
     const FitSettings settings = fitSettingsOf(estimator, options);
     const ArrayRows rows(x, "X");
     Dataset train = datasetOf(rows, "X");
-    if (!columns.is_none()) {
-        // A DataFrame's column names: the model file keeps them, so `sosrep score` reads the
-        // DataFrame's own CSV with it.
-        auto names = columns.cast<std::vector<std::string>>();
-        if (Eigen::Index(names.size()) != train.dim()) {
-            throw py::value_error("columns: " + std::to_string(names.size()) + " names for " +
-                                  std::to_string(train.dim()) + " columns");
-        }
-        train.columns = std::move(names);
-    }
+    nameColumns(train, columns);
     const Vector weights = rowWeightsOf(sampleWeight, train.x.rows());
     PreparedTraining prepared = prepareWeighted(train, weights, settings);
-    // purpose=auto: the anomaly purpose's settings, and its own scaled rows where its scaling
-    // (scale=auto) comes to another kind on these rows than the density's.
     const bool purposeAuto =
         purposeLeftAuto(estimator, options, !second.is_none() || !qValues.is_none());
     FitSettings anomalySettings = settings;
     std::optional<PreparedTraining> anomalyPrepared;
     if (purposeAuto) {
-        anomalySettings.values.set("purpose", "anomaly");
-        if (scalingOf(anomalySettings.values) != scalingOf(settings.values)) {
-            PreparedTraining own = prepareWeighted(train, weights, anomalySettings);
-            if (own.scaler.kind != prepared.scaler.kind) {
-                anomalyPrepared = std::move(own);
-            }
-        }
+        anomalyPrepared = anomalyRows(train, weights, prepared, anomalySettings);
     }
     // The fit holds one double copy of X, the scaled one: the raw copy goes before it starts.
     const Eigen::Index trainDim = train.dim();
     train.x = Matrix();
-    FitData data;
-    data.train = std::move(prepared.x);
-    data.weights = weights;
-    data.validation = Matrix(0, trainDim);
-    data.source = "X";
-    data.scaler = prepared.scaler; // log values per unit of X's columns
-    Matrix q;
-    if (!second.is_none()) {
-        const ArrayRows qRows(second.cast<py::array>(), "q");
-        if (qRows.cols() != trainDim) {
-            throw py::value_error("q: has " + std::to_string(qRows.cols()) + " columns, X has " +
-                                  std::to_string(trainDim));
-        }
-        Dataset qData = datasetOf(qRows, "q");
-        qData.columns = train.columns;
-        q = applyToOther(prepared.scaler, qData);
-        data.second = &q;
-    }
+    FitData data = fitDataOf(prepared, weights, trainDim);
+    const Matrix q =
+        second.is_none() ? Matrix() : secondSampleOf(second, train, trainDim, prepared.scaler);
+    data.second = second.is_none() ? nullptr : &q;
     Vector values;
     if (!qValues.is_none()) {
         values = typeTwoValues(qValues, data.train, prepared.scaler);
@@ -295,30 +352,15 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
         watch.last = false;
     }
     const FitObserver observer = watch.observer();
-    FitOutcome f;
-    {
-        const ComputeSection compute;
-        f = fitModel(data, settings, observer);
-    }
-    if (PyErr_Occurred() || f.cancelled || !f.model) {
-        throw py::error_already_set(); // KeyboardInterrupt, or the progress callback's error
-    }
-    checkUsable(*f.model);
+    FitOutcome f = fitUsable(data, settings, observer);
     const bool anomalyToo =
         purposeAuto && (anomalyPrepared || (f.search && ruleFollowsPurpose(settings)));
-    FitData anomalyData;
-    if (anomalyToo) {
-        // modelOf takes data.train: each model keeps its rows.
-        anomalyData.train = anomalyPrepared ? std::move(anomalyPrepared->x) : data.train;
-        anomalyData.validation = data.validation;
-        anomalyData.source = data.source;
-        anomalyData.scaler = anomalyPrepared ? anomalyPrepared->scaler : data.scaler;
-        anomalyData.weights = data.weights;
-    }
+    // modelOf takes data.train: each model keeps its rows.
+    FitData anomalyData = anomalyToo ? anomalyDataOf(data, anomalyPrepared) : FitData();
     auto m = modelOf(f, data, settings, prepared, train.columns);
     const auto asked = options.find("purpose");
     if (settings.values.has("purpose") && (asked == options.end() || asked->second == "auto")) {
-        // The file holds the density (purpose=auto resolves to it, as `sosrep fit`), and says
+        // The file holds the density (purpose=auto resolves to it, as `sosrep fit`) and says
         // what was asked, so sosrep.load gives back purpose='auto' as it was set.
         m->saved.provenance["purpose_asked"] = "auto";
     }
@@ -332,15 +374,7 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
         watch.from = watch.to;
         watch.to = 1000;
         watch.last = true;
-        FitOutcome a;
-        {
-            const ComputeSection compute;
-            a = fitModel(anomalyData, anomalySettings, observer);
-        }
-        if (PyErr_Occurred() || a.cancelled || !a.model) {
-            throw py::error_already_set();
-        }
-        checkUsable(*a.model);
+        FitOutcome a = fitUsable(anomalyData, anomalySettings, observer);
         m->anomaly = modelOf(a, anomalyData, anomalySettings,
                              anomalyPrepared ? *anomalyPrepared : prepared, train.columns);
         m->anomalyNote =
