@@ -273,10 +273,8 @@ void OutputSet::rollBack(size_t renamed)
     }
 }
 
-void OutputSet::commit()
+std::vector<JournalEntry> OutputSet::journalEntries()
 {
-    // The journal names every file the commit will touch before any is made, so that a run
-    // killed at any step can be completed or undone by the next (output_journal.h).
     std::vector<JournalEntry> journaled;
     size_t index = 0;
     for (Entry& e : m_entries) {
@@ -297,23 +295,11 @@ void OutputSet::commit()
         journaled.push_back(j);
         ++index;
     }
-    if (journaled.empty()) {
-        m_committed = true;
-        return;
-    }
-    // Sets sharing a folder commit one after the other; a target that changed since plan()
-    // was written by someone else meanwhile: said, then replaced.
-    std::vector<std::string> folders;
-    for (const JournalEntry& j : journaled) {
-        folders.push_back(folderOf(j.target));
-    }
-    std::unique_ptr<FolderLocks> locked;
-    try {
-        locked = std::make_unique<FolderLocks>(folders);
-    } catch (...) {
-        discard();
-        throw;
-    }
+    return journaled;
+}
+
+void OutputSet::noteTargetsChangedMeanwhile()
+{
     for (const Entry& e : m_entries) {
         if (e.input || e.fd < 0) {
             continue;
@@ -330,29 +316,10 @@ void OutputSet::commit()
                               e.option + " replaced it");
         }
     }
-    OutputJournal journal(journaled, m_step);
-    try {
-        journal.record(JournalState::Prepared);
-        linkStaged();
-        step("linked");
-        keepOldFiles();
-        step("kept");
-    } catch (...) {
-        discard();
-        journal.remove();
-        throw;
-    }
-    // From here a signal waits for the renames to be done, and a kill is recovered forward.
-    const DeferredSignals signalsWait;
-    try {
-        journal.record(JournalState::Forward);
-    } catch (...) {
-        discard();
-        journal.remove();
-        throw;
-    }
-    // Rename over the targets (atomic per file, within one directory); on a failure put back
-    // the targets already replaced, so the outputs stay all old or all new.
+}
+
+std::vector<std::string> OutputSet::renameOverTargets(OutputJournal& journal)
+{
     std::vector<std::string> dirs;
     size_t renamed = 0;
     for (Entry& e : m_entries) {
@@ -384,6 +351,54 @@ void OutputSet::commit()
             dirs.push_back(dir);
         }
     }
+    return dirs;
+}
+
+void OutputSet::commit()
+{
+    // The journal names every file the commit will touch before any is made, so that a run
+    // killed at any step can be completed or undone by the next (output_journal.h).
+    std::vector<JournalEntry> journaled = journalEntries();
+    if (journaled.empty()) {
+        m_committed = true;
+        return;
+    }
+    // Sets sharing a folder commit one after the other; a target that changed since plan()
+    // was written by someone else meanwhile: said, then replaced.
+    std::vector<std::string> folders;
+    for (const JournalEntry& j : journaled) {
+        folders.push_back(folderOf(j.target));
+    }
+    std::unique_ptr<FolderLocks> locked;
+    try {
+        locked = std::make_unique<FolderLocks>(folders);
+    } catch (...) {
+        discard();
+        throw;
+    }
+    noteTargetsChangedMeanwhile();
+    OutputJournal journal(journaled, m_step);
+    try {
+        journal.record(JournalState::Prepared);
+        linkStaged();
+        step("linked");
+        keepOldFiles();
+        step("kept");
+    } catch (...) {
+        discard();
+        journal.remove();
+        throw;
+    }
+    // From here a signal waits for the renames to be done, and a kill is recovered forward.
+    const DeferredSignals signalsWait;
+    try {
+        journal.record(JournalState::Forward);
+    } catch (...) {
+        discard();
+        journal.remove();
+        throw;
+    }
+    const std::vector<std::string> dirs = renameOverTargets(journal);
     for (Entry& e : m_entries) {
         if (!e.backupName.empty()) {
             ::unlink(e.backupName.c_str());

@@ -10,6 +10,9 @@
 
 namespace sosrep::io {
 
+struct JournalEntry;
+class OutputJournal;
+
 /// The outputs of one command, written all or nothing.
 ///
 /// plan() checks each output path before any computation starts (its directory exists and is
@@ -86,6 +89,14 @@ private:
     static std::string canonicalOf(const std::string& path);
     void discard();
     static std::string sideName(const Entry& e, const char* kind, size_t index);
+    /// Names every file the commit will touch (new, old and target names) for the journal.
+    std::vector<JournalEntry> journalEntries();
+    /// Notes the targets another program wrote or removed since plan() (they are replaced).
+    void noteTargetsChangedMeanwhile();
+    /// Renames each staged file over its target (atomic per file, within one directory); on
+    /// a failure puts back the targets already replaced, so the outputs stay all old or all
+    /// new, and throws. Returns the folders written, to be synced.
+    std::vector<std::string> renameOverTargets(OutputJournal& journal);
     void linkStaged();
     void keepOldFiles();
     void rollBack(size_t renamed);
