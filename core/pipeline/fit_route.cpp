@@ -329,26 +329,96 @@ void checkWeights(const FitData& data, const Estimator& estimator)
 
 /// The fit's stages in order (sweep, final fit or members), each reporting its progress in its
 /// own units as a fraction of the whole fit.
+/// Rows whose weights the fit route uses as they come, or nullopt when they are fine: weights
+/// scaled by a power of two to a largest weight in [1, 2) (exact, so nothing moves by a bit,
+/// and no sum of them overflows: equal weights of 1e306 summed to infinity and tuned another
+/// length scale), then the rows of positive weight in order of value (weightedRowsInOrder).
+std::optional<FitData> weightedRowsForFit(const FitData& data, const Estimator& estimator)
+{
+    if (data.weights.size() == 0) {
+        return std::nullopt;
+    }
+    checkWeights(data, estimator);
+    const int exponent = std::ilogb(data.weights.maxCoeff());
+    if (exponent != 0) {
+        FitData scaled = data;
+        scaled.weights =
+            data.weights.unaryExpr([exponent](double v) { return std::ldexp(v, -exponent); });
+        return scaled;
+    }
+    return weightedRowsInOrder(data);
+}
+
+/// What the tuning validated on, in the summary's words: "5-fold", "test", "split-80-20",
+/// with the number of validation rows when the sweep scored a subsample of them.
+std::string validationWords(const std::vector<SweepFold>& folds, const FitSettings& settings,
+                            bool subsampled)
+{
+    std::string out = folds.size() > 1 ? std::to_string(folds.size()) + "-fold"
+                      : settings.values.text("validation") == "test" ? "test"
+                                                                     : "split-80-20";
+    if (subsampled) {
+        out += " (" + std::to_string(folds.front().validation.rows()) + " validation rows)";
+    }
+    return out;
+}
+
+/// A rank scaling's change of units differs by row: the held-out curve's mean log densities
+/// move by the validation rows' mean log-derivative (weighted, as the curve's means). Zero for
+/// an affine scaling, whose shift the model's own logUnitShift carries.
+double meanValidationUnitShift(const Scaler& scaler, const std::vector<SweepFold>& folds)
+{
+    if (scaler.isAffine()) {
+        return 0.0;
+    }
+    double sum = 0.0;
+    double rows = 0.0;
+    for (const SweepFold& f : folds) {
+        const Vector d = scaler.logDerivativeRows(f.validation);
+        const Vector& w = f.validationWeights;
+        sum += w.size() > 0 ? w.dot(d) : d.sum();
+        rows += w.size() > 0 ? w.sum() : double(f.validation.rows());
+    }
+    return rows > 0.0 ? sum / rows : 0.0;
+}
+
+/// What the selection says that a user must read: a fallback to the global minimum, a reach
+/// computed with fewer neighbours than asked.
+void warnAboutSelection(const SearchResult& r, const SearchConfig& config,
+                        std::vector<std::string>& warnings)
+{
+    if (r.selection.reason.rfind("global_minimum_fallback", 0) == 0) {
+        warnings.push_back("no stable local minimum of the Fisher divergence where the rule "
+                           "looks: the global minimum was taken; look at the curve before "
+                           "trusting this length scale");
+    }
+    if (r.reachNeighbours > 0 && r.reachNeighbours < config.reachNeighbours) {
+        warnings.push_back(
+            "--reach-neighbours " + std::to_string(config.reachNeighbours) +
+            " is more than the rows the tuning fits on: the neighbourhood reach uses k = " +
+            std::to_string(r.reachNeighbours));
+    }
+}
+
+/// The likelihood rule's curve in the model's units: its held-out mean log densities move by
+/// the same change of units as the model's values (`shift`).
+void shiftHeldOutLikelihoods(FitOutcome& out, const FitSettings& settings, double shift)
+{
+    if (!out.search || searchConfigFrom(settings.values).rule != SelectionRule::HeldOutLikelihood) {
+        return;
+    }
+    for (FdPoint& p : out.search->curve) {
+        p.heldOutLogLikelihood += std::isfinite(p.heldOutLogLikelihood) ? shift : 0.0;
+    }
+}
+
 FitOutcome fitStages(const FitData& data, const FitSettings& settings, const FitObserver& observer)
 {
     const auto start = std::chrono::steady_clock::now();
     const Estimator& estimator = EstimatorRegistry::instance().get(settings.estimator);
     const Capabilities caps = estimator.capabilities();
-    if (data.weights.size() > 0) {
-        checkWeights(data, estimator);
-        // Weights scaled by a power of two to a largest weight in [1, 2): exact, so nothing
-        // moves by a bit, and no sum of them overflows (equal weights of 1e306 summed to
-        // infinity and tuned another length scale).
-        const int exponent = std::ilogb(data.weights.maxCoeff());
-        if (exponent != 0) {
-            FitData scaled = data;
-            scaled.weights =
-                data.weights.unaryExpr([exponent](double v) { return std::ldexp(v, -exponent); });
-            return fitStages(scaled, settings, observer);
-        }
-        if (const std::optional<FitData> rows = weightedRowsInOrder(data)) {
-            return fitStages(*rows, settings, observer);
-        }
+    if (const std::optional<FitData> rows = weightedRowsForFit(data, estimator)) {
+        return fitStages(*rows, settings, observer);
     }
     // Weights for the final fit and the rules of thumb; the folds carry their own.
     const Vector* weights = data.weights.size() > 0 ? &data.weights : nullptr;
@@ -369,12 +439,8 @@ FitOutcome fitStages(const FitData& data, const FitSettings& settings, const Fit
         std::string subsampled;
         const std::vector<SweepFold> folds =
             sweepFolds(data, settings, config, kernel.seed, &subsampled);
-        out.validation = folds.size() > 1 ? std::to_string(folds.size()) + "-fold"
-                         : settings.values.text("validation") == "test" ? "test"
-                                                                        : "split-80-20";
+        out.validation = validationWords(folds, settings, !subsampled.empty());
         if (!subsampled.empty()) {
-            out.validation +=
-                " (" + std::to_string(folds.front().validation.rows()) + " validation rows)";
             out.warnings.push_back(subsampled);
         }
         const SearchResult r =
@@ -384,31 +450,9 @@ FitOutcome fitStages(const FitData& data, const FitSettings& settings, const Fit
             return out;
         }
         out.search = r;
-        if (!data.scaler.isAffine()) {
-            // A rank scaling's change of units differs by row: the held-out curve's mean log
-            // densities move by the validation rows' mean log-derivative.
-            double sum = 0.0;
-            double rows = 0.0; // weighted, as the curve's means
-            for (const SweepFold& f : folds) {
-                const Vector d = data.scaler.logDerivativeRows(f.validation);
-                const Vector& w = f.validationWeights;
-                sum += w.size() > 0 ? w.dot(d) : d.sum();
-                rows += w.size() > 0 ? w.sum() : double(f.validation.rows());
-            }
-            validationUnitShift = rows > 0.0 ? sum / rows : 0.0;
-        }
+        validationUnitShift = meanValidationUnitShift(data.scaler, folds);
         kernel.lengthScale = r.selectedLengthScale();
-        if (r.selection.reason.rfind("global_minimum_fallback", 0) == 0) {
-            out.warnings.push_back("no stable local minimum of the Fisher divergence where the "
-                                   "rule looks: the global minimum was taken; look at the curve "
-                                   "before trusting this length scale");
-        }
-        if (r.reachNeighbours > 0 && r.reachNeighbours < config.reachNeighbours) {
-            out.warnings.push_back(
-                "--reach-neighbours " + std::to_string(config.reachNeighbours) +
-                " is more than the rows the tuning fits on: the neighbourhood reach uses k = " +
-                std::to_string(r.reachNeighbours));
-        }
+        warnAboutSelection(r, config, out.warnings);
         if (r.selection.memberScales.size() > 1) {
             // The multi-scale rules fit their members on the first fold and rank against its
             // validation rows.
@@ -441,13 +485,7 @@ FitOutcome fitStages(const FitData& data, const FitSettings& settings, const Fit
     diagnoseFit(*model, data.train, caps.usesKernel ? &kernel : nullptr,
                 out.search ? &*out.search : nullptr, out.warnings);
     model->setDataUnits(data.scaler);
-    if (out.search && searchConfigFrom(settings.values).rule == SelectionRule::HeldOutLikelihood) {
-        for (FdPoint& p : out.search->curve) { // mean log densities: the same change of units
-            p.heldOutLogLikelihood += std::isfinite(p.heldOutLogLikelihood)
-                                          ? model->logUnitShift() + validationUnitShift
-                                          : 0.0;
-        }
-    }
+    shiftHeldOutLikelihoods(out, settings, model->logUnitShift() + validationUnitShift);
     out.model = std::move(model);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return out;
