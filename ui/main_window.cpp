@@ -2,7 +2,7 @@
 // The main window: panels, views, actions and the status bar.
 #include "ui/main_window.h"
 
-#include "ui/density_units.h"
+#include "ui/controller/density_units.h"
 
 #include "core/errors.h"
 #include "core/estimators/common_options.h"

@@ -2,12 +2,12 @@
 // The Density tab's 1-D views: the density of a single column, and the closed-form marginal
 // of a plotted column chosen beside the 2-D map.
 #include "core/kernels/kernel_operator.h"
+#include "ui/controller/density_units.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/hue_controller.h"
 #include "ui/controller/marginal_controller.h"
 #include "ui/controller/overlay_controller.h"
 #include "ui/controller/pair_plot_controller.h"
-#include "ui/density_units.h"
 #include "ui/main_window.h"
 
 #include "core/estimators/registry.h"

@@ -7,10 +7,10 @@
 
 #include "core/estimators/registry.h"
 #include "core/metrics/auc.h"
+#include "ui/controller/density_units.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/other_roc_controller.h"
 #include "ui/controller/threshold_controller.h"
-#include "ui/density_units.h"
 #include "ui/panels/outlier_bar.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"

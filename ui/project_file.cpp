@@ -9,8 +9,8 @@
 #include "core/io/project_format.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/hue_controller.h"
+#include "ui/controller/json_bridge.h"
 #include "ui/controller/threshold_controller.h"
-#include "ui/json_bridge.h"
 
 #include <QCryptographicHash>
 #include <QFile>

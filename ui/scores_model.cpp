@@ -2,7 +2,7 @@
 // The table model of the Scores view.
 #include "ui/scores_model.h"
 
-#include "ui/density_units.h"
+#include "ui/controller/density_units.h"
 
 #include <algorithm>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The Density tab's 1-D views (issue 24): the density of a single column as kdeplot draws it,
 // a detector's score along it, and the closed-form marginal of a plotted column for d > 2.
+#include "ui/controller/density_units.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/marginal_controller.h"
-#include "ui/density_units.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_curve_plot.h"
 #include "ui/plots/density_heatmap.h"

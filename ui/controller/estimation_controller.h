@@ -9,7 +9,7 @@
 #include "core/estimators/fit_settings.h"
 #include "ui/controller/class_densities.h"
 #include "ui/controller/fit_job.h"
-#include "ui/panels/option_editor.h"
+#include "ui/controller/option_host.h"
 
 #include <QFutureWatcher>
 #include <QObject>

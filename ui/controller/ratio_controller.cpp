@@ -13,9 +13,9 @@
 #include "core/pipeline/fit_route.h"
 #include "core/ratio/expression.h"
 #include "ui/controller/estimation_controller.h"
+#include "ui/controller/json_bridge.h"
 #include "ui/controller/option_labels.h"
 #include "ui/controller/worker.h"
-#include "ui/json_bridge.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

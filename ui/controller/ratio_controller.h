@@ -7,7 +7,7 @@
 #include "core/estimators/fit_settings.h"
 #include "core/estimators/ratio_model.h"
 #include "core/ratio/importance_weights.h"
-#include "ui/panels/option_editor.h"
+#include "ui/controller/option_host.h"
 
 #include <QFutureWatcher>
 #include <QJsonObject>

@@ -5,8 +5,8 @@
 #include "core/estimators/common_options.h"
 #include "core/estimators/registry.h"
 #include "core/tuning/length_scale_rules.h"
+#include "ui/controller/density_units.h"
 #include "ui/controller/estimation_controller.h"
-#include "ui/density_units.h"
 #include "ui/panels/option_editor.h"
 
 #include <QComboBox>

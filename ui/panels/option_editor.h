@@ -4,6 +4,7 @@
 
 #include "core/estimators/fit_settings.h"
 #include "core/estimators/option.h"
+#include "ui/controller/option_host.h"
 
 #include <QWidget>
 
@@ -15,19 +16,6 @@ class QSlider;
 class QSpinBox;
 
 namespace sosrep::ui {
-
-/// What option editors edit: settings that check each value as it is set (the main fit's, the
-/// Ratio view's).
-class OptionHost
-{
-public:
-    virtual ~OptionHost() = default;
-    virtual const FitSettings& optionSettings() const = 0;
-    /// Checks and sets one option; a refused value is reported by the host, which returns false.
-    virtual bool setOption(const std::string& name, const std::string& value) = 0;
-    /// The rows the settings will be fitted on (options may apply only beyond a size).
-    virtual Eigen::Index optionRows() const = 0;
-};
 
 /// One widget for one option of the option tables, built from its OptionSpec: a combo box for
 /// choices, a spin box for integers, a line edit for reals and seeds (with a slider over

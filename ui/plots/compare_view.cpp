@@ -2,7 +2,7 @@
 // The Compare view: estimators side by side on the same data.
 #include "ui/plots/compare_view.h"
 
-#include "ui/density_units.h"
+#include "ui/controller/density_units.h"
 
 #include "core/metrics/auc.h"
 #include "core/tuning/rank_ensemble.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Units of densities and length scales as the app shows them.
-#include "ui/density_units.h"
+#include "ui/controller/density_units.h"
 
 #include <QCoreApplication>
 

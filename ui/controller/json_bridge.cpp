@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // core/io's JSON to Qt's and back, through the text both write identically.
-#include "ui/json_bridge.h"
+#include "ui/controller/json_bridge.h"
 
 #include <QJsonDocument>
 
