@@ -10,6 +10,7 @@
 #include "core/kernels/kernel_operator.h"
 #include "core/metrics/auc.h"
 #include "core/tuning/rank_ensemble.h"
+#include "ui/controller/cluster_controller.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/hue_controller.h"
 #include "ui/controller/marginal_controller.h"
@@ -72,6 +73,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_otherRocs = new OtherRocController(m_controller, this);
     m_marginals = new MarginalController(m_controller, this);
     m_thresholds = new ThresholdController(m_controller, this);
+    m_clusters = new ClusterController(m_controller, this);
     m_history = new SettingsHistory(m_controller, this);
     m_negativity = new NegativityJob(this);
     buildControls();
@@ -252,7 +254,7 @@ void MainWindow::connectController()
     connectLateStages();
     connect(m_density, &DensityHeatmap::rectanglePicked, this,
             [this](double x0, double x1, double y0, double y1) {
-                m_controller->compareClustersInRect(x0, x1, y0, y1);
+                m_clusters->compareInRect(x0, x1, y0, y1);
                 m_tabs->setCurrentWidget(m_compare);
             });
     connect(m_controller, &EstimationController::progressChanged, this, &MainWindow::showProgress);
@@ -288,6 +290,7 @@ void MainWindow::connectController()
     connect(m_controller, &EstimationController::errorOccurred, this, &MainWindow::showError);
     connect(m_marginals, &MarginalController::failed, this, &MainWindow::showError);
     connect(m_thresholds, &ThresholdController::failed, this, &MainWindow::showError);
+    connect(m_clusters, &ClusterController::failed, this, &MainWindow::showError);
     connect(m_controller->ratio(), &RatioController::errorOccurred, this, &MainWindow::showError);
     connect(m_controller, &EstimationController::dataChanged, this, [this] {
         // New data or column roles drop the results (the controller clears them): every view
@@ -311,8 +314,7 @@ void MainWindow::connectController()
 void MainWindow::connectLateStages()
 {
     // The Compare view says it is computing; the status line keeps the fit's report.
-    connect(m_controller, &EstimationController::clusterComparisonStarted, m_compare,
-            &CompareView::showClustersPending);
+    connect(m_clusters, &ClusterController::started, m_compare, &CompareView::showClustersPending);
     connect(m_controller, &EstimationController::comparisonReady, this, [this] {
         const FitJobResult* r = m_controller->result();
         m_compare->showResult(*r, m_controller->features(), m_controller->labels(),
@@ -341,9 +343,8 @@ void MainWindow::connectLateStages()
             statusBar()->showMessage(m_lastFitText, 15000);
         }
     });
-    connect(m_controller, &EstimationController::clusterComparisonReady, this, [this] {
-        m_compare->showClusters(*m_controller->clusterComparison(),
-                                m_controller->clusterDescription());
+    connect(m_clusters, &ClusterController::ready, this, [this] {
+        m_compare->showClusters(*m_clusters->comparison(), m_clusters->description());
     });
 }
 

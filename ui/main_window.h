@@ -27,6 +27,7 @@ namespace sosrep::ui {
 class CompareView;
 class DensityHeatmap;
 class DensityPage;
+class ClusterController;
 class EstimationController;
 class HueController;
 class MarginalController;
@@ -68,6 +69,8 @@ public:
     MarginalController* marginals() const { return m_marginals; }
     /// The Scores view's outlier threshold (a share, or a cut-off chosen on the ROC curve).
     ThresholdController* thresholds() const { return m_thresholds; }
+    /// The Compare view's cluster comparison (label clusters, or rows picked on the map).
+    ClusterController* clusters() const { return m_clusters; }
     /// What a project saves and opens (project_file.h).
     ProjectParts projectParts() const { return {*m_controller, *m_hue, *m_thresholds}; }
     DensityHeatmap* densityView() const { return m_density; }
@@ -215,6 +218,7 @@ private:
     OtherRocController* m_otherRocs;
     MarginalController* m_marginals;
     ThresholdController* m_thresholds;
+    ClusterController* m_clusters;
     NegativityJob* m_negativity;
     QTabWidget* m_tabs;
     DensityHeatmap* m_density;

@@ -5,6 +5,7 @@
 #include "core/pipeline/fit_route.h"
 #include "support/gui_fixtures.h"
 #include "support/temp_files.h"
+#include "ui/controller/cluster_controller.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/main_window.h"
 #include "ui/plots/compare_view.h"
@@ -248,7 +249,7 @@ private slots:
         w.show();
         auto* c = w.controller();
         w.openFile(writeFile(QStringLiteral("cmp.csv"), clusterCsv(300)));
-        QSignalSpy clusters(c, &EstimationController::clusterComparisonReady);
+        QSignalSpy clusters(w.clusters(), &ClusterController::ready);
         QVERIFY(fitAndWait(c));
         QVERIFY(clusters.wait(30000));
         w.tabs()->setCurrentWidget(w.compareView());

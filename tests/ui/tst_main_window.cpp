@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Tests of the main window: load, fit, cancel, views and exports.
+#include "ui/controller/cluster_controller.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
@@ -451,8 +452,8 @@ private slots:
         MainWindow w;
         auto* c = w.controller();
         c->generateToy(sosrep::ToyKind::Blocks, 400, 4);
-        QSignalSpy clusters(c, &EstimationController::clusterComparisonReady);
-        QSignalSpy started(c, &EstimationController::clusterComparisonStarted);
+        QSignalSpy clusters(w.clusters(), &ClusterController::ready);
+        QSignalSpy started(w.clusters(), &ClusterController::started);
         QSignalSpy finished(c, &EstimationController::fitFinished);
         c->fit();
         QVERIFY(finished.wait(60000));
@@ -467,17 +468,18 @@ private slots:
                      qPrintable(w.compareView()->clusterText()));
         }
         QVERIFY(clusters.count() > 0 || clusters.wait(30000)); // labels: compared automatically
-        QCOMPARE(c->clusterComparison()->cluster1Size, 400 - c->labels()->sum());
+        QCOMPARE(w.clusters()->comparison()->cluster1Size, 400 - c->labels()->sum());
         // The left block (x < 0.3 after min-max scaling) picked by rectangle as cluster 2.
         int inside = 0;
         for (Eigen::Index i = 0; i < c->features().rows(); ++i) {
             inside += c->features()(i, 0) <= 0.3 ? 1 : 0;
         }
-        c->compareClustersInRect(-1.0, 0.3, -1.0, 2.0);
+        w.clusters()->compareInRect(-1.0, 0.3, -1.0, 2.0);
         QVERIFY(clusters.wait(30000));
-        QCOMPARE(int(c->clusterComparison()->first.size()) - c->clusterComparison()->cluster1Size,
+        QCOMPARE(int(w.clusters()->comparison()->first.size()) -
+                     w.clusters()->comparison()->cluster1Size,
                  inside);
-        QVERIFY(c->clusterDescription().contains(QStringLiteral("picked")));
+        QVERIFY(w.clusters()->description().contains(QStringLiteral("picked")));
         QVERIFY(w.compareView()->clusterPlot()->graph(3)->dataCount() == 400);
     }
 
@@ -593,7 +595,7 @@ private slots:
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 2);
         c->setCompareEstimator("iforest");
         QSignalSpy finished(c, &EstimationController::fitFinished);
-        QSignalSpy clusters(c, &EstimationController::clusterComparisonReady);
+        QSignalSpy clusters(w.clusters(), &ClusterController::ready);
         c->fit();
         QVERIFY(finished.wait(60000));
         QCOMPARE(QString::fromStdString(c->result()->comparison->estimator()),

@@ -3,6 +3,7 @@
 // fixed l on new data, contours of scores, zoom, the Optimizer view's notes, export actions,
 // text columns and NA rows, plot columns, the last fit's report, legends and axis formats.
 #include "core/estimators/cluster_comparison.h"
+#include "ui/controller/cluster_controller.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
@@ -76,7 +77,7 @@ private slots:
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 1);
         QSignalSpy finished(c, &EstimationController::fitFinished);
         QSignalSpy ready(c, &EstimationController::comparisonReady);
-        QSignalSpy clusters(c, &EstimationController::clusterComparisonReady);
+        QSignalSpy clusters(w.clusters(), &ClusterController::ready);
         c->fit();
         QVERIFY(finished.wait(60000));
         QVERIFY(!c->result()->comparison);

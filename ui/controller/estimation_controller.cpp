@@ -486,7 +486,6 @@ void EstimationController::clearResults()
     ++m_resultGeneration;
     m_sweep.reset();
     m_result.reset();
-    m_clusters.reset();
     m_traces.clear();
     m_fdPoints.clear();
     emit resultDropped();
@@ -618,7 +617,6 @@ void EstimationController::onJobFinished()
     m_traces.insert(m_traces.end(), r.solverRuns.begin(), r.solverRuns.end());
     m_result = std::make_unique<FitJobResult>(std::move(r));
     ++m_resultGeneration;
-    m_clusters.reset();
     emit resultDropped();
     emit fdCurveUpdated();
     emit traceUpdated();

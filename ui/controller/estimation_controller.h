@@ -175,14 +175,6 @@ public:
     /// options that changed since the fit, old and new values. Data changes clear the result.
     QString staleReason() const;
 
-    // --- SOSREP vs KDE on two clusters (paper App. F.1) -------------------------------------
-    /// Clusters per row (0 = cluster 1, 1 = cluster 2); computed off the GUI thread.
-    void compareClusters(const Eigen::VectorXi& clusters, const QString& description);
-    /// Cluster 2 = rows inside the rectangle of the two plotted columns (scaled units).
-    void compareClustersInRect(double x0, double x1, double y0, double y1);
-    const ClusterComparison* clusterComparison() const { return m_clusters.get(); }
-    QString clusterDescription() const { return m_clusterDescription; }
-
 signals:
     void dataChanged();
     void settingsChanged();
@@ -197,14 +189,14 @@ signals:
     /// The natural-vs-standard runs were cancelled; the fit and its views stay.
     void solverComparisonCancelled();
     void errorOccurred(const QString& message);
-    void clusterComparisonReady();
     /// The Scores view's stage of a large fit, run after it, is in the result now (or failed:
     /// errorOccurred came first and the result has no row scores).
     void scoresReady();
     /// The compare view's stage of a large fit, run after it, is in the result now.
     void comparisonReady();
-    /// A cluster comparison started on a worker (it fills the Compare view when ready).
-    void clusterComparisonStarted(const QString& description);
+    /// The comparison model is in the result (in the fit, or after the compare view's stage
+    /// of a large one): the label clusters can be compared (ClusterController).
+    void comparisonModelReady();
     void plotColumnsChanged();
     /// The result's grids now show the current plot columns.
     void gridsUpdated();
@@ -269,8 +261,6 @@ private:
     QFutureWatcher<std::vector<NamedTrace>>* m_solverWatcher = nullptr;
     std::atomic<bool> m_gridCancel{false};
     quint64 m_resultGeneration = 0; // a finished grid job applies only to its own result
-    std::unique_ptr<ClusterComparison> m_clusters;
-    QString m_clusterDescription;
     /// The Scores view's stage of a large fit, after it (estimation_controller_scores.cpp);
     /// the compare view's stage follows it.
     void startScoresStage();

@@ -43,9 +43,7 @@ void EstimationController::startComparisonStage()
                 regrid();
             }
             emit comparisonReady();
-            if (m_labels && m_labels->sum() > 0 && m_labels->sum() < m_labels->size()) {
-                compareClusters(*m_labels, tr("clusters from the label column (0 vs 1)"));
-            }
+            emit comparisonModelReady(); // the label clusters
         });
     m_comparisonWatcher->setFuture(runInWorker([this, in, model, lengthScale, grid, sink] {
         return runComparisonStage(in, *model, lengthScale, grid ? &*grid : nullptr, sink,

@@ -50,8 +50,8 @@ void EstimationController::startStagesAfterScores()
 {
     if (m_result->comparisonDeferred) {
         startComparisonStage(); // the label clusters follow it
-    } else if (m_labels && m_labels->sum() > 0 && m_labels->sum() < m_labels->size()) {
-        compareClusters(*m_labels, tr("clusters from the label column (0 vs 1)"));
+    } else {
+        emit comparisonModelReady();
     }
 }
 
