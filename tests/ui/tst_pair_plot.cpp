@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The pair plot (issue 38, seaborn's pairplot): every pair's map below the diagonal, each
 // column's marginal on it, drawn panel by panel as a worker computes them; Esc stops it.
+#include "core/grid/density_grid.h"
+#include "core/pipeline/fit_route.h"
 #include "ui/controller/estimation_controller.h"
 #include "ui/controller/pair_plot_controller.h"
 #include "ui/main_window.h"
@@ -14,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <atomic>
+#include <cmath>
 #include <random>
 
 using namespace sosrep::ui;
@@ -89,6 +93,73 @@ private slots:
         w.showPairPlotView();
         QCOMPARE(again.count(), 0);
         QCOMPARE(plot->panelsDrawn(), 10);
+    }
+
+    void thePanelsAreTheModelOnEachPairsSliceComputedAlone()
+    {
+        // computePairPanels without a window: each map is the model at its grid points with
+        // the other columns at their medians (checked point by point), a cancelled run hands
+        // over nothing more, and `skip` leaves out the panels already had.
+        std::mt19937 rng(4);
+        std::normal_distribution<double> z;
+        sosrep::Matrix x(200, 3);
+        for (Eigen::Index i = 0; i < x.rows(); ++i) {
+            for (Eigen::Index j = 0; j < 3; ++j) {
+                x(i, j) = z(rng) * (1.0 + 0.5 * double(j));
+            }
+        }
+        sosrep::FitSettings s = sosrep::FitSettings::defaults("kde");
+        s.values.setReal("length_scale", 0.7);
+        s.values.set("scale", "none");
+        sosrep::FitData data;
+        data.train = x;
+        data.source = "rows";
+        const sosrep::FitOutcome fit = sosrep::fitModel(data, s);
+        std::vector<sosrep::PairPanel> panels;
+        std::atomic<bool> cancel{false};
+        QVERIFY(sosrep::computePairPanels(
+            *fit.model, x, 3, 12, [&panels](sosrep::PairPanel p) { panels.push_back(p); }, cancel));
+        QCOMPARE(int(panels.size()), 6); // 3 pairs, then 3 diagonals
+        const sosrep::Vector medians = sosrep::columnMedians(x);
+        for (int k = 0; k < 3; ++k) {
+            const sosrep::PairPanel& p = panels[size_t(k)];
+            QVERIFY(p.row > p.column);
+            const sosrep::GridSpec& g = p.grid.spec;
+            QCOMPARE(g.xColumn, p.column);
+            QCOMPARE(g.yColumn, p.row);
+            for (int j = 0; j < g.ny; j += 5) {
+                for (int i = 0; i < g.nx; i += 5) {
+                    sosrep::Matrix point = medians.transpose();
+                    point(0, g.xColumn) = g.x(i);
+                    point(0, g.yColumn) = g.y(j);
+                    const double want = fit.model->logValues(point).values(0);
+                    QVERIFY2(std::abs(p.grid.logDensity(j, i) - want) < 1e-9,
+                             qPrintable(QString("panel %1, cell (%2, %3): %4 vs %5")
+                                            .arg(k)
+                                            .arg(i)
+                                            .arg(j)
+                                            .arg(p.grid.logDensity(j, i))
+                                            .arg(want)));
+                }
+            }
+        }
+        for (int k = 3; k < 6; ++k) {
+            QCOMPARE(panels[size_t(k)].row, k - 3);
+            QCOMPARE(panels[size_t(k)].column, k - 3);
+            QVERIFY(panels[size_t(k)].curve.logValues.size() > 0);
+        }
+        // Skipping the first four: the last two come, the same as before.
+        std::vector<sosrep::PairPanel> rest;
+        QVERIFY(sosrep::computePairPanels(
+            *fit.model, x, 3, 12, [&rest](sosrep::PairPanel p) { rest.push_back(p); }, cancel, 4));
+        QCOMPARE(int(rest.size()), 2);
+        QVERIFY(rest[0].curve.logValues == panels[4].curve.logValues);
+        // Cancelled before it starts: nothing is handed over, and it says so.
+        cancel = true;
+        std::vector<sosrep::PairPanel> none;
+        QVERIFY(!sosrep::computePairPanels(
+            *fit.model, x, 3, 12, [&none](sosrep::PairPanel p) { none.push_back(p); }, cancel));
+        QVERIFY(none.empty());
     }
 
     void escStopsItAndChoosingItAgainGoesOn()
