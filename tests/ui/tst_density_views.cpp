@@ -294,6 +294,27 @@ private slots:
         QVERIFY(cells->data()->cell(int(topCol), int(topRow)) > 0.99);
         QCOMPARE(cells->data()->cell(int(lowCol), int(lowRow)), 0.0);
         QVERIFY(map->colorScale()->axis()->label().contains(QStringLiteral("less dense")));
+        // Ten bands of equal width, each share coloured as its decile's middle: the densest
+        // decile takes the top colour (regression, issue 50: QCP's own 10 levels made ninths,
+        // and the top colour was reached by a share of 1 alone, which no cell has).
+        QCPColorGradient bands = map->gradientFor(MapScale::Proportion); // color() is not const
+        const QCPRange unit(0.0, 1.0);
+        for (int k = 0; k < 10; ++k) {
+            const QRgb mid = bands.color((k + 0.5) / 10.0, unit);
+            for (double s : {k / 10.0 + 1e-6, (k + 0.25) / 10.0, (k + 1) / 10.0 - 1e-6}) {
+                QCOMPARE(bands.color(s, unit), mid);
+            }
+            if (k > 0) {
+                QVERIFY(bands.color((k - 0.5) / 10.0, unit) != mid);
+            }
+        }
+        int top = 0;
+        for (int j = 0; j < cells->data()->valueSize(); ++j) {
+            for (int i = 0; i < cells->data()->keySize(); ++i) {
+                top += bands.color(cells->data()->cell(i, j), unit) == bands.color(0.95, unit);
+            }
+        }
+        QVERIFY2(top > 0, "no cell in the top band");
         // A detector: its score, coloured as it is.
         c->setEstimator("iforest");
         QVERIFY(fitAndWait(c));

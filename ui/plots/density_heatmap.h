@@ -97,6 +97,9 @@ public:
     QString title() const;
     /// The colouring the map has now (Log for a normality score whatever was asked).
     MapScale shownScale() const { return m_shownScale; }
+    /// The gradient the map is coloured with at `scale`: the colour map, or for iso-proportions
+    /// its kProportionLevels flat bands of equal width.
+    QCPColorGradient gradientFor(MapScale scale) const;
     /// The colour scale (its caption must fit its length: tests read both).
     QCPColorScale* colorScale() const { return m_scale; }
     /// While on, dragging draws a rectangle (instead of panning) and emits rectanglePicked.
@@ -182,7 +185,8 @@ private:
     void removeJoint();
     bool m_mainContours = true; // what the content asked for the map's own contours
     MapScale m_shownScale = MapScale::Log;
-    bool m_scaleShown = true; // false: its room is kept, nothing drawn
+    QString m_colormap = QStringLiteral("viridis"); // the colour map's name (colormap())
+    bool m_scaleShown = true;                       // false: its room is kept, nothing drawn
     FittedTitle* m_title = nullptr;
     QCPGraph* m_normal = nullptr;
     QCPGraph* m_unfitted = nullptr; // rows outside the fit subsample
