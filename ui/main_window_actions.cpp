@@ -265,15 +265,12 @@ QString MainWindow::quickGuide() const
 
 void MainWindow::saveProjectInteractively()
 {
-    QString path = QFileDialog::getSaveFileName(this, tr("Save project"), lastFolder(),
-                                                tr("SOSREP Studio project (*.sosrep.json)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save project"), lastFolder(),
+                                                      tr("SOSREP Studio project (*.sosrep.json)"));
     if (path.isEmpty()) {
         return;
     }
-    if (!isProjectPath(path)) {
-        path += QStringLiteral(".sosrep.json");
-    }
-    saveProjectTo(path);
+    saveProjectTo(projectPathFor(path));
 }
 
 QString MainWindow::saveProjectTo(const QString& path)

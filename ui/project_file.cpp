@@ -60,6 +60,17 @@ io::Json tuningOf(const FitOutcome& f, ScalingKind scaling)
 
 } // namespace
 
+QString projectPathFor(const QString& typed)
+{
+    if (typed.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
+        return typed;
+    }
+    if (typed.endsWith(QLatin1String(".sosrep"), Qt::CaseInsensitive)) {
+        return typed + QStringLiteral(".json");
+    }
+    return typed + QStringLiteral(".sosrep.json");
+}
+
 QString saveProject(const QString& path, const ProjectParts& parts)
 {
     const EstimationController& c = parts.session;

@@ -19,6 +19,10 @@ struct ProjectParts
     ThresholdController& thresholds;
 };
 
+/// The file a project typed as `typed` is saved to: a name ending in .json as it is, "p1.sosrep"
+/// as p1.sosrep.json (not p1.sosrep.sosrep.json), anything else with .sosrep.json added.
+QString projectPathFor(const QString& typed);
+
 /// Saves the session as JSON ("format": "sosrep-studio-project", version 2): the data file's path
 /// and SHA-256 (or the toy generator's kind, n and seed), column roles, plotted columns, scaling
 /// and every model parameter with its seed. Atomic (QSaveFile). Returns "" or a one-line error.

@@ -298,6 +298,19 @@ private slots:
         QVERIFY(!c->result());
     }
 
+    void aProjectTypedWithItsShortSuffixIsNotSuffixedTwice()
+    {
+        // Regression (issue 50): "Save project as p1.sosrep" wrote p1.sosrep.sosrep.json.
+        QCOMPARE(projectPathFor(QStringLiteral("/d/p1.sosrep")),
+                 QStringLiteral("/d/p1.sosrep.json"));
+        QCOMPARE(projectPathFor(QStringLiteral("/d/p1")), QStringLiteral("/d/p1.sosrep.json"));
+        QCOMPARE(projectPathFor(QStringLiteral("/d/p1.sosrep.json")),
+                 QStringLiteral("/d/p1.sosrep.json"));
+        QCOMPARE(projectPathFor(QStringLiteral("/d/P1.JSON")), QStringLiteral("/d/P1.JSON"));
+        QCOMPARE(projectPathFor(QStringLiteral("/d/run.2")),
+                 QStringLiteral("/d/run.2.sosrep.json"));
+    }
+
     void badCsvShowsErrorAndKeepsPreviousData()
     {
         MainWindow w;
