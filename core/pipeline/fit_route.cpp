@@ -174,6 +174,15 @@ std::vector<SweepFold> sweepFolds(const FitData& data, const FitSettings& settin
     }
     const auto n = Eigen::Index(groups.size());
     const int k = config.foldsFor(n);
+    if (n < 2 && data.train.rows() > 1) {
+        // Said as it is (issue 50: 50 copies of one row were told they needed two distinct
+        // rows): the tuning cannot fit some rows and validate on others.
+        throw DataError(data.source, 0, 0,
+                        "all " + std::to_string(data.train.rows()) +
+                            " rows are equal: an automatic length scale fits some rows and "
+                            "validates on others; give rows that differ, or a fixed length "
+                            "scale");
+    }
     if (n < 2) {
         throw ParameterError("validation", "needs at least two distinct training rows (one to "
                                            "fit, one to validate)");

@@ -56,6 +56,27 @@ private slots:
         QVERIFY(!mentions(kdeAt(x, 4.0).warnings, "nearest-neighbour spacing"));
     }
 
+    void rowsThatAreAllEqualAreSaidToBe()
+    {
+        // Regression (issue 50): 50 copies of one row were told "needs at least two distinct
+        // training rows"; the message says what is wrong with the data, naming them.
+        Matrix x(50, 2);
+        x.col(0).setConstant(1.5);
+        x.col(1).setConstant(-2.0);
+        FitData data;
+        data.train = x;
+        data.source = "same.csv";
+        try {
+            fitModel(data, FitSettings::defaults("sosrep"));
+            QFAIL("50 equal rows were fitted with an automatic length scale");
+        } catch (const DataError& e) {
+            const QString what = QString::fromStdString(e.what());
+            QVERIFY2(what.contains(QStringLiteral("same.csv")) &&
+                         what.contains(QStringLiteral("all 50 rows are equal")),
+                     qPrintable(what));
+        }
+    }
+
     void aLengthScaleAboveTheDiameterIsWarned()
     {
         const Matrix x = test::normalMatrix(200, 2, 4);
