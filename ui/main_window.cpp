@@ -298,8 +298,9 @@ void MainWindow::connectController()
         if (!m_controller->result()) {
             m_lastFitText.clear(); // the report was of other data
             m_fitReport->setVisible(false);
-            clearResultViews(
-                tr("%1 rows loaded: press Fit (F5)").arg(m_controller->features().rows()));
+            const auto rows = m_controller->features().rows();
+            clearResultViews(rows == 1 ? tr("1 row loaded: press Fit (F5)")
+                                       : tr("%1 rows loaded: press Fit (F5)").arg(rows));
         }
         showStaleness();
         refreshWarnings();

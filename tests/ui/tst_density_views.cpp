@@ -337,6 +337,13 @@ private slots:
         QCOMPARE(lengthScaleText(0.5, sc, ab),
                  QStringLiteral("ℓ = 0.5 in scaled units (1.5 in every column)"));
         QCOMPARE(lengthScaleText(0.5, sosrep::Scaler(), ab), QStringLiteral("ℓ = 0.5"));
+        // One column: named, not "in every column" (regression, issue 50).
+        sosrep::Scaler one;
+        one.kind = sosrep::ScalingKind::MinMax;
+        one.shift = sosrep::Vector::Zero(1);
+        one.scale = sosrep::Vector::Constant(1, 3.672);
+        QCOMPARE(lengthScaleText(0.05, one, {QStringLiteral("x")}),
+                 QStringLiteral("ℓ = 0.05 in scaled units (x: 0.1836)"));
         sc.shift = sosrep::Vector::Zero(5);
         sc.scale = (sosrep::Vector(5) << 1.0, 10.0, 100.0, 2.0, 3.0).finished();
         QCOMPARE(lengthScaleText(0.2, sc, {"a", "b", "c", "d", "e"}),

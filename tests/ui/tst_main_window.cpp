@@ -311,6 +311,17 @@ private slots:
                  QStringLiteral("/d/run.2.sosrep.json"));
     }
 
+    void oneRowIsOneRow()
+    {
+        // Regression (issue 50): "1 rows loaded".
+        MainWindow w;
+        w.openFile(writeFile("one.csv", "a,b\n1,2\n"));
+        QVERIFY2(w.densityView()->title().contains(QStringLiteral("1 row loaded")),
+                 qPrintable(w.densityView()->title()));
+        w.openFile(writeFile("two.csv", "a,b\n1,2\n3,5\n"));
+        QVERIFY(w.densityView()->title().contains(QStringLiteral("2 rows loaded")));
+    }
+
     void badCsvShowsErrorAndKeepsPreviousData()
     {
         MainWindow w;

@@ -56,7 +56,10 @@ QString lengthScaleText(double l, const Scaler& scaler, const QStringList& colum
     const double lo = inData.minCoeff();
     const double hi = inData.maxCoeff();
     QString per;
-    if (hi - lo <= 1e-9 * hi) {
+    if (d == 1) {
+        // One column: its name, not "in every column" (issue 50).
+        per = QStringLiteral("%1: %2").arg(columns.value(0)).arg(lo, 0, 'g', 4);
+    } else if (hi - lo <= 1e-9 * hi) {
         per = QCoreApplication::translate("densityUnit", "%1 in every column").arg(lo, 0, 'g', 4);
     } else if (d > 3) {
         per = QCoreApplication::translate("densityUnit", "%1 to %2 in the columns' units")
