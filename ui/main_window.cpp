@@ -567,7 +567,8 @@ QString MainWindow::densityTitle() const
         t += tr(", %1 kernel, %2")
                  .arg(QString::fromStdString(toString(k->spec().type)))
                  .arg(lengthScaleText(k->spec().lengthScale, m_controller->scaler(),
-                                      m_controller->featureNames()));
+                                      m_controller->featureNames())) +
+             bwAdjustText(r->fit.bwAdjust, r->fit.lengthScaleChosen);
     }
     if (m_controller->features().cols() > 2) {
         t += tr("; a 2-D slice, other columns held at their medians");

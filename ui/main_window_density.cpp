@@ -351,11 +351,12 @@ void MainWindow::showDensityCurve()
         c.scoreLevels = rowScoreLevels(
             &r->scoresModel() == &m && r->scoresReady() ? r->rowLogDensity : m.logValues(x).values);
     }
-    c.title = oneColumnTitle(m, *curve, c.xLabel, *r, x,
-                             m.kernel() ? lengthScaleText(m.kernel()->spec().lengthScale,
-                                                          m_controller->scaler(),
-                                                          m_controller->featureNames())
-                                        : QString());
+    c.title = oneColumnTitle(
+        m, *curve, c.xLabel, *r, x,
+        m.kernel() ? lengthScaleText(m.kernel()->spec().lengthScale, m_controller->scaler(),
+                                     m_controller->featureNames()) +
+                         bwAdjustText(r->fit.bwAdjust, r->fit.lengthScaleChosen)
+                   : QString());
     plot->showContent(c);
 }
 

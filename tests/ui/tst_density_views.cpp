@@ -322,6 +322,25 @@ private slots:
         w.setMapScale(MapScale::Log);
     }
 
+    void theTitlesSayWhatBwAdjustDid()
+    {
+        // Regression (issue 50): --bw-adjust changed the fitted l without a word in the titles.
+        MainWindow w;
+        auto* c = w.controller();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
+        QVERIFY(c->setOption("bw_adjust", "0.5"));
+        QVERIFY(fitAndWait(c));
+        const sosrep::FitOutcome& f = c->result()->fit;
+        QCOMPARE(f.bwAdjust, 0.5);
+        QVERIFY(std::abs(f.lengthScale - 0.5 * f.lengthScaleChosen) < 1e-12);
+        const QString said =
+            QStringLiteral("bw_adjust 0.5 × the chosen %1").arg(f.lengthScaleChosen, 0, 'g', 4);
+        QVERIFY2(w.densityView()->title().contains(said), qPrintable(w.densityView()->title()));
+        QVERIFY(c->setOption("bw_adjust", "1"));
+        QVERIFY(fitAndWait(c));
+        QVERIFY(!w.densityView()->title().contains(QStringLiteral("bw_adjust")));
+    }
+
     // Issue 33: l acts on the scaled coordinates; titles and the status bar say it in the
     // data's units too, per column when the scaling makes it anisotropic.
     void theLengthScaleIsSaidInTheDatasUnits()

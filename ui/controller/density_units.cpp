@@ -39,6 +39,16 @@ QString logValueLabel(const QStringList& columns, DensityKind kind)
         .arg(densityUnit(columns, kind));
 }
 
+QString bwAdjustText(double bwAdjust, double chosen)
+{
+    if (bwAdjust == 1.0) {
+        return {};
+    }
+    return QCoreApplication::translate("densityUnit", " (bw_adjust %1 × the chosen %2)")
+        .arg(bwAdjust, 0, 'g', 4)
+        .arg(chosen, 0, 'g', 4);
+}
+
 QString lengthScaleText(double l, const Scaler& scaler, const QStringList& columns)
 {
     const QString plain = QStringLiteral("ℓ = %1").arg(l, 0, 'g', 4);

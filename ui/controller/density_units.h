@@ -25,4 +25,8 @@ QString logValueLabel(const QStringList& columns, DensityKind kind);
 /// columns for more than three, and plain "ℓ = 0.05" without scaling.
 QString lengthScaleText(double lengthScale, const Scaler& scaler, const QStringList& columns);
 
+/// What seaborn's bw_adjust did to the fitted ℓ, for titles: " (bw_adjust 0.5 × the chosen
+/// 0.1042)", or "" when it is 1 (the fitted ℓ is the chosen one).
+QString bwAdjustText(double bwAdjust, double chosen);
+
 } // namespace sosrep::ui
