@@ -230,7 +230,8 @@ void MainWindow::showJointEdges()
     const QStringList names = m_controller->featureNames();
     const auto edge = [&](int column) {
         DensityHeatmap::Edge e;
-        e.name = tr("density of %1").arg(names.value(column));
+        // Per unit of the column, as the map's colour bar says its own unit (issue 50).
+        e.name = tr("density %1").arg(densityUnit({names.value(column)}, DensityKind::Normalized));
         if (!unavailable.isEmpty()) {
             e.why = tr("no closed-form marginal");
             return e;

@@ -40,7 +40,9 @@ private slots:
         // The edges follow the map's axes: a zoom of the map zooms them.
         map->xAxis->setRange(0.2, 0.5);
         QCOMPARE(map->jointTop()->axis(QCPAxis::atBottom)->range(), QCPRange(0.2, 0.5));
-        QCOMPARE(map->jointLabels().first, QStringLiteral("density of x"));
+        // Per unit of the column (issue 50: "density of x" said no unit).
+        QCOMPARE(map->jointLabels().first, QStringLiteral("density per x"));
+        QCOMPARE(map->jointLabels().second, QStringLiteral("density per y"));
         // Off again: the map alone, as it was.
         w.setJoint(false);
         QVERIFY(!map->jointShown());
