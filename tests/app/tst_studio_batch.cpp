@@ -310,8 +310,8 @@ private slots:
             QVERIFY(bytes.size() > 2000);
             if (QLatin1String(ext) == QLatin1String("svg")) {
                 const QString text = QString::fromUtf8(bytes);
-                QVERIFY(text.contains(QStringLiteral("density of x")));
-                QVERIFY(text.contains(QStringLiteral("density of y")));
+                QVERIFY(text.contains(QStringLiteral("density per x")));
+                QVERIFY(text.contains(QStringLiteral("density per y")));
             }
         }
     }
