@@ -83,6 +83,11 @@ private slots:
         QVERIFY(!c->result()->comparison);
         QVERIFY(c->result()->comparisonDeferred);
         QVERIFY(c->comparisonPending() || ready.count() == 1);
+        if (ready.count() == 0) {
+            // Regression (issue 50): the placeholder said "needs labels" while computing.
+            QVERIFY2(!w.compareView()->clusterText().contains(QStringLiteral("needs labels")),
+                     qPrintable(w.compareView()->clusterText()));
+        }
         QVERIFY(w.densityView()->title().contains(QStringLiteral("SOSREP")));
         QVERIFY(ready.count() == 1 || ready.wait(60000));
         QVERIFY(c->result()->comparison);

@@ -316,6 +316,11 @@ void CompareView::showResult(const FitJobResult& r, const Matrix& features,
                         .arg(QString::fromStdString(r.compareWith).toUpper())
                         .arg(r.fitRows)
                   : tr("No second estimator to compare with"));
+        if (r.comparisonDeferred) {
+            // Not "needs labels" while the second model is on its way (issue 50).
+            m_clusterInfo->setText(tr("Cluster comparison (paper App. F.1): once the second "
+                                      "model is computed…"));
+        }
         return;
     }
     if (r.grid.logDensity.size() == 0 || r.comparisonGrid.logDensity.size() == 0) {
