@@ -137,7 +137,8 @@ void addUnits(QJsonObject& summary, const FittedModel& model, const Scaler& scal
         for (const std::string& c : columns) {
             names << QString::fromStdString(c);
         }
-        // As the app says it (ui/controller/density_units.h): the product's unit past three columns.
+        // As the app says it (ui/controller/density_units.h): the product's unit past three
+        // columns.
         summary[QStringLiteral("log_value_unit")] =
             names.size() > 3
                 ? QStringLiteral("per unit of the %1 columns' product").arg(names.size())
