@@ -164,6 +164,9 @@ private:
     void exportScoresInteractively();
     void copyCurrent();
     void rememberFile(const QString& path);
+    /// The window now stands for the project at `path` (saved or opened): title, recent files,
+    /// no unsaved change; `message` in the status bar.
+    void becomeProject(const QString& path, const QString& message, int milliseconds);
     void saveProjectInteractively();
     /// "file.csv[*] — SOSREP Studio": the project or data file, and the modified mark.
     void updateTitle();

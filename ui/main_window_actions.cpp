@@ -280,12 +280,17 @@ QString MainWindow::saveProjectTo(const QString& path)
         showError(error);
         return error;
     }
+    becomeProject(path, tr("Saved %1").arg(path), 5000);
+    return {};
+}
+
+void MainWindow::becomeProject(const QString& path, const QString& message, int milliseconds)
+{
     m_projectPath = path;
     rememberFile(path);
     setWindowModified(false);
     updateTitle();
-    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-    return {};
+    statusBar()->showMessage(message, milliseconds);
 }
 
 void MainWindow::updateTitle()
@@ -389,11 +394,7 @@ QString MainWindow::openProjectFile(const QString& path)
     if (!r.warning.isEmpty()) {
         showError(r.warning);
     }
-    m_projectPath = path;
-    rememberFile(path);
-    setWindowModified(false);
-    updateTitle();
-    statusBar()->showMessage(tr("Opened project %1: press F5 to fit").arg(path), 8000);
+    becomeProject(path, tr("Opened project %1: press F5 to fit").arg(path), 8000);
     return {};
 }
 

@@ -117,6 +117,17 @@ Eigen::MatrixXd rowsOf(const Eigen::Ref<const Eigen::MatrixXd>& x,
     return out;
 }
 
+std::vector<Eigen::Index> entriesOf(const std::vector<Eigen::Index>& indices,
+                                    const std::vector<Eigen::Index>& at)
+{
+    std::vector<Eigen::Index> out;
+    out.reserve(at.size());
+    for (Eigen::Index k : at) {
+        out.push_back(indices[size_t(k)]);
+    }
+    return out;
+}
+
 Eigen::VectorXd entriesOf(const Eigen::VectorXd& v, const std::vector<Eigen::Index>& rows)
 {
     if (v.size() == 0) {

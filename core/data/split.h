@@ -42,6 +42,9 @@ Eigen::MatrixXd rowsOf(const Eigen::Ref<const Eigen::MatrixXd>& x,
 
 /// The entries of v at these indices, in their order (a fold's row weights); empty v: empty.
 Eigen::VectorXd entriesOf(const Eigen::VectorXd& v, const std::vector<Eigen::Index>& rows);
+/// The indices of `indices` at these positions (a subsample of a fold's rows, say).
+std::vector<Eigen::Index> entriesOf(const std::vector<Eigen::Index>& indices,
+                                    const std::vector<Eigen::Index>& at);
 
 /// Up to `maxRows` row indices drawn without replacement (all rows when n <= maxRows), sorted.
 std::vector<Eigen::Index> subsampleRows(Eigen::Index n, Eigen::Index maxRows, uint64_t seed);

@@ -17,7 +17,7 @@ Json settingsToJson(const FitSettings& settings)
     for (const auto& [name, text] : settings.values.all()) {
         const OptionSpec* spec = settings.values.spec(name);
         const bool number =
-            spec && (spec->type == OptionType::Integer || spec->type == OptionType::Real ||
+            spec && (spec->type == OptionType::Real ||
                      (spec->type == OptionType::RealOrChoice && !settings.values.isChoice(name)));
         if (spec && spec->type == OptionType::Integer) {
             o[name] = std::stoll(text); // an integer as one: 100000, not 1e+05

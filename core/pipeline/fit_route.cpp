@@ -195,11 +195,8 @@ std::vector<SweepFold> sweepFolds(const FitData& data, const FitSettings& settin
             // divergence is a mean over rows; a seeded 5000 of them estimate it to a standard
             // error ~2 % of its spread, and every row is still fitted.
             const Eigen::Index all = Eigen::Index(split.test.size());
-            std::vector<Eigen::Index> kept;
-            for (Eigen::Index i : subsampleRows(all, kMaxSweepValidationRows, seed + 1)) {
-                kept.push_back(split.test[size_t(i)]);
-            }
-            split.test = std::move(kept);
+            split.test =
+                entriesOf(split.test, subsampleRows(all, kMaxSweepValidationRows, seed + 1));
             *note = "the Fisher-divergence sweep scored a seeded " +
                     std::to_string(kMaxSweepValidationRows) + " of its " + std::to_string(all) +
                     " validation rows (the cost of a grid point grows with both sides); its "
@@ -336,8 +333,6 @@ void checkWeights(const FitData& data, const Estimator& estimator)
     }
 }
 
-/// The fit's stages in order (sweep, final fit or members), each reporting its progress in its
-/// own units as a fraction of the whole fit.
 /// Rows whose weights the fit route uses as they come, or nullopt when they are fine: weights
 /// scaled by a power of two to a largest weight in [1, 2) (exact, so nothing moves by a bit,
 /// and no sum of them overflows: equal weights of 1e306 summed to infinity and tuned another
@@ -421,6 +416,8 @@ void shiftHeldOutLikelihoods(FitOutcome& out, const FitSettings& settings, doubl
     }
 }
 
+/// The fit's stages in order (sweep, final fit or members), each reporting its progress in its
+/// own units as a fraction of the whole fit.
 FitOutcome fitStages(const FitData& data, const FitSettings& settings, const FitObserver& observer)
 {
     const auto start = std::chrono::steady_clock::now();
@@ -558,9 +555,10 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
     const uint64_t seed = settings.values.seed("seed");
     std::vector<Eigen::Index> rows = fitSubsample(data.train.rows(), cap, seed);
     // A second sample beyond the cap is subsampled alike, with a stream of its own.
-    std::vector<Eigen::Index> secondRows =
-        data.second ? fitSubsample(data.second->rows(), cap, seed + 1) : rows;
-    if (!rows.empty() || (data.second && !secondRows.empty())) {
+    const std::vector<Eigen::Index> secondRows =
+        data.second ? fitSubsample(data.second->rows(), cap, seed + 1)
+                    : std::vector<Eigen::Index>{};
+    if (!rows.empty() || !secondRows.empty()) {
         FitData part = data;
         Vector secondValues;
         Matrix second;
@@ -577,7 +575,7 @@ FitOutcome fitModel(const FitData& data, const FitSettings& settings, const FitO
                            " training rows (max_fit_rows; 0 fits every row): the fit's time grows "
                            "faster than its rows; every row is still scored");
         }
-        if (data.second && !secondRows.empty()) {
+        if (!secondRows.empty()) {
             second = rowsOf(*data.second, secondRows);
             part.second = &second;
             said.push_back("fitted on a seeded " + std::to_string(secondRows.size()) + " of the " +

@@ -187,16 +187,11 @@ Vector crossFit(const FitData& data, const FitSettings& settings, const FitOutco
         }
         const SplitIndices& s = splits[size_t(f)];
         // A fold fits what the fit would on those rows: at most max_fit_rows of them.
-        std::vector<Eigen::Index> trainRows = s.train;
         const std::vector<Eigen::Index> capped =
             fitSubsample(Eigen::Index(s.train.size()), settings.values.integer("max_fit_rows"),
                          settings.values.seed("seed") + 3 + uint64_t(f));
-        if (!capped.empty()) {
-            trainRows.clear();
-            for (Eigen::Index c : capped) {
-                trainRows.push_back(s.train[size_t(c)]);
-            }
-        }
+        const std::vector<Eigen::Index> trainRows =
+            capped.empty() ? s.train : entriesOf(s.train, capped);
         const std::vector<std::unique_ptr<FittedModel>> models =
             refitOn(rowsOf(data.train, trainRows), entriesOf(data.weights, trainRows), data,
                     settings, fit, control);
@@ -253,13 +248,9 @@ Vector unfittedRowValues(const FitData& data, const FitSettings& settings, const
             unfitted.push_back(i);
         }
     }
-    const std::vector<Eigen::Index> pick =
-        subsampleRows(Eigen::Index(unfitted.size()), Eigen::Index(fit.fitRows.size()),
-                      settings.values.seed("seed") + 2);
-    std::vector<Eigen::Index> rows;
-    for (Eigen::Index p : pick) {
-        rows.push_back(unfitted[size_t(p)]);
-    }
+    const std::vector<Eigen::Index> rows = entriesOf(
+        unfitted, subsampleRows(Eigen::Index(unfitted.size()), Eigen::Index(fit.fitRows.size()),
+                                settings.values.seed("seed") + 2));
     *method = "rows outside the fitted subsample";
     if (weights) {
         *weights = entriesOf(data.weights, rows);

@@ -469,7 +469,8 @@ QString EstimationController::labelColumn() const
 
 bool EstimationController::sweepFits(const FitSettings& s) const
 {
-    if (!m_sweep || s.estimator != m_sweepSettings.estimator || m_sweepMaxFitRows != maxFitRows()) {
+    // (The fit-row cap is one of the settings compared below: other rows, another sweep.)
+    if (!m_sweep || s.estimator != m_sweepSettings.estimator) {
         return false;
     }
     for (const auto& [name, value] : s.values.all()) {
@@ -522,7 +523,6 @@ void EstimationController::fit()
     in.scoresX = m_scoresFeatures;
     in.scoresScaler = m_scoresScaler;
     in.settings = m_settings;
-    in.maxFitRows = maxFitRows();
     in.compareWith = compareEstimator();
     in.solverComparison = m_solverComparison;
     in.plotX = m_plotX;
@@ -607,7 +607,6 @@ void EstimationController::onJobFinished()
         m_fdPoints = r.fit.search->curve; // the authoritative curve (the streamed one may lag)
         m_sweep = *r.fit.search;
         m_sweepSettings = r.settings;
-        m_sweepMaxFitRows = r.maxFitRows;
     } else if (!sweepFits(r.settings)) {
         m_sweep.reset();
         m_fdPoints.clear();

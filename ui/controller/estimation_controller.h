@@ -250,7 +250,6 @@ private:
     std::vector<FdPoint> m_fdPoints;
     std::optional<SearchResult> m_sweep;
     FitSettings m_sweepSettings;
-    int m_sweepMaxFitRows = 0;
     std::unique_ptr<FitJobResult> m_result;
     struct Grids
     {

@@ -129,15 +129,10 @@ Matrix fittedRowsOf(const Matrix& x, long long maxFitRows, uint64_t seed,
     return out;
 }
 
-/// The app's cap on fitted rows (FitJobInput::maxFitRows, the interactive one) within the
-/// settings' own max_fit_rows: the smaller of those that cap (0 = no cap).
+/// The settings' cap on fitted rows (max_fit_rows, which the app starts at 10000).
 long long fitRowCap(const FitJobInput& in)
 {
-    const long long own = in.settings.values.integer("max_fit_rows");
-    if (in.maxFitRows <= 0 || own <= 0) {
-        return std::max<long long>(in.maxFitRows, own);
-    }
-    return std::min<long long>(in.maxFitRows, own);
+    return in.settings.values.integer("max_fit_rows");
 }
 
 /// The rows the model is fitted on; records which rows in `out`.
@@ -460,7 +455,6 @@ FitJobResult runFitJob(const FitJobInput& in, const FitJobSink& sink,
     const auto start = Clock::now();
     FitJobResult out;
     out.settings = in.settings;
-    out.maxFitRows = in.maxFitRows;
     out.compareWith = in.compareWith;
     const auto cancelled = [&out] {
         out.cancelled = true;

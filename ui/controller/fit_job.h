@@ -59,7 +59,6 @@ struct FitJobInput
     Matrix scoresX;
     Scaler scoresScaler;
     FitSettings settings;
-    int maxFitRows = 10000;  // larger data are fitted on a seeded subsample (the ADBench cap)
     std::string compareWith; // a second estimator for the compare view ("" = none)
     SolverComparisonSettings solverComparison;
     int plotX = 0;
@@ -152,8 +151,7 @@ struct FitJobResult
     /// The rows fitted, ascending (empty when every row was fitted): the views mark them.
     std::vector<Eigen::Index> fitRowIndices;
     /// What the result was made from: a view whose settings or data differ since is stale.
-    FitSettings settings;
-    int maxFitRows = 0;
+    FitSettings settings; // its max_fit_rows: the rows fitted at most
     std::string compareWith;
 
     /// Every row has its score (false while a deferred scores stage runs).
