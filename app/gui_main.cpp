@@ -4,7 +4,7 @@
 #include "app/studio_options.h"
 #include "core/errors.h"
 #include "core/util/float_mode.h"
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/fit_controller.h"
 #include "ui/controller/hue_controller.h"
 #include "ui/controller/marginal_controller.h"
 #include "ui/controller/negativity_job.h"
@@ -12,6 +12,7 @@
 #include "ui/controller/overlay_controller.h"
 #include "ui/controller/pair_plot_controller.h"
 #include "ui/controller/ratio_controller.h"
+#include "ui/controller/session.h"
 #include "ui/controller/threshold_controller.h"
 #include "ui/main_window.h"
 #include "ui/plots/compare_view.h"
@@ -36,7 +37,6 @@ constexpr int kExitData = 3;   // the data file could not be read
 constexpr int kExitFit = 4;    // the fit (or the ratio fit) failed
 constexpr int kExitOutput = 5; // the screenshot or plot could not be written
 
-using sosrep::ui::EstimationController;
 using sosrep::ui::HueController;
 using sosrep::ui::MainWindow;
 using sosrep::ui::MarginalController;
@@ -45,13 +45,14 @@ using sosrep::ui::OverlayController;
 using sosrep::ui::PairPlotController;
 using sosrep::ui::RatioController;
 using sosrep::ui::RatioSource;
+using sosrep::ui::Session;
 using sosrep::ui::ThresholdController;
 
 /// --estimator, --compare, --contamination, --scale and --purpose; an exit code when a value is
 /// refused, else 0.
 int applyModelOptions(const QCommandLineParser& parser, MainWindow& window)
 {
-    EstimationController* controller = window.controller();
+    Session* controller = window.session();
     if (parser.isSet(QStringLiteral("estimator"))) {
         controller->setEstimator(parser.value(QStringLiteral("estimator")).toStdString());
     }
@@ -102,9 +103,8 @@ int applyModelOptions(const QCommandLineParser& parser, MainWindow& window)
 
 /// --ratio-split, --ratio-q and --ratio-estimator: the Ratio view's samples and fit, after the
 /// main fit (its data are loaded by then). True when a ratio fit was set up.
-bool setUpRatio(const QCommandLineParser& parser, EstimationController* controller)
+bool setUpRatio(const QCommandLineParser& parser, Session* session, RatioController* ratio)
 {
-    RatioController* ratio = controller->ratio();
     RatioSource source;
     const QString split = parser.value(QStringLiteral("ratio-split"));
     if (split.contains(QLatin1Char('='))) {
@@ -121,7 +121,7 @@ bool setUpRatio(const QCommandLineParser& parser, EstimationController* controll
     if (source.kind == RatioSource::None) {
         return false;
     }
-    QObject::connect(controller, &EstimationController::fitFinished, ratio, [=] {
+    QObject::connect(session, &Session::fitFinished, ratio, [=] {
         if (ratio->setSource(source)) {
             ratio->fit();
         }
@@ -144,15 +144,15 @@ public:
     /// Calls finish() after the signal that marks the end of the last job.
     void arm(const QCommandLineParser& parser, bool ratioRun)
     {
-        EstimationController* controller = m_window.controller();
+        Session* controller = m_window.session();
         m_window.tabs()->setCurrentIndex(parser.value(QStringLiteral("tab")).toInt());
         if (parser.isSet(QStringLiteral("negativity"))) {
-            QObject::connect(controller, &EstimationController::fitFinished, &m_window,
+            QObject::connect(controller, &Session::fitFinished, &m_window,
                              [this] { m_window.runNegativityExperiment({}); });
             QObject::connect(m_window.negativityJob(), &sosrep::ui::NegativityJob::finished,
                              &m_window, [this] { finish(); });
         } else if (ratioRun) {
-            RatioController* ratio = controller->ratio();
+            RatioController* ratio = m_window.ratios();
             QObject::connect(ratio, &RatioController::resultChanged, &m_window, [this, ratio] {
                 if (ratio->result()) {
                     finish();
@@ -160,7 +160,7 @@ public:
             });
             QObject::connect(ratio, &RatioController::errorOccurred, &m_window, &failFit);
         } else if (parser.isSet(QStringLiteral("pairplot"))) {
-            QObject::connect(controller, &EstimationController::fitFinished, &m_window,
+            QObject::connect(controller, &Session::fitFinished, &m_window,
                              [this] { m_window.showPairPlotView(); });
             QObject::connect(
                 m_window.pairPlot(), &PairPlotController::finished, &m_window, [this] { finish(); },
@@ -188,19 +188,19 @@ public:
             QObject::connect(m_window.hue(), &HueController::failed, &m_window, &failFit);
         } else if (parser.isSet(QStringLiteral("marginal"))) {
             const QString column = parser.value(QStringLiteral("marginal"));
-            QObject::connect(controller, &EstimationController::fitFinished, &m_window,
+            QObject::connect(controller, &Session::fitFinished, &m_window,
                              [this, column] { showMarginal(column); });
             QObject::connect(m_window.marginals(), &MarginalController::ready, &m_window,
                              [this] { finish(); });
         } else {
             // Queued: the fit's late stages start after fitFinished's other receivers.
             QObject::connect(
-                controller, &EstimationController::fitFinished, &m_window, [this] { finish(); },
+                controller, &Session::fitFinished, &m_window, [this] { finish(); },
                 Qt::QueuedConnection);
         }
         announceViews(parser.isSet(QStringLiteral("pairplot")));
         // Queued: an error raised before the event loop runs still ends it.
-        QObject::connect(controller, &EstimationController::errorOccurred, &m_window, &failFit,
+        QObject::connect(controller, &Session::errorOccurred, &m_window, &failFit,
                          Qt::QueuedConnection);
     }
 
@@ -209,15 +209,15 @@ private:
     /// goes without them when the model has no closed form, which the edges say).
     void waitForJointEdges()
     {
-        EstimationController* controller = m_window.controller();
+        Session* controller = m_window.session();
         // One feature column has no joint plot (and never gets the margins it would wait
         // for): a refused option value, as seaborn's jointplot refuses one variable.
         const auto ready = [this] {
-            if (m_window.controller()->features().cols() < 2) {
+            if (m_window.session()->data().features().cols() < 2) {
                 std::fprintf(stderr,
                              "sosrep-studio: --joint: needs two feature columns; the data "
                              "has %ld\n",
-                             long(m_window.controller()->features().cols()));
+                             long(m_window.session()->data().features().cols()));
                 QApplication::exit(kExitUsage);
                 return;
             }
@@ -228,28 +228,26 @@ private:
         };
         QObject::connect(m_window.marginals(), &MarginalController::ready, &m_window, ready,
                          Qt::QueuedConnection);
-        QObject::connect(controller, &EstimationController::fitFinished, &m_window, ready,
-                         Qt::QueuedConnection);
+        QObject::connect(controller, &Session::fitFinished, &m_window, ready, Qt::QueuedConnection);
     }
 
     /// --roc-with: the other estimators are fitted after the fit, the rows perhaps scored
     /// after it: the export waits for both.
     void waitForOtherRocs(const QCommandLineParser& parser)
     {
-        EstimationController* controller = m_window.controller();
+        Session* controller = m_window.session();
         if (!parser.isSet(QStringLiteral("tab"))) {
             m_window.tabs()->setCurrentIndex(3);
         }
         const auto ready = [this] {
-            const auto* r = m_window.controller()->result();
+            const auto* r = m_window.session()->result();
             if (r && r->scoresReady() && !m_window.otherRocs()->curves().empty()) {
                 finish();
             }
         };
         QObject::connect(m_window.otherRocs(), &OtherRocController::ready, &m_window, ready,
                          Qt::QueuedConnection);
-        QObject::connect(controller, &EstimationController::scoresReady, &m_window, ready,
-                         Qt::QueuedConnection);
+        QObject::connect(controller, &Session::scoresReady, &m_window, ready, Qt::QueuedConnection);
         QObject::connect(m_window.otherRocs(), &OtherRocController::failed, &m_window, &failFit);
     }
 
@@ -257,7 +255,7 @@ private:
     /// these lines).
     void announceViews(bool pairPlot)
     {
-        EstimationController* controller = m_window.controller();
+        Session* controller = m_window.session();
         const auto say = [this](const char* what) {
             return [this, what] {
                 std::printf("%s ready %.2f s after start\n", what,
@@ -265,12 +263,9 @@ private:
                 std::fflush(stdout);
             };
         };
-        QObject::connect(controller, &EstimationController::fitFinished, &m_window,
-                         say("density view"));
-        QObject::connect(controller, &EstimationController::scoresReady, &m_window,
-                         say("scores view"));
-        QObject::connect(controller, &EstimationController::comparisonReady, &m_window,
-                         say("compare view"));
+        QObject::connect(controller, &Session::fitFinished, &m_window, say("density view"));
+        QObject::connect(controller, &Session::scoresReady, &m_window, say("scores view"));
+        QObject::connect(controller, &Session::comparisonReady, &m_window, say("compare view"));
         if (pairPlot) {
             QObject::connect(m_window.pairPlot(), &PairPlotController::panelReady, &m_window,
                              [say](int index) {
@@ -287,11 +282,11 @@ private:
     /// marginal is a refused option value.
     void showMarginal(const QString& column)
     {
-        EstimationController* controller = m_window.controller();
-        const QStringList names = controller->featureNames();
+        Session* controller = m_window.session();
+        const QStringList names = controller->data().featureNames();
         const int index = int(names.indexOf(column));
         const QString reason = m_window.marginals()->unavailable();
-        if (index < 0 || index >= controller->features().cols() || !reason.isEmpty()) {
+        if (index < 0 || index >= controller->data().features().cols() || !reason.isEmpty()) {
             std::fprintf(
                 stderr, "sosrep-studio: --marginal: %s\n",
                 index < 0 ? qPrintable(QStringLiteral("'%1' is not a feature column (%2)")
@@ -314,17 +309,16 @@ private:
 
     void finish()
     {
-        EstimationController* controller = m_window.controller();
+        Session* controller = m_window.session();
         // Work the shown view started (a large fit's optimizer runs) ends first.
         if (controller->isBusy()) {
             auto* once = new QObject(&m_window);
-            QObject::connect(controller, &EstimationController::busyChanged, once,
-                             [this, once](bool busy) {
-                                 if (!busy) {
-                                     once->deleteLater();
-                                     finish();
-                                 }
-                             });
+            QObject::connect(controller, &Session::busyChanged, once, [this, once](bool busy) {
+                if (!busy) {
+                    once->deleteLater();
+                    finish();
+                }
+            });
             return;
         }
         // A large fit's late stages follow it (the Scores view's, then the compare view's):
@@ -342,16 +336,16 @@ private:
                 },
                 Qt::QueuedConnection);
         };
-        if (controller->scoresPending() && (scoresShown || compareShown)) {
-            waitFor(controller, &EstimationController::scoresReady);
+        if (m_window.fits()->scoresPending() && (scoresShown || compareShown)) {
+            waitFor(controller, &Session::scoresReady);
             return;
         }
         if (m_window.thresholds()->pending() && scoresShown) {
             waitFor(m_window.thresholds(), &ThresholdController::ready);
             return;
         }
-        if (controller->comparisonPending() && compareShown) {
-            waitFor(controller, &EstimationController::comparisonReady);
+        if (m_window.fits()->comparisonPending() && compareShown) {
+            waitFor(controller, &Session::comparisonReady);
             return;
         }
         // Let the plots repaint before grabbing or exporting.
@@ -400,7 +394,7 @@ private:
 /// and applied once they are read; 0, or the exit code of a refused value.
 int applyDataOptions(const QCommandLineParser& parser, MainWindow& window)
 {
-    EstimationController* controller = window.controller();
+    Session* controller = window.session();
     if (parser.isSet(QStringLiteral("hue"))) {
         // A column of a few values of these data (known only once they are read).
         const QString hue = parser.value(QStringLiteral("hue"));
@@ -420,7 +414,7 @@ int applyDataOptions(const QCommandLineParser& parser, MainWindow& window)
         // Checked once the data are read, before the fit (it failed after it, exit 4).
         const QString column = split.section(QLatin1Char('='), 0, 0);
         QStringList names;
-        for (const std::string& c : controller->rawData().columns) {
+        for (const std::string& c : controller->data().rawData().columns) {
             names << QString::fromStdString(c);
         }
         if (!names.contains(column)) {
@@ -432,11 +426,11 @@ int applyDataOptions(const QCommandLineParser& parser, MainWindow& window)
         }
     }
     if (parser.isSet(QStringLiteral("overlay"))) {
-        if (controller->features().cols() != 1) {
+        if (controller->data().features().cols() != 1) {
             std::fprintf(stderr,
                          "sosrep-studio: --overlay: overlays are drawn in the 1-D view of one "
                          "feature column (these data have %d)\n",
-                         int(controller->features().cols()));
+                         int(controller->data().features().cols()));
             return kExitUsage;
         }
         QStringList specs;
@@ -447,7 +441,7 @@ int applyDataOptions(const QCommandLineParser& parser, MainWindow& window)
         window.overlays()->setSpecs(specs);
     }
     if (parser.isSet(QStringLiteral("roc-with"))) {
-        const auto& labels = controller->labels();
+        const auto& labels = controller->data().labels();
         if (!labels || labels->sum() == 0 || labels->sum() == labels->size()) {
             std::fprintf(stderr, "sosrep-studio: --roc-with: ROC curves need a label column "
                                  "with both classes, and these data have none\n");
@@ -459,11 +453,11 @@ int applyDataOptions(const QCommandLineParser& parser, MainWindow& window)
         }
         window.otherRocs()->setEstimators(names);
     }
-    if (parser.isSet(QStringLiteral("pairplot")) && controller->features().cols() < 3) {
+    if (parser.isSet(QStringLiteral("pairplot")) && controller->data().features().cols() < 3) {
         std::fprintf(stderr,
                      "sosrep-studio: --pairplot: needs 3 or more feature columns (these "
                      "data have %d: the Density tab's map shows them)\n",
-                     int(controller->features().cols()));
+                     int(controller->data().features().cols()));
         return kExitUsage;
     }
     return 0;
@@ -500,7 +494,7 @@ int main(int argc, char* argv[])
         window.resize(asked);
     }
     window.show();
-    EstimationController* controller = window.controller();
+    Session* controller = window.session();
     if (const int refused = applyModelOptions(parser, window)) {
         return refused;
     }
@@ -525,13 +519,13 @@ int main(int argc, char* argv[])
     if (const int refused = applyDataOptions(parser, window)) {
         return refused;
     }
-    const bool ratioRun = setUpRatio(parser, controller);
+    const bool ratioRun = setUpRatio(parser, controller, window.ratios());
     BatchRun run(window, asked, shot, plotFile, sinceStart); // lives as long as the event loop
     if (batch) {
         run.arm(parser, ratioRun);
     }
     if (fitNow) {
-        controller->fit();
+        window.fits()->fit();
     }
     // What the command line set up is the starting point, not an unsaved change.
     window.setWindowModified(false);

@@ -11,7 +11,8 @@
 #include "core/metrics/auc.h"
 #include "core/tuning/rank_ensemble.h"
 #include "ui/controller/cluster_controller.h"
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/fit_controller.h"
+#include "ui/controller/grid_controller.h"
 #include "ui/controller/hue_controller.h"
 #include "ui/controller/marginal_controller.h"
 #include "ui/controller/negativity_job.h"
@@ -19,6 +20,7 @@
 #include "ui/controller/overlay_controller.h"
 #include "ui/controller/pair_plot_controller.h"
 #include "ui/controller/ratio_controller.h"
+#include "ui/controller/session.h"
 #include "ui/controller/settings_history.h"
 #include "ui/controller/threshold_controller.h"
 #include "ui/panels/data_panel.h"
@@ -66,15 +68,18 @@ namespace sosrep::ui {
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
     setWindowIcon(QIcon(QStringLiteral(":/icons/sosrep-studio.svg")));
-    m_controller = new EstimationController(this);
-    m_hue = new HueController(m_controller, this);
-    m_pairs = new PairPlotController(m_controller, this);
-    m_overlays = new OverlayController(m_controller, this);
-    m_otherRocs = new OtherRocController(m_controller, this);
-    m_marginals = new MarginalController(m_controller, this);
-    m_thresholds = new ThresholdController(m_controller, this);
-    m_clusters = new ClusterController(m_controller, this);
-    m_history = new SettingsHistory(m_controller, this);
+    m_session = new Session(this);
+    m_fits = new FitController(m_session, this);
+    m_grids = new GridController(m_session, this);
+    m_ratios = new RatioController(m_session, this);
+    m_hue = new HueController(m_session, this);
+    m_pairs = new PairPlotController(m_session, this);
+    m_overlays = new OverlayController(m_session, this);
+    m_otherRocs = new OtherRocController(m_session, this);
+    m_marginals = new MarginalController(m_session, this);
+    m_thresholds = new ThresholdController(m_session, this);
+    m_clusters = new ClusterController(m_session, this);
+    m_history = new SettingsHistory(m_session, m_ratios, this);
     m_negativity = new NegativityJob(this);
     buildControls();
     buildViews();
@@ -84,7 +89,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     createActions();
     setAcceptDrops(true);
     // Rows with NA: the command line refuses the file; here the user may leave them out.
-    m_controller->askDropIncompleteRows = [this](const QString& message) {
+    m_session->askDropIncompleteRows = [this](const QString& message) {
         if (m_batch) {
             return false;
         }
@@ -98,10 +103,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     qApp->installEventFilter(new WheelGuard(this));
     updateTitle();
     // The modified mark: a change of settings or roles the project does not hold yet.
-    connect(m_controller, &EstimationController::dataChanged, this, &MainWindow::updateTitle);
-    for (auto signal :
-         {&EstimationController::settingsChanged, &EstimationController::dataChanged}) {
-        connect(m_controller, signal, this, [this] {
+    connect(m_session, &Session::dataChanged, this, &MainWindow::updateTitle);
+    for (auto signal : {&Session::settingsChanged, &Session::dataChanged}) {
+        connect(m_session, signal, this, [this] {
             if (!m_loading) {
                 setWindowModified(true);
             }
@@ -118,10 +122,11 @@ void MainWindow::buildControls()
     auto* side = new QWidget;
     auto* sideLayout = new QVBoxLayout(side);
     auto* dataBox = new QGroupBox(tr("Data"));
-    (new QVBoxLayout(dataBox))->addWidget(new DataPanel(m_controller, dataBox));
+    (new QVBoxLayout(dataBox))->addWidget(new DataPanel(m_session, dataBox));
     auto* modelBox = new QGroupBox(tr("Model"));
-    auto* modelPanel = new ModelPanel(m_controller, modelBox);
+    auto* modelPanel = new ModelPanel(m_session, modelBox);
     connect(m_negativity, &NegativityJob::busyChanged, modelPanel, &ModelPanel::setOtherJobBusy);
+    connect(modelPanel, &ModelPanel::fitRequested, m_fits, &FitController::fit);
     connect(modelPanel, &ModelPanel::cancelRequested, m_negativity, &NegativityJob::cancel);
     (new QVBoxLayout(modelBox))->addWidget(modelPanel);
     sideLayout->addWidget(dataBox);
@@ -174,7 +179,7 @@ void MainWindow::buildViews()
     m_tabs = new QTabWidget(this);
     m_densityPage = new DensityPage;
     m_density = m_densityPage->map();
-    m_optimizer = new OptimizerView(m_controller);
+    m_optimizer = new OptimizerView(m_fits);
     m_trace = m_optimizer->plot();
     connect(m_optimizer, &OptimizerView::negativityRequested, this,
             &MainWindow::negativityInteractively);
@@ -225,7 +230,7 @@ void MainWindow::buildViews()
     m_tabs->addTab(m_scoresPage, tr("Scores"));
     m_compare = new CompareView;
     m_tabs->addTab(m_compare, tr("Compare"));
-    m_ratio = new RatioView(m_controller->ratio(), m_controller);
+    m_ratio = new RatioView(m_ratios, m_session);
     m_tabs->addTab(m_ratio, tr("Ratio"));
     // Results that no longer match the settings stay readable but are flagged above every
     // view (and are not exported) until the next fit.
@@ -257,57 +262,57 @@ void MainWindow::connectController()
                 m_clusters->compareInRect(x0, x1, y0, y1);
                 m_tabs->setCurrentWidget(m_compare);
             });
-    connect(m_controller, &EstimationController::progressChanged, this, &MainWindow::showProgress);
+    connect(m_fits, &FitController::progressChanged, this, &MainWindow::showProgress);
+    connect(m_grids, &GridController::progressChanged, this, &MainWindow::showProgress);
     connect(m_hue, &HueController::progressChanged, this, &MainWindow::showProgress);
     connect(m_pairs, &PairPlotController::progressChanged, this, &MainWindow::showProgress);
     connect(m_overlays, &OverlayController::progressChanged, this, &MainWindow::showProgress);
     connect(m_otherRocs, &OtherRocController::progressChanged, this, &MainWindow::showProgress);
     connect(m_thresholds, &ThresholdController::progressChanged, this, &MainWindow::showProgress);
-    connect(m_controller, &EstimationController::busyChanged, this, [this](bool busy) {
+    connect(m_session, &Session::busyChanged, this, [this](bool busy) {
         m_progress->setVisible(busy);
         m_stage->setText(busy ? tr("fitting…") : QString());
     });
-    connect(m_controller, &EstimationController::traceUpdated, this,
-            [this] { m_trace->setTraces(m_controller->traces()); });
-    connect(m_controller, &EstimationController::fdCurveUpdated, this,
-            [this] { m_fd->setCurve(m_controller->fdCurve(), fdChoice()); });
-    connect(m_controller, &EstimationController::settingsChanged, this, [this] {
-        if (!m_controller->result() && !m_controller->isBusy()) {
+    connect(m_fits, &FitController::traceUpdated, this,
+            [this] { m_trace->setTraces(m_fits->traces()); });
+    connect(m_fits, &FitController::fdCurveUpdated, this,
+            [this] { m_fd->setCurve(m_fits->fdCurve(), fdChoice()); });
+    connect(m_session, &Session::settingsChanged, this, [this] {
+        if (!m_session->result() && !m_session->isBusy()) {
             m_fd->setCurve({}, fdChoice()); // a detector chosen before any fit: say so
         }
     });
-    connect(m_controller, &EstimationController::fitFinished, this, &MainWindow::showResult);
-    connect(m_controller, &EstimationController::gridsUpdated, this, &MainWindow::showMaps);
-    connect(m_controller, &EstimationController::solverComparisonCancelled, this, [this] {
+    connect(m_session, &Session::fitFinished, this, &MainWindow::showResult);
+    connect(m_session, &Session::gridsUpdated, this, &MainWindow::showMaps);
+    connect(m_fits, &FitController::solverComparisonCancelled, this, [this] {
         statusBar()->showMessage(
             tr("Optimizer runs cancelled; the fit and its views are kept (Run starts them "
                "again)."),
             8000);
     });
-    connect(m_controller, &EstimationController::fitCancelled, this, [this] {
+    connect(m_fits, &FitController::fitCancelled, this, [this] {
         statusBar()->showMessage(tr("Fit cancelled; previous results kept."), 5000);
     });
-    connect(m_controller, &EstimationController::errorOccurred, this, &MainWindow::showError);
+    connect(m_session, &Session::errorOccurred, this, &MainWindow::showError);
     connect(m_marginals, &MarginalController::failed, this, &MainWindow::showError);
     connect(m_thresholds, &ThresholdController::failed, this, &MainWindow::showError);
     connect(m_clusters, &ClusterController::failed, this, &MainWindow::showError);
-    connect(m_controller->ratio(), &RatioController::errorOccurred, this, &MainWindow::showError);
-    connect(m_controller, &EstimationController::dataChanged, this, [this] {
+    connect(m_ratios, &RatioController::errorOccurred, this, &MainWindow::showError);
+    connect(m_session, &Session::dataChanged, this, [this] {
         // New data or column roles drop the results (the controller clears them): every view
         // is emptied, none keeps the previous data's curves, scores or maps.
-        if (!m_controller->result()) {
+        if (!m_session->result()) {
             m_lastFitText.clear(); // the report was of other data
             m_fitReport->setVisible(false);
-            const auto rows = m_controller->features().rows();
+            const auto rows = m_session->data().features().rows();
             clearResultViews(rows == 1 ? tr("1 row loaded: press Fit (F5)")
                                        : tr("%1 rows loaded: press Fit (F5)").arg(rows));
         }
         showStaleness();
         refreshWarnings();
     });
-    connect(m_controller, &EstimationController::settingsChanged, this, &MainWindow::showStaleness);
-    connect(m_fd, &FdPlot::lengthScaleClicked, m_controller,
-            &EstimationController::fitAtLengthScale);
+    connect(m_session, &Session::settingsChanged, this, &MainWindow::showStaleness);
+    connect(m_fd, &FdPlot::lengthScaleClicked, m_fits, &FitController::fitAtLengthScale);
     connect(m_density, &DensityHeatmap::rowsPicked, this, &MainWindow::selectRows);
     connectDensityPage();
 }
@@ -316,10 +321,10 @@ void MainWindow::connectLateStages()
 {
     // The Compare view says it is computing; the status line keeps the fit's report.
     connect(m_clusters, &ClusterController::started, m_compare, &CompareView::showClustersPending);
-    connect(m_controller, &EstimationController::comparisonReady, this, [this] {
-        const FitJobResult* r = m_controller->result();
-        m_compare->showResult(*r, m_controller->features(), m_controller->labels(),
-                              m_controller->featureNames());
+    connect(m_session, &Session::comparisonReady, this, [this] {
+        const FitJobResult* r = m_session->result();
+        m_compare->showResult(*r, m_session->data().features(), m_session->data().labels(),
+                              m_session->data().featureNames());
         if (!r->stages.empty() && r->stages.back().name == "comparison") {
             m_lastFitText +=
                 tr("; the compare view followed in %1 s").arg(r->stages.back().seconds, 0, 'f', 1);
@@ -327,12 +332,12 @@ void MainWindow::connectLateStages()
                                     tr("\n(click for the report and any warnings)"));
         }
     });
-    connect(m_controller, &EstimationController::scoresReady, this, [this] {
-        const FitJobResult* r = m_controller->result();
+    connect(m_session, &Session::scoresReady, this, [this] {
+        const FitJobResult* r = m_session->result();
         refreshWarnings(); // the Scores view's model may add its own
         showScores();
         showRowInfo();
-        m_fd->setCurve(m_controller->fdCurve(), fdChoice()); // its words name the Scores' l
+        m_fd->setCurve(m_fits->fdCurve(), fdChoice()); // its words name the Scores' l
         if (r->scoresReady()) {
             double seconds = 0.0;
             for (const FitJobResult::Stage& st : r->stages) {
@@ -383,20 +388,20 @@ QString MainWindow::lastFolder() const
 
 FdChoice MainWindow::fdChoice() const
 {
-    const FitJobResult* r = m_controller->result();
-    const SearchResult* sweep = m_controller->sweep();
+    const FitJobResult* r = m_session->result();
+    const SearchResult* sweep = m_fits->sweep();
     // A detector without a kernel, fitted or only chosen (before its fit the tab said "no
     // sweep yet (l fixed or not fitted)", as if a fit would bring one).
-    const std::string& chosen = m_controller->settings().estimator;
+    const std::string& chosen = m_session->settings().estimator;
     const bool chosenHasNoKernel =
         !EstimatorRegistry::instance().get(chosen).capabilities().usesKernel;
-    if ((!r && chosenHasNoKernel) || (r && !m_controller->isBusy() && !r->model().kernel())) {
+    if ((!r && chosenHasNoKernel) || (r && !m_session->isBusy() && !r->model().kernel())) {
         FdChoice none;
         none.noCurveReason = tr("%1 has no length scale, nothing to tune")
                                  .arg(QString::fromStdString(r ? r->model().estimator() : chosen));
         return none;
     }
-    if (!r || !sweep || m_controller->isBusy()) {
+    if (!r || !sweep || m_session->isBusy()) {
         return {};
     }
     const Selection& s = sweep->selection;
@@ -411,7 +416,7 @@ FdChoice MainWindow::fdChoice() const
         c.bwAdjust = r->fit.bwAdjust;
     }
     try {
-        const SelectionRule rule = resolvedRule(m_controller->sweepSettings().values);
+        const SelectionRule rule = resolvedRule(m_fits->sweepSettings().values);
         c.spacingFloor = rule == SelectionRule::StableAboveSpacing;
         c.words =
             QString::fromStdString(describeSelection(rule, s))
@@ -451,7 +456,7 @@ QString MainWindow::scoresTuning() const
 
 bool MainWindow::settingsPurposeIsAuto() const
 {
-    const OptionValues& v = m_controller->sweepSettings().values;
+    const OptionValues& v = m_fits->sweepSettings().values;
     return v.has("purpose") && v.text("purpose") == "auto" && v.text("selection") == "auto";
 }
 
@@ -484,7 +489,7 @@ void MainWindow::connectNegativity()
             [this] { statusBar()->showMessage(tr("Negativity experiment cancelled."), 5000); });
     connect(m_negativity, &NegativityJob::errorOccurred, this, &MainWindow::showError);
     // A result belongs to the data it was computed on.
-    connect(m_controller, &EstimationController::dataChanged, this, [this] {
+    connect(m_session, &Session::dataChanged, this, [this] {
         m_negativity->clear();
         m_trace->setExperiment(nullptr, 0);
     });
@@ -492,16 +497,16 @@ void MainWindow::connectNegativity()
 
 void MainWindow::runNegativityExperiment(const NegativitySettings& settings)
 {
-    if (!m_controller->hasData()) {
+    if (!m_session->data().hasData()) {
         showError(tr("Open or generate data first: the experiment runs on the loaded rows."));
         return;
     }
-    m_negativity->start(m_controller->features(), m_controller->dataSource(), settings);
+    m_negativity->start(m_session->data().features(), m_session->data().dataSource(), settings);
 }
 
 void MainWindow::negativityInteractively()
 {
-    NegativityDialog dialog(m_negativity->settings(), m_controller->features().rows(), this);
+    NegativityDialog dialog(m_negativity->settings(), m_session->data().features().rows(), this);
     if (dialog.exec() == QDialog::Accepted) {
         runNegativityExperiment(dialog.settings());
     }
@@ -510,29 +515,29 @@ void MainWindow::negativityInteractively()
 bool MainWindow::openFile(const QString& path)
 {
     m_loading = true;
-    const bool loaded = m_controller->loadFile(path);
+    const bool loaded = m_session->loadFile(path);
     m_loading = false;
     if (loaded) {
         rememberFile(path);
         m_projectPath.clear();
         setWindowModified(false);
         updateTitle();
-        const QString label = m_controller->labelColumn();
+        const QString label = m_session->data().labelColumn();
         QString message =
             !label.isEmpty()
                 ? tr("Loaded %1: column '%2' (0/1) taken as the label, used only for AUCs; "
                      "change its role in the table")
                       .arg(path, label)
-            : m_controller->labels()
+            : m_session->data().labels()
                 ? tr("Loaded %1: its array y (0/1) taken as the labels, used only for AUCs")
                       .arg(path)
                 : tr("Loaded %1: no 0/1 label column found (AUCs need one: set a column's role "
                      "to label)")
                       .arg(path);
-        for (const QString& note : m_controller->loadNotes()) {
+        for (const QString& note : m_session->data().loadNotes()) {
             message += QStringLiteral("; ") + note;
         }
-        if (m_controller->lengthScaleWasReset()) {
+        if (m_session->data().lengthScaleWasReset()) {
             message += tr("; ℓ reset to auto (the fixed ℓ was chosen for the previous data)");
         }
         statusBar()->showMessage(message, 15000);
@@ -552,7 +557,7 @@ void MainWindow::showError(const QString& message)
 
 QString MainWindow::densityTitle() const
 {
-    const FitJobResult* r = m_controller->result();
+    const FitJobResult* r = m_session->result();
     const FittedModel& m = r->model();
     // The map's colouring names what is drawn (a normality score is drawn as it is).
     const bool score = m.kind() == DensityKind::Score;
@@ -566,32 +571,32 @@ QString MainWindow::densityTitle() const
     if (const KernelOperator* k = m.kernel()) {
         t += tr(", %1 kernel, %2")
                  .arg(QString::fromStdString(toString(k->spec().type)))
-                 .arg(lengthScaleText(k->spec().lengthScale, m_controller->scaler(),
-                                      m_controller->featureNames())) +
+                 .arg(lengthScaleText(k->spec().lengthScale, m_session->data().scaler(),
+                                      m_session->data().featureNames())) +
              bwAdjustText(r->fit.bwAdjust, r->fit.lengthScaleChosen);
     }
-    if (m_controller->features().cols() > 2) {
+    if (m_session->data().features().cols() > 2) {
         t += tr("; a 2-D slice, other columns held at their medians");
     }
-    if (r->fitRows < m_controller->features().rows()) {
+    if (r->fitRows < m_session->data().features().rows()) {
         t += tr("; fitted on %1 of %2 rows (seeded subsample), all drawn and scored")
                  .arg(r->fitRows)
-                 .arg(m_controller->features().rows());
+                 .arg(m_session->data().features().rows());
     }
     return t;
 }
 
 void MainWindow::showMaps()
 {
-    const FitJobResult* r = m_controller->result();
-    const QStringList names = m_controller->featureNames();
+    const FitJobResult* r = m_session->result();
+    const QStringList names = m_session->data().featureNames();
     if (r->grid.logDensity.size() > 0) {
         DensityHeatmap::Content c;
         c.grid = &r->grid;
-        c.points = m_controller->features();
-        c.labels = m_controller->labels();
+        c.points = m_session->data().features();
+        c.labels = m_session->data().labels();
         c.title = densityTitle();
-        c.slice = m_controller->features().cols() > 2;
+        c.slice = m_session->data().features().cols() > 2;
         c.fitRows = r->fitRowIndices;
         // Per unit of the data's own columns (a slice of the d-dimensional density when d > 2).
         c.valueLabel = logValueLabel(names, r->model().kind());
@@ -611,7 +616,7 @@ void MainWindow::showMaps()
         m_density->clearContent(tr("One feature column: its 1-D density is shown"));
     }
     showDensityCurve();
-    m_compare->showResult(*r, m_controller->features(), m_controller->labels(), names);
+    m_compare->showResult(*r, m_session->data().features(), m_session->data().labels(), names);
     showRowInfo();
     highlightRows(selectedRows());
 }
@@ -622,7 +627,7 @@ void MainWindow::setMapScale(MapScale scale)
     for (int k = 0; k < m_mapScaleActions.size(); ++k) {
         m_mapScaleActions[k]->setChecked(k == int(scale));
     }
-    if (m_controller->result() && m_controller->result()->grid.logDensity.size() > 0) {
+    if (m_session->result() && m_session->result()->grid.logDensity.size() > 0) {
         showMaps();
     }
 }
@@ -667,21 +672,21 @@ void MainWindow::highlightRows(const QList<qint64>& rows)
 
 void MainWindow::showResult()
 {
-    const FitJobResult* r = m_controller->result();
+    const FitJobResult* r = m_session->result();
     showStaleness();
     refreshWarnings();
     showMaps();
     showScores();
-    const QString rows = r->fitRows < m_controller->features().rows()
+    const QString rows = r->fitRows < m_session->data().features().rows()
                              ? tr(" on a seeded subsample of %1 of %2 rows (all rows scored)")
                                    .arg(r->fitRows)
-                                   .arg(m_controller->features().rows())
+                                   .arg(m_session->data().features().rows())
                              : QString();
-    const QStringList warnings = m_controller->warnings();
+    const QStringList warnings = m_session->warnings();
     const QString scale =
         r->lengthScale() > 0
-            ? tr(" (%1)").arg(lengthScaleText(r->lengthScale(), m_controller->scaler(),
-                                              m_controller->featureNames()))
+            ? tr(" (%1)").arg(lengthScaleText(r->lengthScale(), m_session->data().scaler(),
+                                              m_session->data().featureNames()))
             : QString();
     m_lastFitText = tr("Fitted in %1%2%3").arg(fitTimeText(*r)).arg(scale).arg(rows);
     m_fitReport->setText(tr("last fit: %1 s").arg(r->seconds, 0, 'f', 2));

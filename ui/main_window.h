@@ -28,7 +28,10 @@ class CompareView;
 class DensityHeatmap;
 class DensityPage;
 class ClusterController;
-class EstimationController;
+class FitController;
+class GridController;
+class RatioController;
+class Session;
 class HueController;
 class MarginalController;
 class OverlayController;
@@ -48,7 +51,7 @@ class SettingsHistory;
 class TracePlot;
 
 /// Wiring only: panels on the left, views in tabs, progress in the status bar. All state lives
-/// in the EstimationController.
+/// in the Session.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -56,7 +59,11 @@ class MainWindow : public QMainWindow
 public:
     explicit MainWindow(QWidget* parent = nullptr);
 
-    EstimationController* controller() const { return m_controller; }
+    Session* session() const { return m_session; }
+    /// The fit, its FD curve and traces, the optimizer's runs and a large fit's late stages.
+    FitController* fits() const { return m_fits; }
+    /// The Ratio view's samples, settings and fit (its data are the session's).
+    RatioController* ratios() const { return m_ratios; }
     /// The Density tab's hue (seaborn's hue=): its column and classes.
     HueController* hue() const { return m_hue; }
     /// The Density tab's pair plot: its panels and job.
@@ -72,7 +79,7 @@ public:
     /// The Compare view's cluster comparison (label clusters, or rows picked on the map).
     ClusterController* clusters() const { return m_clusters; }
     /// What a project saves and opens (project_file.h).
-    ProjectParts projectParts() const { return {*m_controller, *m_hue, *m_thresholds}; }
+    ProjectParts projectParts() const { return {*m_session, *m_hue, *m_thresholds, *m_ratios}; }
     DensityHeatmap* densityView() const { return m_density; }
     /// The Density tab: the map, or a 1-D density (one column) or marginal (chosen).
     DensityPage* densityPage() const { return m_densityPage; }
@@ -214,7 +221,10 @@ private:
     bool settingsPurposeIsAuto() const;
     void negativityInteractively();
 
-    EstimationController* m_controller;
+    Session* m_session;
+    FitController* m_fits;
+    GridController* m_grids;
+    RatioController* m_ratios;
     HueController* m_hue;
     PairPlotController* m_pairs;
     OverlayController* m_overlays;

@@ -5,8 +5,9 @@
 #include "ui/plots/density_curve_plot.h"
 #include "ui/plots/density_page.h"
 
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/fit_controller.h"
 #include "ui/controller/negativity_job.h"
+#include "ui/controller/session.h"
 #include "ui/controller/settings_history.h"
 #include "ui/controller/threshold_controller.h"
 #include "ui/panels/outlier_bar.h"
@@ -59,9 +60,8 @@ void MainWindow::createActions()
     }
     qApp->installEventFilter(this);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateExportActions);
-    for (auto signal : {&EstimationController::fitFinished, &EstimationController::dataChanged,
-                        &EstimationController::settingsChanged}) {
-        connect(m_controller, signal, this, &MainWindow::updateExportActions);
+    for (auto signal : {&Session::fitFinished, &Session::dataChanged, &Session::settingsChanged}) {
+        connect(m_session, signal, this, &MainWindow::updateExportActions);
     }
     updateExportActions();
 }
@@ -183,10 +183,10 @@ void MainWindow::createModelAndHelpMenus()
     QMenu* model = menuBar()->addMenu(tr("&Model"));
     QAction* fit = model->addAction(tr("&Fit"));
     fit->setShortcut(Qt::Key_F5);
-    connect(fit, &QAction::triggered, m_controller, &EstimationController::fit);
+    connect(fit, &QAction::triggered, m_fits, &FitController::fit);
     QAction* cancel = model->addAction(tr("&Cancel"));
     cancel->setShortcut(Qt::Key_Escape);
-    connect(cancel, &QAction::triggered, m_controller, &EstimationController::cancel);
+    connect(cancel, &QAction::triggered, m_session, &Session::cancel);
     connect(cancel, &QAction::triggered, m_negativity, &NegativityJob::cancel);
     model->addSeparator();
     QAction* negativity = model->addAction(tr("&Negativity experiment (paper Fig. 3)…"));
@@ -208,8 +208,8 @@ void MainWindow::updateExportActions()
         return; // called while the window is still being built
     }
     const bool ratio = m_tabs->currentWidget() == m_ratio;
-    const QString stale = m_controller->staleReason();
-    const bool fitted = m_controller->result() != nullptr;
+    const QString stale = m_session->staleReason();
+    const bool fitted = m_session->result() != nullptr;
     const QString why = !fitted ? tr("nothing fitted yet (F5 fits)")
                         : !stale.isEmpty()
                             ? tr("the results are stale (%1): press F5 to refit").arg(stale)
@@ -295,7 +295,8 @@ void MainWindow::becomeProject(const QString& path, const QString& message, int 
 
 void MainWindow::updateTitle()
 {
-    const QString source = !m_projectPath.isEmpty() ? m_projectPath : m_controller->dataSource();
+    const QString source =
+        !m_projectPath.isEmpty() ? m_projectPath : m_session->data().dataSource();
     const QString name = source.isEmpty()                           ? tr("untitled")
                          : source.startsWith(QLatin1String("toy:")) ? source
                                                                     : QFileInfo(source).fileName();

@@ -3,11 +3,11 @@
 // of a plotted column chosen beside the 2-D map.
 #include "core/kernels/kernel_operator.h"
 #include "ui/controller/density_units.h"
-#include "ui/controller/estimation_controller.h"
 #include "ui/controller/hue_controller.h"
 #include "ui/controller/marginal_controller.h"
 #include "ui/controller/overlay_controller.h"
 #include "ui/controller/pair_plot_controller.h"
+#include "ui/controller/session.h"
 #include "ui/main_window.h"
 
 #include "core/estimators/registry.h"
@@ -97,11 +97,11 @@ QString oneColumnTitle(const FittedModel& m, const DensityCurve& curve, const QS
 void MainWindow::connectDensityPage()
 {
     connect(m_densityPage, &DensityPage::viewChosen, this, [this] { showDensityCurve(); });
-    connect(m_controller, &EstimationController::dataChanged, this, [this] {
+    connect(m_session, &Session::dataChanged, this, [this] {
         // Another file's columns: its Show box starts at the map (a marginal of x2 chosen for
         // the last file was computed for shuttle before any view appeared).
         m_densityPage->setColumns(
-            m_controller->featureNames().mid(0, int(m_controller->features().cols())));
+            m_session->data().featureNames().mid(0, int(m_session->data().features().cols())));
         // (A hue of columns these data do not have went: HueController.)
         m_densityPage->setHueChoices(m_hue->candidates(), m_hue->column());
         m_densityPage->setOverlayChoices(densityEstimators(), m_overlays->specs());
@@ -124,7 +124,7 @@ void MainWindow::connectDensityPage()
     });
     connect(m_densityPage, &DensityPage::hueChosen, this, [this](const QString& column) {
         m_hue->setColumn(column);
-        m_densityPage->setNote(column.isEmpty() || !m_controller->result()
+        m_densityPage->setNote(column.isEmpty() || !m_session->result()
                                    ? QString()
                                    : tr("fitting one density per value of %1…").arg(column));
     });
@@ -145,7 +145,7 @@ void MainWindow::connectDensityPage()
     connect(m_densityPage, &DensityPage::overlaysChosen, m_overlays, &OverlayController::setSpecs);
     connect(m_overlays, &OverlayController::ready, this, [this] {
         m_densityPage->setOverlayChoices(densityEstimators(), m_overlays->specs());
-        if (m_controller->result() && m_controller->features().cols() == 1) {
+        if (m_session->result() && m_session->data().features().cols() == 1) {
             showDensityCurve();
         }
     });
@@ -182,10 +182,10 @@ void MainWindow::showPairPlotView()
 
 void MainWindow::showPairPlot()
 {
-    const FitJobResult* r = m_controller->result();
+    const FitJobResult* r = m_session->result();
     PairPlot* plot = m_densityPage->pairs();
-    const QStringList names = m_controller->featureNames();
-    const int columns = int(m_controller->features().cols());
+    const QStringList names = m_session->data().featureNames();
+    const int columns = int(m_session->data().features().cols());
     // Only the first kMaxColumns are drawn: said in the title, which the export keeps (the
     // pair plot of 14 columns showed 9 without a word; issue 52).
     const QString what =
@@ -198,7 +198,7 @@ void MainWindow::showPairPlot()
                    "the other columns at their medians; axes over the 1–99 % quantiles), on it "
                    "each column's marginal…")
                     .arg(what),
-                m_controller->scaler());
+                m_session->data().scaler());
     for (const PairPanel& p : m_pairs->panels()) {
         plot->setPanel(p);
     }
@@ -221,13 +221,13 @@ void MainWindow::setJoint(bool on)
 
 void MainWindow::showJointEdges()
 {
-    const FitJobResult* r = m_controller->result();
+    const FitJobResult* r = m_session->result();
     if (!m_joint || !r || r->grid.logDensity.size() == 0) {
         return;
     }
     const QString unavailable = m_marginals->unavailable();
-    const Scaler& scaler = m_controller->scaler();
-    const QStringList names = m_controller->featureNames();
+    const Scaler& scaler = m_session->data().scaler();
+    const QStringList names = m_session->data().featureNames();
     const auto edge = [&](int column) {
         DensityHeatmap::Edge e;
         // Per unit of the column, as the map's colour bar says its own unit (issue 50).
@@ -271,14 +271,14 @@ void MainWindow::showHue()
     }
     const ClassDensities* hue = m_hue->classes();
     std::vector<DensityHeatmap::ClassContours> contours;
-    if (hue && m_controller->result() && m_controller->result()->grid.logDensity.size() > 0) {
+    if (hue && m_session->result() && m_session->result()->grid.logDensity.size() > 0) {
         int k = 0;
         for (const ClassDensity& c : hue->classes) {
             contours.push_back({hueClassName(c), colors::hueClass(k++), &c.grid});
         }
     }
     m_density->setClasses(contours);
-    if (m_controller->features().cols() < 2 || m_densityPage->chosenColumn() >= 0) {
+    if (m_session->data().features().cols() < 2 || m_densityPage->chosenColumn() >= 0) {
         showDensityCurve();
     }
 }
@@ -292,12 +292,12 @@ void MainWindow::showMarginal(int column)
 
 void MainWindow::showDensityCurve()
 {
-    const FitJobResult* r = m_controller->result();
+    const FitJobResult* r = m_session->result();
     if (!r) {
         return;
     }
-    const Matrix& x = m_controller->features();
-    const QStringList names = m_controller->featureNames();
+    const Matrix& x = m_session->data().features();
+    const QStringList names = m_session->data().featureNames();
     const QString reason = m_marginals->unavailable();
     m_densityPage->setChoices(names.mid(0, int(x.cols())), r->grid.spec.xColumn,
                               r->grid.spec.yColumn, reason);
@@ -326,9 +326,9 @@ void MainWindow::showDensityCurve()
     c.curve = curve;
     c.kind = m.kind();
     c.rows = x.col(column);
-    c.labels = m_controller->labels();
+    c.labels = m_session->data().labels();
     c.fitRows = r->fitRowIndices;
-    const Scaler& scaler = m_controller->scaler();
+    const Scaler& scaler = m_session->data().scaler();
     if (column < scaler.shift.size()) {
         c.toData = [scaler, column](double t) { return scaler.toData(column, t); };
         c.logDerivative = [scaler, column](double t) { return scaler.logDerivative(column, t); };
@@ -354,8 +354,8 @@ void MainWindow::showDensityCurve()
     }
     c.title = oneColumnTitle(
         m, *curve, c.xLabel, *r, x,
-        m.kernel() ? lengthScaleText(m.kernel()->spec().lengthScale, m_controller->scaler(),
-                                     m_controller->featureNames()) +
+        m.kernel() ? lengthScaleText(m.kernel()->spec().lengthScale, m_session->data().scaler(),
+                                     m_session->data().featureNames()) +
                          bwAdjustText(r->fit.bwAdjust, r->fit.lengthScaleChosen)
                    : QString());
     plot->showContent(c);

@@ -5,7 +5,7 @@
 
 #include "core/io/output_set.h"
 #include "core/io/table_text.h"
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/session.h"
 #include "ui/controller/threshold_controller.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/optimizer_view.h"
@@ -53,7 +53,7 @@ QWidget* MainWindow::currentPlot() const
 
 QString MainWindow::staleText() const
 {
-    return m_controller->staleReason().isEmpty() ? QString() : m_staleBanner->text();
+    return m_session->staleReason().isEmpty() ? QString() : m_staleBanner->text();
 }
 
 QString MainWindow::exportRefusal(const QString& path) const
@@ -61,7 +61,7 @@ QString MainWindow::exportRefusal(const QString& path) const
     if (m_tabs->currentWidget() == m_ratio) {
         return {}; // the Ratio view has its own samples and fit
     }
-    const QString reason = m_controller->staleReason();
+    const QString reason = m_session->staleReason();
     if (!reason.isEmpty()) {
         return tr("%1: not exported: the results are stale (%2); press F5 to refit first")
             .arg(path, reason);
@@ -85,7 +85,7 @@ QString MainWindow::exportCurrentPlot(const QString& path, const ExportOptions& 
 
 QString MainWindow::exportScores(const QString& path)
 {
-    const FitJobResult* r = m_controller->result();
+    const FitJobResult* r = m_session->result();
     if (!r) {
         const QString e = tr("%1: nothing to export yet: fit a model first").arg(path);
         showError(e);
@@ -114,9 +114,9 @@ QString MainWindow::exportScores(const QString& path)
         // With the Scores view's outlier flags when they are computed (the same outlier column
         // as `sosrep fit --contamination`).
         const std::optional<OutlierThreshold>& t = m_thresholds->threshold();
-        const Dataset& data = m_controller->featureData();
+        const Dataset& data = m_session->data().featureData();
         out.stage(file, io::scoresText(file, r->rowLogDensity, r->scoresModel().kind(),
-                                       m_controller->labels(),
+                                       m_session->data().labels(),
                                        t ? std::optional<double>(t->offset) : std::nullopt,
                                        data.rowNames, data.rowNameColumn));
         out.commit();

@@ -8,8 +8,8 @@
 #include "core/estimators/registry.h"
 #include "core/metrics/auc.h"
 #include "ui/controller/density_units.h"
-#include "ui/controller/estimation_controller.h"
 #include "ui/controller/other_roc_controller.h"
+#include "ui/controller/session.h"
 #include "ui/controller/threshold_controller.h"
 #include "ui/panels/outlier_bar.h"
 #include "ui/plots/compare_view.h"
@@ -31,7 +31,7 @@ namespace sosrep::ui {
 
 void MainWindow::showScores()
 {
-    const FitJobResult* r = m_controller->result();
+    const FitJobResult* r = m_session->result();
     const DensityKind kind = r->scoresModel().kind();
     // The table keeps the column it is sorted by across fits (the columns may move: a name
     // column comes and goes); at first, and when that column is gone, the most anomalous
@@ -42,11 +42,11 @@ void MainWindow::showScores()
             ? m_scores->headerData(sortedColumn, Qt::Horizontal, Qt::DisplayRole).toString()
             : QString();
     const Qt::SortOrder order = m_scoresProxy->sortOrder();
-    m_scores->setColumns(m_controller->featureNames());
-    const Dataset& data = m_controller->featureData();
+    m_scores->setColumns(m_session->data().featureNames());
+    const Dataset& data = m_session->data().featureData();
     m_scores->setRowNames(data.rowNames, QString::fromStdString(data.rowNameColumn));
     m_scores->setFeatures(data.x);
-    m_scores->setScores(r->rowLogDensity, m_controller->labels(), kind, r->fitRowIndices);
+    m_scores->setScores(r->rowLogDensity, m_session->data().labels(), kind, r->fitRowIndices);
     int sortBy = -1;
     for (int c = 0; c < m_scores->columnCount() && !sortedBy.isEmpty(); ++c) {
         sortBy = m_scores->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString() == sortedBy
@@ -61,17 +61,17 @@ void MainWindow::showScores()
         const QString why =
             r->scoresDeferred
                 ? tr("Scoring every row after the density view (%1 rows; Esc cancels)…")
-                      .arg(m_controller->features().rows())
+                      .arg(m_session->data().features().rows())
             : r->scoresCancelled ? tr("Row scoring cancelled (Esc): fit again (F5) to score them")
                                  : tr("No row scores: the Scores view's stage failed");
         m_scorePlots->clearScores(why);
         m_aucLabel->setText(why);
         return;
     }
-    m_scorePlots->setScores(-r->rowLogDensity, m_controller->labels(), kind == DensityKind::Score,
-                            r->fitRowIndices);
+    m_scorePlots->setScores(-r->rowLogDensity, m_session->data().labels(),
+                            kind == DensityKind::Score, r->fitRowIndices);
     showOtherRocs(); // the other estimators' curves may have come first
-    const auto& labels = m_controller->labels();
+    const auto& labels = m_session->data().labels();
     if (labels && labels->sum() > 0 && labels->sum() < labels->size()) {
         const Vector score = -r->rowLogDensity;
         m_aucLabel->setText(tr("AUC-ROC %1   AUC-PR %2   (labels used only for these numbers)")
@@ -122,7 +122,7 @@ QToolButton* MainWindow::makeRocButton()
 
 void MainWindow::showOtherRocs()
 {
-    const FitJobResult* r = m_controller->result();
+    const FitJobResult* r = m_session->result();
     std::vector<std::pair<QString, Vector>> curves;
     for (const OtherRocController::OtherRoc& o : m_otherRocs->curves()) {
         curves.emplace_back(o.estimator, o.anomalyScores);
@@ -134,14 +134,14 @@ void MainWindow::showOtherRocs()
 void MainWindow::showThreshold()
 {
     m_outlierBar->setContamination(m_thresholds->contamination()); // set by a project or option
-    const FitJobResult* r = m_controller->result();
+    const FitJobResult* r = m_session->result();
     const bool scored = r && r->scoresReady();
     const std::optional<OutlierThreshold> t =
         scored ? m_thresholds->threshold() : std::optional<OutlierThreshold>();
     // With labels of both classes, the flags read against them (Orange's confusion matrix): the
     // AUC line gains the counts at the threshold and the precision of the top k rows, k the
     // labelled anomalies' count.
-    const auto& labels = m_controller->labels();
+    const auto& labels = m_session->data().labels();
     QString text = m_aucLabel->text().section(QStringLiteral("\n"), 0, 0);
     if (scored && t && labels && labels->sum() > 0 && labels->sum() < labels->size()) {
         text += QLatin1Char('\n') + confusionText(r->rowLogDensity, *labels, t->offset);
@@ -150,7 +150,8 @@ void MainWindow::showThreshold()
     m_scores->setThreshold(t ? std::optional<double>(t->offset) : std::nullopt);
     m_scorePlots->setThreshold(t ? std::optional<double>(-t->offset) : std::nullopt);
     const QString unit =
-        scored ? logValueLabel(m_controller->featureNames(), r->scoresModel().kind()) : QString();
+        scored ? logValueLabel(m_session->data().featureNames(), r->scoresModel().kind())
+               : QString();
     m_outlierBar->showState(m_thresholds->contamination(), m_thresholds->pending(), t,
                             scored ? r->rowLogDensity : Vector(), unit);
 }
@@ -198,17 +199,17 @@ QString MainWindow::aucText() const
 
 void MainWindow::showRowInfo()
 {
-    const FitJobResult* r = m_controller->result();
+    const FitJobResult* r = m_session->result();
     DensityHeatmap::RowInfo info;
-    info.raw = m_controller->featureData().x;
-    info.names = m_controller->featureNames();
+    info.raw = m_session->data().featureData().x;
+    info.names = m_session->data().featureNames();
     if (r->scoresReady()) {
         info.anomalyScores = -r->rowLogDensity;
     }
     info.scoreName = r->scoresModel().kind() == DensityKind::Score
                          ? tr("anomaly score (−normality)")
                          : tr("anomaly score (−log p)");
-    info.scaler = m_controller->scaler();
+    info.scaler = m_session->data().scaler();
     for (DensityHeatmap* map : {m_density, m_compare->firstView(), m_compare->secondView(),
                                 m_compare->differenceView()}) {
         map->setRowInfo(info);
@@ -228,7 +229,7 @@ QString MainWindow::scoresTuningText(const FitJobResult& r) const
                  "are a spike and a sparse tail (the density view's are %2-scaled), so its ℓ "
                  "are in those units.")
                   .arg(QString::fromStdString(toString(r.scoresScaler->kind)))
-                  .arg(QString::fromStdString(toString(m_controller->scaler().kind)))
+                  .arg(QString::fromStdString(toString(m_session->data().scaler().kind)))
             : QString();
     const FitOutcome& f = r.scoresOutcome();
     if (!f.search) {

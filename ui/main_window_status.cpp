@@ -6,9 +6,9 @@
 #include "core/kernels/kernel_operator.h"
 #include "core/metrics/auc.h"
 #include "core/tuning/rank_ensemble.h"
-#include "ui/controller/estimation_controller.h"
 #include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
+#include "ui/controller/session.h"
 #include "ui/controller/settings_history.h"
 #include "ui/main_window.h"
 #include "ui/panels/data_panel.h"
@@ -73,7 +73,7 @@ void MainWindow::buildStatusBar()
 
 void MainWindow::refreshWarnings()
 {
-    const QStringList warnings = m_controller->warnings();
+    const QStringList warnings = m_session->warnings();
     m_warnings->setVisible(!warnings.isEmpty());
     m_warnings->setText(warnings.size() == 1 ? tr("⚠ 1 warning")
                                              : tr("⚠ %1 warnings").arg(warnings.size()));
@@ -89,7 +89,7 @@ void MainWindow::refreshWarnings()
 
 void MainWindow::showWarnings()
 {
-    const QStringList warnings = m_controller->warnings();
+    const QStringList warnings = m_session->warnings();
     QString html = QStringLiteral("<ul>");
     for (const QString& w : warnings) {
         html += QStringLiteral("<li>%1</li>").arg(w.toHtmlEscaped());
@@ -112,7 +112,7 @@ void MainWindow::showWarnings()
 
 void MainWindow::showStaleness()
 {
-    const QString reason = m_controller->staleReason();
+    const QString reason = m_session->staleReason();
     m_staleBanner->setText(
         reason.isEmpty() ? QString()
                          : tr("Stale: the views show the last fit, but %1. Press F5 to refit; "

@@ -7,9 +7,9 @@
 #include "core/data/file_bytes.h"
 #include "core/errors.h"
 #include "core/io/project_format.h"
-#include "ui/controller/estimation_controller.h"
 #include "ui/controller/hue_controller.h"
 #include "ui/controller/json_bridge.h"
+#include "ui/controller/session.h"
 #include "ui/controller/threshold_controller.h"
 
 #include <QCryptographicHash>
@@ -73,34 +73,35 @@ QString projectPathFor(const QString& typed)
 
 QString saveProject(const QString& path, const ProjectParts& parts)
 {
-    const EstimationController& c = parts.session;
-    if (!c.hasData()) {
+    const Session& c = parts.session;
+    if (!c.data().hasData()) {
         return QStringLiteral("%1: nothing to save: no data loaded").arg(path);
     }
     io::ProjectData p;
-    p.toy = c.toyConfig();
+    p.toy = c.data().toyConfig();
     if (!p.toy) {
-        p.dataPath = c.dataSource().toStdString();
-        p.sha256 = sha256Of(c.dataSource()).toStdString();
+        p.dataPath = c.data().dataSource().toStdString();
+        p.sha256 = sha256Of(c.data().dataSource()).toStdString();
     }
-    for (ColumnRole r : c.columnRoles()) {
+    for (ColumnRole r : c.data().columnRoles()) {
         p.roles.push_back(roleName(r));
     }
-    p.plotX = c.plotX();
-    p.plotY = c.plotY();
+    p.plotX = c.data().plotX();
+    p.plotY = c.data().plotY();
     p.settings = c.settings();
-    p.maxFitRows = c.maxFitRows();
+    p.maxFitRows = c.settings().values.integer("max_fit_rows");
     p.compareWith = c.compareChoice();
     p.contamination = parts.thresholds.contamination();
     p.hue = parts.hue.column().toStdString();
     p.optimizerStep = c.solverComparison().learningRate;
     p.optimizerIterations = c.solverComparison().iterations;
-    p.ratio = fromQt(c.ratio()->toJson());
+    p.ratio = fromQt(parts.ratio.toJson());
     if (const FitJobResult* r = c.result(); r && r->fit.search) {
-        p.tuning["density_view"] = tuningOf(r->fit, c.scaler().kind);
+        p.tuning["density_view"] = tuningOf(r->fit, c.data().scaler().kind);
         if (!r->scoresDeferred) { // else the Scores view's model is still being fitted
-            p.tuning["scores_view"] = tuningOf(
-                r->scoresOutcome(), r->scoresScaler ? r->scoresScaler->kind : c.scaler().kind);
+            p.tuning["scores_view"] =
+                tuningOf(r->scoresOutcome(),
+                         r->scoresScaler ? r->scoresScaler->kind : c.data().scaler().kind);
         }
     }
     QSaveFile file(path);
@@ -113,7 +114,7 @@ QString saveProject(const QString& path, const ProjectParts& parts)
 
 ProjectOpenResult openProject(const QString& path, const ProjectParts& parts)
 {
-    EstimationController& c = parts.session;
+    Session& c = parts.session;
     ProjectOpenResult out;
     io::ProjectData p;
     try {
@@ -142,7 +143,7 @@ ProjectOpenResult openProject(const QString& path, const ProjectParts& parts)
         }
     }
     c.setSettings(p.settings);
-    c.setMaxFitRows(p.maxFitRows);
+    c.setOption("max_fit_rows", std::to_string(p.maxFitRows));
     c.setCompareEstimator(p.compareWith);
     parts.thresholds.setContamination(p.contamination);
     SolverComparisonSettings runs = c.solverComparison();
@@ -153,13 +154,13 @@ ProjectOpenResult openProject(const QString& path, const ProjectParts& parts)
     for (const std::string& r : p.roles) {
         roles << roleOf(r);
     }
-    if (roles.size() == c.columnRoles().size()) {
+    if (roles.size() == c.data().columnRoles().size()) {
         c.setColumnRoles(roles);
     } else if (out.warning.isEmpty()) {
         out.warning =
             QStringLiteral("the data's columns differ from the project's; default roles used");
     }
-    const int nf = int(c.features().cols());
+    const int nf = int(c.data().features().cols());
     if (p.plotX < nf && p.plotY < nf) {
         c.setPlotColumns(p.plotX, p.plotY);
     }
@@ -175,7 +176,7 @@ ProjectOpenResult openProject(const QString& path, const ProjectParts& parts)
                           .arg(kMaxHueClasses);
     }
     try {
-        c.ratio()->restore(toQt(p.ratio), false);
+        parts.ratio.restore(toQt(p.ratio), false);
     } catch (const std::exception& e) {
         out.warning = QStringLiteral("%1: the Ratio view's settings were not restored: %2")
                           .arg(path, QString::fromStdString(e.what()));

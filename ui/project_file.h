@@ -6,17 +6,19 @@
 
 namespace sosrep::ui {
 
-class EstimationController;
+class Session;
 class HueController;
 class ThresholdController;
+class RatioController;
 
 /// What a project holds: the session (data, roles, plotted columns, settings) and the state of
 /// the views' controllers that projects keep.
 struct ProjectParts
 {
-    EstimationController& session;
+    Session& session;
     HueController& hue;
     ThresholdController& thresholds;
+    RatioController& ratio;
 };
 
 /// The file a project typed as `typed` is saved to: a name ending in .json as it is, "p1.sosrep"

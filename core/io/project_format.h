@@ -28,7 +28,7 @@ struct ProjectData
     FitSettings settings;
     int maxFitRows = 10000;
     std::string compareWith; // "" = automatic
-    /// The Scores view's outlier share (0 = no flags; EstimationController::setContamination).
+    /// The Scores view's outlier share (0 = no flags; Session::setContamination).
     double contamination = 0.0;
     /// The Density tab's hue column ("" = none): a raw column of 2-12 values, checked when the
     /// data are there.

@@ -2,7 +2,8 @@
 // Fixtures of the GUI tests: data files and a fit that waits.
 #pragma once
 
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/fit_controller.h"
+#include "ui/controller/session.h"
 
 #include <QByteArray>
 #include <QSignalSpy>
@@ -23,10 +24,10 @@ inline QByteArray clusterCsv(int n, double shift = 0.0)
     return csv;
 }
 
-/// Fits with the controller's settings and waits for the result (false after a minute).
-inline bool fitAndWait(sosrep::ui::EstimationController* c)
+/// Fits with the session's settings and waits for the result (false after a minute).
+inline bool fitAndWait(sosrep::ui::FitController* fits)
 {
-    QSignalSpy finished(c, &sosrep::ui::EstimationController::fitFinished);
-    c->fit();
+    QSignalSpy finished(fits->session(), &sosrep::ui::Session::fitFinished);
+    fits->fit();
     return finished.wait(60000);
 }

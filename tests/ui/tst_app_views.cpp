@@ -6,7 +6,7 @@
 #include "support/gui_fixtures.h"
 #include "support/temp_files.h"
 #include "ui/controller/cluster_controller.h"
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/session.h"
 #include "ui/main_window.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
@@ -74,9 +74,9 @@ private slots:
     {
         MainWindow w;
         w.resize(1280, 720);
-        auto* c = w.controller();
+        auto* c = w.session();
         w.openFile(writeFile(QStringLiteral("a.csv"), clusterCsv(300)));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QCOMPARE(scoreRows(w), 300);
         QVERIFY(!w.tracePlot()->runs().isEmpty());
         QVERIFY(w.fdPlot()->title().startsWith(QStringLiteral("Selected")));
@@ -84,7 +84,7 @@ private slots:
 
         // B has other rows: nothing of A may stay on any view.
         w.openFile(writeFile(QStringLiteral("b.csv"), clusterCsv(120, 5.0)));
-        QCOMPARE(int(c->rawData().rows()), 120);
+        QCOMPARE(int(c->data().rawData().rows()), 120);
         QCOMPARE(scoreRows(w), 0);
         QVERIFY(w.tracePlot()->runs().isEmpty());
         QVERIFY(w.fdPlot()->title().contains(QStringLiteral("no sweep yet")));
@@ -99,9 +99,9 @@ private slots:
     void changedSettingsMarkResultsStaleAndExportRefuses()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         w.openFile(writeFile(QStringLiteral("s.csv"), clusterCsv(300)));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(w.staleText().isEmpty());
         QVERIFY(c->setOption("seed", "7"));
         // Issue 24: the banner names options as the panel does, at the panel's precision.
@@ -122,7 +122,7 @@ private slots:
         QVERIFY(c->setOption("seed", "0"));
         QVERIFY(w.staleText().isEmpty());
         QVERIFY(c->setOption("seed", "7"));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(w.staleText().isEmpty());
         QCOMPARE(w.exportScores(scores), QString());
     }
@@ -132,62 +132,62 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         w.show();
-        auto* c = w.controller();
+        auto* c = w.session();
         w.openFile(writeFile(QStringLiteral("fd.csv"), clusterCsv(300)));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         w.tabs()->setCurrentWidget(w.fdPlot());
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.fdPlot()->replot();
-        const auto curve = c->fdCurve();
-        const int selected = c->sweep()->selection.index;
+        const auto curve = w.fits()->fdCurve();
+        const int selected = w.fits()->sweep()->selection.index;
         const int other = selected > 3 ? selected - 3 : selected + 3;
         const QPointF at = w.fdPlot()->pointPosition(other);
         QVERIFY(w.fdPlot()->readoutAt(at).contains(QStringLiteral("ℓ = ")));
         QVERIFY(w.fdPlot()->readoutAt(at).contains(QStringLiteral("J(ℓ) = ")));
         QVERIFY(w.fdPlot()->readoutAt(QPointF(-50, -50)).isEmpty());
 
-        QSignalSpy finished(c, &EstimationController::fitFinished);
+        QSignalSpy finished(c, &Session::fitFinished);
         QTest::mouseClick(w.fdPlot(), Qt::LeftButton, {}, at.toPoint());
         QVERIFY(finished.wait(60000));
         QCOMPARE(c->result()->lengthScale(), curve[size_t(other)].lengthScale);
         // The sweep is still there, the rule's choice and the clicked point are both marked.
-        QCOMPARE(c->fdCurve().size(), curve.size());
-        QCOMPARE(c->sweep()->selection.index, selected);
+        QCOMPARE(w.fits()->fdCurve().size(), curve.size());
+        QCOMPARE(w.fits()->sweep()->selection.index, selected);
         QVERIFY(w.fdPlot()->marksShown());
         QVERIFY(w.fdPlot()->title().contains(QStringLiteral("clicked")));
         QVERIFY(w.fdPlot()->title().contains(QStringLiteral("Selected ℓ")));
         QVERIFY(w.fdPlot()->title().contains(QStringLiteral("Shown: ℓ = ")));
         // Anything else changed: the old sweep no longer describes the fit.
         QVERIFY(c->setOption("kernel", "laplace"));
-        QVERIFY(fitAndWait(c));
-        QVERIFY(c->fdCurve().empty());
+        QVERIFY(fitAndWait(w.fits()));
+        QVERIFY(w.fits()->fdCurve().empty());
         QVERIFY(!w.fdPlot()->marksShown());
     }
 
     void spacingFloorIsShadedForTheAboveSpacingRule()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         w.openFile(writeFile(QStringLiteral("sp.csv"), clusterCsv(300)));
         QVERIFY(c->setOption("selection", "above-spacing"));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(w.fdPlot()->shadesExcluded());
-        QVERIFY(c->sweep()->spacing > 0.0);
+        QVERIFY(w.fits()->sweep()->spacing > 0.0);
         QVERIFY(c->setOption("selection", "paper"));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(!w.fdPlot()->shadesExcluded()); // the paper's rule looks everywhere
     }
 
     void plotColumnsRedrawWithoutAFit()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         w.openFile(writeFile(QStringLiteral("xy.csv"), clusterCsv(300)));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         const double seconds = c->result()->seconds;
-        QSignalSpy fits(c, &EstimationController::fitFinished);
-        QSignalSpy busy(c, &EstimationController::busyChanged);
-        QSignalSpy grids(c, &EstimationController::gridsUpdated);
+        QSignalSpy fits(c, &Session::fitFinished);
+        QSignalSpy busy(c, &Session::busyChanged);
+        QSignalSpy grids(c, &Session::gridsUpdated);
         c->setPlotColumns(0, 2);
         QVERIFY(grids.wait(30000));
         QCOMPARE(fits.count(), 0);
@@ -199,8 +199,8 @@ private slots:
         QVERIFY(w.staleText().isEmpty()); // a view choice, not a model setting
 
         // Columns changed while a fit runs: the finished fit's grids follow them.
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
+        QSignalSpy finished(c, &Session::fitFinished);
+        w.fits()->fit();
         c->setPlotColumns(1, 2);
         QVERIFY(finished.wait(60000));
         QTRY_COMPARE_WITH_TIMEOUT(c->result()->grid.spec.xColumn, 1, 30000);
@@ -247,10 +247,10 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         w.show();
-        auto* c = w.controller();
+        auto* c = w.session();
         w.openFile(writeFile(QStringLiteral("cmp.csv"), clusterCsv(300)));
         QSignalSpy clusters(w.clusters(), &ClusterController::ready);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(clusters.wait(30000));
         w.tabs()->setCurrentWidget(w.compareView());
         QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -288,11 +288,11 @@ private slots:
     {
         // The demo: at the default step 0.1 the standard gradient diverges (loss to 1e13).
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 500, 0);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         const sosrep::NamedTrace* standard = nullptr;
-        for (const sosrep::NamedTrace& t : c->traces()) {
+        for (const sosrep::NamedTrace& t : w.fits()->traces()) {
             standard = t.run == "standard" ? &t : standard;
         }
         QVERIFY(standard);
@@ -321,7 +321,7 @@ private slots:
         newton->setChecked(true);
 
         // The paper's Fig. 3 setting in one click: no refit, the runs at lambda = 0.01.
-        QSignalSpy fits(c, &EstimationController::fitFinished);
+        QSignalSpy fits(c, &Session::fitFinished);
         const double seconds = c->result()->seconds;
         w.optimizerView()->runPaperSetting();
         QVERIFY(c->isBusy());
@@ -345,14 +345,14 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         w.show();
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 500, 0);
         SolverComparisonSettings s = c->solverComparison();
         s.eagerMaxCentres = 100;
         c->setSolverComparison(s);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(c->result()->solverRuns.empty());
-        QVERIFY(c->solverComparisonDeferred());
+        QVERIFY(w.fits()->solverComparisonDeferred());
         QVERIFY(!c->isBusy());
         auto* note = w.optimizerView()->findChild<QLabel*>(QStringLiteral("deferredNote"));
         QVERIFY(note && !note->isHidden());
@@ -374,10 +374,10 @@ private slots:
         QVERIFY2(!legendNames().contains(QStringLiteral("gradient")), qPrintable(legendNames()));
         QVERIFY(!standardAxis->visible());
 
-        QSignalSpy done(c, &EstimationController::solverComparisonFinished);
+        QSignalSpy done(w.fits(), &FitController::solverComparisonFinished);
         w.tabs()->setCurrentWidget(w.optimizerView());
         QVERIFY(c->isBusy());
-        QVERIFY(!c->solverComparisonDeferred());
+        QVERIFY(!w.fits()->solverComparisonDeferred());
         QVERIFY(done.wait(60000));
         QCOMPARE(int(c->result()->solverRuns.size()), 2);
         QVERIFY(note->isHidden());
@@ -397,9 +397,9 @@ private slots:
         s.learningRate = 1e-4;
         s.iterations = 100000;
         c->setSolverComparison(s);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(c->isBusy());
-        QSignalSpy fitCancelled(c, &EstimationController::fitCancelled);
+        QSignalSpy fitCancelled(w.fits(), &FitController::fitCancelled);
         c->cancel();
         QVERIFY(done.wait(60000));
         QVERIFY(c->result()->solverRuns.empty());
@@ -417,9 +417,9 @@ private slots:
     void fitTimeSaysWhereItWent()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         const FitJobResult& r = *c->result();
         QStringList names;
         double sum = 0.0;
@@ -456,9 +456,9 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         w.show();
-        auto* c = w.controller();
+        auto* c = w.session();
         w.openFile(writeFile(QStringLiteral("units.csv"), csv));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         DensityHeatmap* map = w.densityView();
         map->replot();
@@ -472,15 +472,15 @@ private slots:
         }
         // Hover on a row: its number, raw values with the scaled ones, its score.
         const Eigen::Index row = 7;
-        const QPointF at(map->xAxis->coordToPixel(c->features()(row, 0)),
-                         map->yAxis->coordToPixel(c->features()(row, 1)));
+        const QPointF at(map->xAxis->coordToPixel(c->data().features()(row, 0)),
+                         map->yAxis->coordToPixel(c->data().features()(row, 1)));
         const QString readout = map->readoutAt(at);
         QVERIFY2(readout.contains(QStringLiteral("height_cm = ")) &&
                      readout.contains(QStringLiteral("(scaled")) &&
                      readout.contains(QStringLiteral("anomaly score")),
                  qPrintable(readout));
         // (a row at the same pixel has the same values)
-        QVERIFY(readout.contains(QString::number(c->featureData().x(row, 0), 'g', 5)));
+        QVERIFY(readout.contains(QString::number(c->data().featureData().x(row, 0), 'g', 5)));
 
         // Table -> maps: selected rows are ringed on the density and compare maps.
         w.selectRows({1, 2, 3});
@@ -564,9 +564,9 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         w.show();
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         DensityHeatmap* map = w.densityView();
         map->replot();
@@ -600,10 +600,10 @@ private slots:
     void fittedSubsampleIsMarkedInTheTable()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         w.openFile(writeFile(QStringLiteral("sub.csv"), clusterCsv(400)));
-        c->setMaxFitRows(150);
-        QVERIFY(fitAndWait(c));
+        c->setOption("max_fit_rows", std::to_string(150));
+        QVERIFY(fitAndWait(w.fits()));
         QAbstractItemModel* m = w.findChild<QTableView*>(QStringLiteral("scoresTable"))->model();
         int fittedColumn = -1;
         for (int col = 0; col < m->columnCount(); ++col) {
@@ -624,10 +624,10 @@ private slots:
         int unfittedNormal = 0;
         const auto& fitRows = c->result()->fitRowIndices;
         for (Eigen::Index r = 0; r < 400; ++r) {
-            unfittedNormal +=
-                (*c->labels())(r) == 0 && !std::binary_search(fitRows.begin(), fitRows.end(), r)
-                    ? 1
-                    : 0;
+            unfittedNormal += (*c->data().labels())(r) == 0 &&
+                                      !std::binary_search(fitRows.begin(), fitRows.end(), r)
+                                  ? 1
+                                  : 0;
         }
         QCPGraph* unfitted = nullptr;
         for (int i = 0; i < w.densityView()->graphCount(); ++i) {
@@ -646,21 +646,21 @@ private slots:
         // Now one setting: the app starts it at 10000, the panel's field edits it, and the
         // fit takes the rows `sosrep fit --max-fit-rows` takes.
         MainWindow w;
-        auto* c = w.controller();
-        QCOMPARE(c->maxFitRows(), EstimationController::kAppMaxFitRows);
+        auto* c = w.session();
+        QCOMPARE(c->settings().values.integer("max_fit_rows"), Session::kAppMaxFitRows);
         QCOMPARE(c->settings().values.integer("max_fit_rows"), 10000);
         w.openFile(writeFile(QStringLiteral("cap.csv"), clusterCsv(400)));
         QVERIFY(c->setOption("max_fit_rows", "120"));
-        QCOMPARE(c->maxFitRows(), 120);
-        QVERIFY(fitAndWait(c));
+        QCOMPARE(c->settings().values.integer("max_fit_rows"), 120);
+        QVERIFY(fitAndWait(w.fits()));
         QCOMPARE(c->result()->fitRowIndices,
                  sosrep::fitSubsample(400, 120, c->settings().values.seed("seed")));
         QVERIFY(c->staleReason().isEmpty());
-        c->setMaxFitRows(200);
+        c->setOption("max_fit_rows", std::to_string(200));
         QVERIFY(c->staleReason().contains(QStringLiteral("120")));
         // An estimator switch keeps it (a shared option).
         c->setEstimator("kde");
-        QCOMPARE(c->maxFitRows(), 200);
+        QCOMPARE(c->settings().values.integer("max_fit_rows"), 200);
     }
 
     // At 1280x720 the Ratio view's controls fit their column: nothing clipped on the right and

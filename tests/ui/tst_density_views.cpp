@@ -2,8 +2,8 @@
 // The Density tab's 1-D views (issue 24): the density of a single column as kdeplot draws it,
 // a detector's score along it, and the closed-form marginal of a plotted column for d > 2.
 #include "ui/controller/density_units.h"
-#include "ui/controller/estimation_controller.h"
 #include "ui/controller/marginal_controller.h"
+#include "ui/controller/session.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_curve_plot.h"
 #include "ui/plots/density_heatmap.h"
@@ -68,8 +68,8 @@ private slots:
         MainWindow w;
         w.resize(1000, 700);
         w.openFile(writeTempFile(m_dir, QStringLiteral("one.csv"), oneColumnCsv(true)));
-        auto* c = w.controller();
-        QCOMPARE(int(c->features().cols()), 1);
+        auto* c = w.session();
+        QCOMPARE(int(c->data().features().cols()), 1);
         // No second axis to pick: Plot y is off (it read "x", a map of x against x).
         QComboBox* plotY = nullptr;
         for (QComboBox* box : w.findChildren<QComboBox*>()) {
@@ -79,7 +79,7 @@ private slots:
             }
         }
         QVERIFY(plotY);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         DensityPage* page = w.densityPage();
         auto* plot = qobject_cast<DensityCurvePlot*>(page->currentPlot());
         QVERIFY2(plot, "the Density tab shows the curve");
@@ -123,9 +123,9 @@ private slots:
     {
         MainWindow w;
         w.openFile(writeTempFile(m_dir, QStringLiteral("one_iforest.csv"), oneColumnCsv(false)));
-        auto* c = w.controller();
+        auto* c = w.session();
         c->setEstimator("iforest");
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         auto* plot = qobject_cast<DensityCurvePlot*>(w.densityPage()->currentPlot());
         QVERIFY(plot);
         QCOMPARE(plot->intervalNames().first(), QStringLiteral("the 50 % most normal rows"));
@@ -154,8 +154,8 @@ private slots:
         MainWindow w;
         w.resize(1100, 800);
         w.openFile(writeTempFile(m_dir, QStringLiteral("three.csv"), csv));
-        auto* c = w.controller();
-        QVERIFY(fitAndWait(c));
+        auto* c = w.session();
+        QVERIFY(fitAndWait(w.fits()));
         DensityPage* page = w.densityPage();
         QComboBox* show = page->chooser();
         QVERIFY(show->isVisibleTo(&w));
@@ -197,7 +197,7 @@ private slots:
         sosrep::FitSettings s = c->settings();
         s.values.set("kernel", "laplace");
         c->setSettings(s);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         auto* items = qobject_cast<QStandardItemModel*>(show->model());
         QVERIFY(!items->item(1)->isEnabled());
         QVERIFY(items->item(1)->toolTip().contains(QStringLiteral("laplace")));
@@ -223,23 +223,23 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         w.show();
-        auto* c = w.controller();
+        auto* c = w.session();
         w.openFile(writeTempFile(m_dir, QStringLiteral("first.csv"), three));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         DensityPage* page = w.densityPage();
         QComboBox* show = page->chooser();
         show->setCurrentIndex(2);
         emit show->activated(2); // the marginal of b
         QCOMPARE(page->chosenColumn(), 1);
         // A refit of the same columns keeps the choice.
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QCOMPARE(page->chosenColumn(), 1);
         // Another file: the box empties at once and the new fit shows the map.
         w.openFile(writeTempFile(m_dir, QStringLiteral("second.csv"), other));
         QCOMPARE(show->count(), 0);
         QVERIFY(!show->isVisibleTo(&w));
         QSignalSpy started(w.marginals(), &MarginalController::started);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QCOMPARE(page->chosenColumn(), -1);
         QVERIFY(qobject_cast<DensityHeatmap*>(page->currentPlot()));
         QCOMPARE(started.count(), 0); // no marginal computed that nobody asked for
@@ -254,7 +254,7 @@ private slots:
         w.openFile(writeTempFile(m_dir, QStringLiteral("one.csv"), oneColumnCsv(false)));
         QCOMPARE(show->count(), 0);
         QVERIFY(!show->isVisibleTo(&w));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QCOMPARE(show->count(), 0);
         QVERIFY(qobject_cast<DensityCurvePlot*>(page->currentPlot()));
     }
@@ -266,9 +266,9 @@ private slots:
     {
         MainWindow w;
         w.resize(1280, 720);
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         DensityHeatmap* map = w.densityView();
         const sosrep::DensityGrid& g = c->result()->grid;
         QCOMPARE(map->shownScale(), MapScale::Log);
@@ -317,7 +317,7 @@ private slots:
         QVERIFY2(top > 0, "no cell in the top band");
         // A detector: its score, coloured as it is.
         c->setEstimator("iforest");
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QCOMPARE(map->shownScale(), MapScale::Log);
         w.setMapScale(MapScale::Log);
     }
@@ -326,10 +326,10 @@ private slots:
     {
         // Regression (issue 50): --bw-adjust changed the fitted l without a word in the titles.
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
         QVERIFY(c->setOption("bw_adjust", "0.5"));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         const sosrep::FitOutcome& f = c->result()->fit;
         QCOMPARE(f.bwAdjust, 0.5);
         QVERIFY(std::abs(f.lengthScale - 0.5 * f.lengthScaleChosen) < 1e-12);
@@ -337,7 +337,7 @@ private slots:
             QStringLiteral("bw_adjust 0.5 × the chosen %1").arg(f.lengthScaleChosen, 0, 'g', 4);
         QVERIFY2(w.densityView()->title().contains(said), qPrintable(w.densityView()->title()));
         QVERIFY(c->setOption("bw_adjust", "1"));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(!w.densityView()->title().contains(QStringLiteral("bw_adjust")));
     }
 
@@ -399,12 +399,12 @@ private slots:
         MainWindow w;
         w.resize(1100, 800);
         w.openFile(writeTempFile(m_dir, QStringLiteral("units.csv"), csv));
-        auto* c = w.controller();
+        auto* c = w.session();
         sosrep::FitSettings s = sosrep::FitSettings::defaults(estimator.toStdString());
         s.values.set("scale", scale.toStdString());
         s.values.set("length_scale", scale == QLatin1String("zscore") ? "0.3" : "0.06");
         c->setSettings(s);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         DensityPage* page = w.densityPage();
         auto* map = qobject_cast<DensityHeatmap*>(page->currentPlot());
         QVERIFY(map);
@@ -417,7 +417,7 @@ private slots:
         const QCPRange keys = cells->keyRange();
         const QCPRange values = cells->valueRange();
         // The map's cells are in the scaled coordinates (its ticks show the data's units).
-        const sosrep::Scaler& sc = c->scaler();
+        const sosrep::Scaler& sc = c->data().scaler();
         const double db = sc.scale(1) * values.size() / (cells->valueSize() - 1);
         QVERIFY2(db > 10.0, "b's cells span many of its units");
 
@@ -481,9 +481,9 @@ private slots:
         }
         MainWindow w;
         w.openFile(writeTempFile(m_dir, QStringLiteral("many.csv"), csv));
-        auto* c = w.controller();
-        c->setMaxFitRows(500);
-        QVERIFY(fitAndWait(c));
+        auto* c = w.session();
+        c->setOption("max_fit_rows", std::to_string(500));
+        QVERIFY(fitAndWait(w.fits()));
         DensityHeatmap* map = w.densityView();
         QCPGraph* anomalies = nullptr;
         QCPGraph* scoredOnly = nullptr;
@@ -517,11 +517,11 @@ private slots:
         }
         MainWindow w;
         w.openFile(writeTempFile(m_dir, QStringLiteral("big.csv"), csv));
-        auto* c = w.controller();
+        auto* c = w.session();
         sosrep::FitSettings s = c->settings();
         s.values.set("length_scale", "0.3"); // no sweep: the test is about the marginal
         c->setSettings(s);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QSignalSpy cancelled(w.marginals(), &MarginalController::cancelled);
         QSignalSpy ready(w.marginals(), &MarginalController::ready);
         w.marginals()->request(1);

@@ -3,7 +3,8 @@
 // mark in the title, undo and redo of settings and roles, asking to save on quit, projects in
 // Open recent, label columns found by their usual names, Help ▸ About with versions, and our
 // shortcuts working while an editor has the focus.
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/fit_controller.h"
+#include "ui/controller/session.h"
 #include "ui/controller/settings_history.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_heatmap.h"
@@ -89,7 +90,7 @@ private slots:
         w.openFile(data);
         QVERIFY(w.windowTitle().startsWith(QStringLiteral("heights.csv")));
         QVERIFY(!w.isWindowModified());
-        QVERIFY(w.controller()->setOption("seed", "3"));
+        QVERIFY(w.session()->setOption("seed", "3"));
         QVERIFY(w.isWindowModified());
         const QString project = m_dir.filePath(QStringLiteral("study.sosrep.json"));
         QCOMPARE(w.saveProjectTo(project), QString());
@@ -102,7 +103,7 @@ private slots:
         // Reopening the project from the list: same settings, not modified.
         MainWindow other;
         QCOMPARE(other.openProjectFile(project), QString());
-        QCOMPARE(other.controller()->settings().values.text("seed"), std::string("3"));
+        QCOMPARE(other.session()->settings().values.text("seed"), std::string("3"));
         QVERIFY(!other.isWindowModified());
     }
 
@@ -110,7 +111,7 @@ private slots:
     {
         MainWindow w;
         w.openFile(writeCsv(QStringLiteral("u.csv"), "a,b,label", 100));
-        auto* c = w.controller();
+        auto* c = w.session();
         QUndoStack* stack = w.history()->stack();
         QCOMPARE(stack->count(), 0);
         const std::string before = c->settings().values.text("kernel");
@@ -124,13 +125,13 @@ private slots:
         stack->redo();
         QCOMPARE(c->settings().values.text("kernel"), std::string("laplace"));
         // A role change is one step too.
-        QVector<ColumnRole> roles = c->columnRoles();
+        QVector<ColumnRole> roles = c->data().columnRoles();
         QCOMPARE(roles.value(2), ColumnRole::Label);
         roles[1] = ColumnRole::Ignore;
         QVERIFY(c->setColumnRoles(roles));
-        QCOMPARE(c->featureNames(), QStringList{QStringLiteral("a")});
+        QCOMPARE(c->data().featureNames(), QStringList{QStringLiteral("a")});
         stack->undo();
-        QCOMPARE(c->featureNames(), (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
+        QCOMPARE(c->data().featureNames(), (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
         QCOMPARE(c->settings().values.text("kernel"), std::string("laplace"));
         // New data starts a new history.
         w.openFile(writeCsv(QStringLiteral("v.csv"), "p,q,is_outlier", 80));
@@ -145,7 +146,7 @@ private slots:
         QVERIFY(w.close()); // nothing changed: no question
         QCOMPARE(w.asked, 0);
         w.show();
-        QVERIFY(w.controller()->setOption("seed", "9"));
+        QVERIFY(w.session()->setOption("seed", "9"));
         w.answer = QMessageBox::Cancel;
         QVERIFY(!w.close());
         QCOMPARE(w.asked, 1);
@@ -160,14 +161,14 @@ private slots:
         for (const char* name : {"is_outlier", "outlier", "anomaly", "target", "label"}) {
             MainWindow w;
             w.openFile(writeCsv(QStringLiteral("l.csv"), QByteArray("a,b,") + name, 60));
-            QCOMPARE(w.controller()->labelColumn(), QString::fromLatin1(name));
-            QVERIFY(w.controller()->labels().has_value());
-            QCOMPARE(w.controller()->featureNames().size(), 2);
+            QCOMPARE(w.session()->data().labelColumn(), QString::fromLatin1(name));
+            QVERIFY(w.session()->data().labels().has_value());
+            QCOMPARE(w.session()->data().featureNames().size(), 2);
         }
         MainWindow w;
         w.openFile(writeCsv(QStringLiteral("n.csv"), "a,b,c", 60));
-        QVERIFY(w.controller()->labelColumn().isEmpty()); // an unnamed 0/1 column is a feature
-        QCOMPARE(w.controller()->featureNames().size(), 3);
+        QVERIFY(w.session()->data().labelColumn().isEmpty()); // an unnamed 0/1 column is a feature
+        QCOMPARE(w.session()->data().featureNames().size(), 3);
     }
 
     // The map opens on two columns that vary: mnist's first column is constant, and a slice with
@@ -177,13 +178,13 @@ private slots:
         const QString path = constantColumnsCsv();
         MainWindow w;
         w.openFile(path);
-        QCOMPARE(w.controller()->featureNames().size(), 4);
-        QCOMPARE(w.controller()->plotX(), 1);
-        QCOMPARE(w.controller()->plotY(), 3);
+        QCOMPARE(w.session()->data().featureNames().size(), 4);
+        QCOMPARE(w.session()->data().plotX(), 1);
+        QCOMPARE(w.session()->data().plotY(), 3);
         // With the plain two-column data the first two stay.
         w.openFile(writeCsv(QStringLiteral("plain.csv"), "a,b,label", 60));
-        QCOMPARE(w.controller()->plotX(), 0);
-        QCOMPARE(w.controller()->plotY(), 1);
+        QCOMPARE(w.session()->data().plotX(), 0);
+        QCOMPARE(w.session()->data().plotY(), 1);
     }
 
     // Warnings outlive the status message: a status-bar button counts them and lists them.
@@ -235,10 +236,10 @@ private slots:
         w.show();
         w.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&w));
-        w.controller()->generateToy(sosrep::ToyKind::TwoMoons, 200, 0);
+        w.session()->generateToy(sosrep::ToyKind::TwoMoons, 200, 0);
         // A current result: Export is offered only then (issue 24).
-        QSignalSpy finished(w.controller(), &EstimationController::fitFinished);
-        w.controller()->fit();
+        QSignalSpy finished(w.session(), &Session::fitFinished);
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         QSpinBox* spin = w.findChild<QSpinBox*>();
         QVERIFY(spin);

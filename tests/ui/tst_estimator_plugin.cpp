@@ -5,7 +5,8 @@
 // panel, and project files.
 #include "core/estimators/registry.h"
 #include "support/cli_run.h"
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/fit_controller.h"
+#include "ui/controller/session.h"
 #include "ui/main_window.h"
 #include "ui/panels/model_panel.h"
 #include "ui/panels/option_editor.h"
@@ -161,7 +162,7 @@ private slots:
     void appOffersItAndProjectsRoundTrip()
     {
         ui::MainWindow w;
-        ui::EstimationController* c = w.controller();
+        ui::Session* c = w.session();
         auto* panel = w.findChild<ui::ModelPanel*>();
         QVERIFY(panel);
         QVERIFY(panel->estimatorNames().contains(QStringLiteral("toy-gaussian")));
@@ -174,8 +175,8 @@ private slots:
         }
         QVERIFY(found);
         QVERIFY(c->setOption("variance_floor", "0.01"));
-        QSignalSpy finished(c, &ui::EstimationController::fitFinished);
-        c->fit();
+        QSignalSpy finished(c, &ui::Session::fitFinished);
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         QCOMPARE(c->result()->model().estimator(), std::string("toy-gaussian"));
         // Same settings, same data: the app's scores are the command line's, byte for byte.
@@ -185,9 +186,9 @@ private slots:
         QCOMPARE(ui::saveProject(path("toy.sosrep.json"), w.projectParts()), QString());
         ui::MainWindow w2;
         QCOMPARE(w2.openProjectFile(path("toy.sosrep.json")), QString());
-        QCOMPARE(w2.controller()->settings().estimator, std::string("toy-gaussian"));
-        QVERIFY(w2.controller()->settings() == c->settings());
-        QCOMPARE(w2.controller()->settings().values.real("variance_floor"), 0.01);
+        QCOMPARE(w2.session()->settings().estimator, std::string("toy-gaussian"));
+        QVERIFY(w2.session()->settings() == c->settings());
+        QCOMPARE(w2.session()->settings().values.real("variance_floor"), 0.01);
     }
 };
 

@@ -2,7 +2,8 @@
 // Issue 8: the app fits through the same core route as the command line. The same data and
 // settings through the app's controller and through `sosrep fit` give byte-identical scores.
 #include "support/cli_run.h"
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/fit_controller.h"
+#include "ui/controller/session.h"
 #include "ui/controller/threshold_controller.h"
 #include "ui/main_window.h"
 
@@ -35,7 +36,7 @@ private:
     }
 
     /// Options as name=value pairs, set by name as the app's panel sets them.
-    static bool setOptions(EstimationController* c, const QStringList& options)
+    static bool setOptions(Session* c, const QStringList& options)
     {
         for (const QString& o : options) {
             const QString name = o.section(QLatin1Char('='), 0, 0);
@@ -134,12 +135,12 @@ private slots:
         QVERIFY2(r.code == 0, qPrintable(r.err));
 
         MainWindow w;
-        EstimationController* c = w.controller();
+        Session* c = w.session();
         w.openFile(file); // the 0/1 column named label gets the label role
-        QVERIFY(c->labels().has_value());
+        QVERIFY(c->data().labels().has_value());
         QVERIFY(setOptions(c, options));
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
+        QSignalSpy finished(c, &Session::fitFinished);
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         QCOMPARE(w.exportScores(appScores), QString());
         const QByteArray app = bytesOf(appScores);
@@ -153,10 +154,10 @@ private slots:
         QCOMPARE(r.summary()[QStringLiteral("scaling")].toString(),
                  QString::fromStdString(toString(c->result()->scoresScaler
                                                      ? c->result()->scoresScaler->kind
-                                                     : c->scaler().kind)));
+                                                     : c->data().scaler().kind)));
         if (data == QLatin1String("spikes")) {
             // The density view's scaling is min-max whatever the Scores view's is.
-            QCOMPARE(toString(c->scaler().kind), std::string("minmax"));
+            QCOMPARE(toString(c->data().scaler().kind), std::string("minmax"));
             QCOMPARE(c->result()->scoresScaler.has_value(), anomalyAuto);
             QCOMPARE(r.summary()[QStringLiteral("scaling")].toString(),
                      anomalyAuto ? QStringLiteral("rank") : QStringLiteral("minmax"));
@@ -206,7 +207,7 @@ private slots:
         QVERIFY2(r.code == 0, qPrintable(r.err));
 
         MainWindow w;
-        EstimationController* c = w.controller();
+        Session* c = w.session();
         w.openFile(file);
         QVERIFY(setOptions(c, options));
         // The user's path: the share in the Scores view's box, then "Flag" (before the fit:
@@ -218,8 +219,8 @@ private slots:
         percent->setValue(100.0 * contamination);
         QCOMPARE(w.thresholds()->contamination(), contamination);
         QSignalSpy ready(w.thresholds(), &ThresholdController::ready);
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
+        QSignalSpy finished(c, &Session::fitFinished);
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         QVERIFY(w.thresholds()->threshold() || ready.wait(60000));
         QVERIFY(w.thresholds()->threshold());

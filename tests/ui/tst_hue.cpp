@@ -2,9 +2,9 @@
 // Per-class densities (issue 38, seaborn's hue=): one model per value of a column, as contours
 // over the map and as curves in 1-D that add up to the whole; Esc stops the class fits.
 #include "core/data/split.h"
-#include "ui/controller/estimation_controller.h"
 #include "ui/controller/fit_job.h"
 #include "ui/controller/hue_controller.h"
+#include "ui/controller/session.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_curve_plot.h"
 #include "ui/plots/density_heatmap.h"
@@ -36,10 +36,10 @@ private slots:
     {
         MainWindow w;
         w.resize(1280, 720);
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 400, 0); // x, y, label (20 anomalies)
         QVERIFY(w.hue()->candidates().contains(QStringLiteral("label")));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QSignalSpy ready(w.hue(), &HueController::ready);
         QComboBox* box = w.densityPage()->hueChooser();
         box->setCurrentIndex(box->findData(QStringLiteral("label")));
@@ -57,21 +57,21 @@ private slots:
         // l, on the result's grid: the same numbers as that fit made here.
         for (int k = 0; k < 2; ++k) {
             std::vector<Eigen::Index> rows;
-            const sosrep::Dataset& raw = c->rawData();
+            const sosrep::Dataset& raw = c->data().rawData();
             for (Eigen::Index i = 0; i < raw.x.rows(); ++i) {
                 if (raw.x(i, 2) == double(k)) {
                     rows.push_back(i);
                 }
             }
             const auto model =
-                fitAtLengthScale(sosrep::rowsOf(c->features(), rows), c->result()->settings,
-                                 "sosrep", c->result()->lengthScale(), {}, c->scaler());
+                fitAtLengthScale(sosrep::rowsOf(c->data().features(), rows), c->result()->settings,
+                                 "sosrep", c->result()->lengthScale(), {}, c->data().scaler());
             const sosrep::DensityGrid want = evaluateGrid(*model, c->result()->grid.spec);
             QVERIFY(hue->classes[size_t(k)].grid.logDensity == want.logDensity);
         }
         // A refit keeps the hue and fits its classes again; none drops them.
         QSignalSpy again(w.hue(), &HueController::ready);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(again.count() == 1 || again.wait(60000));
         QCOMPARE(w.densityView()->classNames().size(), 2);
         w.hue()->setColumn(QString());
@@ -90,10 +90,10 @@ private slots:
         }
         MainWindow w;
         w.resize(1280, 720);
-        auto* c = w.controller();
+        auto* c = w.session();
         w.openFile(writeTempFile(m_dir, QStringLiteral("one.csv"), csv));
         c->setEstimator("kde");
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QSignalSpy ready(w.hue(), &HueController::ready);
         w.hue()->setColumn(QStringLiteral("label"));
         QVERIFY(ready.wait(60000));
@@ -112,9 +112,9 @@ private slots:
     void escStopsTheClassFits()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 4000, 0);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QSignalSpy failed(w.hue(), &HueController::failed);
         w.hue()->setColumn(QStringLiteral("label"));
         c->cancel();
@@ -128,7 +128,7 @@ private slots:
         const QString project = m_dir.filePath(QStringLiteral("hue.sosrep.json"));
         {
             MainWindow w;
-            auto* c = w.controller();
+            auto* c = w.session();
             c->generateToy(sosrep::ToyKind::TwoMoons, 200, 0);
             w.hue()->setColumn(QStringLiteral("label"));
             QCOMPARE(saveProject(project, w.projectParts()), QString());
@@ -144,7 +144,7 @@ private slots:
         QCOMPARE(w.densityPage()->hueChooser()->currentData().toString(), QStringLiteral("label"));
         // Its classes come with the next fit.
         QSignalSpy ready(w.hue(), &HueController::ready);
-        QVERIFY(fitAndWait(w.controller()));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(ready.count() == 1 || ready.wait(30000));
         QCOMPARE(w.densityView()->classNames().size(), 2);
         // A hue that is not a string is refused, naming the field.
@@ -170,9 +170,9 @@ private slots:
         f.close();
         MainWindow w;
         QVERIFY(w.openFile(path));
-        auto* c = w.controller();
+        auto* c = w.session();
         QVERIFY(w.hue()->candidates().contains(QStringLiteral("group")));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QSignalSpy ready(w.hue(), &HueController::ready);
         w.hue()->setColumn(QStringLiteral("group"));
         QVERIFY(ready.wait(60000));
@@ -185,10 +185,10 @@ private slots:
     void aColumnOfManyValuesIsNoHue()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 200, 0);
         QVERIFY(!w.hue()->candidates().contains(QStringLiteral("x")));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QSignalSpy failed(w.hue(), &HueController::failed);
         w.hue()->setColumn(QStringLiteral("x"));
         QVERIFY(failed.wait(30000));

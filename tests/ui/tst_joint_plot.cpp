@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The joint plot (issue 38, seaborn's jointplot): the map with the plotted columns' closed-form
 // marginals on its edges, sharing its axes; without a closed form the edges say why.
-#include "ui/controller/estimation_controller.h"
 #include "ui/controller/marginal_controller.h"
+#include "ui/controller/session.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_heatmap.h"
 
@@ -22,9 +22,9 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         w.show();
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         DensityHeatmap* map = w.densityView();
         QVERIFY(!map->jointShown());
         const int panelsBefore = map->axisRectCount();
@@ -52,10 +52,10 @@ private slots:
     void withoutAClosedFormTheEdgesSaySo()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
         c->setEstimator("iforest");
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         w.setJoint(true);
         DensityHeatmap* map = w.densityView();
         QVERIFY(map->jointShown());

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Tests of the main window: load, fit, cancel, views and exports.
 #include "ui/controller/cluster_controller.h"
-#include "ui/controller/estimation_controller.h"
 #include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
+#include "ui/controller/session.h"
 #include "ui/controller/settings_history.h"
 #include "ui/controller/threshold_controller.h"
 #include "ui/main_window.h"
@@ -60,10 +60,10 @@ private slots:
     {
         MainWindow w;
         w.resize(1200, 800);
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::Blocks, 300, 2);
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
+        QSignalSpy finished(c, &Session::fitFinished);
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         for (int tab = 0; tab < 3; ++tab) {
             w.tabs()->setCurrentIndex(tab);
@@ -107,14 +107,15 @@ private slots:
     void openFitShowsFiniteHeatmap()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         w.openFile(writeFile("clusters.csv", clusterCsv(300)));
-        QCOMPARE(int(c->rawData().rows()), 300);
-        QCOMPARE(c->featureNames(),
+        QCOMPARE(int(c->data().rawData().rows()), 300);
+        QCOMPARE(c->data().featureNames(),
                  (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}));
-        QVERIFY(c->labels().has_value()); // the 0/1 column named label was given the label role
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
+        QVERIFY(
+            c->data().labels().has_value()); // the 0/1 column named label was given the label role
+        QSignalSpy finished(c, &Session::fitFinished);
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         const FitJobResult* r = c->result();
         QVERIFY(r);
@@ -132,7 +133,7 @@ private slots:
         QVERIFY(r->rowLogDensity.allFinite());
         // The fit's own solver (Newton) and the paper's natural-vs-standard comparison.
         QStringList runs;
-        for (const sosrep::NamedTrace& t : c->traces()) {
+        for (const sosrep::NamedTrace& t : w.fits()->traces()) {
             QVERIFY(!t.rows.empty());
             runs << QString::fromStdString(t.run);
         }
@@ -153,7 +154,7 @@ private slots:
     {
         // The user's path: kernel "sdo" and method "exact" in the model panel, then Fit.
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::Rings, 400, 1);
         QComboBox* kernel = nullptr;
         QComboBox* method = nullptr;
@@ -173,8 +174,8 @@ private slots:
         QVERIFY(method->isEnabled());
         method->setCurrentText(QStringLiteral("exact"));
         QCOMPARE(c->settings().values.text("sdo_method"), std::string("exact"));
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
+        QSignalSpy finished(c, &Session::fitFinished);
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         const FitJobResult* r = c->result();
         QVERIFY(r && r->error.empty());
@@ -186,7 +187,7 @@ private slots:
     void cancelAnswersPromptlyAndAppStaysUsable()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::Rings, 3000, 1);
         sosrep::FitSettings s = c->settings();
         s.values.set("length_scale", "0.01");
@@ -196,12 +197,12 @@ private slots:
         // steps (0.08 s), and the fit could end before the cancel (a race, seen 2 runs in 3).
         s.values.set("tolerance", "0");
         c->setSettings(s);
-        QSignalSpy busy(c, &EstimationController::busyChanged);
-        QSignalSpy cancelled(c, &EstimationController::fitCancelled);
-        c->fit();
+        QSignalSpy busy(c, &Session::busyChanged);
+        QSignalSpy cancelled(w.fits(), &FitController::fitCancelled);
+        w.fits()->fit();
         // It is iterating (the natural-gradient fit streams its trace).
-        QTRY_VERIFY_WITH_TIMEOUT(!c->traces().empty() && c->traces().front().rows.size() > 5,
-                                 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !w.fits()->traces().empty() && w.fits()->traces().front().rows.size() > 5, 30000);
         QElapsedTimer t;
         t.start();
         c->cancel();
@@ -215,8 +216,8 @@ private slots:
         // Usable afterwards: a short fit completes.
         s.values.set("iterations", "50");
         c->setSettings(s);
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
+        QSignalSpy finished(c, &Session::fitFinished);
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         QVERIFY(c->result());
     }
@@ -226,7 +227,7 @@ private slots:
         // Issue 13: the paper's Fig. 3 from the app: off the GUI thread, drawn in the optimizer
         // view, cancelled promptly, and dropped when the data change.
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         NegativityJob* job = w.negativityJob();
         c->generateToy(sosrep::ToyKind::TwoMoons, 200, 1);
         sosrep::NegativitySettings s;
@@ -276,7 +277,7 @@ private slots:
     void cancelDuringTheFisherDivergenceSweep()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::Rings, 3000, 1);
         sosrep::FitSettings s = c->settings();
         s.values.set("length_scale", "auto");
@@ -284,8 +285,8 @@ private slots:
         s.values.set("iterations", "1000000");
         s.values.set("learning_rate", "0.001"); // each grid point's fit runs for a long time
         c->setSettings(s);
-        QSignalSpy progress(c, &EstimationController::progressChanged);
-        c->fit();
+        QSignalSpy progress(w.fits(), &FitController::progressChanged);
+        w.fits()->fit();
         QVERIFY(progress.wait(10000)); // the sweep has started
         QTest::qWait(300);             // and is inside a grid point's fit
         QElapsedTimer t;
@@ -325,33 +326,33 @@ private slots:
     void badCsvShowsErrorAndKeepsPreviousData()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         w.openFile(writeFile("good.csv", clusterCsv(50)));
-        QCOMPARE(int(c->rawData().rows()), 50);
-        QSignalSpy errors(c, &EstimationController::errorOccurred);
+        QCOMPARE(int(c->data().rawData().rows()), 50);
+        QSignalSpy errors(c, &Session::errorOccurred);
         const QString bad = writeFile("bad.csv", "a,b\n1,2\n3,oops\n");
         w.openFile(bad);
         QCOMPARE(errors.count(), 1);
         QCOMPARE(w.lastError(), bad + QStringLiteral(":3:2: not a number: 'oops' in column 'b'"));
-        QCOMPARE(int(c->rawData().rows()), 50); // previous dataset intact
-        QVERIFY(c->dataSource().endsWith(QLatin1String("good.csv")));
+        QCOMPARE(int(c->data().rawData().rows()), 50); // previous dataset intact
+        QVERIFY(c->data().dataSource().endsWith(QLatin1String("good.csv")));
     }
 
     void invalidRolesAreRefused()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         w.openFile(writeFile("roles.csv", clusterCsv(40)));
-        const QVector<ColumnRole> before = c->columnRoles();
-        QSignalSpy errors(c, &EstimationController::errorOccurred);
+        const QVector<ColumnRole> before = c->data().columnRoles();
+        QSignalSpy errors(c, &Session::errorOccurred);
         // Column c holds 0..10: not a 0/1 label.
         QVERIFY(!c->setColumnRoles(
             {ColumnRole::Feature, ColumnRole::Feature, ColumnRole::Label, ColumnRole::Ignore}));
         QCOMPARE(errors.count(), 1);
-        QCOMPARE(c->columnRoles(), before);
+        QCOMPARE(c->data().columnRoles(), before);
         QVERIFY(c->setColumnRoles(
             {ColumnRole::Feature, ColumnRole::Ignore, ColumnRole::Ignore, ColumnRole::Label}));
-        QCOMPARE(c->featureNames(), QStringList{QStringLiteral("a")});
+        QCOMPARE(c->data().featureNames(), QStringList{QStringLiteral("a")});
     }
 
     void projectRoundTripsEveryParameter_data()
@@ -394,45 +395,45 @@ private slots:
         {
             MainWindow w;
             w.openFile(data);
-            w.controller()->setSettings(s);
-            QVERIFY(w.controller()->setColumnRoles(roles));
-            w.controller()->setPlotColumns(1, 0);
-            SolverComparisonSettings runs = w.controller()->solverComparison();
+            w.session()->setSettings(s);
+            QVERIFY(w.session()->setColumnRoles(roles));
+            w.session()->setPlotColumns(1, 0);
+            SolverComparisonSettings runs = w.session()->solverComparison();
             runs.learningRate = 0.0123;
             runs.iterations = 1234;
-            w.controller()->setSolverComparison(runs);
+            w.session()->setSolverComparison(runs);
             w.thresholds()->setContamination(0.07);
             QCOMPARE(saveProject(project, w.projectParts()), QString());
         }
         MainWindow w2;
         QCOMPARE(w2.openProjectFile(project), QString());
-        QVERIFY(w2.controller()->settings() == s);
-        QVERIFY(w2.controller()->settings().values.all() == s.values.all());
-        QCOMPARE(w2.controller()->columnRoles(), roles);
-        QCOMPARE(w2.controller()->plotX(), 1);
-        QCOMPARE(w2.controller()->plotY(), 0);
-        QCOMPARE(w2.controller()->solverComparison().learningRate, 0.0123);
-        QCOMPARE(w2.controller()->solverComparison().iterations, 1234);
+        QVERIFY(w2.session()->settings() == s);
+        QVERIFY(w2.session()->settings().values.all() == s.values.all());
+        QCOMPARE(w2.session()->data().columnRoles(), roles);
+        QCOMPARE(w2.session()->data().plotX(), 1);
+        QCOMPARE(w2.session()->data().plotY(), 0);
+        QCOMPARE(w2.session()->solverComparison().learningRate, 0.0123);
+        QCOMPARE(w2.session()->solverComparison().iterations, 1234);
         QCOMPARE(w2.thresholds()->contamination(), 0.07);
         auto* percent = w2.findChild<QDoubleSpinBox*>(QStringLiteral("contaminationPercent"));
         QVERIFY(percent && percent->isEnabled());
         QCOMPARE(percent->value(), 7.0); // the Scores view's box shows the project's share
-        QCOMPARE(w2.controller()->dataSource(), QFileInfo(data).absoluteFilePath());
-        QCOMPARE(w2.controller()->features().cols(), Eigen::Index(2));
-        QVERIFY(std::abs(w2.controller()->features().col(0).mean()) < 1e-12); // z-scored
+        QCOMPARE(w2.session()->data().dataSource(), QFileInfo(data).absoluteFilePath());
+        QCOMPARE(w2.session()->data().features().cols(), Eigen::Index(2));
+        QVERIFY(std::abs(w2.session()->data().features().col(0).mean()) < 1e-12); // z-scored
 
         // The data changed since saving: the session opens, with a warning naming the file.
         writeFile("project_data.csv", clusterCsv(130));
         MainWindow w3;
         QCOMPARE(w3.openProjectFile(project), QString());
         QVERIFY(w3.lastError().contains(QStringLiteral("has changed since the project was saved")));
-        QCOMPARE(int(w3.controller()->rawData().rows()), 130);
+        QCOMPARE(int(w3.session()->data().rawData().rows()), 130);
 
         // A broken project changes nothing.
         const QString broken =
             writeFile("broken.sosrep.json", "{\"format\": \"sosrep-studio-project\", ");
         QVERIFY(w3.openProjectFile(broken).contains(QStringLiteral("invalid JSON")));
-        QCOMPARE(int(w3.controller()->rawData().rows()), 130);
+        QCOMPARE(int(w3.session()->data().rawData().rows()), 130);
         // So does an outlier share out of (0, 0.5], named by its field.
         {
             QFile f(project);
@@ -442,7 +443,7 @@ private slots:
             t.replace("\"contamination\": 0.07", "\"contamination\": 0.7");
             const QString bad = writeFile("bad_share.sosrep.json", t);
             QVERIFY(w3.openProjectFile(bad).contains(QStringLiteral("app.contamination")));
-            QCOMPARE(int(w3.controller()->rawData().rows()), 130);
+            QCOMPARE(int(w3.session()->data().rawData().rows()), 130);
         }
         // So does an optimizer step out of the view's range, named by its field.
         QFile saved(project);
@@ -452,7 +453,7 @@ private slots:
         text.replace("\"optimizer_step\": 0.0123", "\"optimizer_step\": -1");
         const QString badStep = writeFile("bad_step.sosrep.json", text);
         QVERIFY(w3.openProjectFile(badStep).contains(QStringLiteral("app.optimizer_step")));
-        QCOMPARE(int(w3.controller()->rawData().rows()), 130);
+        QCOMPARE(int(w3.session()->data().rawData().rows()), 130);
     }
 
     void projectStoresToyGeneratorInsteadOfPath()
@@ -460,26 +461,26 @@ private slots:
         const QString project = m_dir.filePath(QStringLiteral("toy.sosrep.json"));
         {
             MainWindow w;
-            w.controller()->generateToy(sosrep::ToyKind::Rings, 321, 9);
+            w.session()->generateToy(sosrep::ToyKind::Rings, 321, 9);
             QCOMPARE(saveProject(project, w.projectParts()), QString());
         }
         MainWindow w2;
         QCOMPARE(w2.openProjectFile(project), QString());
-        QVERIFY(w2.controller()->toyConfig().has_value());
-        QCOMPARE(w2.controller()->toyConfig()->n, 321);
-        QCOMPARE(int(w2.controller()->toyConfig()->seed), 9);
-        QCOMPARE(int(w2.controller()->rawData().rows()), 321);
+        QVERIFY(w2.session()->data().toyConfig().has_value());
+        QCOMPARE(w2.session()->data().toyConfig()->n, 321);
+        QCOMPARE(int(w2.session()->data().toyConfig()->seed), 9);
+        QCOMPARE(int(w2.session()->data().rawData().rows()), 321);
     }
 
     void compareViewGetsClustersFromLabelsAndFromAPickedRectangle()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::Blocks, 400, 4);
         QSignalSpy clusters(w.clusters(), &ClusterController::ready);
         QSignalSpy started(w.clusters(), &ClusterController::started);
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
+        QSignalSpy finished(c, &Session::fitFinished);
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         // Issue 24: until the comparison arrives the view says it is computing (it said it
         // needed labels).
@@ -492,11 +493,11 @@ private slots:
                      qPrintable(w.compareView()->clusterText()));
         }
         QVERIFY(clusters.count() > 0 || clusters.wait(30000)); // labels: compared automatically
-        QCOMPARE(w.clusters()->comparison()->cluster1Size, 400 - c->labels()->sum());
+        QCOMPARE(w.clusters()->comparison()->cluster1Size, 400 - c->data().labels()->sum());
         // The left block (x < 0.3 after min-max scaling) picked by rectangle as cluster 2.
         int inside = 0;
-        for (Eigen::Index i = 0; i < c->features().rows(); ++i) {
-            inside += c->features()(i, 0) <= 0.3 ? 1 : 0;
+        for (Eigen::Index i = 0; i < c->data().features().rows(); ++i) {
+            inside += c->data().features()(i, 0) <= 0.3 ? 1 : 0;
         }
         w.clusters()->compareInRect(-1.0, 0.3, -1.0, 2.0);
         QVERIFY(clusters.wait(30000));
@@ -513,10 +514,10 @@ private slots:
         // choice when the rule moves away from it, and for an ensemble its members and their
         // agreement.
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 2);
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit(); // the default: purpose auto, the density view's rule first
+        QSignalSpy finished(c, &Session::fitFinished);
+        w.fits()->fit(); // the default: purpose auto, the density view's rule first
         QVERIFY(finished.wait(60000));
         QString title = w.fdPlot()->title();
         QVERIFY2(title.contains(QStringLiteral("For the density: the largest stable local "
@@ -526,14 +527,14 @@ private slots:
         // With a neighbourhood of 2 rows the reach lies below the density's l: one scale
         // serves both views, and the star says so.
         QVERIFY(c->setOption("reach_neighbours", "2"));
-        c->fit();
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         QVERIFY(!c->result()->scoresFit.has_value());
         QCOMPARE(w.fdPlot()->graph(1)->name(),
                  QStringLiteral("ℓ for the density view and the scores"));
         QVERIFY(w.scoresTuning().contains(QStringLiteral("keeps this one scale")));
         QVERIFY(c->setOption("selection", "ranking")); // the former default
-        c->fit();
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         const sosrep::Selection s = c->result()->fit.search->selection;
         title = w.fdPlot()->title();
@@ -543,14 +544,14 @@ private slots:
         QVERIFY(s.fdIndex != s.index);
         QCOMPARE(w.fdPlot()->graph(2)->dataCount(), 1); // the FD choice, marked apart
         QVERIFY(c->setOption("selection", "ensemble"));
-        c->fit();
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         title = w.fdPlot()->title();
         QVERIFY2(title.contains(QStringLiteral("Spearman ρ ≥")), qPrintable(title));
         QVERIFY(title.contains(QStringLiteral("rank ensemble of 3")));
         QCOMPARE(w.fdPlot()->graph(3)->dataCount(), 3); // the members
         QVERIFY(c->setOption("selection", "paper"));
-        c->fit();
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         QCOMPARE(w.fdPlot()->graph(2)->dataCount(), 0); // nothing to tell apart
         QCOMPARE(w.fdPlot()->graph(3)->dataCount(), 0);
@@ -562,10 +563,10 @@ private slots:
         // Scores view ranks with the anomaly rule's, fitted from the same sweep; the FD view
         // and the Scores tab say which serves which, and a project records both.
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::Rings, 400, 21);
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
+        QSignalSpy finished(c, &Session::fitFinished);
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         const FitJobResult* r = c->result();
         QVERIFY(r->scoresFit.has_value()); // rings: the reach of 32 neighbours exceeds l
@@ -585,7 +586,7 @@ private slots:
         QCOMPARE(w.fdPlot()->graph(1)->name(), QStringLiteral("ℓ for the density view"));
         QVERIFY(w.fdPlot()->title().contains(QStringLiteral("For the density")));
         QVERIFY(w.fdPlot()->title().contains(QStringLiteral("tuned for anomaly ranking")));
-        QVERIFY(r->rowLogDensity == r->scoresModel().logValues(c->features()).values);
+        QVERIFY(r->rowLogDensity == r->scoresModel().logValues(c->data().features()).values);
         // The project records what each view's tuning did.
         const QString project = m_dir.filePath(QStringLiteral("purposes.sosrep.json"));
         QCOMPARE(saveProject(project, w.projectParts()), QString());
@@ -603,7 +604,7 @@ private slots:
         QCOMPARE(scores[QStringLiteral("scaling")].toString(), QStringLiteral("minmax"));
         // An explicit purpose serves both views with one model.
         QVERIFY(c->setOption("purpose", "density"));
-        c->fit();
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         QVERIFY(!c->result()->scoresFit.has_value());
         QVERIFY(!w.fdPlot()->marksReach());
@@ -615,12 +616,12 @@ private slots:
         // Issue 13: IForest beside SOSREP in the compare view. A normality score has no density
         // scale, so both maps show percentiles over the grid, and it gets no MMD.
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 2);
         c->setCompareEstimator("iforest");
-        QSignalSpy finished(c, &EstimationController::fitFinished);
+        QSignalSpy finished(c, &Session::fitFinished);
         QSignalSpy clusters(w.clusters(), &ClusterController::ready);
-        c->fit();
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         QCOMPARE(QString::fromStdString(c->result()->comparison->estimator()),
                  QStringLiteral("iforest"));
@@ -645,7 +646,7 @@ private slots:
         const QString scores = w.compareView()->scoreText();
         QVERIFY2(scores.contains(QStringLiteral("Spearman ρ = ")), qPrintable(scores));
         const sosrep::Vector anomaly = -c->result()->rowLogDensity;
-        const double auc = sosrep::aucRoc(anomaly, *c->labels());
+        const double auc = sosrep::aucRoc(anomaly, *c->data().labels());
         QVERIFY2(scores.contains(QStringLiteral("SOSREP %1").arg(auc, 0, 'f', 4)),
                  qPrintable(scores));
     }
@@ -653,14 +654,14 @@ private slots:
     void kernelSosShowsItsTraceAndMmdInTheCompareView()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 2);
         c->setEstimator("sos-mmd");
         c->setCompareEstimator("kde");
         QVERIFY(c->setOption("length_scale", "0.1"));
         QVERIFY(c->setOption("support", "30"));
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
+        QSignalSpy finished(c, &Session::fitFinished);
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         QCOMPARE(QString::fromStdString(c->result()->model().estimator()),
                  QStringLiteral("sos-mmd"));
@@ -682,10 +683,10 @@ private slots:
     void fdClickRefitsAtThatLengthScale()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::GaussianMixture, 200, 3);
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fitAtLengthScale(0.2);
+        QSignalSpy finished(c, &Session::fitFinished);
+        w.fits()->fitAtLengthScale(0.2);
         QVERIFY(finished.wait(60000));
         QVERIFY(!c->settings().autoLengthScale());
         QCOMPARE(c->result()->lengthScale(), 0.2);

@@ -6,8 +6,8 @@
 #include "core/grid/density_curve.h"
 #include "core/kernels/kernel_operator.h"
 #include "core/pipeline/fit_route.h"
-#include "ui/controller/estimation_controller.h"
 #include "ui/controller/overlay_controller.h"
+#include "ui/controller/session.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_curve_plot.h"
 #include "ui/plots/density_page.h"
@@ -25,7 +25,7 @@ namespace {
 
 /// The overlay's curve as the fit route gives it here: `estimator` with the result's settings,
 /// at `lengthScale` (0: tuned as on its own).
-Vector expectedCurve(EstimationController* c, const std::string& estimator, double lengthScale)
+Vector expectedCurve(Session* c, const std::string& estimator, double lengthScale)
 {
     FitSettings s = c->result()->settings;
     if (estimator != s.estimator) {
@@ -35,8 +35,8 @@ Vector expectedCurve(EstimationController* c, const std::string& estimator, doub
         s.fixLengthScale(lengthScale);
     }
     FitData data;
-    data.train = c->features();
-    data.scaler = c->scaler();
+    data.train = c->data().features();
+    data.scaler = c->data().scaler();
     data.source = "data";
     const FitOutcome f = fitModel(data, s);
     return evaluateCurve(*f.model, c->result()->curve.spec).logValues;
@@ -57,7 +57,7 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         w.show();
-        auto* c = w.controller();
+        auto* c = w.session();
         QString csv = QStringLiteral("minutes\n");
         for (int i = 0; i < 300; ++i) {
             csv += QString::number((i % 2 ? 60.0 : 20.0) + 8.0 * std::sin(i * 1.7), 'g', 10) +
@@ -69,7 +69,7 @@ private slots:
         f.write(csv.toUtf8());
         f.close();
         QVERIFY(w.openFile(path));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(w.densityPage()->overlayButton()->isVisible());
         QSignalSpy ready(w.overlays(), &OverlayController::ready);
         w.overlays()->setSpecs({QStringLiteral("l*0.5"), QStringLiteral("kde")});
@@ -108,9 +108,9 @@ private slots:
     {
         MainWindow w;
         w.show();
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(ToyKind::TwoMoons, 200, 0);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(!w.densityPage()->overlayButton()->isVisible());
         w.overlays()->setSpecs({QStringLiteral("l*2")});
         QTest::qWait(200);

@@ -3,8 +3,8 @@
 // column's marginal on it, drawn panel by panel as a worker computes them; Esc stops it.
 #include "core/grid/density_grid.h"
 #include "core/pipeline/fit_route.h"
-#include "ui/controller/estimation_controller.h"
 #include "ui/controller/pair_plot_controller.h"
+#include "ui/controller/session.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_page.h"
 #include "ui/plots/pair_plot.h"
@@ -57,9 +57,9 @@ private slots:
     {
         MainWindow w;
         w.resize(1280, 720);
-        auto* c = w.controller();
+        auto* c = w.session();
         w.openFile(writeTempFile(m_dir, QStringLiteral("four.csv"), columnsCsv(4, 300)));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QComboBox* show = w.densityPage()->chooser();
         const int entry = show->findData(DensityPage::kPairPlot);
         QVERIFY(entry >= 0);
@@ -165,9 +165,9 @@ private slots:
     void escStopsItAndChoosingItAgainGoesOn()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         w.openFile(writeTempFile(m_dir, QStringLiteral("six.csv"), columnsCsv(6, 3000)));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QSignalSpy cancelled(w.pairPlot(), &PairPlotController::cancelled);
         connect(w.pairPlot(), &PairPlotController::panelReady, c, [c](int index) {
             if (index == 1) {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The Ratio view: Type I and II fits, lambda moves, exports, saved weights, projects and
 // cancel.
-#include "ui/controller/estimation_controller.h"
 #include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
+#include "ui/controller/session.h"
 #include "ui/controller/settings_history.h"
 #include "ui/main_window.h"
 #include "ui/panels/option_editor.h"
@@ -63,8 +63,8 @@ private:
     /// when the split is refused.
     static RatioController* ulsifOnTheShiftToy(MainWindow& w)
     {
-        RatioController* r = w.controller()->ratio();
-        w.controller()->generateToy(sosrep::ToyKind::Shift, 400, 4);
+        RatioController* r = w.ratios();
+        w.session()->generateToy(sosrep::ToyKind::Shift, 400, 4);
         if (!r->setSource(labelSplit())) {
             return nullptr;
         }
@@ -80,8 +80,8 @@ private slots:
     {
         MainWindow w;
         w.resize(1400, 900);
-        auto* c = w.controller();
-        RatioController* r = c->ratio();
+        auto* c = w.session();
+        RatioController* r = w.ratios();
         w.openFile(writeFile("clusters.csv", clusterCsv(300)));
         RatioPlot* plot = w.ratioView()->plot();
         emit plot->rectanglePicked(-1.0, 1.2, -0.8, 1.0);
@@ -126,8 +126,8 @@ private slots:
     void ratioSettingsAreStepsOfTheUndoHistory()
     {
         MainWindow w;
-        auto* c = w.controller();
-        RatioController* r = c->ratio();
+        auto* c = w.session();
+        RatioController* r = w.ratios();
         c->generateToy(sosrep::ToyKind::Shift, 200, 4);
         QUndoStack* stack = w.history()->stack();
         sosrep::FitSettings model = c->settings();
@@ -162,8 +162,8 @@ private slots:
     {
         MainWindow w;
         w.resize(1400, 900);
-        auto* c = w.controller();
-        RatioController* r = c->ratio();
+        auto* c = w.session();
+        RatioController* r = w.ratios();
         c->generateToy(sosrep::ToyKind::Shift, 400, 4);
         QVERIFY(!r->ready());
         RatioSource split;
@@ -236,7 +236,7 @@ private slots:
         QCOMPARE(saveProject(project, w.projectParts()), QString());
         MainWindow w2;
         QCOMPARE(w2.openProjectFile(project), QString());
-        RatioController* r2 = w2.controller()->ratio();
+        RatioController* r2 = w2.ratios();
         QCOMPARE(r2->source().kind, RatioSource::Column);
         QCOMPARE(r2->source().column, QStringLiteral("label"));
         QVERIFY(r2->settings() == r->settings());
@@ -266,7 +266,7 @@ private slots:
     {
         MainWindow w;
         w.resize(1280, 720);
-        auto* c = w.controller();
+        auto* c = w.session();
         RatioView* view = w.ratioView();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 1); // x1, x2, label
         QCOMPARE(view->splitChoice(), QStringLiteral("label"));
@@ -294,8 +294,8 @@ private slots:
     {
         MainWindow w;
         w.resize(1280, 720);
-        auto* c = w.controller();
-        RatioController* r = c->ratio();
+        auto* c = w.session();
+        RatioController* r = w.ratios();
         QByteArray same = "a,b,group\n";
         std::mt19937 rng(3);
         std::normal_distribution<double> z;
@@ -361,8 +361,8 @@ private slots:
     void ratioViewTypeTwo()
     {
         MainWindow w;
-        auto* c = w.controller();
-        RatioController* r = c->ratio();
+        auto* c = w.session();
+        RatioController* r = w.ratios();
         c->generateToy(sosrep::ToyKind::Shift, 400, 6);
         QSignalSpy errors(r, &RatioController::errorOccurred);
         RatioQMode bad;
@@ -400,15 +400,15 @@ private slots:
         QCOMPARE(saveProject(project, w.projectParts()), QString());
         MainWindow w2;
         QCOMPARE(w2.openProjectFile(project), QString());
-        QCOMPARE(w2.controller()->ratio()->qMode().kind, RatioQMode::Density);
-        QCOMPARE(w2.controller()->ratio()->qMode().densityEstimator, std::string("kde"));
+        QCOMPARE(w2.ratios()->qMode().kind, RatioQMode::Density);
+        QCOMPARE(w2.ratios()->qMode().densityEstimator, std::string("kde"));
     }
 
     void ratioFitCancelsPromptly()
     {
         MainWindow w;
-        auto* c = w.controller();
-        RatioController* r = c->ratio();
+        auto* c = w.session();
+        RatioController* r = w.ratios();
         c->generateToy(sosrep::ToyKind::Shift, 2400, 5);
         QVERIFY(r->setSource(labelSplit()));
         QSignalSpy busy(r, &RatioController::busyChanged);

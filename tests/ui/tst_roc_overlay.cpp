@@ -6,8 +6,8 @@
 #include "core/data/preparation.h"
 #include "core/metrics/auc.h"
 #include "core/pipeline/fit_route.h"
-#include "ui/controller/estimation_controller.h"
 #include "ui/controller/other_roc_controller.h"
+#include "ui/controller/session.h"
 #include "ui/controller/threshold_controller.h"
 #include "ui/main_window.h"
 #include "ui/plots/score_plots.h"
@@ -31,9 +31,9 @@ private slots:
     void otherEstimatorsCurvesAreTheirOwnFits()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(ToyKind::TwoMoons, 400, 2);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QSignalSpy ready(w.otherRocs(), &OtherRocController::ready);
         w.otherRocs()->setEstimators({QStringLiteral("kde"), QStringLiteral("iforest")});
         QVERIFY(ready.wait(60000));
@@ -41,7 +41,7 @@ private slots:
             QVERIFY(ready.wait(60000));
         }
         QCOMPARE(int(w.otherRocs()->curves().size()), 2);
-        const Eigen::VectorXi labels = *c->labels();
+        const Eigen::VectorXi labels = *c->data().labels();
         QStringList expected{QStringLiteral("sosrep: AUC-ROC %1")
                                  .arg(aucRoc(-c->result()->rowLogDensity, labels), 0, 'f', 4)};
         for (const auto& other : w.otherRocs()->curves()) {
@@ -52,8 +52,8 @@ private slots:
                 s.values.set("purpose", "anomaly");
             }
             FitData data;
-            data.train = c->features();
-            data.scaler = c->scaler();
+            data.train = c->data().features();
+            data.scaler = c->data().scaler();
             data.source = "data";
             const FitOutcome f = fitModel(data, s);
             const Vector want = -f.model->logValues(data.train).values;
@@ -95,10 +95,10 @@ private slots:
         f.write(csv);
         f.close();
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         QVERIFY(w.openFile(path));
-        QVERIFY(c->labels().has_value());
-        QVERIFY(fitAndWait(c));
+        QVERIFY(c->data().labels().has_value());
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(c->result()->scoresScaler.has_value()); // the Scores view's own: rank
         QSignalSpy ready(w.otherRocs(), &OtherRocController::ready);
         w.otherRocs()->setEstimators({QStringLiteral("kde"), QStringLiteral("knn")});
@@ -112,8 +112,8 @@ private slots:
             if (kernel) {
                 s.values.set("purpose", "anomaly");
             }
-            const PreparedTraining p =
-                prepareTraining(c->featureData(), kernel ? ScalingKind::Rank : ScalingKind::MinMax);
+            const PreparedTraining p = prepareTraining(
+                c->data().featureData(), kernel ? ScalingKind::Rank : ScalingKind::MinMax);
             FitData data;
             data.train = p.x;
             data.scaler = p.scaler;
@@ -131,15 +131,15 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         w.show();
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(ToyKind::TwoMoons, 400, 2);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         w.tabs()->setCurrentIndex(3);
         QCoreApplication::processEvents();
         ScorePlots* plots = w.scorePlots();
         plots->replot();
         const Vector scores = -c->result()->rowLogDensity;
-        const Eigen::VectorXi labels = *c->labels();
+        const Eigen::VectorXi labels = *c->data().labels();
         // The oracle: the point of flagging the 30 highest scores.
         std::vector<double> sorted(scores.data(), scores.data() + scores.size());
         std::sort(sorted.rbegin(), sorted.rend());

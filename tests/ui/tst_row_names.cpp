@@ -2,7 +2,7 @@
 // Row names in the Scores view (issue 38): a file's id column, text or numbers, names the rows
 // of the Scores table and of its export, beside the feature columns in the data's own units;
 // it is not a feature, and a project keeps its role.
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/session.h"
 #include "ui/main_window.h"
 
 #include "support/gui_fixtures.h"
@@ -69,21 +69,22 @@ private:
         return csv;
     }
 
-    static bool scoreAndWait(EstimationController* c)
+    static bool scoreAndWait(FitController* fits)
     {
-        QSignalSpy scored(c, &EstimationController::scoresReady);
-        return fitAndWait(c) && (c->result()->scoresReady() || scored.wait(60000));
+        Session* c = fits->session();
+        QSignalSpy scored(c, &Session::scoresReady);
+        return fitAndWait(fits) && (c->result()->scoresReady() || scored.wait(60000));
     }
 
 private slots:
     void aTextIdColumnNamesTheRowsOfTheTableAndTheExport()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         QVERIFY(c->loadFile(write("text_ids.csv", table("name", true))));
-        QCOMPARE(c->featureNames(), (QStringList{"minutes", "hours"}));
-        QCOMPARE(c->featureData().rowNameColumn, std::string("name"));
-        QVERIFY(scoreAndWait(c));
+        QCOMPARE(c->data().featureNames(), (QStringList{"minutes", "hours"}));
+        QCOMPARE(c->data().featureData().rowNameColumn, std::string("name"));
+        QVERIFY(scoreAndWait(w.fits()));
         const auto* view = w.findChild<QTableView*>(QStringLiteral("scoresTable"));
         QVERIFY(view);
         const QAbstractItemModel* m = view->model();
@@ -119,27 +120,27 @@ private slots:
     void aNumericIdColumnIsARowNameNotAFeatureUntilTheUserSaysSo()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         QVERIFY(c->loadFile(write("num_ids.csv", table("id", false))));
-        QCOMPARE(c->columnRoles()[0], ColumnRole::RowName);
-        QCOMPARE(c->featureNames(), (QStringList{"minutes", "hours"}));
-        QVERIFY(scoreAndWait(c));
+        QCOMPARE(c->data().columnRoles()[0], ColumnRole::RowName);
+        QCOMPARE(c->data().featureNames(), (QStringList{"minutes", "hours"}));
+        QVERIFY(scoreAndWait(w.fits()));
         const QAbstractItemModel* m =
             w.findChild<QTableView*>(QStringLiteral("scoresTable"))->model();
         QCOMPARE(headers(m).mid(0, 2), (QStringList{"row", "id"}));
         QCOMPARE(cell(m, 5, QStringLiteral("id")).toString(), QStringLiteral("1005"));
         // Made a feature again: three features, no name column.
         QVERIFY(c->setColumnRoles({ColumnRole::Feature, ColumnRole::Feature, ColumnRole::Feature}));
-        QCOMPARE(c->featureNames().size(), 3);
-        QVERIFY(c->featureData().rowNames.empty());
-        QVERIFY(scoreAndWait(c));
+        QCOMPARE(c->data().featureNames().size(), 3);
+        QVERIFY(c->data().featureData().rowNames.empty());
+        QVERIFY(scoreAndWait(w.fits()));
         const QStringList h = headers(m);
         QCOMPARE(h.count(QStringLiteral("id")), 1); // among the features only
         QCOMPARE(h.mid(h.size() - 3), (QStringList{"id", "minutes", "hours"}));
         // Two row-name columns are refused and the roles in force stay.
         QVERIFY(
             !c->setColumnRoles({ColumnRole::RowName, ColumnRole::RowName, ColumnRole::Feature}));
-        QCOMPARE(c->featureNames().size(), 3);
+        QCOMPARE(c->data().featureNames().size(), 3);
     }
 };
 

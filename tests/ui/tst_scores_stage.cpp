@@ -2,7 +2,7 @@
 // The Scores view's stage after a large fit (issue 38): it shows a percentage, Esc stops it
 // within a block of rows, and the views then say the rows were not scored; the ROC panel never
 // claims the labels are missing while they were not looked at.
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/session.h"
 #include "ui/main_window.h"
 #include "ui/plots/score_plots.h"
 
@@ -22,17 +22,17 @@ private slots:
     {
         MainWindow w;
         w.resize(1280, 720);
-        auto* c = w.controller();
-        c->setEagerStagesMaxRows(100);
+        auto* c = w.session();
+        w.fits()->setEagerStagesMaxRows(100);
         c->generateToy(sosrep::ToyKind::TwoMoons, 60000, 2); // labelled: both classes
         c->setEstimator("kde");
         QVERIFY(c->setOption("length_scale", "0.05")); // no sweep: the stage is the scoring
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        QSignalSpy scored(c, &EstimationController::scoresReady);
+        QSignalSpy finished(c, &Session::fitFinished);
+        QSignalSpy scored(c, &Session::scoresReady);
         // The stage reports "scoring rows" as done of rows.
         QList<QPair<int, int>> steps;
         QElapsedTimer sinceCancel;
-        connect(c, &EstimationController::progressChanged, this,
+        connect(w.fits(), &FitController::progressChanged, this,
                 [&](const QString& stage, int done, int total) {
                     if (stage == QLatin1String("scoring rows")) {
                         steps << qMakePair(done, total);
@@ -42,7 +42,7 @@ private slots:
                         }
                     }
                 });
-        c->fit();
+        w.fits()->fit();
         QVERIFY(finished.wait(120000));
         QVERIFY(c->result()->scoresDeferred);
         QVERIFY2(w.scorePlots()->rocTitle() == QStringLiteral("ROC: no row scores yet"),
@@ -59,9 +59,9 @@ private slots:
         QVERIFY2(w.aucText().contains(QStringLiteral("cancelled")), qPrintable(w.aucText()));
         QVERIFY(!w.scorePlots()->rocTitle().contains(QStringLiteral("labels")));
         // A new fit scores them again, in full.
-        QObject::disconnect(c, &EstimationController::progressChanged, this, nullptr);
-        QSignalSpy again(c, &EstimationController::scoresReady);
-        c->fit();
+        QObject::disconnect(w.fits(), &FitController::progressChanged, this, nullptr);
+        QSignalSpy again(c, &Session::scoresReady);
+        w.fits()->fit();
         QVERIFY(again.wait(120000));
         QVERIFY(c->result()->scoresReady());
         QVERIFY(!c->result()->scoresCancelled);

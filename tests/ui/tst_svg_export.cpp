@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // SVG exports (issue 24): what the painter clips stays clipped, and each label is one <text>
 // whose length is Qt's layout width.
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/session.h"
 #include "ui/main_window.h"
 
 #include "support/gui_fixtures.h"
@@ -218,9 +218,9 @@ private slots:
     {
         MainWindow w;
         w.resize(1100, 800);
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::GaussianMixture, 300, 3);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         auto* map = w.densityView();
         QVERIFY(map);
         w.tabs()->setCurrentWidget(w.densityPage());

@@ -2,7 +2,7 @@
 // What the app says about the trust in its numbers: a degenerate fit warns in the banner above
 // the views or is refused keeping the last result, and the Scores view's outlier threshold is
 // cross-fitted on a worker that Esc stops.
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/session.h"
 #include "ui/controller/threshold_controller.h"
 #include "ui/main_window.h"
 
@@ -64,7 +64,7 @@ private slots:
         MainWindow w;
         w.resize(1200, 800);
         w.show();
-        auto* c = w.controller();
+        auto* c = w.session();
         w.openFile(writeFile("clusters.csv", clusterCsv(200)));
         auto* banner = w.findChild<QLabel*>(QStringLiteral("warningBanner"));
         QVERIFY(banner);
@@ -77,7 +77,7 @@ private slots:
             s.values.setReal(option.toStdString(), value);
         }
         c->setSettings(s);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(c->result() && c->result()->error.empty());
         QVERIFY2(c->warnings().join(QLatin1Char('\n')).contains(expected),
                  qPrintable(c->warnings().join(QLatin1Char('\n'))));
@@ -90,12 +90,12 @@ private slots:
     void aKernelSosThatIgnoresTheDataIsRefusedAndTheLastResultStays()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         w.openFile(writeFile("clusters.csv", clusterCsv(200)));
         sosrep::FitSettings s = sosrep::FitSettings::defaults("kde");
         s.values.setReal("length_scale", 0.1);
         c->setSettings(s);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(c->result() && c->result()->error.empty());
         const double before = c->result()->rowLogDensity(0);
         sosrep::FitSettings sos = sosrep::FitSettings::defaults("sos-mmd");
@@ -103,8 +103,8 @@ private slots:
         sos.values.setReal("length_scale", 0.3);
         sos.values.setReal("lambda", 1e12);
         c->setSettings(sos);
-        QSignalSpy errors(c, &EstimationController::errorOccurred);
-        c->fit();
+        QSignalSpy errors(c, &Session::errorOccurred);
+        w.fits()->fit();
         QVERIFY(errors.wait(60000));
         QVERIFY2(w.lastError().contains(QStringLiteral("lambda")), qPrintable(w.lastError()));
         QVERIFY(c->result());
@@ -116,7 +116,7 @@ private slots:
     void outlierThresholdRunsOffTheGuiThreadAndCancels()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::Rings, 3000, 1);
         sosrep::FitSettings s = c->settings();
         s.values.set("length_scale", "0.05");
@@ -124,8 +124,8 @@ private slots:
         s.values.set("tolerance", "0");
         s.values.set("iterations", "400"); // each of the five fold fits takes a while
         c->setSettings(s);
-        QSignalSpy scored(c, &EstimationController::scoresReady);
-        QVERIFY(fitAndWait(c));
+        QSignalSpy scored(c, &Session::scoresReady);
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(c->result()->scoresReady() || scored.wait(60000)); // 3000 rows: after the fit
         QVERIFY(c->result()->scoresReady());
         w.thresholds()->setContamination(0.1);

@@ -4,9 +4,9 @@
 // text columns and NA rows, plot columns, the last fit's report, legends and axis formats.
 #include "core/estimators/cluster_comparison.h"
 #include "ui/controller/cluster_controller.h"
-#include "ui/controller/estimation_controller.h"
 #include "ui/controller/negativity_job.h"
 #include "ui/controller/ratio_controller.h"
+#include "ui/controller/session.h"
 #include "ui/controller/settings_history.h"
 #include "ui/main_window.h"
 #include "ui/panels/option_editor.h"
@@ -72,17 +72,17 @@ private slots:
     {
         MainWindow w;
         w.resize(1280, 800);
-        auto* c = w.controller();
-        c->setEagerStagesMaxRows(100); // the demo's 300 rows count as large here
+        auto* c = w.session();
+        w.fits()->setEagerStagesMaxRows(100); // the demo's 300 rows count as large here
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 1);
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        QSignalSpy ready(c, &EstimationController::comparisonReady);
+        QSignalSpy finished(c, &Session::fitFinished);
+        QSignalSpy ready(c, &Session::comparisonReady);
         QSignalSpy clusters(w.clusters(), &ClusterController::ready);
-        c->fit();
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         QVERIFY(!c->result()->comparison);
         QVERIFY(c->result()->comparisonDeferred);
-        QVERIFY(c->comparisonPending() || ready.count() == 1);
+        QVERIFY(w.fits()->comparisonPending() || ready.count() == 1);
         if (ready.count() == 0) {
             // Regression (issue 50): the placeholder said "needs labels" while computing.
             QVERIFY2(!w.compareView()->clusterText().contains(QStringLiteral("needs labels")),
@@ -97,10 +97,10 @@ private slots:
                  qPrintable(w.compareView()->mmdText()));
         QVERIFY(clusters.count() == 1 || clusters.wait(30000));
         // The same numbers as a fit that ran the stage inside (the eager path).
-        c->setEagerStagesMaxRows(100000);
-        QSignalSpy again(c, &EstimationController::fitFinished);
+        w.fits()->setEagerStagesMaxRows(100000);
+        QSignalSpy again(c, &Session::fitFinished);
         const QString deferredText = w.compareView()->mmdText();
-        c->fit();
+        w.fits()->fit();
         QVERIFY(again.wait(60000));
         QVERIFY(c->result()->comparison);
         QCOMPARE(w.compareView()->mmdText(), deferredText);
@@ -114,22 +114,22 @@ private slots:
     {
         MainWindow w;
         w.resize(1280, 800);
-        auto* c = w.controller();
-        c->setEagerStagesMaxRows(100);
+        auto* c = w.session();
+        w.fits()->setEagerStagesMaxRows(100);
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 1);
-        const auto labels = c->labels();
+        const auto labels = c->data().labels();
         QVERIFY(labels && labels->sum() > 0);
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        QSignalSpy scored(c, &EstimationController::scoresReady);
-        QSignalSpy compared(c, &EstimationController::comparisonReady);
-        c->fit();
+        QSignalSpy finished(c, &Session::fitFinished);
+        QSignalSpy scored(c, &Session::scoresReady);
+        QSignalSpy compared(c, &Session::comparisonReady);
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         const FitJobResult* r = c->result();
         if (scored.count() == 0) { // still running: the views wait for it
             QVERIFY(r->scoresDeferred);
             QVERIFY(!r->scoresReady());
             QCOMPARE(r->rowLogDensity.size(), Eigen::Index(0));
-            QVERIFY(c->scoresPending());
+            QVERIFY(w.fits()->scoresPending());
             QVERIFY2(w.aucText().contains(QStringLiteral("Scoring every row")),
                      qPrintable(w.aucText()));
             QVERIFY(w.scoresTuning().contains(QStringLiteral("after the density view")));
@@ -157,9 +157,9 @@ private slots:
                      names.indexOf(QStringLiteral("maps")),
                  qPrintable(names.join(QLatin1Char(','))));
         // The eager path, the same fit: the same scores, AUC and words.
-        c->setEagerStagesMaxRows(100000);
-        QSignalSpy again(c, &EstimationController::fitFinished);
-        c->fit();
+        w.fits()->setEagerStagesMaxRows(100000);
+        QSignalSpy again(c, &Session::fitFinished);
+        w.fits()->fit();
         QVERIFY(again.wait(60000));
         QVERIFY(!c->result()->scoresDeferred);
         QVERIFY(c->result()->rowLogDensity == deferred);
@@ -174,9 +174,9 @@ private slots:
         MainWindow w;
         w.resize(1400, 900);
         w.show();
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 1);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         w.tabs()->setCurrentWidget(w.compareView());
         QCoreApplication::processEvents();
         CompareView* view = w.compareView();
@@ -216,10 +216,10 @@ private slots:
     {
         MainWindow w;
         w.resize(1280, 800);
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 1);
-        QSignalSpy finished(c, &EstimationController::fitFinished);
-        c->fit();
+        QSignalSpy finished(c, &Session::fitFinished);
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         auto* scores = w.findChild<ScorePlots*>();
         QVERIFY(scores);
@@ -241,7 +241,7 @@ private slots:
         for (int k = 0; k < clusters->axisRectCount(); ++k) {
             QVERIFY2(!shows(clusters, k), qPrintable(QString::number(k)));
         }
-        c->fit();
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         QVERIFY(shows(scores, 0));
     }
@@ -288,13 +288,13 @@ private slots:
     void newDataResetsAFixedLengthScaleAndNamesItsLabels()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::GaussianMixture, 200, 3);
         c->setOption("length_scale", "0.2");
         QVERIFY(!c->settings().autoLengthScale());
         QVERIFY(w.openFile(QString::fromStdString(adbenchPath("45_wine.npz"))));
         QVERIFY(c->settings().autoLengthScale());
-        QVERIFY(c->lengthScaleWasReset());
+        QVERIFY(c->data().lengthScaleWasReset());
         const QString status = w.statusBar()->currentMessage();
         QVERIFY2(status.contains(QStringLiteral("ℓ reset to auto")), qPrintable(status));
         QVERIFY2(status.contains(QStringLiteral("array y")), qPrintable(status));
@@ -429,10 +429,10 @@ private slots:
     void aDetectorsMapHasScoreContoursNotHdr()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->setEstimator("iforest");
         c->generateToy(sosrep::ToyKind::GaussianMixture, 300, 3);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         auto* map = w.densityView();
         QVERIFY(map);
         QStringList names;
@@ -472,7 +472,7 @@ private slots:
     {
         MainWindow w;
         w.show();
-        auto* c = w.controller();
+        auto* c = w.session();
         auto* view = w.findChild<OptimizerView*>();
         QVERIFY(view);
         auto* note = view->findChild<QLabel*>(QStringLiteral("kindNote"));
@@ -497,7 +497,7 @@ private slots:
     {
         MainWindow w;
         w.show();
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 200, 1);
         QVERIFY(c->setOption("length_scale", "0.05209123456789012"));
         QLineEdit* box = nullptr;
@@ -525,7 +525,7 @@ private slots:
     void exportActionsAreDisabledWhileResultsAreStale()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         QAction* plot = nullptr;
         QAction* scores = nullptr;
         for (QAction* a : w.findChildren<QAction*>()) {
@@ -538,7 +538,7 @@ private slots:
         QVERIFY(plot && scores);
         c->generateToy(sosrep::ToyKind::TwoMoons, 200, 1);
         QVERIFY(!plot->isEnabled() && !scores->isEnabled());
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(plot->isEnabled() && scores->isEnabled());
         QVERIFY(c->setOption("grid", "12")); // results now stale
         QVERIFY(!plot->isEnabled() && !scores->isEnabled());
@@ -553,14 +553,14 @@ private slots:
     void aTextColumnIsLeftOutAndIncompleteRowsOnRequest()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         QString csv = QStringLiteral("name,a,kind,b\n");
         for (int i = 0; i < 30; ++i) {
             csv +=
                 QStringLiteral("r%1,%2,k%4,%3\n").arg(i).arg(i * 0.1).arg((i % 7) * 0.3).arg(i % 3);
         }
         QVERIFY(w.openFile(writeFile("text_column.csv", csv.toUtf8())));
-        QCOMPARE(c->featureNames(), (QStringList{"a", "b"}));
+        QCOMPARE(c->data().featureNames(), (QStringList{"a", "b"}));
         // Issue 38: the first text column names the rows; a second one is left out.
         QVERIFY2(w.statusBar()->currentMessage().contains(
                      QStringLiteral("column 'name' holds text: kept as the row names")),
@@ -576,10 +576,10 @@ private slots:
         };
         QVERIFY(!w.openFile(na)); // refused as on the command line, after asking
         QVERIFY(asked.contains(QStringLiteral("missing value 'NA'")));
-        QCOMPARE(c->features().rows(), 30); // the data loaded before stay
+        QCOMPARE(c->data().features().rows(), 30); // the data loaded before stay
         c->askDropIncompleteRows = [](const QString&) { return true; };
         QVERIFY(w.openFile(na));
-        QCOMPARE(c->features().rows(), 3);
+        QCOMPARE(c->data().features().rows(), 3);
         QVERIFY2(w.statusBar()->currentMessage().contains(
                      QStringLiteral("1 rows with a missing value left out")),
                  qPrintable(w.statusBar()->currentMessage()));
@@ -589,7 +589,7 @@ private slots:
     void plotColumnsNeverCoincide()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         w.openFile(writeFile("plotxy.csv", clusterCsv(40)));
         QVERIFY(c->setColumnRoles(
             {ColumnRole::Feature, ColumnRole::Feature, ColumnRole::Feature, ColumnRole::Label}));
@@ -597,15 +597,15 @@ private slots:
         // Dropping the third feature clamps y onto x's column: y moves to another one.
         QVERIFY(c->setColumnRoles(
             {ColumnRole::Feature, ColumnRole::Feature, ColumnRole::Ignore, ColumnRole::Label}));
-        QVERIFY(c->plotX() != c->plotY());
+        QVERIFY(c->data().plotX() != c->data().plotY());
         QVERIFY(w.history()->stack()->canUndo());
         w.history()->stack()->undo();
-        QVERIFY(c->plotX() != c->plotY());
+        QVERIFY(c->data().plotX() != c->data().plotY());
         // Setting x to y's column swaps the two.
         c->setPlotColumns(0, 1);
         c->setPlotColumns(1, 1);
-        QCOMPARE(c->plotX(), 1);
-        QCOMPARE(c->plotY(), 0);
+        QCOMPARE(c->data().plotX(), 1);
+        QCOMPARE(c->data().plotY(), 0);
     }
 
     // Issue 24: "Fitted in ... (model, comparison, maps, scores)" vanished after 15 s or under
@@ -613,11 +613,11 @@ private slots:
     void theLastFitReportStaysReachable()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         auto* report = w.findChild<QToolButton*>(QStringLiteral("fitReportButton"));
         QVERIFY(report && report->isHidden());
         c->generateToy(sosrep::ToyKind::TwoMoons, 200, 1);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(!report->isHidden());
         QVERIFY2(report->toolTip().startsWith(QStringLiteral("Fitted in ")),
                  qPrintable(report->toolTip()));
@@ -632,14 +632,14 @@ private slots:
     void theShareAxisReadsPlainNumbersAfterAKernelSosFit()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 200, 1);
-        QSignalSpy finished(c, &EstimationController::fitFinished);
+        QSignalSpy finished(c, &Session::fitFinished);
         c->setEstimator("sos-mmd");
-        c->fit();
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         c->setEstimator("sosrep");
-        c->fit();
+        w.fits()->fit();
         QVERIFY(finished.wait(60000));
         QCPAxis* share = w.tracePlot()->axisRect(1)->axis(QCPAxis::atLeft);
         QCOMPARE(share->label(), QStringLiteral("share f(xᵢ) < 0"));
@@ -651,14 +651,14 @@ private slots:
     void theScoreScatterLegendNamesOnlyWhatIsDrawn()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         QString csv = QStringLiteral("a,b\n");
         for (int i = 0; i < 80; ++i) {
             csv += QStringLiteral("%1,%2\n").arg((i % 9) * 0.1).arg((i % 13) * 0.07);
         }
         QVERIFY(w.openFile(writeFile("unlabelled.csv", csv.toUtf8())));
-        QVERIFY(!c->labels());
-        QVERIFY(fitAndWait(c));
+        QVERIFY(!c->data().labels());
+        QVERIFY(fitAndWait(w.fits()));
         // Every legend of the panels (each axis rectangle has its own).
         QStringList names;
         for (QCPAxisRect* rect : w.compareView()->clusterPlot()->axisRects()) {

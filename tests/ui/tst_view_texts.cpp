@@ -2,7 +2,7 @@
 // What the views say (issue 38): the FD tab for a detector before its fit, the compare
 // colour bar's caption whole, the hover's value under the pointer, the FD title's one bold
 // line, Generate's note on a reset length scale, and the generator after a project.
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/session.h"
 #include "ui/controller/threshold_controller.h"
 #include "ui/main_window.h"
 #include "ui/plots/compare_view.h"
@@ -55,7 +55,7 @@ private slots:
     void aDetectorsFdTabSaysItHasNoLengthScaleBeforeItsFit()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 200, 0);
         c->setEstimator("iforest");
         QVERIFY2(w.fdPlot()->title().contains(QStringLiteral("iforest has no length scale")),
@@ -66,9 +66,9 @@ private slots:
     void theFdTitleIsOneBoldLineAndTheRulesWordsBelow()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         const QString head = w.fdPlot()->headline();
         QVERIFY2(head.startsWith(QStringLiteral("Selected ℓ")), qPrintable(head));
         QVERIFY(!head.contains(QLatin1Char('\n')));
@@ -78,12 +78,12 @@ private slots:
     void theLengthScaleMultiplierIsSaidAndAClickedScaleIsFittedAsItIs()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
         sosrep::FitSettings s = c->settings();
         s.values.set("bw_adjust", "1.5");
         c->setSettings(s);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         const sosrep::FitOutcome& f = c->result()->fit;
         QVERIFY(f.search);
         const double chosen = f.search->curve[size_t(f.search->selection.index)].lengthScale;
@@ -100,8 +100,8 @@ private slots:
         QVERIFY(said);
         // A point clicked on the curve is fitted at that l: the multiplier goes back to 1.
         const double clicked = f.search->curve.front().lengthScale;
-        QSignalSpy refitted(c, &EstimationController::fitFinished);
-        c->fitAtLengthScale(clicked);
+        QSignalSpy refitted(c, &Session::fitFinished);
+        w.fits()->fitAtLengthScale(clicked);
         QVERIFY(refitted.wait(60000));
         QCOMPARE(c->settings().values.real("bw_adjust"), 1.0);
         QVERIFY(std::abs(c->result()->lengthScale() - clicked) < 1e-12 * clicked);
@@ -113,7 +113,7 @@ private slots:
     void theScoresLineNamesTheWideView()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         QByteArray csv = "a,b\n";
         for (int i = 0; i < 400; ++i) {
             // Pareto-like columns, 1/(0.02 + u) of well-spread u: a few rows far out.
@@ -129,7 +129,7 @@ private slots:
         f.write(csv);
         f.close();
         QVERIFY(w.openFile(path));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         const auto& members = c->result()->scoresOutcome().search->selection.memberScales;
         QString line;
         for (const QLabel* l : w.findChildren<QLabel*>()) {
@@ -151,13 +151,13 @@ private slots:
     void theScoresLineSaysItsOwnScaling()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         const QString path = writeSpikes();
         QVERIFY(w.openFile(path));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(c->result()->scoresScaler.has_value());
         QCOMPARE(toString(c->result()->scoresScaler->kind), std::string("rank"));
-        QCOMPARE(toString(c->scaler().kind), std::string("minmax"));
+        QCOMPARE(toString(c->data().scaler().kind), std::string("minmax"));
         const QString line = w.scoresTuning();
         QVERIFY2(line.contains(QStringLiteral("rank-scaled")) &&
                      line.contains(QStringLiteral("minmax-scaled")),
@@ -168,13 +168,13 @@ private slots:
         QVERIFY(!fd->marksReach());
         // Purpose density: one scaling, one model for both views. The density view's rows do not
         // move, so the views keep their state (no dataChanged, which resets the Show box).
-        QSignalSpy moved(c, &EstimationController::dataChanged);
+        QSignalSpy moved(c, &Session::dataChanged);
         QVERIFY(c->setOption("purpose", "density"));
         c->setEstimator("iforest"); // no purpose: min-max, as the density view
         c->setEstimator("sosrep");
         QVERIFY(c->setOption("purpose", "density"));
         QCOMPARE(moved.count(), 0);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(!c->result()->scoresScaler.has_value());
         QVERIFY(!c->result()->scoresFit.has_value());
     }
@@ -185,11 +185,11 @@ private slots:
     void theScoresModelsOwnWarningsAreListed()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         QVERIFY(w.openFile(writeSpikes()));
         c->setEstimator("kde");
         QVERIFY(c->setOption("length_scale", "1e-5"));
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(c->result()->scoresScaler.has_value());
         const QStringList all = c->warnings();
         QVERIFY2(
@@ -206,11 +206,11 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         w.show();
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 400, 0);
         c->setEstimator("iforest"); // compared by rank with SOSREP: the percentile maps
-        QSignalSpy compared(c, &EstimationController::comparisonReady);
-        QVERIFY(fitAndWait(c));
+        QSignalSpy compared(c, &Session::comparisonReady);
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(c->result()->comparison || compared.wait(60000));
         w.tabs()->setCurrentWidget(w.compareView());
         QCoreApplication::processEvents();
@@ -233,15 +233,15 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         w.show();
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QTRY_VERIFY_WITH_TIMEOUT(c->result()->scoresReady(), 30000);
         DensityHeatmap* map = w.densityView();
         map->replot();
-        const sosrep::Matrix& x = c->features();
-        const QPointF at(map->xAxis->coordToPixel(x(0, c->plotX())),
-                         map->yAxis->coordToPixel(x(0, c->plotY())));
+        const sosrep::Matrix& x = c->data().features();
+        const QPointF at(map->xAxis->coordToPixel(x(0, c->data().plotX())),
+                         map->yAxis->coordToPixel(x(0, c->data().plotY())));
         const QString text = map->readoutAt(at);
         QVERIFY2(text.startsWith(QStringLiteral("row ")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("map here: log")), qPrintable(text));
@@ -280,23 +280,23 @@ private slots:
         QVERIFY(text.endsWith(QStringLiteral("0.667")));
 
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
         w.thresholds()->setContamination(0.1);
         QSignalSpy ready(w.thresholds(), &ThresholdController::ready);
-        QVERIFY(fitAndWait(c));
+        QVERIFY(fitAndWait(w.fits()));
         QVERIFY(w.thresholds()->threshold() || ready.wait(30000));
         QTRY_VERIFY_WITH_TIMEOUT(w.aucText().contains(QStringLiteral("At the threshold")), 10000);
         QVERIFY(w.aucText().startsWith(QStringLiteral("AUC-ROC")));
-        const QString expected = MainWindow::confusionText(c->result()->rowLogDensity, *c->labels(),
-                                                           w.thresholds()->threshold()->offset);
+        const QString expected = MainWindow::confusionText(
+            c->result()->rowLogDensity, *c->data().labels(), w.thresholds()->threshold()->offset);
         QVERIFY2(w.aucText().endsWith(expected), qPrintable(w.aucText()));
     }
 
     void generateSaysWhenItResetsTheLengthScale()
     {
         MainWindow w;
-        auto* c = w.controller();
+        auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 200, 0);
         QVERIFY(c->setOption("length_scale", "0.1"));
         QPushButton* generate = nullptr;
@@ -315,7 +315,7 @@ private slots:
         const QString project = m_dir.filePath(QStringLiteral("toy.sosrep.json"));
         {
             MainWindow w;
-            w.controller()->generateToy(sosrep::ToyKind::Rings, 321, 17);
+            w.session()->generateToy(sosrep::ToyKind::Rings, 321, 17);
             QCOMPARE(saveProject(project, w.projectParts()), QString());
         }
         MainWindow w;

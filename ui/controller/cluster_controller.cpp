@@ -3,7 +3,7 @@
 // two groups of rows, computed on a worker.
 #include "ui/controller/cluster_controller.h"
 
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/session.h"
 #include "ui/controller/worker.h"
 
 #include <QFutureWatcher>
@@ -12,17 +12,16 @@
 
 namespace sosrep::ui {
 
-ClusterController::ClusterController(EstimationController* session, QObject* parent)
+ClusterController::ClusterController(Session* session, QObject* parent)
     : QObject(parent), m_session(session)
 {
-    connect(session, &EstimationController::resultDropped, this, [this] { m_clusters.reset(); });
-    connect(session, &EstimationController::comparisonModelReady, this,
-            &ClusterController::compareLabels);
+    connect(session, &Session::resultDropped, this, [this] { m_clusters.reset(); });
+    connect(session, &Session::comparisonModelReady, this, &ClusterController::compareLabels);
 }
 
 void ClusterController::compareLabels()
 {
-    const auto& labels = m_session->labels();
+    const auto& labels = m_session->data().labels();
     if (labels && labels->sum() > 0 && labels->sum() < labels->size()) {
         compare(*labels, tr("clusters from the label column (0 vs 1)"));
     }
@@ -47,7 +46,7 @@ void ClusterController::compare(const Eigen::VectorXi& clusters, const QString& 
     // Models are shared (immutable) with the worker; the features are copied.
     const std::shared_ptr<const FittedModel> first = result->fit.model;
     const std::shared_ptr<const FittedModel> second = result->comparison;
-    const Matrix x = m_session->features();
+    const Matrix x = m_session->data().features();
     const int window = std::max(5, int(x.rows() / 50));
     auto* watcher = new QFutureWatcher<ClusterComparison>(this);
     connect(watcher, &QFutureWatcher<ClusterComparison>::finished, this,
@@ -65,9 +64,9 @@ void ClusterController::compare(const Eigen::VectorXi& clusters, const QString& 
 
 void ClusterController::compareInRect(double x0, double x1, double y0, double y1)
 {
-    const Matrix& x = m_session->features();
-    const int px = m_session->plotX();
-    const int py = m_session->plotY();
+    const Matrix& x = m_session->data().features();
+    const int px = m_session->data().plotX();
+    const int py = m_session->data().plotY();
     Eigen::VectorXi c(x.rows());
     for (Eigen::Index i = 0; i < c.size(); ++i) {
         const double u = x(i, px);

@@ -11,7 +11,7 @@
 
 namespace sosrep::ui {
 
-class EstimationController;
+class Session;
 
 /// The Compare view's clusters: the fitted model's and the comparison model's log densities on
 /// two groups of rows (paper App. F.1), computed on a worker. With labels of both classes the
@@ -22,7 +22,7 @@ class ClusterController : public QObject
     Q_OBJECT
 
 public:
-    explicit ClusterController(EstimationController* session, QObject* parent = nullptr);
+    explicit ClusterController(Session* session, QObject* parent = nullptr);
 
     /// Compares cluster 1 (rows at 0) with cluster 2 (rows at 1), described for the view.
     void compare(const Eigen::VectorXi& clusters, const QString& description);
@@ -41,7 +41,7 @@ private:
     /// The label column's clusters (0 vs 1), when the data have both classes.
     void compareLabels();
 
-    EstimationController* m_session;
+    Session* m_session;
     std::unique_ptr<ClusterComparison> m_clusters;
     QString m_description;
 };

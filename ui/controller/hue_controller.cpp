@@ -2,7 +2,7 @@
 // seaborn's hue: per-class densities by a column, fitted on a worker for the current result.
 #include "ui/controller/hue_controller.h"
 
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/session.h"
 #include "ui/controller/worker.h"
 
 #include <QFutureWatcher>
@@ -11,19 +11,18 @@
 
 namespace sosrep::ui {
 
-HueController::HueController(EstimationController* session, QObject* parent)
-    : ResultController(session, parent)
+HueController::HueController(Session* session, QObject* parent) : ResultController(session, parent)
 {
     // The classes belong to a result: another result (or none) drops them, and the next one
     // fits them again, as do new plotted columns (their grids were of the others).
-    connect(session, &EstimationController::gridsUpdated, this, [this] {
+    connect(session, &Session::gridsUpdated, this, [this] {
         if (!m_column.isEmpty()) {
             drop();
             start();
         }
     });
     // A hue of columns the new data do not have goes.
-    connect(session, &EstimationController::dataChanged, this, [this] {
+    connect(session, &Session::dataChanged, this, [this] {
         if (!m_column.isEmpty() && !candidates().contains(m_column)) {
             setColumn(QString());
         }
@@ -32,7 +31,7 @@ HueController::HueController(EstimationController* session, QObject* parent)
 
 QStringList HueController::candidates() const
 {
-    const Dataset& raw = session()->rawData();
+    const Dataset& raw = session()->data().rawData();
     QStringList out;
     for (Eigen::Index j = 0; j < raw.x.cols(); ++j) {
         std::set<double> values;
@@ -73,7 +72,7 @@ void HueController::start()
     if (m_column.isEmpty() || !result || m_classes) {
         return;
     }
-    const Dataset& raw = session()->rawData();
+    const Dataset& raw = session()->data().rawData();
     int c = -1;
     for (size_t j = 0; j < raw.columns.size(); ++j) {
         c = QString::fromStdString(raw.columns[j]) == m_column ? int(j) : c;
@@ -84,10 +83,10 @@ void HueController::start()
     }
     const std::shared_ptr<std::atomic<bool>> cancel = jobFlag(); // fresh after an Esc
     const Vector hue = raw.x.col(c);
-    const Matrix x = session()->features();
+    const Matrix x = session()->data().features();
     const FitSettings settings = result->settings;
     const double lengthScale = result->lengthScale();
-    const Scaler scaler = session()->scaler();
+    const Scaler scaler = session()->data().scaler();
     const bool map = result->grid.logDensity.size() > 0;
     const GridSpec grid = result->grid.spec;
     const CurveSpec curve = curveAroundData(x, 0);

@@ -25,7 +25,7 @@ class HueController : public ResultController
     Q_OBJECT
 
 public:
-    explicit HueController(EstimationController* session, QObject* parent = nullptr);
+    explicit HueController(Session* session, QObject* parent = nullptr);
 
     /// Takes the column ("" drops the classes) and fits its classes for the current result.
     void setColumn(const QString& column);

@@ -3,7 +3,7 @@
 // closed-form marginals of a plotted column, computed on a worker when asked for.
 #include "ui/controller/marginal_controller.h"
 
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/session.h"
 #include "ui/controller/worker.h"
 
 #include <QFutureWatcher>
@@ -14,12 +14,12 @@
 
 namespace sosrep::ui {
 
-MarginalController::MarginalController(EstimationController* session, QObject* parent)
+MarginalController::MarginalController(Session* session, QObject* parent)
     : QObject(parent), m_session(session)
 {
-    connect(session, &EstimationController::resultDropped, this, &MarginalController::drop);
+    connect(session, &Session::resultDropped, this, &MarginalController::drop);
     // Esc answers a marginal's computation too.
-    connect(session, &EstimationController::cancelRequested, this, [this] { *m_cancel = true; });
+    connect(session, &Session::cancelRequested, this, [this] { *m_cancel = true; });
 }
 
 const DensityCurve* MarginalController::curve(int column) const
@@ -53,7 +53,7 @@ void MarginalController::drop()
 void MarginalController::request(int column)
 {
     const FitJobResult* result = m_session->result();
-    const Matrix& features = m_session->features();
+    const Matrix& features = m_session->data().features();
     if (!result || column < 0 || column >= features.cols() || curve(column) ||
         m_running.count(column) || !unavailable().isEmpty()) {
         return;

@@ -14,7 +14,7 @@
 
 namespace sosrep::ui {
 
-class EstimationController;
+class Session;
 
 /// The 1-D views of the session's current result: with one feature column the density itself
 /// (computed in the fit), else the closed-form marginal of a plotted column, computed on a
@@ -25,7 +25,7 @@ class MarginalController : public QObject
     Q_OBJECT
 
 public:
-    explicit MarginalController(EstimationController* session, QObject* parent = nullptr);
+    explicit MarginalController(Session* session, QObject* parent = nullptr);
 
     /// The 1-D view of `column`, or null until it is known.
     const DensityCurve* curve(int column) const;
@@ -45,7 +45,7 @@ signals:
 private:
     void drop();
 
-    EstimationController* m_session;
+    Session* m_session;
     std::map<int, DensityCurve> m_marginals; // of the current result, by column
     std::set<int> m_running;
     /// Polled by the workers (shared: a worker may outlive a result, not the flag).

@@ -5,15 +5,15 @@
 
 #include "core/data/split.h"
 #include "core/pipeline/fit_route.h"
-#include "ui/controller/estimation_controller.h"
 #include "ui/controller/extra_fits.h"
+#include "ui/controller/session.h"
 #include "ui/controller/worker.h"
 
 #include <QFutureWatcher>
 
 namespace sosrep::ui {
 
-OtherRocController::OtherRocController(EstimationController* session, QObject* parent)
+OtherRocController::OtherRocController(Session* session, QObject* parent)
     : ResultController(session, parent)
 {
 }
@@ -38,7 +38,7 @@ void OtherRocController::drop()
 void OtherRocController::start()
 {
     const FitJobResult* result = session()->result();
-    const auto& labels = session()->labels();
+    const auto& labels = session()->data().labels();
     const bool labelled = labels && labels->sum() > 0 && labels->sum() < labels->size();
     if (m_estimators.isEmpty() || !result || !labelled) {
         return;
@@ -64,7 +64,7 @@ void OtherRocController::start()
             if (job.settings.values.has("purpose")) {
                 job.settings.values.set("purpose", "anomaly");
             }
-            auto [rows, scaler] = session()->rowsScaledFor(job.settings);
+            auto [rows, scaler] = session()->data().rowsScaledFor(job.settings);
             job.data.train =
                 result->fitRowIndices.empty() ? rows : rowsOf(rows, result->fitRowIndices);
             job.data.scaler = std::move(scaler);

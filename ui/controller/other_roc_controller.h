@@ -31,7 +31,7 @@ public:
         Vector anomalyScores; // at every row, higher = more anomalous
     };
 
-    explicit OtherRocController(EstimationController* session, QObject* parent = nullptr);
+    explicit OtherRocController(Session* session, QObject* parent = nullptr);
 
     /// Takes the estimators and fits them for the current result (the old curves go).
     void setEstimators(const QStringList& estimators);

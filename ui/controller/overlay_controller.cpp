@@ -6,15 +6,15 @@
 #include "core/data/split.h"
 #include "core/errors.h"
 #include "core/kernels/kernel.h"
-#include "ui/controller/estimation_controller.h"
 #include "ui/controller/extra_fits.h"
+#include "ui/controller/session.h"
 #include "ui/controller/worker.h"
 
 #include <QFutureWatcher>
 
 namespace sosrep::ui {
 
-OverlayController::OverlayController(EstimationController* session, QObject* parent)
+OverlayController::OverlayController(Session* session, QObject* parent)
     : ResultController(session, parent)
 {
 }
@@ -39,7 +39,7 @@ void OverlayController::drop()
 void OverlayController::start()
 {
     const FitJobResult* result = session()->result();
-    const Matrix& features = session()->features();
+    const Matrix& features = session()->data().features();
     if (m_specs.isEmpty() || !result || features.cols() != 1 ||
         result->curve.logValues.size() == 0) {
         return;
@@ -58,7 +58,7 @@ void OverlayController::start()
     // The rows the model was fitted on (large data: its seeded subsample).
     const Matrix x =
         result->fitRowIndices.empty() ? features : rowsOf(features, result->fitRowIndices);
-    const Scaler scaler = session()->scaler();
+    const Scaler scaler = session()->data().scaler();
     const CurveSpec curve = result->curve.spec;
     const quint64 generation = session()->resultGeneration();
     auto* watcher = new QFutureWatcher<ExtraFits<Overlay>>(this);

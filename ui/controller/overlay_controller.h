@@ -35,7 +35,7 @@ public:
         DensityKind kind = DensityKind::Normalized;
     };
 
-    explicit OverlayController(EstimationController* session, QObject* parent = nullptr);
+    explicit OverlayController(Session* session, QObject* parent = nullptr);
 
     /// Takes the curves to overlay and fits them for the current result (the old ones go).
     void setSpecs(const QStringList& specs);

@@ -2,18 +2,18 @@
 // The pair plot of the current result (seaborn's pairplot): panels computed one at a time.
 #include "ui/controller/pair_plot_controller.h"
 
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/session.h"
 #include "ui/controller/worker.h"
 
 #include <QFutureWatcher>
 
 namespace sosrep::ui {
 
-PairPlotController::PairPlotController(EstimationController* session, QObject* parent)
+PairPlotController::PairPlotController(Session* session, QObject* parent)
     : QObject(parent), m_session(session)
 {
-    connect(session, &EstimationController::resultDropped, this, &PairPlotController::drop);
-    connect(session, &EstimationController::cancelRequested, this, [this] { *m_cancel = true; });
+    connect(session, &Session::resultDropped, this, &PairPlotController::drop);
+    connect(session, &Session::cancelRequested, this, [this] { *m_cancel = true; });
 }
 
 void PairPlotController::drop()
@@ -42,7 +42,7 @@ void PairPlotController::request()
     m_running = true;
     const std::shared_ptr<std::atomic<bool>> cancel = m_cancel;
     const std::shared_ptr<const FittedModel> model = result->fit.model;
-    const Matrix x = m_session->features();
+    const Matrix x = m_session->data().features();
     const quint64 generation = m_session->resultGeneration();
     const int columns = kMaxColumns;
     const int total = std::min<int>(columns, int(x.cols()));

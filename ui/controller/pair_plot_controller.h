@@ -13,7 +13,7 @@
 
 namespace sosrep::ui {
 
-class EstimationController;
+class Session;
 
 /// The Density tab's pair plot: the panels of the session's current result, computed one at a
 /// time on a worker (panelReady with each, finished at the end; Esc cancels, cancelled()).
@@ -25,7 +25,7 @@ class PairPlotController : public QObject
 public:
     static constexpr int kMaxColumns = kPairPlotMaxColumns;
 
-    explicit PairPlotController(EstimationController* session, QObject* parent = nullptr);
+    explicit PairPlotController(Session* session, QObject* parent = nullptr);
 
     /// Computes the panels not known yet (a cancelled run goes on where it stopped); when all
     /// are known, says finished() again and computes nothing.
@@ -42,7 +42,7 @@ signals:
 private:
     void drop();
 
-    EstimationController* m_session;
+    Session* m_session;
     std::vector<PairPanel> m_panels; // of the current result
     bool m_complete = false;
     bool m_running = false;

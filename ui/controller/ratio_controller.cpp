@@ -12,9 +12,9 @@
 #include "core/io/settings_json.h"
 #include "core/pipeline/fit_route.h"
 #include "core/ratio/expression.h"
-#include "ui/controller/estimation_controller.h"
 #include "ui/controller/json_bridge.h"
 #include "ui/controller/option_labels.h"
+#include "ui/controller/session.h"
 #include "ui/controller/worker.h"
 
 #include <QFileInfo>
@@ -71,12 +71,11 @@ Vector typeTwoValues(const RatioQMode& mode, const Matrix& pRaw, const PreparedT
 
 } // namespace
 
-RatioController::RatioController(EstimationController* data, QObject* parent)
-    : QObject(parent), m_data(data)
+RatioController::RatioController(Session* data, QObject* parent) : QObject(parent), m_data(data)
 {
     // The samples belong to the loaded data: new data or roles rebuild them (a split of the
     // old data is dropped) and the result, which described the old samples, goes.
-    connect(m_data, &EstimationController::dataChanged, this, [this] {
+    connect(m_data, &Session::dataChanged, this, [this] {
         RatioSource keep = m_source;
         if (keep.kind == RatioSource::Column || keep.kind == RatioSource::Rect) {
             keep = RatioSource{};
@@ -104,7 +103,7 @@ RatioController::~RatioController()
 
 void RatioController::rebuildSamples(const RatioSource& source)
 {
-    const Dataset& features = m_data->featureData();
+    const Dataset& features = m_data->data().featureData();
     m_columns = features.columns;
     Matrix p = features.x;
     Matrix q(0, p.cols());
@@ -124,7 +123,7 @@ void RatioController::rebuildSamples(const RatioSource& source)
         break;
     }
     case RatioSource::Column: {
-        const Dataset& raw = m_data->rawData();
+        const Dataset& raw = m_data->data().rawData();
         const int c = raw.columnIndex(source.column.toStdString());
         std::vector<Eigen::Index> in, out;
         for (Eigen::Index i = 0; i < raw.rows(); ++i) {

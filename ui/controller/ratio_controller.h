@@ -20,7 +20,7 @@
 
 namespace sosrep::ui {
 
-class EstimationController;
+class Session;
 
 /// Where the Ratio view's q sample comes from; p is the loaded data (minus q's rows for a split).
 struct RatioSource
@@ -90,7 +90,7 @@ class RatioController : public QObject, public OptionHost
     Q_OBJECT
 
 public:
-    RatioController(EstimationController* data, QObject* parent = nullptr);
+    RatioController(Session* data, QObject* parent = nullptr);
     ~RatioController() override;
 
     // --- the samples ----------------------------------------------------------------------
@@ -146,7 +146,7 @@ private:
     void clearResult();
     void onFinished();
 
-    EstimationController* m_data;
+    Session* m_data;
     RatioSource m_source;
     RatioQMode m_qMode;
     Matrix m_pRaw;

@@ -2,17 +2,17 @@
 // The common part of a view's controller: the session it listens to and its one job.
 #include "ui/controller/result_controller.h"
 
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/session.h"
 
 namespace sosrep::ui {
 
-ResultController::ResultController(EstimationController* session, QObject* parent)
+ResultController::ResultController(Session* session, QObject* parent)
     : QObject(parent), m_session(session)
 {
     // Lambdas, not the members themselves: drop() and start() are the subclass's.
-    connect(session, &EstimationController::resultDropped, this, [this] { drop(); });
-    connect(session, &EstimationController::resultReady, this, [this] { start(); });
-    connect(session, &EstimationController::cancelRequested, this, [this] { *m_cancel = true; });
+    connect(session, &Session::resultDropped, this, [this] { drop(); });
+    connect(session, &Session::resultReady, this, [this] { start(); });
+    connect(session, &Session::cancelRequested, this, [this] { *m_cancel = true; });
 }
 
 void ResultController::stopJob()

@@ -10,7 +10,7 @@
 
 namespace sosrep::ui {
 
-class EstimationController;
+class Session;
 
 /// What every controller of a view that computes something for the session's current result
 /// shares (Tiled's AbstractTool, for results): the session it listens to, and never another
@@ -22,7 +22,7 @@ class ResultController : public QObject
     Q_OBJECT
 
 public:
-    EstimationController* session() const { return m_session; }
+    Session* session() const { return m_session; }
 
 signals:
     /// The controller's answer is in (or cleared: its accessors say).
@@ -31,7 +31,7 @@ signals:
     void progressChanged(const QString& stage, int done, int total);
 
 protected:
-    ResultController(EstimationController* session, QObject* parent);
+    ResultController(Session* session, QObject* parent);
 
     /// Forgets what was computed for the result and stops the running job.
     virtual void drop() = 0;
@@ -46,7 +46,7 @@ protected:
     bool isCurrent(const std::shared_ptr<std::atomic<bool>>& flag, quint64 generation) const;
 
 private:
-    EstimationController* m_session;
+    Session* m_session;
     std::shared_ptr<std::atomic<bool>> m_cancel = std::make_shared<std::atomic<bool>>(false);
 };
 

@@ -2,7 +2,7 @@
 // What changed between two settings, in words.
 #include "ui/controller/settings_difference.h"
 
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/session.h"
 
 namespace sosrep::ui {
 
@@ -10,7 +10,7 @@ QStringList settingsDifference(const FitSettings& was, const FitSettings& now)
 {
     if (was.estimator != now.estimator) {
         return {
-            EstimationController::tr("estimator %1 → %2")
+            Session::tr("estimator %1 → %2")
                 .arg(QString::fromStdString(was.estimator), QString::fromStdString(now.estimator))};
     }
     // In the panel's words and at the panel's precision (the banner said "length_scale
@@ -27,9 +27,8 @@ QStringList settingsDifference(const FitSettings& was, const FitSettings& now)
             const OptionSpec* spec = now.values.spec(name);
             const QString label = spec && !spec->label.empty() ? QString::fromStdString(spec->label)
                                                                : QString::fromStdString(name);
-            changed << EstimationController::tr("%1 %2 → %3")
-                           .arg(label,
-                                old.empty() ? EstimationController::tr("(unset)") : shown(old),
+            changed << Session::tr("%1 %2 → %3")
+                           .arg(label, old.empty() ? Session::tr("(unset)") : shown(old),
                                 shown(value));
         }
     }

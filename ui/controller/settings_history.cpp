@@ -56,18 +56,18 @@ QString describe(const SettingsHistory::State& was, const SettingsHistory::State
 
 } // namespace
 
-SettingsHistory::SettingsHistory(EstimationController* controller, QObject* parent)
-    : QObject(parent), m_controller(controller), m_stack(new QUndoStack(this))
+SettingsHistory::SettingsHistory(Session* controller, RatioController* ratio, QObject* parent)
+    : QObject(parent), m_controller(controller), m_ratio(ratio), m_stack(new QUndoStack(this))
 {
     m_last = current();
-    m_source = controller->dataSource();
-    connect(controller, &EstimationController::settingsChanged, this, &SettingsHistory::record);
-    connect(controller->ratio(), &RatioController::settingsChanged, this, &SettingsHistory::record);
-    connect(controller, &EstimationController::dataChanged, this, [this] {
+    m_source = controller->data().dataSource();
+    connect(controller, &Session::settingsChanged, this, &SettingsHistory::record);
+    connect(ratio, &RatioController::settingsChanged, this, &SettingsHistory::record);
+    connect(controller, &Session::dataChanged, this, [this] {
         // Other data: the roles of the old columns mean nothing here.
-        if (m_controller->dataSource() != m_source ||
-            m_controller->columnRoles().size() != m_last.roles.size()) {
-            m_source = m_controller->dataSource();
+        if (m_controller->data().dataSource() != m_source ||
+            m_controller->data().columnRoles().size() != m_last.roles.size()) {
+            m_source = m_controller->data().dataSource();
             m_stack->clear();
             m_last = current();
             return;
@@ -78,8 +78,8 @@ SettingsHistory::SettingsHistory(EstimationController* controller, QObject* pare
 
 SettingsHistory::State SettingsHistory::current() const
 {
-    return {m_controller->settings(), m_controller->columnRoles(), m_controller->compareChoice(),
-            m_controller->ratio()->settings()};
+    return {m_controller->settings(), m_controller->data().columnRoles(),
+            m_controller->compareChoice(), m_ratio->settings()};
 }
 
 void SettingsHistory::record()
@@ -99,14 +99,14 @@ void SettingsHistory::apply(const State& s)
 {
     m_applying = true;
     m_controller->setSettings(s.settings);
-    if (s.roles != m_controller->columnRoles()) {
+    if (s.roles != m_controller->data().columnRoles()) {
         m_controller->setColumnRoles(s.roles);
     }
     if (s.compareWith != m_controller->compareChoice()) {
         m_controller->setCompareEstimator(s.compareWith);
     }
-    if (!(s.ratio == m_controller->ratio()->settings())) {
-        m_controller->ratio()->setSettings(s.ratio);
+    if (!(s.ratio == m_ratio->settings())) {
+        m_ratio->setSettings(s.ratio);
     }
     m_applying = false;
     m_last = current();

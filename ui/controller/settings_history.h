@@ -2,13 +2,15 @@
 // Undo and redo of the app's settings.
 #pragma once
 
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/session.h"
 
 #include <QObject>
 
 class QUndoStack;
 
 namespace sosrep::ui {
+
+class RatioController;
 
 /// Undo and redo of the model settings, the column roles and the Ratio view's settings: every
 /// change the controllers report becomes one step on a QUndoStack, named after what changed
@@ -20,7 +22,7 @@ class SettingsHistory : public QObject
     Q_OBJECT
 
 public:
-    SettingsHistory(EstimationController* controller, QObject* parent = nullptr);
+    SettingsHistory(Session* controller, RatioController* ratio, QObject* parent = nullptr);
     QUndoStack* stack() const { return m_stack; }
 
     struct State
@@ -42,7 +44,8 @@ private:
     State current() const;
     void record();
 
-    EstimationController* m_controller;
+    Session* m_controller;
+    RatioController* m_ratio;
     QUndoStack* m_stack;
     State m_last;
     QString m_source; // the data the history belongs to

@@ -4,20 +4,20 @@
 // scored and again after every fit while a contamination is set.
 #include "ui/controller/threshold_controller.h"
 
-#include "ui/controller/estimation_controller.h"
 #include "ui/controller/extra_fits.h"
 #include "ui/controller/option_labels.h"
+#include "ui/controller/session.h"
 #include "ui/controller/worker.h"
 
 #include <QFutureWatcher>
 
 namespace sosrep::ui {
 
-ThresholdController::ThresholdController(EstimationController* session, QObject* parent)
+ThresholdController::ThresholdController(Session* session, QObject* parent)
     : ResultController(session, parent)
 {
     // Once the rows are scored: in the fit, or in the Scores view's stage after a large one.
-    connect(session, &EstimationController::scoresReady, this, [this] { start(); });
+    connect(session, &Session::scoresReady, this, [this] { start(); });
 }
 
 void ThresholdController::setContamination(double contamination)

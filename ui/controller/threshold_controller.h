@@ -25,7 +25,7 @@ class ThresholdController : public ResultController
     Q_OBJECT
 
 public:
-    explicit ThresholdController(EstimationController* session, QObject* parent = nullptr);
+    explicit ThresholdController(Session* session, QObject* parent = nullptr);
 
     /// The share of rows to flag (0: none, the default). A share in (0, 0.5] computes the
     /// threshold (ready() follows); a bad share says why in failed() and changes nothing.

@@ -3,7 +3,7 @@
 #include "ui/panels/data_panel.h"
 
 #include "core/estimators/common_options.h"
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/session.h"
 #include "ui/panels/option_editor.h"
 
 #include <QComboBox>
@@ -19,7 +19,7 @@
 
 namespace sosrep::ui {
 
-DataPanel::DataPanel(EstimationController* controller, QWidget* parent)
+DataPanel::DataPanel(Session* controller, QWidget* parent)
     : QWidget(parent), m_controller(controller)
 {
     auto* layout = new QVBoxLayout(this);
@@ -50,7 +50,7 @@ DataPanel::DataPanel(EstimationController* controller, QWidget* parent)
         m_controller->generateToy(toyKindFromString(m_toyKind->currentText().toStdString()),
                                   m_toyN->value(), static_cast<uint64_t>(m_toySeed->value()));
         // Said as opening a file says it (Generate reset a fixed l without a word).
-        emit statusMessage(m_controller->lengthScaleWasReset()
+        emit statusMessage(m_controller->data().lengthScaleWasReset()
                                ? tr("Generated %1 rows; ℓ reset to auto (the fixed ℓ was chosen "
                                     "for the previous data)")
                                      .arg(m_toyN->value())
@@ -73,8 +73,7 @@ DataPanel::DataPanel(EstimationController* controller, QWidget* parent)
     for (const OptionSpec& spec : dataOptions()) {
         auto* editor = new OptionEditor(m_controller, spec, this);
         form->addRow(QString::fromStdString(spec.label), editor);
-        connect(m_controller, &EstimationController::settingsChanged, editor,
-                &OptionEditor::refresh);
+        connect(m_controller, &Session::settingsChanged, editor, &OptionEditor::refresh);
     }
     m_plotX = new QComboBox(this);
     m_plotY = new QComboBox(this);
@@ -89,15 +88,15 @@ DataPanel::DataPanel(EstimationController* controller, QWidget* parent)
     };
     connect(m_plotX, &QComboBox::currentIndexChanged, this, plotChanged);
     connect(m_plotY, &QComboBox::currentIndexChanged, this, plotChanged);
-    connect(m_controller, &EstimationController::dataChanged, this, &DataPanel::refresh);
-    connect(m_controller, &EstimationController::plotColumnsChanged, this, &DataPanel::refresh);
+    connect(m_controller, &Session::dataChanged, this, &DataPanel::refresh);
+    connect(m_controller, &Session::plotColumnsChanged, this, &DataPanel::refresh);
     refresh();
 }
 
 void DataPanel::refresh()
 {
     m_refreshing = true;
-    if (const auto& toy = m_controller->toyConfig()) {
+    if (const auto& toy = m_controller->data().toyConfig()) {
         // The generator shows what made the data (a project opened with toy data left the
         // widgets at their last values).
         const QSignalBlocker a(m_toyKind), b(m_toyN), c(m_toySeed);
@@ -105,23 +104,23 @@ void DataPanel::refresh()
         m_toyN->setValue(toy->n);
         m_toySeed->setValue(int(toy->seed));
     }
-    const Dataset& raw = m_controller->rawData();
-    m_source->setText(
-        m_controller->hasData()
-            ? tr("%1\n%2 rows × %3 columns%4")
-                      .arg(m_controller->dataSource())
-                      .arg(raw.rows())
-                      .arg(raw.dim())
-                      .arg(
-                          raw.hasLabels() ? tr(", labels from the file's y")
-                          : m_controller->labelColumn().isEmpty()
-                              ? tr(", no label column")
-                              : tr(", label: column '%1' (0/1)").arg(m_controller->labelColumn())) +
-                  (raw.rowNames.empty() ? QString()
-                                        : tr("; rows named by the text column '%1'")
-                                              .arg(QString::fromStdString(raw.rowNameColumn)))
-            : tr("No data loaded"));
-    const QVector<ColumnRole> roles = m_controller->columnRoles();
+    const Dataset& raw = m_controller->data().rawData();
+    m_source->setText(m_controller->data().hasData()
+                          ? tr("%1\n%2 rows × %3 columns%4")
+                                    .arg(m_controller->data().dataSource())
+                                    .arg(raw.rows())
+                                    .arg(raw.dim())
+                                    .arg(raw.hasLabels() ? tr(", labels from the file's y")
+                                         : m_controller->data().labelColumn().isEmpty()
+                                             ? tr(", no label column")
+                                             : tr(", label: column '%1' (0/1)")
+                                                   .arg(m_controller->data().labelColumn())) +
+                                (raw.rowNames.empty()
+                                     ? QString()
+                                     : tr("; rows named by the text column '%1'")
+                                           .arg(QString::fromStdString(raw.rowNameColumn)))
+                          : tr("No data loaded"));
+    const QVector<ColumnRole> roles = m_controller->data().columnRoles();
     m_roles->setRowCount(roles.size());
     for (int j = 0; j < roles.size(); ++j) {
         auto* name = new QTableWidgetItem(QString::fromStdString(raw.columns[size_t(j)]));
@@ -144,13 +143,13 @@ void DataPanel::refresh()
         preview->setFlags(Qt::ItemIsEnabled);
         m_roles->setItem(j, 2, preview);
     }
-    const QStringList names = m_controller->featureNames();
+    const QStringList names = m_controller->data().featureNames();
     for (QComboBox* c : {m_plotX, m_plotY}) {
         c->clear();
         c->addItems(names);
     }
-    m_plotX->setCurrentIndex(m_controller->plotX());
-    m_plotY->setCurrentIndex(m_controller->plotY());
+    m_plotX->setCurrentIndex(m_controller->data().plotX());
+    m_plotY->setCurrentIndex(m_controller->data().plotY());
     // One feature column has no second axis: the Density tab draws its 1-D density.
     const bool twoD = names.size() >= 2;
     m_plotY->setEnabled(twoD);

@@ -11,7 +11,7 @@ class QTableWidget;
 
 namespace sosrep::ui {
 
-class EstimationController;
+class Session;
 
 /// Open a file or generate toy data; column roles (feature / label / ignore), scaling, and the
 /// two columns shown in the density view.
@@ -20,7 +20,7 @@ class DataPanel : public QWidget
     Q_OBJECT
 
 public:
-    explicit DataPanel(EstimationController* controller, QWidget* parent = nullptr);
+    explicit DataPanel(Session* controller, QWidget* parent = nullptr);
 
 signals:
     void openRequested();
@@ -31,7 +31,7 @@ private:
     void refresh();
     void applyRoles();
 
-    EstimationController* m_controller;
+    Session* m_controller;
     QLabel* m_source;
     QComboBox* m_toyKind;
     QSpinBox* m_toyN;

@@ -6,7 +6,7 @@
 #include "core/estimators/registry.h"
 #include "core/tuning/length_scale_rules.h"
 #include "ui/controller/density_units.h"
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/session.h"
 #include "ui/panels/option_editor.h"
 
 #include <QComboBox>
@@ -18,7 +18,7 @@
 
 namespace sosrep::ui {
 
-ModelPanel::ModelPanel(EstimationController* controller, QWidget* parent)
+ModelPanel::ModelPanel(Session* controller, QWidget* parent)
     : QWidget(parent), m_controller(controller)
 {
     auto* layout = new QVBoxLayout(this);
@@ -49,8 +49,8 @@ ModelPanel::ModelPanel(EstimationController* controller, QWidget* parent)
     buttons->addWidget(m_fit);
     buttons->addWidget(m_cancel);
     layout->addWidget(m_actions);
-    connect(m_fit, &QPushButton::clicked, m_controller, &EstimationController::fit);
-    connect(m_cancel, &QPushButton::clicked, m_controller, &EstimationController::cancel);
+    connect(m_fit, &QPushButton::clicked, this, &ModelPanel::fitRequested);
+    connect(m_cancel, &QPushButton::clicked, m_controller, &Session::cancel);
     connect(m_cancel, &QPushButton::clicked, this, &ModelPanel::cancelRequested);
 
     connect(m_estimator, &QComboBox::currentIndexChanged, this, [this] {
@@ -63,13 +63,13 @@ ModelPanel::ModelPanel(EstimationController* controller, QWidget* parent)
             m_controller->setCompareEstimator(m_compare->currentData().toString().toStdString());
         }
     });
-    connect(m_controller, &EstimationController::settingsChanged, this, &ModelPanel::refresh);
-    connect(m_controller, &EstimationController::dataChanged, this, &ModelPanel::refresh);
-    connect(m_controller, &EstimationController::busyChanged, this, [this](bool busy) {
+    connect(m_controller, &Session::settingsChanged, this, &ModelPanel::refresh);
+    connect(m_controller, &Session::dataChanged, this, &ModelPanel::refresh);
+    connect(m_controller, &Session::busyChanged, this, [this](bool busy) {
         m_fitBusy = busy;
         updateButtons();
     });
-    connect(m_controller, &EstimationController::fitFinished, this, &ModelPanel::refresh);
+    connect(m_controller, &Session::fitFinished, this, &ModelPanel::refresh);
     m_cancel->setEnabled(false);
     refresh();
 }
@@ -97,7 +97,7 @@ QStringList ModelPanel::estimatorNames() const
 
 QString ModelPanel::ruleOfThumb(const std::string& choice) const
 {
-    const Matrix& x = m_controller->features();
+    const Matrix& x = m_controller->data().features();
     if (x.rows() < 2 || (choice != "scott" && choice != "silverman")) {
         return {};
     }
@@ -171,8 +171,8 @@ void ModelPanel::refresh()
     m_fitted->setText(
         r && r->lengthScale() > 0
             ? tr("Last fit: %1%2")
-                  .arg(lengthScaleText(r->lengthScale(), m_controller->scaler(),
-                                       m_controller->featureNames()))
+                  .arg(lengthScaleText(r->lengthScale(), m_controller->data().scaler(),
+                                       m_controller->data().featureNames()))
                   .arg(r->fit.search ? tr(" (tuned by Fisher divergence)") : QString())
             : QString());
     m_refreshing = false;

@@ -14,7 +14,7 @@ class QPushButton;
 
 namespace sosrep::ui {
 
-class EstimationController;
+class Session;
 class OptionEditor;
 
 /// The estimator and its options, generated from the option tables (the same tables as the
@@ -26,7 +26,7 @@ class ModelPanel : public QWidget
     Q_OBJECT
 
 public:
-    explicit ModelPanel(EstimationController* controller, QWidget* parent = nullptr);
+    explicit ModelPanel(Session* controller, QWidget* parent = nullptr);
 
     /// The Fit / Cancel bar; it sits at the end of the panel until a container moves it.
     QWidget* actionBar() const { return m_actions; }
@@ -37,6 +37,8 @@ public:
     void setOtherJobBusy(bool busy);
 
 signals:
+    /// The Fit button (the window starts the fit: FitController::fit).
+    void fitRequested();
     /// Cancel was pressed (the controller's own work is cancelled directly).
     void cancelRequested();
 
@@ -46,7 +48,7 @@ private:
     void refresh();
     QString ruleOfThumb(const std::string& choice) const;
 
-    EstimationController* m_controller;
+    Session* m_controller;
     QComboBox* m_estimator;
     QComboBox* m_compare;
     QWidget* m_options;

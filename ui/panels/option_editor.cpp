@@ -2,7 +2,7 @@
 // Editors for an estimator's options, built from its option table.
 #include "ui/panels/option_editor.h"
 
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/session.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -4,7 +4,8 @@
 
 #include "core/estimators/registry.h"
 #include "core/experiments/negativity.h"
-#include "ui/controller/estimation_controller.h"
+#include "ui/controller/fit_controller.h"
+#include "ui/controller/session.h"
 #include "ui/plots/trace_plot.h"
 
 #include <QCheckBox>
@@ -18,8 +19,8 @@
 
 namespace sosrep::ui {
 
-OptimizerView::OptimizerView(EstimationController* controller, QWidget* parent)
-    : QWidget(parent), m_controller(controller), m_plot(new TracePlot)
+OptimizerView::OptimizerView(FitController* fits, QWidget* parent)
+    : QWidget(parent), m_fits(fits), m_controller(fits->session()), m_plot(new TracePlot)
 {
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Natural vs standard: λ")));
@@ -72,21 +73,20 @@ OptimizerView::OptimizerView(EstimationController* controller, QWidget* parent)
     connect(m_iterations, &QSpinBox::editingFinished, this, &OptimizerView::apply);
     connect(m_run, &QPushButton::clicked, this, [this] {
         apply();
-        m_controller->rerunSolverComparison();
+        m_fits->rerunSolverComparison();
     });
     connect(m_paper, &QPushButton::clicked, this, &OptimizerView::runPaperSetting);
     connect(m_newton, &QCheckBox::toggled, this,
             [this](bool on) { m_plot->setRunVisible("newton", on); });
     connect(m_many, &QPushButton::clicked, this, &OptimizerView::negativityRequested);
-    connect(m_controller, &EstimationController::settingsChanged, this, &OptimizerView::refresh);
-    connect(m_controller, &EstimationController::busyChanged, this, &OptimizerView::refresh);
-    connect(m_controller, &EstimationController::fitFinished, this, [this] {
+    connect(m_controller, &Session::settingsChanged, this, &OptimizerView::refresh);
+    connect(m_controller, &Session::busyChanged, this, &OptimizerView::refresh);
+    connect(m_controller, &Session::fitFinished, this, [this] {
         refresh();
         startDeferredIfShown();
     });
-    connect(m_controller, &EstimationController::solverComparisonFinished, this,
-            &OptimizerView::refresh);
-    connect(m_controller, &EstimationController::dataChanged, this, &OptimizerView::refresh);
+    connect(m_fits, &FitController::solverComparisonFinished, this, &OptimizerView::refresh);
+    connect(m_controller, &Session::dataChanged, this, &OptimizerView::refresh);
     refresh();
 }
 
@@ -127,11 +127,11 @@ void OptimizerView::refresh()
     // experiment needs a kernel (both stayed enabled for IForest).
     m_newton->setEnabled(caps.liveTrace);
     m_many->setEnabled(caps.usesKernel && !m_controller->isBusy());
-    const bool deferred = m_controller->solverComparisonDeferred();
+    const bool deferred = m_fits->solverComparisonDeferred();
     if (deferred) {
         const Eigen::Index centres = r->model().kernel()->size();
         m_deferredNote->setText(
-            m_controller->solverComparisonAsks()
+            m_fits->solverComparisonAsks()
                 ? tr("This fit has %1 kernel centres: the natural-vs-standard runs (2 × %2 "
                      "kernel products, about %3 s) were left out of the fit. Press Run to start "
                      "them (Esc cancels).")
@@ -155,7 +155,7 @@ void OptimizerView::showEvent(QShowEvent* event)
 
 void OptimizerView::startDeferredIfShown()
 {
-    if (isVisible() && m_controller->startDeferredSolverComparison()) {
+    if (isVisible() && m_fits->startDeferredSolverComparison()) {
         refresh();
     }
 }
@@ -179,7 +179,7 @@ void OptimizerView::runPaperSetting()
     s.learningRate = paper.learningRate;
     s.iterations = paper.iterations;
     m_controller->setSolverComparison(s);
-    m_controller->rerunSolverComparison();
+    m_fits->rerunSolverComparison();
 }
 
 } // namespace sosrep::ui

@@ -12,7 +12,8 @@ class QSpinBox;
 
 namespace sosrep::ui {
 
-class EstimationController;
+class FitController;
+class Session;
 class TracePlot;
 
 /// The optimizer view: the live traces, and above them the settings of the paper's
@@ -25,7 +26,7 @@ class OptimizerView : public QWidget
     Q_OBJECT
 
 public:
-    OptimizerView(EstimationController* controller, QWidget* parent = nullptr);
+    OptimizerView(FitController* fits, QWidget* parent = nullptr);
     TracePlot* plot() const { return m_plot; }
     /// Sets the paper's Fig. 3 step and iterations and runs the comparison.
     void runPaperSetting();
@@ -42,7 +43,8 @@ private:
     void startDeferredIfShown();
     void apply();
 
-    EstimationController* m_controller;
+    FitController* m_fits;
+    Session* m_controller;
     TracePlot* m_plot;
     QDoubleSpinBox* m_rate;
     QSpinBox* m_iterations;

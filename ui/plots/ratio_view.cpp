@@ -6,8 +6,8 @@
 #include "core/estimators/registry.h"
 #include "core/io/output_set.h"
 #include "core/io/table_text.h"
-#include "ui/controller/estimation_controller.h"
 #include "ui/controller/ratio_controller.h"
+#include "ui/controller/session.h"
 #include "ui/panels/option_editor.h"
 #include "ui/plots/ratio_plot.h"
 
@@ -46,15 +46,15 @@ int sliderPosition(double lambda)
     return std::clamp(int(std::lround((std::log10(lambda) + 12.0) * 10.0)), 0, kSliderSteps);
 }
 
-QString columnName(const EstimationController* data, int c)
+QString columnName(const Session* data, int c)
 {
-    const QStringList names = data->featureNames();
+    const QStringList names = data->data().featureNames();
     return c >= 0 && c < names.size() ? names[c] : QStringLiteral("x%1").arg(c + 1);
 }
 
 } // namespace
 
-RatioView::RatioView(RatioController* ratio, EstimationController* data, QWidget* parent)
+RatioView::RatioView(RatioController* ratio, Session* data, QWidget* parent)
     : QWidget(parent), m_ratio(ratio), m_data(data)
 {
     auto* layout = new QHBoxLayout(this);
@@ -75,8 +75,8 @@ RatioView::RatioView(RatioController* ratio, EstimationController* data, QWidget
                 const RatioResult* res = m_ratio->result();
                 RatioSource s;
                 s.kind = RatioSource::Rect;
-                s.xColumn = res ? res->xColumn : m_data->plotX();
-                s.yColumn = res ? res->yColumn : m_data->plotY();
+                s.xColumn = res ? res->xColumn : m_data->data().plotX();
+                s.yColumn = res ? res->yColumn : m_data->data().plotY();
                 s.x0 = x0;
                 s.x1 = x1;
                 s.y0 = y0;
@@ -94,9 +94,9 @@ RatioView::RatioView(RatioController* ratio, EstimationController* data, QWidget
         m_progress->setRange(0, total);
         m_progress->setValue(done);
     });
-    connect(m_data, &EstimationController::dataChanged, this, &RatioView::refreshSamples);
-    connect(m_data, &EstimationController::plotColumnsChanged, this, [this] {
-        m_ratio->setPlotColumns(m_data->plotX(), m_data->plotY());
+    connect(m_data, &Session::dataChanged, this, &RatioView::refreshSamples);
+    connect(m_data, &Session::plotColumnsChanged, this, [this] {
+        m_ratio->setPlotColumns(m_data->data().plotX(), m_data->data().plotY());
         redraw();
     });
     rebuildOptions();
@@ -376,7 +376,7 @@ void RatioView::refreshSamples()
     }
     const QString current = m_splitColumn->currentText();
     m_splitColumn->clear();
-    for (const std::string& c : m_data->rawData().columns) {
+    for (const std::string& c : m_data->data().rawData().columns) {
         m_splitColumn->addItem(QString::fromStdString(c));
     }
     const int keep = m_splitColumn->findText(current);
@@ -399,7 +399,7 @@ void RatioView::chooseSplitColumn()
     // box said "q = rows with" a continuous column, whose value 1.0 no row had). The value
     // offered is the column's rarest, q being the smaller group (the anomalies of a label).
     constexpr int kMaxSplitValues = 20;
-    const Dataset& raw = m_data->rawData();
+    const Dataset& raw = m_data->data().rawData();
     int best = -1;
     std::map<double, int> bestCounts;
     for (Eigen::Index j = 0; j < raw.x.cols(); ++j) {
@@ -458,14 +458,14 @@ void RatioView::redraw()
     syncSlider();
     updateReadout();
     const RatioResult* r = m_ratio->result();
-    const QStringList names = m_data->featureNames();
+    const QStringList names = m_data->data().featureNames();
     if (r) {
         m_plot->showResult(*r, m_ratio->pRaw(), m_ratio->qRaw(), names);
     } else {
         const Matrix& p = m_ratio->pRaw();
         const int last = int(std::max<Eigen::Index>(p.cols(), 1)) - 1;
-        m_plot->showSamples(p, m_ratio->qRaw(), std::min(m_data->plotX(), last),
-                            std::min(m_data->plotY(), last), names,
+        m_plot->showSamples(p, m_ratio->qRaw(), std::min(m_data->data().plotX(), last),
+                            std::min(m_data->data().plotY(), last), names,
                             m_ratio->ready() ? tr("Density ratio q/p: press Fit ratio")
                                              : tr("Density ratio q/p: choose a q sample first"));
     }

@@ -20,7 +20,7 @@ class QVBoxLayout;
 
 namespace sosrep::ui {
 
-class EstimationController;
+class Session;
 class OptionEditor;
 class RatioPlot;
 class RatioController;
@@ -42,7 +42,7 @@ public:
     /// Writes the fitted ratio's weights as `sosrep ratio --weights-out` does (all or nothing);
     /// the error message, or empty when written.
     QString saveWeights(const QString& path);
-    RatioView(RatioController* ratio, EstimationController* data, QWidget* parent = nullptr);
+    RatioView(RatioController* ratio, Session* data, QWidget* parent = nullptr);
 
     RatioPlot* plot() const { return m_plot; }
     /// The split's column ("" when none has a few values) and value, as offered.
@@ -72,7 +72,7 @@ private:
     void syncSlider();
 
     RatioController* m_ratio;
-    EstimationController* m_data;
+    Session* m_data;
 
     QLabel* m_sourceLabel;
     QComboBox* m_splitColumn;
