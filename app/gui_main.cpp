@@ -14,8 +14,11 @@
 #include "ui/controller/ratio_controller.h"
 #include "ui/controller/session.h"
 #include "ui/controller/threshold_controller.h"
+#include "ui/density_tab.h"
+#include "ui/exporter.h"
 #include "ui/main_window.h"
 #include "ui/plots/compare_view.h"
+#include "ui/scores_tab.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -61,7 +64,7 @@ int applyModelOptions(const QCommandLineParser& parser, MainWindow& window)
     }
     if (parser.isSet(QStringLiteral("contamination"))) {
         try {
-            window.thresholds()->setContamination(sosrep::parseContamination(
+            window.controllers().thresholds->setContamination(sosrep::parseContamination(
                 parser.value(QStringLiteral("contamination")).toStdString()));
         } catch (const sosrep::ParameterError& e) {
             std::fprintf(stderr, "sosrep-studio: --contamination: %s\n", e.message().c_str());
@@ -145,14 +148,14 @@ public:
     void arm(const QCommandLineParser& parser, bool ratioRun)
     {
         Session* controller = m_window.session();
-        m_window.tabs()->setCurrentIndex(parser.value(QStringLiteral("tab")).toInt());
+        m_window.views().tabs->setCurrentIndex(parser.value(QStringLiteral("tab")).toInt());
         if (parser.isSet(QStringLiteral("negativity"))) {
             QObject::connect(controller, &Session::fitFinished, &m_window,
                              [this] { m_window.runNegativityExperiment({}); });
-            QObject::connect(m_window.negativityJob(), &sosrep::ui::NegativityJob::finished,
-                             &m_window, [this] { finish(); });
+            QObject::connect(m_window.controllers().negativity,
+                             &sosrep::ui::NegativityJob::finished, &m_window, [this] { finish(); });
         } else if (ratioRun) {
-            RatioController* ratio = m_window.ratios();
+            RatioController* ratio = m_window.controllers().ratios;
             QObject::connect(ratio, &RatioController::resultChanged, &m_window, [this, ratio] {
                 if (ratio->result()) {
                     finish();
@@ -161,37 +164,39 @@ public:
             QObject::connect(ratio, &RatioController::errorOccurred, &m_window, &failFit);
         } else if (parser.isSet(QStringLiteral("pairplot"))) {
             QObject::connect(controller, &Session::fitFinished, &m_window,
-                             [this] { m_window.showPairPlotView(); });
+                             [this] { m_window.views().densityTab->showPairPlotView(); });
             QObject::connect(
-                m_window.pairPlot(), &PairPlotController::finished, &m_window, [this] { finish(); },
-                Qt::QueuedConnection);
+                m_window.controllers().pairs, &PairPlotController::finished, &m_window,
+                [this] { finish(); }, Qt::QueuedConnection);
         } else if (parser.isSet(QStringLiteral("joint"))) {
             waitForJointEdges();
         } else if (parser.isSet(QStringLiteral("overlay"))) {
             // The overlays are fitted after the fit: the export waits for them.
             QObject::connect(
-                m_window.overlays(), &OverlayController::ready, &m_window,
+                m_window.controllers().overlays, &OverlayController::ready, &m_window,
                 [this] {
-                    if (!m_window.overlays()->overlays().empty()) {
+                    if (!m_window.controllers().overlays->overlays().empty()) {
                         finish();
                     }
                 },
                 Qt::QueuedConnection);
-            QObject::connect(m_window.overlays(), &OverlayController::failed, &m_window, &failFit);
+            QObject::connect(m_window.controllers().overlays, &OverlayController::failed, &m_window,
+                             &failFit);
         } else if (parser.isSet(QStringLiteral("roc-with"))) {
             waitForOtherRocs(parser);
         } else if (parser.isSet(QStringLiteral("hue"))) {
             // The classes are fitted after the fit: the export waits for them.
             QObject::connect(
-                m_window.hue(), &HueController::ready, &m_window, [this] { finish(); },
+                m_window.controllers().hue, &HueController::ready, &m_window, [this] { finish(); },
                 Qt::QueuedConnection);
-            QObject::connect(m_window.hue(), &HueController::failed, &m_window, &failFit);
+            QObject::connect(m_window.controllers().hue, &HueController::failed, &m_window,
+                             &failFit);
         } else if (parser.isSet(QStringLiteral("marginal"))) {
             const QString column = parser.value(QStringLiteral("marginal"));
             QObject::connect(controller, &Session::fitFinished, &m_window,
                              [this, column] { showMarginal(column); });
-            QObject::connect(m_window.marginals(), &MarginalController::ready, &m_window,
-                             [this] { finish(); });
+            QObject::connect(m_window.controllers().marginals, &MarginalController::ready,
+                             &m_window, [this] { finish(); });
         } else {
             // Queued: the fit's late stages start after fitFinished's other receivers.
             QObject::connect(
@@ -221,13 +226,14 @@ private:
                 QApplication::exit(kExitUsage);
                 return;
             }
-            const auto [top, right] = m_window.densityView()->jointPoints();
-            if ((top > 0 && right > 0) || !m_window.marginals()->unavailable().isEmpty()) {
+            const auto [top, right] = m_window.views().density->jointPoints();
+            if ((top > 0 && right > 0) ||
+                !m_window.controllers().marginals->unavailable().isEmpty()) {
                 finish();
             }
         };
-        QObject::connect(m_window.marginals(), &MarginalController::ready, &m_window, ready,
-                         Qt::QueuedConnection);
+        QObject::connect(m_window.controllers().marginals, &MarginalController::ready, &m_window,
+                         ready, Qt::QueuedConnection);
         QObject::connect(controller, &Session::fitFinished, &m_window, ready, Qt::QueuedConnection);
     }
 
@@ -237,18 +243,19 @@ private:
     {
         Session* controller = m_window.session();
         if (!parser.isSet(QStringLiteral("tab"))) {
-            m_window.tabs()->setCurrentIndex(3);
+            m_window.views().tabs->setCurrentIndex(3);
         }
         const auto ready = [this] {
             const auto* r = m_window.session()->result();
-            if (r && r->scoresReady() && !m_window.otherRocs()->curves().empty()) {
+            if (r && r->scoresReady() && !m_window.controllers().otherRocs->curves().empty()) {
                 finish();
             }
         };
-        QObject::connect(m_window.otherRocs(), &OtherRocController::ready, &m_window, ready,
-                         Qt::QueuedConnection);
+        QObject::connect(m_window.controllers().otherRocs, &OtherRocController::ready, &m_window,
+                         ready, Qt::QueuedConnection);
         QObject::connect(controller, &Session::scoresReady, &m_window, ready, Qt::QueuedConnection);
-        QObject::connect(m_window.otherRocs(), &OtherRocController::failed, &m_window, &failFit);
+        QObject::connect(m_window.controllers().otherRocs, &OtherRocController::failed, &m_window,
+                         &failFit);
     }
 
     /// When each view had its data, from the process's start (sosrep-bench --speed reads
@@ -267,13 +274,13 @@ private:
         QObject::connect(controller, &Session::scoresReady, &m_window, say("scores view"));
         QObject::connect(controller, &Session::comparisonReady, &m_window, say("compare view"));
         if (pairPlot) {
-            QObject::connect(m_window.pairPlot(), &PairPlotController::panelReady, &m_window,
-                             [say](int index) {
+            QObject::connect(m_window.controllers().pairs, &PairPlotController::panelReady,
+                             &m_window, [say](int index) {
                                  if (index == 0) {
                                      say("pair plot's first panel")();
                                  }
                              });
-            QObject::connect(m_window.pairPlot(), &PairPlotController::finished, &m_window,
+            QObject::connect(m_window.controllers().pairs, &PairPlotController::finished, &m_window,
                              say("pair plot"));
         }
     }
@@ -285,7 +292,7 @@ private:
         Session* controller = m_window.session();
         const QStringList names = controller->data().featureNames();
         const int index = int(names.indexOf(column));
-        const QString reason = m_window.marginals()->unavailable();
+        const QString reason = m_window.controllers().marginals->unavailable();
         if (index < 0 || index >= controller->data().features().cols() || !reason.isEmpty()) {
             std::fprintf(
                 stderr, "sosrep-studio: --marginal: %s\n",
@@ -295,8 +302,8 @@ private:
             QApplication::exit(kExitUsage);
             return;
         }
-        m_window.showMarginal(index);
-        if (m_window.marginals()->curve(index)) {
+        m_window.views().densityTab->showMarginal(index);
+        if (m_window.controllers().marginals->curve(index)) {
             finish();
         }
     }
@@ -323,9 +330,9 @@ private:
         }
         // A large fit's late stages follow it (the Scores view's, then the compare view's):
         // wait for the one the shown tab needs.
-        QWidget* shown = m_window.tabs()->currentWidget();
-        const bool compareShown = shown == static_cast<QWidget*>(m_window.compareView());
-        const bool scoresShown = shown == static_cast<QWidget*>(m_window.scoresPage());
+        QWidget* shown = m_window.views().tabs->currentWidget();
+        const bool compareShown = shown == static_cast<QWidget*>(m_window.views().compare);
+        const bool scoresShown = shown == static_cast<QWidget*>(m_window.views().scores);
         const auto waitFor = [this](auto* sender, auto signal) {
             auto* once = new QObject(&m_window);
             QObject::connect(
@@ -340,8 +347,8 @@ private:
             waitFor(controller, &Session::scoresReady);
             return;
         }
-        if (m_window.thresholds()->pending() && scoresShown) {
-            waitFor(m_window.thresholds(), &ThresholdController::ready);
+        if (m_window.controllers().thresholds->pending() && scoresShown) {
+            waitFor(m_window.controllers().thresholds, &ThresholdController::ready);
             return;
         }
         if (m_window.fits()->comparisonPending() && compareShown) {
@@ -373,7 +380,7 @@ private:
                          ok ? "screenshot saved to %s\n" : "cannot write %s\n", qPrintable(m_shot));
         }
         if (ok && !m_plot.isEmpty()) {
-            ok = m_window.exportCurrentPlot(m_plot, {}).isEmpty();
+            ok = m_window.exporter()->exportCurrentPlot(m_plot, {}).isEmpty();
             std::fprintf(ok ? stdout : stderr, ok ? "plot exported to %s\n" : "cannot export %s\n",
                          qPrintable(m_plot));
         }
@@ -398,7 +405,7 @@ int applyDataOptions(const QCommandLineParser& parser, MainWindow& window)
     if (parser.isSet(QStringLiteral("hue"))) {
         // A column of a few values of these data (known only once they are read).
         const QString hue = parser.value(QStringLiteral("hue"));
-        const QStringList candidates = window.hue()->candidates();
+        const QStringList candidates = window.controllers().hue->candidates();
         if (!candidates.contains(hue)) {
             std::fprintf(stderr,
                          "sosrep-studio: --hue: '%s' is not a column of 2 to %d values (these "
@@ -407,7 +414,7 @@ int applyDataOptions(const QCommandLineParser& parser, MainWindow& window)
                          candidates.isEmpty() ? "none" : qPrintable(candidates.join(", ")));
             return kExitUsage;
         }
-        window.hue()->setColumn(hue);
+        window.controllers().hue->setColumn(hue);
     }
     if (const QString split = parser.value(QStringLiteral("ratio-split"));
         split.contains(QLatin1Char('='))) {
@@ -438,7 +445,7 @@ int applyDataOptions(const QCommandLineParser& parser, MainWindow& window)
              parser.value(QStringLiteral("overlay")).split(QLatin1Char(','))) {
             specs << spec.trimmed();
         }
-        window.overlays()->setSpecs(specs);
+        window.controllers().overlays->setSpecs(specs);
     }
     if (parser.isSet(QStringLiteral("roc-with"))) {
         const auto& labels = controller->data().labels();
@@ -451,7 +458,7 @@ int applyDataOptions(const QCommandLineParser& parser, MainWindow& window)
         for (const QString& n : parser.value(QStringLiteral("roc-with")).split(QLatin1Char(','))) {
             names << n.trimmed();
         }
-        window.otherRocs()->setEstimators(names);
+        window.controllers().otherRocs->setEstimators(names);
     }
     if (parser.isSet(QStringLiteral("pairplot")) && controller->data().features().cols() < 3) {
         std::fprintf(stderr,
@@ -504,9 +511,9 @@ int main(int argc, char* argv[])
     const bool fitNow = batch || parser.isSet(QStringLiteral("demo"));
     window.setBatch(batch);
     if (const auto scale = sosrep::app::mapScaleFromText(parser.value("color-scale"))) {
-        window.setMapScale(*scale);
+        window.views().densityTab->setMapScale(*scale);
     }
-    window.setJoint(parser.isSet(QStringLiteral("joint")));
+    window.views().densityTab->setJoint(parser.isSet(QStringLiteral("joint")));
     if (!parser.positionalArguments().isEmpty()) {
         if (!window.openFile(parser.positionalArguments().first()) && batch) {
             // Nothing to wait for: say why and stop (the command line's data exit code).
@@ -519,7 +526,7 @@ int main(int argc, char* argv[])
     if (const int refused = applyDataOptions(parser, window)) {
         return refused;
     }
-    const bool ratioRun = setUpRatio(parser, controller, window.ratios());
+    const bool ratioRun = setUpRatio(parser, controller, window.controllers().ratios);
     BatchRun run(window, asked, shot, plotFile, sinceStart); // lives as long as the event loop
     if (batch) {
         run.arm(parser, ratioRun);

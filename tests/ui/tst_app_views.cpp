@@ -7,6 +7,7 @@
 #include "support/temp_files.h"
 #include "ui/controller/cluster_controller.h"
 #include "ui/controller/session.h"
+#include "ui/exporter.h"
 #include "ui/main_window.h"
 #include "ui/plots/compare_view.h"
 #include "ui/plots/density_heatmap.h"
@@ -18,6 +19,8 @@
 #include "ui/plots/score_plots.h"
 #include "ui/plots/trace_plot.h"
 #include "ui/scores_model.h"
+#include "ui/scores_tab.h"
+#include "ui/status_panel.h"
 
 #include <QCheckBox>
 #include <QLabel>
@@ -78,21 +81,21 @@ private slots:
         w.openFile(writeFile(QStringLiteral("a.csv"), clusterCsv(300)));
         QVERIFY(fitAndWait(w.fits()));
         QCOMPARE(scoreRows(w), 300);
-        QVERIFY(!w.tracePlot()->runs().isEmpty());
-        QVERIFY(w.fdPlot()->title().startsWith(QStringLiteral("Selected")));
-        QVERIFY(w.compareView()->scatterPoints() > 0);
+        QVERIFY(!w.views().trace->runs().isEmpty());
+        QVERIFY(w.views().fd->title().startsWith(QStringLiteral("Selected")));
+        QVERIFY(w.views().compare->scatterPoints() > 0);
 
         // B has other rows: nothing of A may stay on any view.
         w.openFile(writeFile(QStringLiteral("b.csv"), clusterCsv(120, 5.0)));
         QCOMPARE(int(c->data().rawData().rows()), 120);
         QCOMPARE(scoreRows(w), 0);
-        QVERIFY(w.tracePlot()->runs().isEmpty());
-        QVERIFY(w.fdPlot()->title().contains(QStringLiteral("no sweep yet")));
-        QCOMPARE(w.compareView()->scatterPoints(), 0);
+        QVERIFY(w.views().trace->runs().isEmpty());
+        QVERIFY(w.views().fd->title().contains(QStringLiteral("no sweep yet")));
+        QCOMPARE(w.views().compare->scatterPoints(), 0);
         QVERIFY(w.findChild<ScorePlots*>()->histogramTitle().contains(QStringLiteral("fit")));
-        QVERIFY(w.staleText().isEmpty());
+        QVERIFY(w.status()->staleText().isEmpty());
         const QString out = m_dir.filePath(QStringLiteral("b_scores.csv"));
-        QVERIFY(w.exportScores(out).contains(QStringLiteral("fit a model first")));
+        QVERIFY(w.exporter()->exportScores(out).contains(QStringLiteral("fit a model first")));
         QVERIFY(!QFile::exists(out));
     }
 
@@ -102,29 +105,31 @@ private slots:
         auto* c = w.session();
         w.openFile(writeFile(QStringLiteral("s.csv"), clusterCsv(300)));
         QVERIFY(fitAndWait(w.fits()));
-        QVERIFY(w.staleText().isEmpty());
+        QVERIFY(w.status()->staleText().isEmpty());
         QVERIFY(c->setOption("seed", "7"));
         // Issue 24: the banner names options as the panel does, at the panel's precision.
-        QVERIFY2(w.staleText().contains(QStringLiteral("Seed 0 → 7")), qPrintable(w.staleText()));
+        QVERIFY2(w.status()->staleText().contains(QStringLiteral("Seed 0 → 7")),
+                 qPrintable(w.status()->staleText()));
         QVERIFY(c->setOption("length_scale", "0.05209123456789012"));
-        QVERIFY2(w.staleText().contains(QStringLiteral("→ 0.0520912")), qPrintable(w.staleText()));
-        QVERIFY2(!w.staleText().contains(QStringLiteral("length_scale")),
-                 qPrintable(w.staleText()));
+        QVERIFY2(w.status()->staleText().contains(QStringLiteral("→ 0.0520912")),
+                 qPrintable(w.status()->staleText()));
+        QVERIFY2(!w.status()->staleText().contains(QStringLiteral("length_scale")),
+                 qPrintable(w.status()->staleText()));
         QVERIFY(w.findChild<QLabel*>(QStringLiteral("staleBanner"))->isVisibleTo(&w));
         const QString scores = m_dir.filePath(QStringLiteral("stale.csv"));
-        QVERIFY(w.exportScores(scores).contains(QStringLiteral("stale")));
+        QVERIFY(w.exporter()->exportScores(scores).contains(QStringLiteral("stale")));
         QVERIFY(!QFile::exists(scores));
         const QString plot = m_dir.filePath(QStringLiteral("stale.png"));
-        QVERIFY(w.exportCurrentPlot(plot, {}).contains(QStringLiteral("stale")));
+        QVERIFY(w.exporter()->exportCurrentPlot(plot, {}).contains(QStringLiteral("stale")));
         QVERIFY(!QFile::exists(plot));
         // Back to the fitted values: fresh again, no refit needed.
         QVERIFY(c->setOption("length_scale", "auto"));
         QVERIFY(c->setOption("seed", "0"));
-        QVERIFY(w.staleText().isEmpty());
+        QVERIFY(w.status()->staleText().isEmpty());
         QVERIFY(c->setOption("seed", "7"));
         QVERIFY(fitAndWait(w.fits()));
-        QVERIFY(w.staleText().isEmpty());
-        QCOMPARE(w.exportScores(scores), QString());
+        QVERIFY(w.status()->staleText().isEmpty());
+        QCOMPARE(w.exporter()->exportScores(scores), QString());
     }
 
     void fdClickKeepsTheSweepAndMarksBoth()
@@ -135,33 +140,33 @@ private slots:
         auto* c = w.session();
         w.openFile(writeFile(QStringLiteral("fd.csv"), clusterCsv(300)));
         QVERIFY(fitAndWait(w.fits()));
-        w.tabs()->setCurrentWidget(w.fdPlot());
+        w.views().tabs->setCurrentWidget(w.views().fd);
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.fdPlot()->replot();
+        w.views().fd->replot();
         const auto curve = w.fits()->fdCurve();
         const int selected = w.fits()->sweep()->selection.index;
         const int other = selected > 3 ? selected - 3 : selected + 3;
-        const QPointF at = w.fdPlot()->pointPosition(other);
-        QVERIFY(w.fdPlot()->readoutAt(at).contains(QStringLiteral("ℓ = ")));
-        QVERIFY(w.fdPlot()->readoutAt(at).contains(QStringLiteral("J(ℓ) = ")));
-        QVERIFY(w.fdPlot()->readoutAt(QPointF(-50, -50)).isEmpty());
+        const QPointF at = w.views().fd->pointPosition(other);
+        QVERIFY(w.views().fd->readoutAt(at).contains(QStringLiteral("ℓ = ")));
+        QVERIFY(w.views().fd->readoutAt(at).contains(QStringLiteral("J(ℓ) = ")));
+        QVERIFY(w.views().fd->readoutAt(QPointF(-50, -50)).isEmpty());
 
         QSignalSpy finished(c, &Session::fitFinished);
-        QTest::mouseClick(w.fdPlot(), Qt::LeftButton, {}, at.toPoint());
+        QTest::mouseClick(w.views().fd, Qt::LeftButton, {}, at.toPoint());
         QVERIFY(finished.wait(60000));
         QCOMPARE(c->result()->lengthScale(), curve[size_t(other)].lengthScale);
         // The sweep is still there, the rule's choice and the clicked point are both marked.
         QCOMPARE(w.fits()->fdCurve().size(), curve.size());
         QCOMPARE(w.fits()->sweep()->selection.index, selected);
-        QVERIFY(w.fdPlot()->marksShown());
-        QVERIFY(w.fdPlot()->title().contains(QStringLiteral("clicked")));
-        QVERIFY(w.fdPlot()->title().contains(QStringLiteral("Selected ℓ")));
-        QVERIFY(w.fdPlot()->title().contains(QStringLiteral("Shown: ℓ = ")));
+        QVERIFY(w.views().fd->marksShown());
+        QVERIFY(w.views().fd->title().contains(QStringLiteral("clicked")));
+        QVERIFY(w.views().fd->title().contains(QStringLiteral("Selected ℓ")));
+        QVERIFY(w.views().fd->title().contains(QStringLiteral("Shown: ℓ = ")));
         // Anything else changed: the old sweep no longer describes the fit.
         QVERIFY(c->setOption("kernel", "laplace"));
         QVERIFY(fitAndWait(w.fits()));
         QVERIFY(w.fits()->fdCurve().empty());
-        QVERIFY(!w.fdPlot()->marksShown());
+        QVERIFY(!w.views().fd->marksShown());
     }
 
     void spacingFloorIsShadedForTheAboveSpacingRule()
@@ -171,11 +176,11 @@ private slots:
         w.openFile(writeFile(QStringLiteral("sp.csv"), clusterCsv(300)));
         QVERIFY(c->setOption("selection", "above-spacing"));
         QVERIFY(fitAndWait(w.fits()));
-        QVERIFY(w.fdPlot()->shadesExcluded());
+        QVERIFY(w.views().fd->shadesExcluded());
         QVERIFY(w.fits()->sweep()->spacing > 0.0);
         QVERIFY(c->setOption("selection", "paper"));
         QVERIFY(fitAndWait(w.fits()));
-        QVERIFY(!w.fdPlot()->shadesExcluded()); // the paper's rule looks everywhere
+        QVERIFY(!w.views().fd->shadesExcluded()); // the paper's rule looks everywhere
     }
 
     void plotColumnsRedrawWithoutAFit()
@@ -194,9 +199,9 @@ private slots:
         QCOMPARE(busy.count(), 0);
         QCOMPARE(c->result()->seconds, seconds); // the same fit
         QCOMPARE(c->result()->grid.spec.yColumn, 2);
-        QCOMPARE(w.densityView()->yAxis->label(), QStringLiteral("c"));
+        QCOMPARE(w.views().density->yAxis->label(), QStringLiteral("c"));
         QVERIFY(c->result()->grid.logDensity.allFinite());
-        QVERIFY(w.staleText().isEmpty()); // a view choice, not a model setting
+        QVERIFY(w.status()->staleText().isEmpty()); // a view choice, not a model setting
 
         // Columns changed while a fit runs: the finished fit's grids follow them.
         QSignalSpy finished(c, &Session::fitFinished);
@@ -205,7 +210,7 @@ private slots:
         QVERIFY(finished.wait(60000));
         QTRY_COMPARE_WITH_TIMEOUT(c->result()->grid.spec.xColumn, 1, 30000);
         QCOMPARE(c->result()->grid.spec.yColumn, 2);
-        QTRY_COMPARE(w.densityView()->xAxis->label(), QStringLiteral("b"));
+        QTRY_COMPARE(w.views().density->xAxis->label(), QStringLiteral("b"));
     }
 
     void scoreHistogramReadsOnHeavyTails()
@@ -247,24 +252,23 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         w.show();
-        auto* c = w.session();
         w.openFile(writeFile(QStringLiteral("cmp.csv"), clusterCsv(300)));
-        QSignalSpy clusters(w.clusters(), &ClusterController::ready);
+        QSignalSpy clusters(w.controllers().clusters, &ClusterController::ready);
         QVERIFY(fitAndWait(w.fits()));
         QVERIFY(clusters.wait(30000));
-        w.tabs()->setCurrentWidget(w.compareView());
+        w.views().tabs->setCurrentWidget(w.views().compare);
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QCOMPARE(w.currentPlot(), static_cast<QWidget*>(w.compareView()));
+        QCOMPARE(w.exporter()->currentPlot(), static_cast<QWidget*>(w.views().compare));
         const QString svgPath = m_dir.filePath(QStringLiteral("compare.svg"));
-        QCOMPARE(w.exportCurrentPlot(svgPath, {1400, 1000, 96}), QString());
+        QCOMPARE(w.exporter()->exportCurrentPlot(svgPath, {1400, 1000, 96}), QString());
         QFile f(svgPath);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString svg = QString::fromUtf8(f.readAll());
         // Three colour maps and two colour scales (the models share one), each an image; the
         // maps' titles; the bottom row's panels.
         QCOMPARE(int(svg.count(QStringLiteral("<image"))), 5);
-        for (DensityHeatmap* map : {w.compareView()->firstView(), w.compareView()->secondView(),
-                                    w.compareView()->differenceView()}) {
+        for (DensityHeatmap* map : {w.views().compare->firstView(), w.views().compare->secondView(),
+                                    w.views().compare->differenceView()}) {
             const QString head = map->title().left(14).toHtmlEscaped();
             QVERIFY2(svg.contains(head), qPrintable(head));
         }
@@ -273,11 +277,11 @@ private slots:
         // The read-outs between the rows are in it too.
         QVERIFY(svg.contains(QStringLiteral("Spearman")));
         const QString png = m_dir.filePath(QStringLiteral("compare.png"));
-        QCOMPARE(w.exportCurrentPlot(png, {700, 500, 192}), QString());
+        QCOMPARE(w.exporter()->exportCurrentPlot(png, {700, 500, 192}), QString());
         QCOMPARE(QImage(png).size(), QSize(1400, 1000));
         // Exported files get the user's default permissions (a PDF was 0600).
         const QString pdf = m_dir.filePath(QStringLiteral("compare.pdf"));
-        QCOMPARE(w.exportCurrentPlot(pdf, {}), QString());
+        QCOMPARE(w.exporter()->exportCurrentPlot(pdf, {}), QString());
         QVERIFY(QFileInfo(pdf).permissions().testFlag(QFileDevice::ReadOther) ==
                 QFileInfo(png).permissions().testFlag(QFileDevice::ReadOther));
         QVERIFY(QFileInfo(pdf).permissions().testFlag(QFileDevice::ReadGroup) ==
@@ -297,7 +301,7 @@ private slots:
         }
         QVERIFY(standard);
         QVERIFY(standard->status == sosrep::SolverStatus::Diverged);
-        TracePlot* plot = w.tracePlot();
+        TracePlot* plot = w.views().trace;
         QVERIFY(plot->divergenceText().contains(QStringLiteral("diverged at iteration")));
         // Each run on its own loss axis: the natural run's axis spans its own few decades.
         QCPAxis* natural = plot->lossAxisOf("natural");
@@ -310,7 +314,7 @@ private slots:
         QVERIFY(standardAxis->range().upper > 1e6);
 
         // The Newton path can be hidden and shown.
-        auto* newton = w.optimizerView()->findChild<QCheckBox*>();
+        auto* newton = w.views().optimizer->findChild<QCheckBox*>();
         QVERIFY(newton);
         newton->setChecked(false);
         for (int i = 0; i < plot->graphCount(); ++i) {
@@ -323,7 +327,7 @@ private slots:
         // The paper's Fig. 3 setting in one click: no refit, the runs at lambda = 0.01.
         QSignalSpy fits(c, &Session::fitFinished);
         const double seconds = c->result()->seconds;
-        w.optimizerView()->runPaperSetting();
+        w.views().optimizer->runPaperSetting();
         QVERIFY(c->isBusy());
         QTRY_VERIFY_WITH_TIMEOUT(!c->isBusy(), 60000);
         QCOMPARE(fits.count(), 0);
@@ -354,15 +358,15 @@ private slots:
         QVERIFY(c->result()->solverRuns.empty());
         QVERIFY(w.fits()->solverComparisonDeferred());
         QVERIFY(!c->isBusy());
-        auto* note = w.optimizerView()->findChild<QLabel*>(QStringLiteral("deferredNote"));
+        auto* note = w.views().optimizer->findChild<QLabel*>(QStringLiteral("deferredNote"));
         QVERIFY(note && !note->isHidden());
         QVERIFY2(note->text().contains(QStringLiteral("500 kernel centres")),
                  qPrintable(note->text()));
-        QVERIFY(!w.tracePlot()->runs().contains(QStringLiteral("standard")));
+        QVERIFY(!w.views().trace->runs().contains(QStringLiteral("standard")));
         // Nothing names curves that are not there yet: no legend entries, no standard-loss axis.
         auto legendNames = [&w] {
             QStringList names;
-            QCPLegend* legend = w.tracePlot()->legend;
+            QCPLegend* legend = w.views().trace->legend;
             for (int i = 0; i < legend->itemCount(); ++i) {
                 if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i))) {
                     names << item->plottable()->name();
@@ -370,25 +374,25 @@ private slots:
             }
             return names.join(QLatin1Char('|'));
         };
-        QCPAxis* standardAxis = w.tracePlot()->lossAxisOf("standard");
+        QCPAxis* standardAxis = w.views().trace->lossAxisOf("standard");
         QVERIFY2(!legendNames().contains(QStringLiteral("gradient")), qPrintable(legendNames()));
         QVERIFY(!standardAxis->visible());
 
         QSignalSpy done(w.fits(), &FitController::solverComparisonFinished);
-        w.tabs()->setCurrentWidget(w.optimizerView());
+        w.views().tabs->setCurrentWidget(w.views().optimizer);
         QVERIFY(c->isBusy());
         QVERIFY(!w.fits()->solverComparisonDeferred());
         QVERIFY(done.wait(60000));
         QCOMPARE(int(c->result()->solverRuns.size()), 2);
         QVERIFY(note->isHidden());
-        QVERIFY(w.tracePlot()->runs().contains(QStringLiteral("natural")));
-        QVERIFY(w.tracePlot()->runs().contains(QStringLiteral("standard")));
+        QVERIFY(w.views().trace->runs().contains(QStringLiteral("natural")));
+        QVERIFY(w.views().trace->runs().contains(QStringLiteral("standard")));
         QVERIFY(legendNames().contains(QStringLiteral("natural gradient")));
         QVERIFY(legendNames().contains(QStringLiteral("standard gradient")));
         QVERIFY(standardAxis->visible());
         // Shown again: nothing runs twice.
-        w.tabs()->setCurrentIndex(0);
-        w.tabs()->setCurrentWidget(w.optimizerView());
+        w.views().tabs->setCurrentIndex(0);
+        w.views().tabs->setCurrentWidget(w.views().optimizer);
         QVERIFY(!c->isBusy());
 
         // Fitted while the view is on screen: the runs start at once; a cancelled run is not
@@ -408,8 +412,8 @@ private slots:
         QVERIFY2(
             w.statusBar()->currentMessage().contains(QStringLiteral("Optimizer runs cancelled")),
             qPrintable(w.statusBar()->currentMessage()));
-        w.tabs()->setCurrentIndex(0);
-        w.tabs()->setCurrentWidget(w.optimizerView());
+        w.views().tabs->setCurrentIndex(0);
+        w.views().tabs->setCurrentWidget(w.views().optimizer);
         QVERIFY(!c->isBusy());
         QVERIFY(note->isHidden());
     }
@@ -439,10 +443,10 @@ private slots:
         FitJobResult slow;
         slow.seconds = 19.6;
         slow.stages = {{"model", 13.04}, {"comparison", 6.5}, {"maps", 0.04}};
-        QCOMPARE(MainWindow::fitTimeText(slow),
+        QCOMPARE(StatusPanel::fitTimeText(slow),
                  QStringLiteral("19.60 s (model 13.0 s, comparison 6.5 s, maps 0.0 s)"));
         slow.seconds = 0.25;
-        QCOMPARE(MainWindow::fitTimeText(slow), QStringLiteral("0.25 s"));
+        QCOMPARE(StatusPanel::fitTimeText(slow), QStringLiteral("0.25 s"));
     }
 
     void axesInRawUnitsAndLinkedViews()
@@ -460,7 +464,7 @@ private slots:
         w.openFile(writeFile(QStringLiteral("units.csv"), csv));
         QVERIFY(fitAndWait(w.fits()));
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        DensityHeatmap* map = w.densityView();
+        DensityHeatmap* map = w.views().density;
         map->replot();
         // Tick labels are heights in cm, placed where they fall on the scaled axis.
         const QVector<QString> labels = map->xAxis->tickVectorLabels();
@@ -484,9 +488,9 @@ private slots:
 
         // Table -> maps: selected rows are ringed on the density and compare maps.
         w.selectRows({1, 2, 3});
-        QCOMPARE(w.selectedRows().size(), 3);
+        QCOMPARE(w.views().scores->selectedRows().size(), 3);
         QCOMPARE(map->highlightedCount(), 3);
-        QCOMPARE(w.compareView()->firstView()->highlightedCount(), 3);
+        QCOMPARE(w.views().compare->firstView()->highlightedCount(), 3);
 
         // Map -> table: a shift-drag selects the rows inside the rectangle.
         const QRect plotArea = map->axisRect()->rect();
@@ -499,7 +503,7 @@ private slots:
         QSignalSpy picked(map, &DensityHeatmap::rowsPicked);
         drag(map, {from, (from + to) / 2, to}, Qt::ShiftModifier);
         QCOMPARE(picked.count(), 1);
-        QList<qint64> got = w.selectedRows();
+        QList<qint64> got = w.views().scores->selectedRows();
         std::sort(got.begin(), got.end());
         QCOMPARE(got, expected);
         QCOMPARE(map->highlightedCount(), int(expected.size()));
@@ -568,7 +572,7 @@ private slots:
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
         QVERIFY(fitAndWait(w.fits()));
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        DensityHeatmap* map = w.densityView();
+        DensityHeatmap* map = w.views().density;
         map->replot();
         const QRect before = map->legend->outerRect();
         const QCPRange xRange = map->xAxis->range();
@@ -630,13 +634,13 @@ private slots:
                                   : 0;
         }
         QCPGraph* unfitted = nullptr;
-        for (int i = 0; i < w.densityView()->graphCount(); ++i) {
-            QCPGraph* g = w.densityView()->graph(i);
+        for (int i = 0; i < w.views().density->graphCount(); ++i) {
+            QCPGraph* g = w.views().density->graph(i);
             unfitted = g->name().contains(QStringLiteral("not fitted on")) ? g : unfitted;
         }
         QVERIFY(unfitted);
         QCOMPARE(unfitted->dataCount(), unfittedNormal);
-        QVERIFY(w.densityView()->title().contains(QStringLiteral("fitted on 150 of 400")));
+        QVERIFY(w.views().density->title().contains(QStringLiteral("fitted on 150 of 400")));
     }
 
     void theFitRowCapIsTheSettingsMaxFitRows()
@@ -670,9 +674,9 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         w.show();
-        w.tabs()->setCurrentWidget(w.ratioView());
+        w.views().tabs->setCurrentWidget(w.views().ratio);
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        auto* scroll = w.ratioView()->findChild<QScrollArea*>();
+        auto* scroll = w.views().ratio->findChild<QScrollArea*>();
         QVERIFY(scroll);
         QCoreApplication::processEvents();
         const int need = scroll->widget()->minimumSizeHint().width();
@@ -689,7 +693,7 @@ private slots:
         }
         QVERIFY2(need <= have, qPrintable(QStringLiteral("%1 > %2").arg(need).arg(have)));
         QVERIFY(!scroll->horizontalScrollBar()->isVisible());
-        QVERIFY(w.ratioView()->findChild<RatioPlot*>()->width() >= 400);
+        QVERIFY(w.views().ratio->findChild<RatioPlot*>()->width() >= 400);
     }
 };
 

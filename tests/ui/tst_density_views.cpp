@@ -4,6 +4,8 @@
 #include "ui/controller/density_units.h"
 #include "ui/controller/marginal_controller.h"
 #include "ui/controller/session.h"
+#include "ui/density_tab.h"
+#include "ui/exporter.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_curve_plot.h"
 #include "ui/plots/density_heatmap.h"
@@ -80,7 +82,7 @@ private slots:
         }
         QVERIFY(plotY);
         QVERIFY(fitAndWait(w.fits()));
-        DensityPage* page = w.densityPage();
+        DensityPage* page = w.views().densityPage;
         auto* plot = qobject_cast<DensityCurvePlot*>(page->currentPlot());
         QVERIFY2(plot, "the Density tab shows the curve");
         QVERIFY(plot->title().contains(QStringLiteral("SOSREP density of x")));
@@ -113,7 +115,7 @@ private slots:
                  qPrintable(readout));
         // Exported as shown (the tab's plot is the curve).
         const QString png = m_dir.filePath(QStringLiteral("one.png"));
-        QCOMPARE(w.exportCurrentPlot(png, {800, 500, 96}), QString());
+        QCOMPARE(w.exporter()->exportCurrentPlot(png, {800, 500, 96}), QString());
         QCOMPARE(QImage(png).size(), QSize(800, 500));
     }
 
@@ -126,13 +128,13 @@ private slots:
         auto* c = w.session();
         c->setEstimator("iforest");
         QVERIFY(fitAndWait(w.fits()));
-        auto* plot = qobject_cast<DensityCurvePlot*>(w.densityPage()->currentPlot());
+        auto* plot = qobject_cast<DensityCurvePlot*>(w.views().densityPage->currentPlot());
         QVERIFY(plot);
         QCOMPARE(plot->intervalNames().first(), QStringLiteral("the 50 % most normal rows"));
         // A detector has no length scale: the Fisher-divergence tab says so (it said "no sweep
         // yet (l fixed or not fitted)").
-        QVERIFY2(w.fdPlot()->title().contains(QStringLiteral("iforest has no length scale")),
-                 qPrintable(w.fdPlot()->title()));
+        QVERIFY2(w.views().fd->title().contains(QStringLiteral("iforest has no length scale")),
+                 qPrintable(w.views().fd->title()));
         QVERIFY(!plot->intervalNames().join(QLatin1Char(' ')).contains(QStringLiteral("HDR")));
         QVERIFY(plot->valueLabel().contains(QStringLiteral("score")));
         QCOMPARE(plot->anomalyRugCount(), 0);
@@ -156,7 +158,7 @@ private slots:
         w.openFile(writeTempFile(m_dir, QStringLiteral("three.csv"), csv));
         auto* c = w.session();
         QVERIFY(fitAndWait(w.fits()));
-        DensityPage* page = w.densityPage();
+        DensityPage* page = w.views().densityPage;
         QComboBox* show = page->chooser();
         QVERIFY(show->isVisibleTo(&w));
         // The map, then every column (the plotted ones first), then the pair plot (d > 2).
@@ -166,10 +168,10 @@ private slots:
         QVERIFY(show->itemText(0).contains(QStringLiteral("slice")));
         QCOMPARE(show->itemText(1), QStringLiteral("1-D marginal of a"));
         QVERIFY(qobject_cast<DensityHeatmap*>(page->currentPlot()));
-        QSignalSpy ready(w.marginals(), &MarginalController::ready);
+        QSignalSpy ready(w.controllers().marginals, &MarginalController::ready);
         show->setCurrentIndex(1);
         emit show->activated(1);
-        QVERIFY(ready.wait(30000) || w.marginals()->curve(0));
+        QVERIFY(ready.wait(30000) || w.controllers().marginals->curve(0));
         auto* plot = qobject_cast<DensityCurvePlot*>(page->currentPlot());
         QVERIFY(plot);
         QVERIFY2(plot->title().contains(QStringLiteral("marginal density of a")),
@@ -183,9 +185,9 @@ private slots:
         // Two well-separated bumps in a: two 50 % intervals.
         QCOMPARE(plot->intervals(0).size(), 2);
         // Any column, plotted or not: c's marginal is one standard normal bump.
-        w.showMarginal(2);
-        QVERIFY(w.marginals()->curve(2) || ready.wait(30000));
-        QVERIFY(w.marginals()->curve(2));
+        w.views().densityTab->showMarginal(2);
+        QVERIFY(w.controllers().marginals->curve(2) || ready.wait(30000));
+        QVERIFY(w.controllers().marginals->curve(2));
         QVERIFY(plot->title().contains(QStringLiteral("marginal density of c")));
         QCOMPARE(plot->intervals(0).size(), 1);
         // Back to the slice.
@@ -223,10 +225,9 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         w.show();
-        auto* c = w.session();
         w.openFile(writeTempFile(m_dir, QStringLiteral("first.csv"), three));
         QVERIFY(fitAndWait(w.fits()));
-        DensityPage* page = w.densityPage();
+        DensityPage* page = w.views().densityPage;
         QComboBox* show = page->chooser();
         show->setCurrentIndex(2);
         emit show->activated(2); // the marginal of b
@@ -238,7 +239,7 @@ private slots:
         w.openFile(writeTempFile(m_dir, QStringLiteral("second.csv"), other));
         QCOMPARE(show->count(), 0);
         QVERIFY(!show->isVisibleTo(&w));
-        QSignalSpy started(w.marginals(), &MarginalController::started);
+        QSignalSpy started(w.controllers().marginals, &MarginalController::started);
         QVERIFY(fitAndWait(w.fits()));
         QCOMPARE(page->chosenColumn(), -1);
         QVERIFY(qobject_cast<DensityHeatmap*>(page->currentPlot()));
@@ -269,17 +270,17 @@ private slots:
         auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
         QVERIFY(fitAndWait(w.fits()));
-        DensityHeatmap* map = w.densityView();
+        DensityHeatmap* map = w.views().density;
         const sosrep::DensityGrid& g = c->result()->grid;
         QCOMPARE(map->shownScale(), MapScale::Log);
-        w.setMapScale(MapScale::Linear);
+        w.views().densityTab->setMapScale(MapScale::Linear);
         QCOMPARE(map->shownScale(), MapScale::Linear);
         QVERIFY(map->title().contains(QStringLiteral("(linear scale)")));
         QVERIFY(map->colorScale()->axis()->label().startsWith(QStringLiteral("density per")));
         // The colour range runs from 0 to the peak density.
         QCOMPARE(map->dataRange().lower, 0.0);
         QVERIFY(std::abs(map->dataRange().upper - std::exp(g.logDensity.maxCoeff())) < 1e-12);
-        w.setMapScale(MapScale::Proportion);
+        w.views().densityTab->setMapScale(MapScale::Proportion);
         QCOMPARE(map->dataRange(), QCPRange(0.0, 1.0));
         // Each cell's value is the share of the grid's mass in less dense cells: the densest
         // cell has every other cell's mass below it, the least dense none.
@@ -319,7 +320,7 @@ private slots:
         c->setEstimator("iforest");
         QVERIFY(fitAndWait(w.fits()));
         QCOMPARE(map->shownScale(), MapScale::Log);
-        w.setMapScale(MapScale::Log);
+        w.views().densityTab->setMapScale(MapScale::Log);
     }
 
     void theTitlesSayWhatBwAdjustDid()
@@ -335,10 +336,10 @@ private slots:
         QVERIFY(std::abs(f.lengthScale - 0.5 * f.lengthScaleChosen) < 1e-12);
         const QString said =
             QStringLiteral("bw_adjust 0.5 × the chosen %1").arg(f.lengthScaleChosen, 0, 'g', 4);
-        QVERIFY2(w.densityView()->title().contains(said), qPrintable(w.densityView()->title()));
+        QVERIFY2(w.views().density->title().contains(said), qPrintable(w.views().density->title()));
         QVERIFY(c->setOption("bw_adjust", "1"));
         QVERIFY(fitAndWait(w.fits()));
-        QVERIFY(!w.densityView()->title().contains(QStringLiteral("bw_adjust")));
+        QVERIFY(!w.views().density->title().contains(QStringLiteral("bw_adjust")));
     }
 
     // Issue 33: l acts on the scaled coordinates; titles and the status bar say it in the
@@ -405,7 +406,7 @@ private slots:
         s.values.set("length_scale", scale == QLatin1String("zscore") ? "0.3" : "0.06");
         c->setSettings(s);
         QVERIFY(fitAndWait(w.fits()));
-        DensityPage* page = w.densityPage();
+        DensityPage* page = w.views().densityPage;
         auto* map = qobject_cast<DensityHeatmap*>(page->currentPlot());
         QVERIFY(map);
         QCPColorMap* colors = nullptr;
@@ -421,9 +422,9 @@ private slots:
         const double db = sc.scale(1) * values.size() / (cells->valueSize() - 1);
         QVERIFY2(db > 10.0, "b's cells span many of its units");
 
-        QSignalSpy ready(w.marginals(), &MarginalController::ready);
-        w.showMarginal(0);
-        QVERIFY(w.marginals()->curve(0) || ready.wait(30000));
+        QSignalSpy ready(w.controllers().marginals, &MarginalController::ready);
+        w.views().densityTab->showMarginal(0);
+        QVERIFY(w.controllers().marginals->curve(0) || ready.wait(30000));
         auto* plot = qobject_cast<DensityCurvePlot*>(page->currentPlot());
         QVERIFY(plot);
         const QCPGraph* marginal = nullptr;
@@ -484,7 +485,7 @@ private slots:
         auto* c = w.session();
         c->setOption("max_fit_rows", std::to_string(500));
         QVERIFY(fitAndWait(w.fits()));
-        DensityHeatmap* map = w.densityView();
+        DensityHeatmap* map = w.views().density;
         QCPGraph* anomalies = nullptr;
         QCPGraph* scoredOnly = nullptr;
         for (int i = 0; i < map->graphCount(); ++i) {
@@ -522,17 +523,17 @@ private slots:
         s.values.set("length_scale", "0.3"); // no sweep: the test is about the marginal
         c->setSettings(s);
         QVERIFY(fitAndWait(w.fits()));
-        QSignalSpy cancelled(w.marginals(), &MarginalController::cancelled);
-        QSignalSpy ready(w.marginals(), &MarginalController::ready);
-        w.marginals()->request(1);
+        QSignalSpy cancelled(w.controllers().marginals, &MarginalController::cancelled);
+        QSignalSpy ready(w.controllers().marginals, &MarginalController::ready);
+        w.controllers().marginals->request(1);
         c->cancel();
         QVERIFY(cancelled.wait(30000));
         QCOMPARE(cancelled.first().first().toInt(), 1);
-        QVERIFY(!w.marginals()->curve(1));
+        QVERIFY(!w.controllers().marginals->curve(1));
         QCOMPARE(ready.count(), 0);
-        w.marginals()->request(1);
+        w.controllers().marginals->request(1);
         QVERIFY(ready.wait(30000));
-        QVERIFY(w.marginals()->curve(1));
+        QVERIFY(w.controllers().marginals->curve(1));
     }
 };
 

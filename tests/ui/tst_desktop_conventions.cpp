@@ -8,6 +8,7 @@
 #include "ui/controller/settings_history.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_heatmap.h"
+#include "ui/project_files.h"
 
 #include <QSpinBox>
 #include <QToolButton>
@@ -93,16 +94,16 @@ private slots:
         QVERIFY(w.session()->setOption("seed", "3"));
         QVERIFY(w.isWindowModified());
         const QString project = m_dir.filePath(QStringLiteral("study.sosrep.json"));
-        QCOMPARE(w.saveProjectTo(project), QString());
+        QCOMPARE(w.projectFiles()->saveTo(project), QString());
         QVERIFY(!w.isWindowModified());
         QVERIFY(w.windowTitle().startsWith(QStringLiteral("study.sosrep.json")));
         // Projects and data files both in Open recent, newest first.
-        const QStringList recent = w.recentFiles();
+        const QStringList recent = w.projectFiles()->recentFiles();
         QCOMPARE(recent.value(0), QFileInfo(project).absoluteFilePath());
         QCOMPARE(recent.value(1), QFileInfo(data).absoluteFilePath());
         // Reopening the project from the list: same settings, not modified.
         MainWindow other;
-        QCOMPARE(other.openProjectFile(project), QString());
+        QCOMPARE(other.projectFiles()->openProject(project), QString());
         QCOMPARE(other.session()->settings().values.text("seed"), std::string("3"));
         QVERIFY(!other.isWindowModified());
     }
@@ -112,7 +113,7 @@ private slots:
         MainWindow w;
         w.openFile(writeCsv(QStringLiteral("u.csv"), "a,b,label", 100));
         auto* c = w.session();
-        QUndoStack* stack = w.history()->stack();
+        QUndoStack* stack = w.controllers().history->stack();
         QCOMPARE(stack->count(), 0);
         const std::string before = c->settings().values.text("kernel");
         QVERIFY(c->setOption("kernel", "laplace"));
@@ -210,7 +211,7 @@ private slots:
     void aboutNamesTheLibraryVersions()
     {
         MainWindow w;
-        const QString about = w.aboutText();
+        const QString about = aboutText();
         QVERIFY(about.contains(QStringLiteral("Qt ") + QString::fromLatin1(qVersion())));
         QVERIFY(about.contains(QStringLiteral("QCustomPlot 2.")));
         QVERIFY(about.contains(QStringLiteral("Eigen 3.")));
@@ -218,11 +219,11 @@ private slots:
         QVERIFY(about.contains(QStringLiteral("SOSREP Studio 0.")));
         QVERIFY(about.contains(QStringLiteral("Sobolev Space Regularised Pre Density Models")));
         QVERIFY(about.contains(QStringLiteral("arXiv:2307.13763")));
-        QVERIFY(w.quickGuide().contains(QStringLiteral("F5")));
+        QVERIFY(quickGuide().contains(QStringLiteral("F5")));
         // The guide covers every view; it and the icon come from resources/.
-        for (int i = 0; i < w.tabs()->count(); ++i) {
-            const QString view = w.tabs()->tabText(i).remove(QLatin1Char('&'));
-            QVERIFY2(w.quickGuide().contains(QStringLiteral("<b>%1</b>").arg(view)),
+        for (int i = 0; i < w.views().tabs->count(); ++i) {
+            const QString view = w.views().tabs->tabText(i).remove(QLatin1Char('&'));
+            QVERIFY2(quickGuide().contains(QStringLiteral("<b>%1</b>").arg(view)),
                      qPrintable(view));
         }
         const QPixmap icon = w.windowIcon().pixmap(32, 32);
@@ -245,7 +246,7 @@ private slots:
         QVERIFY(spin);
         spin->setFocus();
         QTRY_VERIFY(spin->hasFocus());
-        QSignalSpy pick(w.densityView(), &DensityHeatmap::pickModeChanged);
+        QSignalSpy pick(w.views().density, &DensityHeatmap::pickModeChanged);
         QTest::keyClick(spin, Qt::Key_K, Qt::ControlModifier);
         QCOMPARE(pick.count(), 1);
         QCOMPARE(pick.first().first().toBool(), true);

@@ -7,10 +7,12 @@
 #include "support/cli_run.h"
 #include "ui/controller/fit_controller.h"
 #include "ui/controller/session.h"
+#include "ui/exporter.h"
 #include "ui/main_window.h"
 #include "ui/panels/model_panel.h"
 #include "ui/panels/option_editor.h"
 #include "ui/project_file.h"
+#include "ui/project_files.h"
 
 #include <QtTest>
 
@@ -180,12 +182,12 @@ private slots:
         QVERIFY(finished.wait(60000));
         QCOMPARE(c->result()->model().estimator(), std::string("toy-gaussian"));
         // Same settings, same data: the app's scores are the command line's, byte for byte.
-        QCOMPARE(w.exportScores(path("app.csv")), QString());
+        QCOMPARE(w.exporter()->exportScores(path("app.csv")), QString());
         QCOMPARE(bytesOf(path("app.csv")), bytesOf(path("fit.csv")));
 
-        QCOMPARE(ui::saveProject(path("toy.sosrep.json"), w.projectParts()), QString());
+        QCOMPARE(ui::saveProject(path("toy.sosrep.json"), w.projectFiles()->parts()), QString());
         ui::MainWindow w2;
-        QCOMPARE(w2.openProjectFile(path("toy.sosrep.json")), QString());
+        QCOMPARE(w2.projectFiles()->openProject(path("toy.sosrep.json")), QString());
         QCOMPARE(w2.session()->settings().estimator, std::string("toy-gaussian"));
         QVERIFY(w2.session()->settings() == c->settings());
         QCOMPARE(w2.session()->settings().values.real("variance_floor"), 0.01);

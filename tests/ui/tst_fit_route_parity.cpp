@@ -5,6 +5,7 @@
 #include "ui/controller/fit_controller.h"
 #include "ui/controller/session.h"
 #include "ui/controller/threshold_controller.h"
+#include "ui/exporter.h"
 #include "ui/main_window.h"
 
 #include <QCheckBox>
@@ -142,7 +143,7 @@ private slots:
         QSignalSpy finished(c, &Session::fitFinished);
         w.fits()->fit();
         QVERIFY(finished.wait(60000));
-        QCOMPARE(w.exportScores(appScores), QString());
+        QCOMPARE(w.exporter()->exportScores(appScores), QString());
         const QByteArray app = bytesOf(appScores);
         QVERIFY(app.size() > 1000);
         QCOMPARE(app, bytesOf(cliScores));
@@ -217,17 +218,17 @@ private slots:
         QVERIFY(percent && flag);
         flag->setChecked(true);
         percent->setValue(100.0 * contamination);
-        QCOMPARE(w.thresholds()->contamination(), contamination);
-        QSignalSpy ready(w.thresholds(), &ThresholdController::ready);
+        QCOMPARE(w.controllers().thresholds->contamination(), contamination);
+        QSignalSpy ready(w.controllers().thresholds, &ThresholdController::ready);
         QSignalSpy finished(c, &Session::fitFinished);
         w.fits()->fit();
         QVERIFY(finished.wait(60000));
-        QVERIFY(w.thresholds()->threshold() || ready.wait(60000));
-        QVERIFY(w.thresholds()->threshold());
+        QVERIFY(w.controllers().thresholds->threshold() || ready.wait(60000));
+        QVERIFY(w.controllers().thresholds->threshold());
         QCOMPARE(
-            w.thresholds()->threshold()->offset,
+            w.controllers().thresholds->threshold()->offset,
             r.summary()[QStringLiteral("outlier_threshold")][QStringLiteral("offset")].toDouble());
-        QCOMPARE(w.exportScores(appScores), QString());
+        QCOMPARE(w.exporter()->exportScores(appScores), QString());
         QCOMPARE(bytesOf(appScores), bytesOf(cliScores));
         const QString state = w.findChild<QLabel*>(QStringLiteral("outlierState"))->text();
         QVERIFY2(state.contains(QStringLiteral("rows flagged")) &&
@@ -235,8 +236,8 @@ private slots:
                  qPrintable(state));
         // Off again: no outlier column, no threshold.
         flag->setChecked(false);
-        QVERIFY(!w.thresholds()->threshold());
-        QCOMPARE(w.exportScores(appScores), QString());
+        QVERIFY(!w.controllers().thresholds->threshold());
+        QCOMPARE(w.exporter()->exportScores(appScores), QString());
         QVERIFY(!bytesOf(appScores).startsWith("row,log_density,anomaly_score,label,outlier"));
         QVERIFY(!readLines(appScores).front().contains(QStringLiteral("outlier")));
     }

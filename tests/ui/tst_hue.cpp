@@ -10,6 +10,7 @@
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/density_page.h"
 #include "ui/project_file.h"
+#include "ui/project_files.h"
 
 #include "support/gui_fixtures.h"
 #include "support/temp_files.h"
@@ -38,19 +39,19 @@ private slots:
         w.resize(1280, 720);
         auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 400, 0); // x, y, label (20 anomalies)
-        QVERIFY(w.hue()->candidates().contains(QStringLiteral("label")));
+        QVERIFY(w.controllers().hue->candidates().contains(QStringLiteral("label")));
         QVERIFY(fitAndWait(w.fits()));
-        QSignalSpy ready(w.hue(), &HueController::ready);
-        QComboBox* box = w.densityPage()->hueChooser();
+        QSignalSpy ready(w.controllers().hue, &HueController::ready);
+        QComboBox* box = w.views().densityPage->hueChooser();
         box->setCurrentIndex(box->findData(QStringLiteral("label")));
         emit box->activated(box->currentIndex());
         QVERIFY(ready.wait(60000));
-        const ClassDensities* hue = w.hue()->classes();
+        const ClassDensities* hue = w.controllers().hue->classes();
         QVERIFY(hue);
         QCOMPARE(int(hue->classes.size()), 2);
         QCOMPARE(hue->classes[0].rows + hue->classes[1].rows, Eigen::Index(400));
         // The same kernel for every class: each class's model at the whole data's l.
-        QCOMPARE(w.densityView()->classNames(),
+        QCOMPARE(w.views().density->classNames(),
                  (QStringList{QStringLiteral("label = 0 (380 rows)"),
                               QStringLiteral("label = 1 (20 rows)")}));
         // Each class's map is the estimator fitted on that class's rows alone at the result's
@@ -70,12 +71,12 @@ private slots:
             QVERIFY(hue->classes[size_t(k)].grid.logDensity == want.logDensity);
         }
         // A refit keeps the hue and fits its classes again; none drops them.
-        QSignalSpy again(w.hue(), &HueController::ready);
+        QSignalSpy again(w.controllers().hue, &HueController::ready);
         QVERIFY(fitAndWait(w.fits()));
         QVERIFY(again.count() == 1 || again.wait(60000));
-        QCOMPARE(w.densityView()->classNames().size(), 2);
-        w.hue()->setColumn(QString());
-        QVERIFY(w.densityView()->classNames().isEmpty());
+        QCOMPARE(w.views().density->classNames().size(), 2);
+        w.controllers().hue->setColumn(QString());
+        QVERIFY(w.views().density->classNames().isEmpty());
     }
 
     void oneColumnGetsCurvesThatAddUpToTheWhole()
@@ -94,10 +95,10 @@ private slots:
         w.openFile(writeTempFile(m_dir, QStringLiteral("one.csv"), csv));
         c->setEstimator("kde");
         QVERIFY(fitAndWait(w.fits()));
-        QSignalSpy ready(w.hue(), &HueController::ready);
-        w.hue()->setColumn(QStringLiteral("label"));
+        QSignalSpy ready(w.controllers().hue, &HueController::ready);
+        w.controllers().hue->setColumn(QStringLiteral("label"));
         QVERIFY(ready.wait(60000));
-        auto* plot = qobject_cast<DensityCurvePlot*>(w.densityPage()->currentPlot());
+        auto* plot = qobject_cast<DensityCurvePlot*>(w.views().densityPage->currentPlot());
         QVERIFY(plot);
         const auto areas = plot->classAreas();
         QCOMPARE(areas.size(), 2);
@@ -115,12 +116,12 @@ private slots:
         auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 4000, 0);
         QVERIFY(fitAndWait(w.fits()));
-        QSignalSpy failed(w.hue(), &HueController::failed);
-        w.hue()->setColumn(QStringLiteral("label"));
+        QSignalSpy failed(w.controllers().hue, &HueController::failed);
+        w.controllers().hue->setColumn(QStringLiteral("label"));
         c->cancel();
         QVERIFY(failed.wait(30000));
         QVERIFY(failed.first().first().toString().contains(QStringLiteral("cancelled")));
-        QVERIFY(w.hue()->classes() == nullptr);
+        QVERIFY(w.controllers().hue->classes() == nullptr);
     }
 
     void aProjectKeepsItsHue()
@@ -130,8 +131,8 @@ private slots:
             MainWindow w;
             auto* c = w.session();
             c->generateToy(sosrep::ToyKind::TwoMoons, 200, 0);
-            w.hue()->setColumn(QStringLiteral("label"));
-            QCOMPARE(saveProject(project, w.projectParts()), QString());
+            w.controllers().hue->setColumn(QStringLiteral("label"));
+            QCOMPARE(saveProject(project, w.projectFiles()->parts()), QString());
         }
         QFile f(project);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -139,20 +140,21 @@ private slots:
         f.close();
         QVERIFY(text.contains("\"hue\": \"label\""));
         MainWindow w;
-        QCOMPARE(w.openProjectFile(project), QString());
-        QCOMPARE(w.hue()->column(), QStringLiteral("label"));
-        QCOMPARE(w.densityPage()->hueChooser()->currentData().toString(), QStringLiteral("label"));
+        QCOMPARE(w.projectFiles()->openProject(project), QString());
+        QCOMPARE(w.controllers().hue->column(), QStringLiteral("label"));
+        QCOMPARE(w.views().densityPage->hueChooser()->currentData().toString(),
+                 QStringLiteral("label"));
         // Its classes come with the next fit.
-        QSignalSpy ready(w.hue(), &HueController::ready);
+        QSignalSpy ready(w.controllers().hue, &HueController::ready);
         QVERIFY(fitAndWait(w.fits()));
         QVERIFY(ready.count() == 1 || ready.wait(30000));
-        QCOMPARE(w.densityView()->classNames().size(), 2);
+        QCOMPARE(w.views().density->classNames().size(), 2);
         // A hue that is not a string is refused, naming the field.
         QByteArray bad = text;
         bad.replace("\"hue\": \"label\"", "\"hue\": 3");
         const QString badPath = writeTempFile(m_dir, QStringLiteral("bad.sosrep.json"), bad);
         MainWindow w2;
-        QVERIFY(w2.openProjectFile(badPath).contains(QStringLiteral("app.hue")));
+        QVERIFY(w2.projectFiles()->openProject(badPath).contains(QStringLiteral("app.hue")));
     }
 
     void aClassOfOneRowIsSaid()
@@ -170,16 +172,15 @@ private slots:
         f.close();
         MainWindow w;
         QVERIFY(w.openFile(path));
-        auto* c = w.session();
-        QVERIFY(w.hue()->candidates().contains(QStringLiteral("group")));
+        QVERIFY(w.controllers().hue->candidates().contains(QStringLiteral("group")));
         QVERIFY(fitAndWait(w.fits()));
-        QSignalSpy ready(w.hue(), &HueController::ready);
-        w.hue()->setColumn(QStringLiteral("group"));
+        QSignalSpy ready(w.controllers().hue, &HueController::ready);
+        w.controllers().hue->setColumn(QStringLiteral("group"));
         QVERIFY(ready.wait(60000));
-        QCOMPARE(int(w.hue()->classes()->classes.size()), 2);
-        QVERIFY2(
-            w.densityPage()->note().contains(QStringLiteral("no density for group = 7 (one row)")),
-            qPrintable(w.densityPage()->note()));
+        QCOMPARE(int(w.controllers().hue->classes()->classes.size()), 2);
+        QVERIFY2(w.views().densityPage->note().contains(
+                     QStringLiteral("no density for group = 7 (one row)")),
+                 qPrintable(w.views().densityPage->note()));
     }
 
     void aColumnOfManyValuesIsNoHue()
@@ -187,10 +188,10 @@ private slots:
         MainWindow w;
         auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 200, 0);
-        QVERIFY(!w.hue()->candidates().contains(QStringLiteral("x")));
+        QVERIFY(!w.controllers().hue->candidates().contains(QStringLiteral("x")));
         QVERIFY(fitAndWait(w.fits()));
-        QSignalSpy failed(w.hue(), &HueController::failed);
-        w.hue()->setColumn(QStringLiteral("x"));
+        QSignalSpy failed(w.controllers().hue, &HueController::failed);
+        w.controllers().hue->setColumn(QStringLiteral("x"));
         QVERIFY(failed.wait(30000));
         QVERIFY2(failed.first().first().toString().contains(QStringLiteral("more than 12")),
                  qPrintable(failed.first().first().toString()));

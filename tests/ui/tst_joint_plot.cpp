@@ -3,6 +3,7 @@
 // marginals on its edges, sharing its axes; without a closed form the edges say why.
 #include "ui/controller/marginal_controller.h"
 #include "ui/controller/session.h"
+#include "ui/density_tab.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_heatmap.h"
 
@@ -25,17 +26,18 @@ private slots:
         auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
         QVERIFY(fitAndWait(w.fits()));
-        DensityHeatmap* map = w.densityView();
+        DensityHeatmap* map = w.views().density;
         QVERIFY(!map->jointShown());
         const int panelsBefore = map->axisRectCount();
-        QSignalSpy ready(w.marginals(), &MarginalController::ready);
-        w.setJoint(true);
+        QSignalSpy ready(w.controllers().marginals, &MarginalController::ready);
+        w.views().densityTab->setJoint(true);
         QVERIFY(map->jointShown());
-        QTRY_VERIFY_WITH_TIMEOUT(w.marginals()->curve(0) && w.marginals()->curve(1), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.controllers().marginals->curve(0) && w.controllers().marginals->curve(1), 30000);
         const auto [top, right] = map->jointPoints();
         // The edges hold the controller's closed-form marginals, every point of them.
-        QCOMPARE(top, w.marginals()->curve(0)->spec.n);
-        QCOMPARE(right, w.marginals()->curve(1)->spec.n);
+        QCOMPARE(top, w.controllers().marginals->curve(0)->spec.n);
+        QCOMPARE(right, w.controllers().marginals->curve(1)->spec.n);
         QCOMPARE(map->axisRectCount(), panelsBefore + 2);
         // The edges follow the map's axes: a zoom of the map zooms them.
         map->xAxis->setRange(0.2, 0.5);
@@ -44,7 +46,7 @@ private slots:
         QCOMPARE(map->jointLabels().first, QStringLiteral("density per x"));
         QCOMPARE(map->jointLabels().second, QStringLiteral("density per y"));
         // Off again: the map alone, as it was.
-        w.setJoint(false);
+        w.views().densityTab->setJoint(false);
         QVERIFY(!map->jointShown());
         QCOMPARE(map->axisRectCount(), panelsBefore);
     }
@@ -56,8 +58,8 @@ private slots:
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
         c->setEstimator("iforest");
         QVERIFY(fitAndWait(w.fits()));
-        w.setJoint(true);
-        DensityHeatmap* map = w.densityView();
+        w.views().densityTab->setJoint(true);
+        DensityHeatmap* map = w.views().density;
         QVERIFY(map->jointShown());
         QCOMPARE(map->jointPoints(), std::make_pair(0, 0));
         QCOMPARE(map->jointLabels().first, QStringLiteral("no closed-form marginal"));

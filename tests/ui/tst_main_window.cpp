@@ -6,6 +6,7 @@
 #include "ui/controller/session.h"
 #include "ui/controller/settings_history.h"
 #include "ui/controller/threshold_controller.h"
+#include "ui/exporter.h"
 #include "ui/main_window.h"
 #include "ui/panels/option_editor.h"
 #include "ui/plots/compare_view.h"
@@ -15,6 +16,8 @@
 #include "ui/plots/ratio_view.h"
 #include "ui/plots/trace_plot.h"
 #include "ui/project_file.h"
+#include "ui/project_files.h"
+#include "ui/scores_tab.h"
 
 #include "core/metrics/auc.h"
 #include "support/gui_fixtures.h"
@@ -66,12 +69,15 @@ private slots:
         w.fits()->fit();
         QVERIFY(finished.wait(60000));
         for (int tab = 0; tab < 3; ++tab) {
-            w.tabs()->setCurrentIndex(tab);
+            w.views().tabs->setCurrentIndex(tab);
             const QString base = m_dir.filePath(QStringLiteral("plot%1").arg(tab));
-            QCOMPARE(w.exportCurrentPlot(base + QStringLiteral(".png"), {800, 600, 192}),
+            QCOMPARE(
+                w.exporter()->exportCurrentPlot(base + QStringLiteral(".png"), {800, 600, 192}),
+                QString());
+            QCOMPARE(w.exporter()->exportCurrentPlot(base + QStringLiteral(".pdf"), {800, 600, 0}),
                      QString());
-            QCOMPARE(w.exportCurrentPlot(base + QStringLiteral(".pdf"), {800, 600, 0}), QString());
-            QCOMPARE(w.exportCurrentPlot(base + QStringLiteral(".svg"), {800, 600, 0}), QString());
+            QCOMPARE(w.exporter()->exportCurrentPlot(base + QStringLiteral(".svg"), {800, 600, 0}),
+                     QString());
             QFile png(base + QStringLiteral(".png"));
             QVERIFY(png.open(QIODevice::ReadOnly));
             QCOMPARE(png.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
@@ -92,11 +98,12 @@ private slots:
         }
         // Unknown extension: an error naming the file, nothing written.
         const QString bad = m_dir.filePath(QStringLiteral("plot.bmpx"));
-        QVERIFY(w.exportCurrentPlot(bad, {}).contains(QStringLiteral("unknown image type")));
+        QVERIFY(w.exporter()->exportCurrentPlot(bad, {}).contains(
+            QStringLiteral("unknown image type")));
         QVERIFY(!QFile::exists(bad));
         // Scores.
         const QString scores = m_dir.filePath(QStringLiteral("scores.csv"));
-        QCOMPARE(w.exportScores(scores), QString());
+        QCOMPARE(w.exporter()->exportScores(scores), QString());
         QFile f(scores);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
@@ -141,8 +148,8 @@ private slots:
                                     QStringLiteral("standard")}));
         // The plotted colour map holds the same finite grid.
         QCPColorMap* map = nullptr;
-        for (int i = 0; i < w.densityView()->plottableCount(); ++i) {
-            map = map ? map : qobject_cast<QCPColorMap*>(w.densityView()->plottable(i));
+        for (int i = 0; i < w.views().density->plottableCount(); ++i) {
+            map = map ? map : qobject_cast<QCPColorMap*>(w.views().density->plottable(i));
         }
         QVERIFY(map);
         QCOMPARE(map->data()->keySize(), 128);
@@ -159,7 +166,7 @@ private slots:
         QComboBox* kernel = nullptr;
         QComboBox* method = nullptr;
         for (QComboBox* box : w.findChildren<QComboBox*>()) {
-            if (w.ratioView()->isAncestorOf(box)) {
+            if (w.views().ratio->isAncestorOf(box)) {
                 continue; // the Ratio view's "form" also offers "exact"
             }
             if (box->findText(QStringLiteral("laplace")) >= 0) {
@@ -228,7 +235,7 @@ private slots:
         // view, cancelled promptly, and dropped when the data change.
         MainWindow w;
         auto* c = w.session();
-        NegativityJob* job = w.negativityJob();
+        NegativityJob* job = w.controllers().negativity;
         c->generateToy(sosrep::ToyKind::TwoMoons, 200, 1);
         sosrep::NegativitySettings s;
         s.initializations = 8;
@@ -240,12 +247,12 @@ private slots:
         QVERIFY(finished.wait(60000));
         QVERIFY(job->result());
         QCOMPARE(job->result()->natural.rows(), Eigen::Index(61));
-        QVERIFY(w.tracePlot()->hasExperiment());
-        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.optimizerView()));
+        QVERIFY(w.views().trace->hasExperiment());
+        QCOMPARE(w.views().tabs->currentWidget(), static_cast<QWidget*>(w.views().optimizer));
         // Cancel: a run of many minutes stops within a few iterations.
         c->generateToy(sosrep::ToyKind::Rings, 1500, 2);
-        QVERIFY(!job->result());                  // the old data's result is gone ...
-        QVERIFY(!w.tracePlot()->hasExperiment()); // ... and so is its plot
+        QVERIFY(!job->result());                    // the old data's result is gone ...
+        QVERIFY(!w.views().trace->hasExperiment()); // ... and so is its plot
         s.initializations = 50;
         s.iterations = 1000000;
         QSignalSpy progress(job, &NegativityJob::progressChanged);
@@ -299,28 +306,15 @@ private slots:
         QVERIFY(!c->result());
     }
 
-    void aProjectTypedWithItsShortSuffixIsNotSuffixedTwice()
-    {
-        // Regression (issue 50): "Save project as p1.sosrep" wrote p1.sosrep.sosrep.json.
-        QCOMPARE(projectPathFor(QStringLiteral("/d/p1.sosrep")),
-                 QStringLiteral("/d/p1.sosrep.json"));
-        QCOMPARE(projectPathFor(QStringLiteral("/d/p1")), QStringLiteral("/d/p1.sosrep.json"));
-        QCOMPARE(projectPathFor(QStringLiteral("/d/p1.sosrep.json")),
-                 QStringLiteral("/d/p1.sosrep.json"));
-        QCOMPARE(projectPathFor(QStringLiteral("/d/P1.JSON")), QStringLiteral("/d/P1.JSON"));
-        QCOMPARE(projectPathFor(QStringLiteral("/d/run.2")),
-                 QStringLiteral("/d/run.2.sosrep.json"));
-    }
-
     void oneRowIsOneRow()
     {
         // Regression (issue 50): "1 rows loaded".
         MainWindow w;
         w.openFile(writeFile("one.csv", "a,b\n1,2\n"));
-        QVERIFY2(w.densityView()->title().contains(QStringLiteral("1 row loaded")),
-                 qPrintable(w.densityView()->title()));
+        QVERIFY2(w.views().density->title().contains(QStringLiteral("1 row loaded")),
+                 qPrintable(w.views().density->title()));
         w.openFile(writeFile("two.csv", "a,b\n1,2\n3,5\n"));
-        QVERIFY(w.densityView()->title().contains(QStringLiteral("2 rows loaded")));
+        QVERIFY(w.views().density->title().contains(QStringLiteral("2 rows loaded")));
     }
 
     void badCsvShowsErrorAndKeepsPreviousData()
@@ -355,130 +349,13 @@ private slots:
         QCOMPARE(c->data().featureNames(), QStringList{QStringLiteral("a")});
     }
 
-    void projectRoundTripsEveryParameter_data()
-    {
-        QTest::addColumn<QString>("estimator");
-        QTest::newRow("sosrep") << "sosrep";
-        QTest::newRow("kde") << "kde";
-    }
-
-    void projectRoundTripsEveryParameter()
-    {
-        QFETCH(QString, estimator);
-        const QString data = writeFile("project_data.csv", clusterCsv(120));
-        const QString project = m_dir.filePath(QStringLiteral("session.sosrep.json"));
-        sosrep::FitSettings s = sosrep::FitSettings::defaults(estimator.toStdString());
-        // Every option off its default.
-        s.values.set("kernel", "sdo");
-        s.values.set("length_scale", "0.123");
-        s.values.set("selection", "paper");
-        s.values.set("sdo_order", "3");
-        s.values.set("features", "777");
-        s.values.set("sdo_method", "exact");
-        s.values.set("seed", "18446744073709551557"); // needs all 64 bits
-        s.values.set("scale", "zscore");
-        s.values.set("grid", "9");
-        s.values.set("fd_estimator", "finite-difference");
-        s.values.set("fd_duplicates", "exclude");
-        s.values.set("purpose", "anomaly");
-        s.values.set("reach_neighbours", "9");
-        s.values.set("backend", "dense");
-        s.values.set("rank", "321");
-        if (estimator == QLatin1String("sosrep")) {
-            s.values.set("solver", "standard");
-            s.values.set("learning_rate", "0.0321");
-            s.values.set("iterations", "4321");
-            s.values.set("tolerance", "1e-7");
-        }
-        const QVector<ColumnRole> roles = {ColumnRole::Feature, ColumnRole::Ignore,
-                                           ColumnRole::Feature, ColumnRole::Label};
-        {
-            MainWindow w;
-            w.openFile(data);
-            w.session()->setSettings(s);
-            QVERIFY(w.session()->setColumnRoles(roles));
-            w.session()->setPlotColumns(1, 0);
-            SolverComparisonSettings runs = w.session()->solverComparison();
-            runs.learningRate = 0.0123;
-            runs.iterations = 1234;
-            w.session()->setSolverComparison(runs);
-            w.thresholds()->setContamination(0.07);
-            QCOMPARE(saveProject(project, w.projectParts()), QString());
-        }
-        MainWindow w2;
-        QCOMPARE(w2.openProjectFile(project), QString());
-        QVERIFY(w2.session()->settings() == s);
-        QVERIFY(w2.session()->settings().values.all() == s.values.all());
-        QCOMPARE(w2.session()->data().columnRoles(), roles);
-        QCOMPARE(w2.session()->data().plotX(), 1);
-        QCOMPARE(w2.session()->data().plotY(), 0);
-        QCOMPARE(w2.session()->solverComparison().learningRate, 0.0123);
-        QCOMPARE(w2.session()->solverComparison().iterations, 1234);
-        QCOMPARE(w2.thresholds()->contamination(), 0.07);
-        auto* percent = w2.findChild<QDoubleSpinBox*>(QStringLiteral("contaminationPercent"));
-        QVERIFY(percent && percent->isEnabled());
-        QCOMPARE(percent->value(), 7.0); // the Scores view's box shows the project's share
-        QCOMPARE(w2.session()->data().dataSource(), QFileInfo(data).absoluteFilePath());
-        QCOMPARE(w2.session()->data().features().cols(), Eigen::Index(2));
-        QVERIFY(std::abs(w2.session()->data().features().col(0).mean()) < 1e-12); // z-scored
-
-        // The data changed since saving: the session opens, with a warning naming the file.
-        writeFile("project_data.csv", clusterCsv(130));
-        MainWindow w3;
-        QCOMPARE(w3.openProjectFile(project), QString());
-        QVERIFY(w3.lastError().contains(QStringLiteral("has changed since the project was saved")));
-        QCOMPARE(int(w3.session()->data().rawData().rows()), 130);
-
-        // A broken project changes nothing.
-        const QString broken =
-            writeFile("broken.sosrep.json", "{\"format\": \"sosrep-studio-project\", ");
-        QVERIFY(w3.openProjectFile(broken).contains(QStringLiteral("invalid JSON")));
-        QCOMPARE(int(w3.session()->data().rawData().rows()), 130);
-        // So does an outlier share out of (0, 0.5], named by its field.
-        {
-            QFile f(project);
-            QVERIFY(f.open(QIODevice::ReadOnly));
-            QByteArray t = f.readAll();
-            QVERIFY(t.contains("\"contamination\": 0.07"));
-            t.replace("\"contamination\": 0.07", "\"contamination\": 0.7");
-            const QString bad = writeFile("bad_share.sosrep.json", t);
-            QVERIFY(w3.openProjectFile(bad).contains(QStringLiteral("app.contamination")));
-            QCOMPARE(int(w3.session()->data().rawData().rows()), 130);
-        }
-        // So does an optimizer step out of the view's range, named by its field.
-        QFile saved(project);
-        QVERIFY(saved.open(QIODevice::ReadOnly));
-        QByteArray text = saved.readAll();
-        QVERIFY(text.contains("\"optimizer_step\": 0.0123"));
-        text.replace("\"optimizer_step\": 0.0123", "\"optimizer_step\": -1");
-        const QString badStep = writeFile("bad_step.sosrep.json", text);
-        QVERIFY(w3.openProjectFile(badStep).contains(QStringLiteral("app.optimizer_step")));
-        QCOMPARE(int(w3.session()->data().rawData().rows()), 130);
-    }
-
-    void projectStoresToyGeneratorInsteadOfPath()
-    {
-        const QString project = m_dir.filePath(QStringLiteral("toy.sosrep.json"));
-        {
-            MainWindow w;
-            w.session()->generateToy(sosrep::ToyKind::Rings, 321, 9);
-            QCOMPARE(saveProject(project, w.projectParts()), QString());
-        }
-        MainWindow w2;
-        QCOMPARE(w2.openProjectFile(project), QString());
-        QVERIFY(w2.session()->data().toyConfig().has_value());
-        QCOMPARE(w2.session()->data().toyConfig()->n, 321);
-        QCOMPARE(int(w2.session()->data().toyConfig()->seed), 9);
-        QCOMPARE(int(w2.session()->data().rawData().rows()), 321);
-    }
-
     void compareViewGetsClustersFromLabelsAndFromAPickedRectangle()
     {
         MainWindow w;
         auto* c = w.session();
         c->generateToy(sosrep::ToyKind::Blocks, 400, 4);
-        QSignalSpy clusters(w.clusters(), &ClusterController::ready);
-        QSignalSpy started(w.clusters(), &ClusterController::started);
+        QSignalSpy clusters(w.controllers().clusters, &ClusterController::ready);
+        QSignalSpy started(w.controllers().clusters, &ClusterController::started);
         QSignalSpy finished(c, &Session::fitFinished);
         w.fits()->fit();
         QVERIFY(finished.wait(60000));
@@ -489,23 +366,24 @@ private slots:
         QVERIFY2(w.statusBar()->currentMessage().startsWith(QStringLiteral("Fitted in")),
                  qPrintable(w.statusBar()->currentMessage()));
         if (clusters.isEmpty()) {
-            QVERIFY2(w.compareView()->clusterText().contains(QStringLiteral("computing")),
-                     qPrintable(w.compareView()->clusterText()));
+            QVERIFY2(w.views().compare->clusterText().contains(QStringLiteral("computing")),
+                     qPrintable(w.views().compare->clusterText()));
         }
         QVERIFY(clusters.count() > 0 || clusters.wait(30000)); // labels: compared automatically
-        QCOMPARE(w.clusters()->comparison()->cluster1Size, 400 - c->data().labels()->sum());
+        QCOMPARE(w.controllers().clusters->comparison()->cluster1Size,
+                 400 - c->data().labels()->sum());
         // The left block (x < 0.3 after min-max scaling) picked by rectangle as cluster 2.
         int inside = 0;
         for (Eigen::Index i = 0; i < c->data().features().rows(); ++i) {
             inside += c->data().features()(i, 0) <= 0.3 ? 1 : 0;
         }
-        w.clusters()->compareInRect(-1.0, 0.3, -1.0, 2.0);
+        w.controllers().clusters->compareInRect(-1.0, 0.3, -1.0, 2.0);
         QVERIFY(clusters.wait(30000));
-        QCOMPARE(int(w.clusters()->comparison()->first.size()) -
-                     w.clusters()->comparison()->cluster1Size,
+        QCOMPARE(int(w.controllers().clusters->comparison()->first.size()) -
+                     w.controllers().clusters->comparison()->cluster1Size,
                  inside);
-        QVERIFY(w.clusters()->description().contains(QStringLiteral("picked")));
-        QVERIFY(w.compareView()->clusterPlot()->graph(3)->dataCount() == 400);
+        QVERIFY(w.controllers().clusters->description().contains(QStringLiteral("picked")));
+        QVERIFY(w.views().compare->clusterPlot()->graph(3)->dataCount() == 400);
     }
 
     void fdViewSaysWhatTheRuleChoseAndWhy()
@@ -519,7 +397,7 @@ private slots:
         QSignalSpy finished(c, &Session::fitFinished);
         w.fits()->fit(); // the default: purpose auto, the density view's rule first
         QVERIFY(finished.wait(60000));
-        QString title = w.fdPlot()->title();
+        QString title = w.views().fd->title();
         QVERIFY2(title.contains(QStringLiteral("For the density: the largest stable local "
                                                "minimum")),
                  qPrintable(title));
@@ -530,31 +408,31 @@ private slots:
         w.fits()->fit();
         QVERIFY(finished.wait(60000));
         QVERIFY(!c->result()->scoresFit.has_value());
-        QCOMPARE(w.fdPlot()->graph(1)->name(),
+        QCOMPARE(w.views().fd->graph(1)->name(),
                  QStringLiteral("ℓ for the density view and the scores"));
-        QVERIFY(w.scoresTuning().contains(QStringLiteral("keeps this one scale")));
+        QVERIFY(w.views().scores->tuningText().contains(QStringLiteral("keeps this one scale")));
         QVERIFY(c->setOption("selection", "ranking")); // the former default
         w.fits()->fit();
         QVERIFY(finished.wait(60000));
         const sosrep::Selection s = c->result()->fit.search->selection;
-        title = w.fdPlot()->title();
+        title = w.views().fd->title();
         QVERIFY2(title.contains(QStringLiteral("× ℓ_FD")), qPrintable(title));
         QVERIFY(title.contains(QStringLiteral("largest stable local minimum")));
         QVERIFY(!title.contains(QStringLiteral("_doubled"))); // no internal identifiers
         QVERIFY(s.fdIndex != s.index);
-        QCOMPARE(w.fdPlot()->graph(2)->dataCount(), 1); // the FD choice, marked apart
+        QCOMPARE(w.views().fd->graph(2)->dataCount(), 1); // the FD choice, marked apart
         QVERIFY(c->setOption("selection", "ensemble"));
         w.fits()->fit();
         QVERIFY(finished.wait(60000));
-        title = w.fdPlot()->title();
+        title = w.views().fd->title();
         QVERIFY2(title.contains(QStringLiteral("Spearman ρ ≥")), qPrintable(title));
         QVERIFY(title.contains(QStringLiteral("rank ensemble of 3")));
-        QCOMPARE(w.fdPlot()->graph(3)->dataCount(), 3); // the members
+        QCOMPARE(w.views().fd->graph(3)->dataCount(), 3); // the members
         QVERIFY(c->setOption("selection", "paper"));
         w.fits()->fit();
         QVERIFY(finished.wait(60000));
-        QCOMPARE(w.fdPlot()->graph(2)->dataCount(), 0); // nothing to tell apart
-        QCOMPARE(w.fdPlot()->graph(3)->dataCount(), 0);
+        QCOMPARE(w.views().fd->graph(2)->dataCount(), 0); // nothing to tell apart
+        QCOMPARE(w.views().fd->graph(3)->dataCount(), 0);
     }
 
     void twoPurposesFromOneSweep()
@@ -578,18 +456,18 @@ private slots:
         QCOMPARE(scales.front(), r->lengthScale());
         QCOMPARE(scales.back(), r->fit.search->reach);
         // Density view: the density's l; Scores: the larger anomaly rank of the two scales.
-        QVERIFY(w.densityView()->title().contains(
+        QVERIFY(w.views().density->title().contains(
             QStringLiteral("ℓ = %1").arg(r->lengthScale(), 0, 'g', 4)));
-        QVERIFY2(w.scoresTuning().contains(QStringLiteral("32 nearest neighbours")),
-                 qPrintable(w.scoresTuning()));
-        QVERIFY(w.fdPlot()->marksReach());
-        QCOMPARE(w.fdPlot()->graph(1)->name(), QStringLiteral("ℓ for the density view"));
-        QVERIFY(w.fdPlot()->title().contains(QStringLiteral("For the density")));
-        QVERIFY(w.fdPlot()->title().contains(QStringLiteral("tuned for anomaly ranking")));
+        QVERIFY2(w.views().scores->tuningText().contains(QStringLiteral("32 nearest neighbours")),
+                 qPrintable(w.views().scores->tuningText()));
+        QVERIFY(w.views().fd->marksReach());
+        QCOMPARE(w.views().fd->graph(1)->name(), QStringLiteral("ℓ for the density view"));
+        QVERIFY(w.views().fd->title().contains(QStringLiteral("For the density")));
+        QVERIFY(w.views().fd->title().contains(QStringLiteral("tuned for anomaly ranking")));
         QVERIFY(r->rowLogDensity == r->scoresModel().logValues(c->data().features()).values);
         // The project records what each view's tuning did.
         const QString project = m_dir.filePath(QStringLiteral("purposes.sosrep.json"));
-        QCOMPARE(saveProject(project, w.projectParts()), QString());
+        QCOMPARE(saveProject(project, w.projectFiles()->parts()), QString());
         QFile f(project);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QJsonObject tuning =
@@ -607,8 +485,8 @@ private slots:
         w.fits()->fit();
         QVERIFY(finished.wait(60000));
         QVERIFY(!c->result()->scoresFit.has_value());
-        QVERIFY(!w.fdPlot()->marksReach());
-        QCOMPARE(w.fdPlot()->graph(1)->name(), QStringLiteral("ℓ for the density view"));
+        QVERIFY(!w.views().fd->marksReach());
+        QCOMPARE(w.views().fd->graph(1)->name(), QStringLiteral("ℓ for the density view"));
     }
 
     void compareViewRanksANormalityScore()
@@ -620,7 +498,7 @@ private slots:
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 2);
         c->setCompareEstimator("iforest");
         QSignalSpy finished(c, &Session::fitFinished);
-        QSignalSpy clusters(w.clusters(), &ClusterController::ready);
+        QSignalSpy clusters(w.controllers().clusters, &ClusterController::ready);
         w.fits()->fit();
         QVERIFY(finished.wait(60000));
         QCOMPARE(QString::fromStdString(c->result()->comparison->estimator()),
@@ -628,22 +506,22 @@ private slots:
         // Issue 24: no log-density panel for a score (it plotted IForest's score as a "log
         // density - mean on cluster 1" and printed a "mean log-density gap").
         QVERIFY(clusters.count() > 0 || clusters.wait(30000));
-        QVERIFY(!w.compareView()->clusterPlot()->axisRect(0)->visible());
-        QVERIFY(!w.compareView()->clusterPlot()->axisRect(1)->visible());
-        QCOMPARE(w.compareView()->clusterPlot()->graph(0)->dataCount(), 0);
-        QVERIFY2(w.compareView()->clusterText().contains(QStringLiteral("not drawn")),
-                 qPrintable(w.compareView()->clusterText()));
-        QVERIFY(!w.compareView()->clusterText().contains(QStringLiteral("gap (cluster")));
-        const QCPRange r = w.compareView()->secondView()->dataRange();
+        QVERIFY(!w.views().compare->clusterPlot()->axisRect(0)->visible());
+        QVERIFY(!w.views().compare->clusterPlot()->axisRect(1)->visible());
+        QCOMPARE(w.views().compare->clusterPlot()->graph(0)->dataCount(), 0);
+        QVERIFY2(w.views().compare->clusterText().contains(QStringLiteral("not drawn")),
+                 qPrintable(w.views().compare->clusterText()));
+        QVERIFY(!w.views().compare->clusterText().contains(QStringLiteral("gap (cluster")));
+        const QCPRange r = w.views().compare->secondView()->dataRange();
         QCOMPARE(r.lower, 0.0);
         QCOMPARE(r.upper, 100.0);
-        const QString mmd = w.compareView()->mmdText();
+        const QString mmd = w.views().compare->mmdText();
         QVERIFY2(mmd.contains(QStringLiteral("IFOREST gives a normality score")), qPrintable(mmd));
         QVERIFY(mmd.contains(QStringLiteral("<b>SOSREP</b>")));
         // The per-row score scatter: every row (300 <= 5000), anomalies marked, the rank
         // correlation and each model's AUC on the rows shown (the scores view's AUC for SOSREP).
-        QCOMPARE(w.compareView()->scatterPoints(), 300);
-        const QString scores = w.compareView()->scoreText();
+        QCOMPARE(w.views().compare->scatterPoints(), 300);
+        const QString scores = w.views().compare->scoreText();
         QVERIFY2(scores.contains(QStringLiteral("Spearman ρ = ")), qPrintable(scores));
         const sosrep::Vector anomaly = -c->result()->rowLogDensity;
         const double auc = sosrep::aucRoc(anomaly, *c->data().labels());
@@ -667,12 +545,12 @@ private slots:
                  QStringLiteral("sos-mmd"));
         // The optimizer view shows the FISTA run (objective, MMD^2, relative change), not the
         // SOSREP natural-vs-standard runs.
-        QCOMPARE(w.tracePlot()->runs(), QStringList{QStringLiteral("fista")});
-        QCOMPARE(w.tracePlot()->axisRect(1)->axis(QCPAxis::atLeft)->label(),
+        QCOMPARE(w.views().trace->runs(), QStringList{QStringLiteral("fista")});
+        QCOMPARE(w.views().trace->axisRect(1)->axis(QCPAxis::atLeft)->label(),
                  QStringLiteral("MMD² part of J"));
         // The compare view: MMD per estimator on held-out rows, both in closed form, with the
         // warning about training rows.
-        const QString mmd = w.compareView()->mmdText();
+        const QString mmd = w.views().compare->mmdText();
         QVERIFY2(mmd.contains(QStringLiteral("60 held-out rows")), qPrintable(mmd));
         QVERIFY(mmd.contains(QStringLiteral("<b>SOS-MMD</b>")));
         QVERIFY(mmd.contains(QStringLiteral("<b>KDE</b>")));

@@ -86,20 +86,20 @@ private slots:
         s.eagerMaxCentres = 100;
         s.autoStartMaxEntries = 1e6; // 2 x 500 x 400^2 entries: "large" here
         c->setSolverComparison(s);
-        w.tabs()->setCurrentWidget(w.optimizerView()); // on screen while fitting
+        w.views().tabs->setCurrentWidget(w.views().optimizer); // on screen while fitting
         QVERIFY(fitAndWait(w.fits()));
         QVERIFY(w.fits()->solverComparisonDeferred());
         QVERIFY(w.fits()->solverComparisonAsks());
         QVERIFY(!c->isBusy()); // not started without asking
-        w.tabs()->setCurrentIndex(0);
-        w.tabs()->setCurrentWidget(w.optimizerView());
+        w.views().tabs->setCurrentIndex(0);
+        w.views().tabs->setCurrentWidget(w.views().optimizer);
         QVERIFY(!c->isBusy());
-        auto* note = w.optimizerView()->findChild<QLabel*>(QStringLiteral("deferredNote"));
+        auto* note = w.views().optimizer->findChild<QLabel*>(QStringLiteral("deferredNote"));
         QVERIFY(note && !note->isHidden());
         QVERIFY2(note->text().contains(QStringLiteral("Press Run")), qPrintable(note->text()));
         // Run starts them.
         QSignalSpy done(w.fits(), &FitController::solverComparisonFinished);
-        QPushButton* run = buttonOf(w.optimizerView(), QStringLiteral("Run"));
+        QPushButton* run = buttonOf(w.views().optimizer, QStringLiteral("Run"));
         QVERIFY(run && run->isEnabled());
         run->click();
         QVERIFY(done.wait(60000));
@@ -113,7 +113,7 @@ private slots:
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
         c->setEstimator("iforest");
         QVERIFY(fitAndWait(w.fits()));
-        OptimizerView* view = w.optimizerView();
+        OptimizerView* view = w.views().optimizer;
         QVERIFY(!view->findChild<QCheckBox*>()->isEnabled()); // Newton
         QVERIFY(!buttonOf(view, QStringLiteral("Many starts…"))->isEnabled());
         QVERIFY(!buttonOf(view, QStringLiteral("Fig. 3 setting"))->isEnabled());

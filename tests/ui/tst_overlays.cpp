@@ -70,26 +70,32 @@ private slots:
         f.close();
         QVERIFY(w.openFile(path));
         QVERIFY(fitAndWait(w.fits()));
-        QVERIFY(w.densityPage()->overlayButton()->isVisible());
-        QSignalSpy ready(w.overlays(), &OverlayController::ready);
-        w.overlays()->setSpecs({QStringLiteral("l*0.5"), QStringLiteral("kde")});
-        while (w.overlays()->overlays().empty()) {
+        QVERIFY(w.views().densityPage->overlayButton()->isVisible());
+        QSignalSpy ready(w.controllers().overlays, &OverlayController::ready);
+        w.controllers().overlays->setSpecs({QStringLiteral("l*0.5"), QStringLiteral("kde")});
+        while (w.controllers().overlays->overlays().empty()) {
             QVERIFY(ready.wait(60000));
         }
-        QCOMPARE(int(w.overlays()->overlays().size()), 2);
+        QCOMPARE(int(w.controllers().overlays->overlays().size()), 2);
         const double l = c->result()->lengthScale();
         const Vector half = expectedCurve(c, "sosrep", 0.5 * l);
         const Vector kde = expectedCurve(c, "kde", 0.0);
-        QVERIFY((w.overlays()->overlays()[0].curve.logValues - half).cwiseAbs().maxCoeff() < 1e-12);
-        QVERIFY((w.overlays()->overlays()[1].curve.logValues - kde).cwiseAbs().maxCoeff() < 1e-12);
-        QVERIFY2(w.overlays()->overlays()[0].name.startsWith(QStringLiteral("ℓ × 0.5 (ℓ = ")),
-                 qPrintable(w.overlays()->overlays()[0].name));
-        QVERIFY2(w.overlays()->overlays()[1].name.startsWith(QStringLiteral("kde (ℓ = ")),
-                 qPrintable(w.overlays()->overlays()[1].name));
-        DensityCurvePlot* plot = w.densityPage()->curve();
+        QVERIFY(
+            (w.controllers().overlays->overlays()[0].curve.logValues - half).cwiseAbs().maxCoeff() <
+            1e-12);
+        QVERIFY(
+            (w.controllers().overlays->overlays()[1].curve.logValues - kde).cwiseAbs().maxCoeff() <
+            1e-12);
+        QVERIFY2(w.controllers().overlays->overlays()[0].name.startsWith(
+                     QStringLiteral("ℓ × 0.5 (ℓ = ")),
+                 qPrintable(w.controllers().overlays->overlays()[0].name));
+        QVERIFY2(
+            w.controllers().overlays->overlays()[1].name.startsWith(QStringLiteral("kde (ℓ = ")),
+            qPrintable(w.controllers().overlays->overlays()[1].name));
+        DensityCurvePlot* plot = w.views().densityPage->curve();
         const QStringList legend = plot->legendNames();
-        QVERIFY2(legend.contains(w.overlays()->overlays()[0].name) &&
-                     legend.contains(w.overlays()->overlays()[1].name),
+        QVERIFY2(legend.contains(w.controllers().overlays->overlays()[0].name) &&
+                     legend.contains(w.controllers().overlays->overlays()[1].name),
                  qPrintable(legend.join('|')));
         QVERIFY2(legend.first().startsWith(QStringLiteral("sosrep (ℓ = ")),
                  qPrintable(legend.join('|')));
@@ -100,7 +106,7 @@ private slots:
             QVERIFY2(std::abs(area - 1.0) < 0.02, qPrintable(name + QString::number(area)));
         }
         // None chosen: the model's curve alone again.
-        w.overlays()->setSpecs({});
+        w.controllers().overlays->setSpecs({});
         QVERIFY(plot->classAreas().isEmpty());
     }
 
@@ -111,10 +117,10 @@ private slots:
         auto* c = w.session();
         c->generateToy(ToyKind::TwoMoons, 200, 0);
         QVERIFY(fitAndWait(w.fits()));
-        QVERIFY(!w.densityPage()->overlayButton()->isVisible());
-        w.overlays()->setSpecs({QStringLiteral("l*2")});
+        QVERIFY(!w.views().densityPage->overlayButton()->isVisible());
+        w.controllers().overlays->setSpecs({QStringLiteral("l*2")});
         QTest::qWait(200);
-        QVERIFY(w.overlays()->overlays().empty());
+        QVERIFY(w.controllers().overlays->overlays().empty());
     }
 };
 

@@ -5,6 +5,7 @@
 #include "core/pipeline/fit_route.h"
 #include "ui/controller/pair_plot_controller.h"
 #include "ui/controller/session.h"
+#include "ui/density_tab.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_page.h"
 #include "ui/plots/pair_plot.h"
@@ -57,24 +58,23 @@ private slots:
     {
         MainWindow w;
         w.resize(1280, 720);
-        auto* c = w.session();
         w.openFile(writeTempFile(m_dir, QStringLiteral("four.csv"), columnsCsv(4, 300)));
         QVERIFY(fitAndWait(w.fits()));
-        QComboBox* show = w.densityPage()->chooser();
+        QComboBox* show = w.views().densityPage->chooser();
         const int entry = show->findData(DensityPage::kPairPlot);
         QVERIFY(entry >= 0);
-        QSignalSpy panels(w.pairPlot(), &PairPlotController::panelReady);
-        QSignalSpy done(w.pairPlot(), &PairPlotController::finished);
+        QSignalSpy panels(w.controllers().pairs, &PairPlotController::panelReady);
+        QSignalSpy done(w.controllers().pairs, &PairPlotController::finished);
         show->setCurrentIndex(entry);
         emit show->activated(entry);
         QVERIFY(done.wait(60000));
-        PairPlot* plot = w.densityPage()->pairs();
-        QCOMPARE(w.densityPage()->currentPlot(), static_cast<QWidget*>(plot));
+        PairPlot* plot = w.views().densityPage->pairs();
+        QCOMPARE(w.views().densityPage->currentPlot(), static_cast<QWidget*>(plot));
         QCOMPARE(plot->panelCount(), 10); // 4 diagonals + 6 pairs
         QCOMPARE(panels.count(), 10);     // each handed over as it was done
         QCOMPARE(plot->panelsDrawn(), 10);
         // The pairs below the diagonal first, row by row, then the diagonals.
-        const auto& got = w.pairPlot()->panels();
+        const auto& got = w.controllers().pairs->panels();
         QCOMPARE(got[0].row, 1);
         QCOMPARE(got[0].column, 0);
         QCOMPARE(got[5].row, 3);
@@ -89,8 +89,8 @@ private slots:
         QCOMPARE(got[0].grid.spec.yColumn, 1);
         QVERIFY(plot->title().contains(QStringLiteral("closed-form marginal")));
         // Shown again: nothing computed twice.
-        QSignalSpy again(w.pairPlot(), &PairPlotController::panelReady);
-        w.showPairPlotView();
+        QSignalSpy again(w.controllers().pairs, &PairPlotController::panelReady);
+        w.views().densityTab->showPairPlotView();
         QCOMPARE(again.count(), 0);
         QCOMPARE(plot->panelsDrawn(), 10);
     }
@@ -168,22 +168,22 @@ private slots:
         auto* c = w.session();
         w.openFile(writeTempFile(m_dir, QStringLiteral("six.csv"), columnsCsv(6, 3000)));
         QVERIFY(fitAndWait(w.fits()));
-        QSignalSpy cancelled(w.pairPlot(), &PairPlotController::cancelled);
-        connect(w.pairPlot(), &PairPlotController::panelReady, c, [c](int index) {
+        QSignalSpy cancelled(w.controllers().pairs, &PairPlotController::cancelled);
+        connect(w.controllers().pairs, &PairPlotController::panelReady, c, [c](int index) {
             if (index == 1) {
                 c->cancel(); // Esc after the second panel
             }
         });
-        w.showPairPlotView();
+        w.views().densityTab->showPairPlotView();
         QVERIFY(cancelled.wait(60000));
-        QVERIFY(w.pairPlot()->panels().size() < 21);
-        QVERIFY(!w.pairPlot()->complete());
-        QObject::disconnect(w.pairPlot(), &PairPlotController::panelReady, c, nullptr);
-        QSignalSpy done(w.pairPlot(), &PairPlotController::finished);
-        w.showPairPlotView();
+        QVERIFY(w.controllers().pairs->panels().size() < 21);
+        QVERIFY(!w.controllers().pairs->complete());
+        QObject::disconnect(w.controllers().pairs, &PairPlotController::panelReady, c, nullptr);
+        QSignalSpy done(w.controllers().pairs, &PairPlotController::finished);
+        w.views().densityTab->showPairPlotView();
         QVERIFY(done.wait(60000));
-        QCOMPARE(int(w.pairPlot()->panels().size()), 21);
-        QCOMPARE(w.densityPage()->pairs()->panelsDrawn(), 21);
+        QCOMPARE(int(w.controllers().pairs->panels().size()), 21);
+        QCOMPARE(w.views().densityPage->pairs()->panelsDrawn(), 21);
     }
 };
 

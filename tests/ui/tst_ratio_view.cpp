@@ -5,6 +5,7 @@
 #include "ui/controller/ratio_controller.h"
 #include "ui/controller/session.h"
 #include "ui/controller/settings_history.h"
+#include "ui/exporter.h"
 #include "ui/main_window.h"
 #include "ui/panels/option_editor.h"
 #include "ui/plots/compare_view.h"
@@ -14,6 +15,7 @@
 #include "ui/plots/ratio_view.h"
 #include "ui/plots/trace_plot.h"
 #include "ui/project_file.h"
+#include "ui/project_files.h"
 
 #include "core/metrics/auc.h"
 #include "support/gui_fixtures.h"
@@ -63,7 +65,7 @@ private:
     /// when the split is refused.
     static RatioController* ulsifOnTheShiftToy(MainWindow& w)
     {
-        RatioController* r = w.ratios();
+        RatioController* r = w.controllers().ratios;
         w.session()->generateToy(sosrep::ToyKind::Shift, 400, 4);
         if (!r->setSource(labelSplit())) {
             return nullptr;
@@ -80,10 +82,9 @@ private slots:
     {
         MainWindow w;
         w.resize(1400, 900);
-        auto* c = w.session();
-        RatioController* r = w.ratios();
+        RatioController* r = w.controllers().ratios;
         w.openFile(writeFile("clusters.csv", clusterCsv(300)));
-        RatioPlot* plot = w.ratioView()->plot();
+        RatioPlot* plot = w.views().ratio->plot();
         emit plot->rectanglePicked(-1.0, 1.2, -0.8, 1.0);
         QCOMPARE(r->source().kind, RatioSource::Rect);
         QVERIFY(r->source().pAll);
@@ -106,7 +107,7 @@ private slots:
                  qPrintable(QString::number(r->result()->summary.negativeShare)));
         // Untick: p = the rows outside, said so; the rectangle is still drawn.
         QCheckBox* pAll = nullptr;
-        for (QCheckBox* b : w.ratioView()->findChildren<QCheckBox*>()) {
+        for (QCheckBox* b : w.views().ratio->findChildren<QCheckBox*>()) {
             if (b->text().startsWith(QStringLiteral("p = all rows"))) {
                 pAll = b;
             }
@@ -127,9 +128,9 @@ private slots:
     {
         MainWindow w;
         auto* c = w.session();
-        RatioController* r = w.ratios();
+        RatioController* r = w.controllers().ratios;
         c->generateToy(sosrep::ToyKind::Shift, 200, 4);
-        QUndoStack* stack = w.history()->stack();
+        QUndoStack* stack = w.controllers().history->stack();
         sosrep::FitSettings model = c->settings();
         model.values.set("kernel", "laplace");
         c->setSettings(model);
@@ -163,7 +164,7 @@ private slots:
         MainWindow w;
         w.resize(1400, 900);
         auto* c = w.session();
-        RatioController* r = w.ratios();
+        RatioController* r = w.controllers().ratios;
         c->generateToy(sosrep::ToyKind::Shift, 400, 4);
         QVERIFY(!r->ready());
         RatioSource split;
@@ -206,25 +207,25 @@ private slots:
         QCOMPARE(r->shownLambda(), 1e-3);
         {
             // Issue 38: the slider's lambda is marked on the J grid, inside its lambda range.
-            const auto mark = w.ratioView()->plot()->shownLambdaMark();
+            const auto mark = w.views().ratio->plot()->shownLambdaMark();
             QVERIFY(mark);
             const auto& grid = res.model->surface()->lambda;
             QVERIFY2(mark->y() >= -0.5 && mark->y() <= double(grid.size()) - 0.5,
                      qPrintable(QString::number(mark->y())));
         }
         // One plot holds the map, the tuning surface and the histogram.
-        w.tabs()->setCurrentWidget(w.ratioView());
+        w.views().tabs->setCurrentWidget(w.views().ratio);
         const QString png = m_dir.filePath(QStringLiteral("ratio.png"));
-        QCOMPARE(w.exportCurrentPlot(png, {900, 500, 96}), QString());
+        QCOMPARE(w.exporter()->exportCurrentPlot(png, {900, 500, 96}), QString());
         QFile f(png);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.read(8), QByteArray("\x89PNG\r\n\x1a\n", 8));
-        QCOMPARE(w.ratioView()->plot()->axisRectCount(), 3);
+        QCOMPARE(w.views().ratio->plot()->axisRectCount(), 3);
 
         // An option edited in the view's own combo box (its editor once deleted itself while
         // it was the sender of the change).
         QComboBox* loss = nullptr;
-        for (QComboBox* box : w.ratioView()->findChildren<QComboBox*>()) {
+        for (QComboBox* box : w.views().ratio->findChildren<QComboBox*>()) {
             loss = box->findText(QStringLiteral("rkhs")) >= 0 ? box : loss;
         }
         QVERIFY(loss);
@@ -233,10 +234,10 @@ private slots:
         QVERIFY(r->result() == nullptr); // the settings changed: the old result is gone
         const QString project = m_dir.filePath(QStringLiteral("ratio.sosrep.json"));
         QVERIFY(r->setOption("loss", "rkhs"));
-        QCOMPARE(saveProject(project, w.projectParts()), QString());
+        QCOMPARE(saveProject(project, w.projectFiles()->parts()), QString());
         MainWindow w2;
-        QCOMPARE(w2.openProjectFile(project), QString());
-        RatioController* r2 = w2.ratios();
+        QCOMPARE(w2.projectFiles()->openProject(project), QString());
+        RatioController* r2 = w2.controllers().ratios;
         QCOMPARE(r2->source().kind, RatioSource::Column);
         QCOMPARE(r2->source().column, QStringLiteral("label"));
         QVERIFY(r2->settings() == r->settings());
@@ -245,18 +246,18 @@ private slots:
         // New data: the split and the result belonged to the old data.
         r->fit();
         QTRY_VERIFY_WITH_TIMEOUT(r->result() != nullptr, 60000);
-        QVERIFY(w.ratioView()->plot()->showsResultPanels());
+        QVERIFY(w.views().ratio->plot()->showsResultPanels());
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 1);
         QVERIFY(r->result() == nullptr);
         QCOMPARE(r->source().kind, RatioSource::None);
         // Issue 38: the view kept the last result's colour-bar caption, J axes and weights'
         // range, and its empty state drew a diagonal and colour bars.
-        QCOMPARE(w.ratioView()->plot()->mapScaleLabel(), QString());
-        QVERIFY(!w.ratioView()->plot()->showsResultPanels());
+        QCOMPARE(w.views().ratio->plot()->mapScaleLabel(), QString());
+        QVERIFY(!w.views().ratio->plot()->showsResultPanels());
         MainWindow fresh;
         fresh.resize(1280, 720);
-        fresh.tabs()->setCurrentWidget(fresh.ratioView());
-        QVERIFY(!fresh.ratioView()->plot()->showsResultPanels());
+        fresh.views().tabs->setCurrentWidget(fresh.views().ratio);
+        QVERIFY(!fresh.views().ratio->plot()->showsResultPanels());
     }
 
     // Issue 38: "q = rows with" offered a continuous column (the last one) with the value
@@ -267,7 +268,7 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         auto* c = w.session();
-        RatioView* view = w.ratioView();
+        RatioView* view = w.views().ratio;
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 1); // x1, x2, label
         QCOMPARE(view->splitChoice(), QStringLiteral("label"));
         QByteArray groups = "a,group,b\n";
@@ -294,8 +295,7 @@ private slots:
     {
         MainWindow w;
         w.resize(1280, 720);
-        auto* c = w.session();
-        RatioController* r = w.ratios();
+        RatioController* r = w.controllers().ratios;
         QByteArray same = "a,b,group\n";
         std::mt19937 rng(3);
         std::normal_distribution<double> z;
@@ -315,7 +315,7 @@ private slots:
         const auto& surface = *r->result()->model->surface();
         QVERIFY(surface.bestT == 0 || surface.bestT + 1 == int(surface.t.size()));
         QVERIFY(!r->result()->warnings.isEmpty());
-        const QString readout = w.ratioView()->readoutText();
+        const QString readout = w.views().ratio->readoutText();
         QVERIFY2(readout.contains(QStringLiteral("at the edge of")), qPrintable(readout));
         QCOMPARE(readout.count(QStringLiteral("at the edge of")), 1);
         QVERIFY(readout.contains(QStringLiteral("set t to look beyond it"))); // not a flag
@@ -352,7 +352,7 @@ private slots:
         r->fit();
         QTRY_VERIFY_WITH_TIMEOUT(r->result() != nullptr, 60000);
         QVERIFY(r->result()->summary.essFraction < 0.05);
-        const QString readout = w.ratioView()->readoutText();
+        const QString readout = w.views().ratio->readoutText();
         QVERIFY2(readout.contains(QStringLiteral("effective sample size")), qPrintable(readout));
     }
 
@@ -362,7 +362,7 @@ private slots:
     {
         MainWindow w;
         auto* c = w.session();
-        RatioController* r = w.ratios();
+        RatioController* r = w.controllers().ratios;
         c->generateToy(sosrep::ToyKind::Shift, 400, 6);
         QSignalSpy errors(r, &RatioController::errorOccurred);
         RatioQMode bad;
@@ -397,18 +397,18 @@ private slots:
         QVERIFY(std::abs(r->result()->summary.mean - 1.0) < 0.5);
 
         const QString project = m_dir.filePath(QStringLiteral("ratio2.sosrep.json"));
-        QCOMPARE(saveProject(project, w.projectParts()), QString());
+        QCOMPARE(saveProject(project, w.projectFiles()->parts()), QString());
         MainWindow w2;
-        QCOMPARE(w2.openProjectFile(project), QString());
-        QCOMPARE(w2.ratios()->qMode().kind, RatioQMode::Density);
-        QCOMPARE(w2.ratios()->qMode().densityEstimator, std::string("kde"));
+        QCOMPARE(w2.projectFiles()->openProject(project), QString());
+        QCOMPARE(w2.controllers().ratios->qMode().kind, RatioQMode::Density);
+        QCOMPARE(w2.controllers().ratios->qMode().densityEstimator, std::string("kde"));
     }
 
     void ratioFitCancelsPromptly()
     {
         MainWindow w;
         auto* c = w.session();
-        RatioController* r = w.ratios();
+        RatioController* r = w.controllers().ratios;
         c->generateToy(sosrep::ToyKind::Shift, 2400, 5);
         QVERIFY(r->setSource(labelSplit()));
         QSignalSpy busy(r, &RatioController::busyChanged);

@@ -11,6 +11,7 @@
 #include "ui/controller/threshold_controller.h"
 #include "ui/main_window.h"
 #include "ui/plots/score_plots.h"
+#include "ui/scores_tab.h"
 
 #include "support/gui_fixtures.h"
 
@@ -34,17 +35,19 @@ private slots:
         auto* c = w.session();
         c->generateToy(ToyKind::TwoMoons, 400, 2);
         QVERIFY(fitAndWait(w.fits()));
-        QSignalSpy ready(w.otherRocs(), &OtherRocController::ready);
-        w.otherRocs()->setEstimators({QStringLiteral("kde"), QStringLiteral("iforest")});
+        QSignalSpy ready(w.controllers().otherRocs, &OtherRocController::ready);
+        w.controllers().otherRocs->setEstimators(
+            {QStringLiteral("kde"), QStringLiteral("iforest")});
         QVERIFY(ready.wait(60000));
-        while (w.otherRocs()->curves().empty()) { // the first signal dropped the old curves
+        while (w.controllers().otherRocs->curves().empty()) { // the first signal dropped the old
+                                                              // curves
             QVERIFY(ready.wait(60000));
         }
-        QCOMPARE(int(w.otherRocs()->curves().size()), 2);
+        QCOMPARE(int(w.controllers().otherRocs->curves().size()), 2);
         const Eigen::VectorXi labels = *c->data().labels();
         QStringList expected{QStringLiteral("sosrep: AUC-ROC %1")
                                  .arg(aucRoc(-c->result()->rowLogDensity, labels), 0, 'f', 4)};
-        for (const auto& other : w.otherRocs()->curves()) {
+        for (const auto& other : w.controllers().otherRocs->curves()) {
             // The same rows and settings, the estimator switched, for the anomaly purpose.
             FitSettings s = c->result()->settings;
             s.setEstimator(other.estimator.toStdString());
@@ -63,12 +66,12 @@ private slots:
                             .arg(other.estimator)
                             .arg(aucRoc(want, labels), 0, 'f', 4);
         }
-        QCOMPARE(w.scorePlots()->rocCurveCount(), 3);
-        QCOMPARE(w.scorePlots()->rocLegendNames(), expected);
+        QCOMPARE(w.views().scores->plots()->rocCurveCount(), 3);
+        QCOMPARE(w.views().scores->plots()->rocLegendNames(), expected);
         // None chosen: this model's curve alone, no legend.
-        w.otherRocs()->setEstimators({});
-        QCOMPARE(w.scorePlots()->rocCurveCount(), 1);
-        QVERIFY(w.scorePlots()->rocLegendNames().isEmpty());
+        w.controllers().otherRocs->setEstimators({});
+        QCOMPARE(w.views().scores->plots()->rocCurveCount(), 1);
+        QVERIFY(w.views().scores->plots()->rocLegendNames().isEmpty());
     }
 
     // scale=auto: each other estimator is scaled as its anomaly purpose scales it. On columns
@@ -100,12 +103,12 @@ private slots:
         QVERIFY(c->data().labels().has_value());
         QVERIFY(fitAndWait(w.fits()));
         QVERIFY(c->result()->scoresScaler.has_value()); // the Scores view's own: rank
-        QSignalSpy ready(w.otherRocs(), &OtherRocController::ready);
-        w.otherRocs()->setEstimators({QStringLiteral("kde"), QStringLiteral("knn")});
-        while (w.otherRocs()->curves().size() < 2) {
+        QSignalSpy ready(w.controllers().otherRocs, &OtherRocController::ready);
+        w.controllers().otherRocs->setEstimators({QStringLiteral("kde"), QStringLiteral("knn")});
+        while (w.controllers().otherRocs->curves().size() < 2) {
             QVERIFY(ready.wait(60000));
         }
-        for (const auto& other : w.otherRocs()->curves()) {
+        for (const auto& other : w.controllers().otherRocs->curves()) {
             FitSettings s = c->result()->settings;
             s.setEstimator(other.estimator.toStdString());
             const bool kernel = s.values.has("purpose");
@@ -134,9 +137,9 @@ private slots:
         auto* c = w.session();
         c->generateToy(ToyKind::TwoMoons, 400, 2);
         QVERIFY(fitAndWait(w.fits()));
-        w.tabs()->setCurrentIndex(3);
+        w.views().tabs->setCurrentIndex(3);
         QCoreApplication::processEvents();
-        ScorePlots* plots = w.scorePlots();
+        ScorePlots* plots = w.views().scores->plots();
         plots->replot();
         const Vector scores = -c->result()->rowLogDensity;
         const Eigen::VectorXi labels = *c->data().labels();
@@ -152,12 +155,14 @@ private slots:
         QVERIFY(rect);
         const QPoint pixel(int(std::lround(rect->axis(QCPAxis::atBottom)->coordToPixel(p.x()))),
                            int(std::lround(rect->axis(QCPAxis::atLeft)->coordToPixel(p.y()))));
-        QSignalSpy thresholds(w.thresholds(), &ThresholdController::ready);
+        QSignalSpy thresholds(w.controllers().thresholds, &ThresholdController::ready);
         QTest::mouseClick(plots, Qt::LeftButton, Qt::NoModifier, pixel);
         QVERIFY(thresholds.count() > 0 || thresholds.wait(2000));
-        QVERIFY(w.thresholds()->threshold());
-        QCOMPARE(w.thresholds()->threshold()->method, std::string("chosen on the ROC curve"));
-        const double offset = w.thresholds()->threshold()->offset; // flagged: log value below it
+        QVERIFY(w.controllers().thresholds->threshold());
+        QCOMPARE(w.controllers().thresholds->threshold()->method,
+                 std::string("chosen on the ROC curve"));
+        const double offset =
+            w.controllers().thresholds->threshold()->offset; // flagged: log value below it
         QCOMPARE(*plots->rocPointOf(-offset), p); // the clicked point (one pixel is finer)
         const Eigen::Index flagged = (scores.array() > -offset).count();
         // The views read it: the bar, the table's flag column, the counts against the labels.
@@ -189,9 +194,9 @@ private slots:
         }
         QVERIFY(counted);
         // A share replaces it.
-        w.thresholds()->setContamination(0.1);
-        QVERIFY(!w.thresholds()->threshold() ||
-                w.thresholds()->threshold()->method != "chosen on the ROC curve");
+        w.controllers().thresholds->setContamination(0.1);
+        QVERIFY(!w.controllers().thresholds->threshold() ||
+                w.controllers().thresholds->threshold()->method != "chosen on the ROC curve");
     }
 };
 

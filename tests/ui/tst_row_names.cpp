@@ -3,6 +3,7 @@
 // of the Scores table and of its export, beside the feature columns in the data's own units;
 // it is not a feature, and a project keeps its role.
 #include "ui/controller/session.h"
+#include "ui/exporter.h"
 #include "ui/main_window.h"
 
 #include "support/gui_fixtures.h"
@@ -109,7 +110,7 @@ private slots:
         QCOMPARE(cell(m, 7, QStringLiteral("hours")).toDouble(), 10.5);
         // The export: the name after the row, quoted as RFC 4180 says.
         const QString out = m_dir.filePath(QStringLiteral("scores.csv"));
-        QCOMPARE(w.exportScores(out), QString());
+        QCOMPARE(w.exporter()->exportScores(out), QString());
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = f.readAll().split('\n');

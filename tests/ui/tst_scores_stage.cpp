@@ -5,6 +5,7 @@
 #include "ui/controller/session.h"
 #include "ui/main_window.h"
 #include "ui/plots/score_plots.h"
+#include "ui/scores_tab.h"
 
 #include "support/gui_fixtures.h"
 
@@ -45,8 +46,8 @@ private slots:
         w.fits()->fit();
         QVERIFY(finished.wait(120000));
         QVERIFY(c->result()->scoresDeferred);
-        QVERIFY2(w.scorePlots()->rocTitle() == QStringLiteral("ROC: no row scores yet"),
-                 qPrintable(w.scorePlots()->rocTitle()));
+        QVERIFY2(w.views().scores->plots()->rocTitle() == QStringLiteral("ROC: no row scores yet"),
+                 qPrintable(w.views().scores->plots()->rocTitle()));
         QVERIFY(scored.count() == 1 || scored.wait(120000));
         QVERIFY(sinceCancel.isValid());
         QVERIFY2(sinceCancel.elapsed() < 2000, qPrintable(QString::number(sinceCancel.elapsed())));
@@ -56,8 +57,9 @@ private slots:
         const FitJobResult* r = c->result();
         QVERIFY(r->scoresCancelled);
         QVERIFY(!r->scoresReady());
-        QVERIFY2(w.aucText().contains(QStringLiteral("cancelled")), qPrintable(w.aucText()));
-        QVERIFY(!w.scorePlots()->rocTitle().contains(QStringLiteral("labels")));
+        QVERIFY2(w.views().scores->aucText().contains(QStringLiteral("cancelled")),
+                 qPrintable(w.views().scores->aucText()));
+        QVERIFY(!w.views().scores->plots()->rocTitle().contains(QStringLiteral("labels")));
         // A new fit scores them again, in full.
         QObject::disconnect(w.fits(), &FitController::progressChanged, this, nullptr);
         QSignalSpy again(c, &Session::scoresReady);
@@ -65,7 +67,7 @@ private slots:
         QVERIFY(again.wait(120000));
         QVERIFY(c->result()->scoresReady());
         QVERIFY(!c->result()->scoresCancelled);
-        QVERIFY(w.scorePlots()->rocTitle().startsWith(QStringLiteral("ROC: AUC-ROC")));
+        QVERIFY(w.views().scores->plots()->rocTitle().startsWith(QStringLiteral("ROC: AUC-ROC")));
     }
 };
 

@@ -2,6 +2,7 @@
 // SVG exports (issue 24): what the painter clips stays clipped, and each label is one <text>
 // whose length is Qt's layout width.
 #include "ui/controller/session.h"
+#include "ui/exporter.h"
 #include "ui/main_window.h"
 
 #include "support/gui_fixtures.h"
@@ -221,16 +222,16 @@ private slots:
         auto* c = w.session();
         c->generateToy(sosrep::ToyKind::GaussianMixture, 300, 3);
         QVERIFY(fitAndWait(w.fits()));
-        auto* map = w.densityView();
+        auto* map = w.views().density;
         QVERIFY(map);
-        w.tabs()->setCurrentWidget(w.densityPage());
+        w.views().tabs->setCurrentWidget(w.views().densityPage);
         const QCPRange x = map->xAxis->range();
         const QCPRange y = map->yAxis->range();
         map->xAxis->setRange(x.center(), x.center() + x.size() / 5);
         map->yAxis->setRange(y.center(), y.center() + y.size() / 5);
         map->replot();
         const QString path = m_dir.filePath(QStringLiteral("density.svg"));
-        QCOMPARE(w.exportCurrentPlot(path, {900, 700, 96}), QString());
+        QCOMPARE(w.exporter()->exportCurrentPlot(path, {900, 700, 96}), QString());
         const SvgContent svg = readSvg(path);
         const QRectF axes = map->axisRect()->rect();
         QVERIFY(!svg.images.empty());

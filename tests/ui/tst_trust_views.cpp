@@ -128,29 +128,29 @@ private slots:
         QVERIFY(fitAndWait(w.fits()));
         QVERIFY(c->result()->scoresReady() || scored.wait(60000)); // 3000 rows: after the fit
         QVERIFY(c->result()->scoresReady());
-        w.thresholds()->setContamination(0.1);
-        QVERIFY(w.thresholds()->pending());
-        QVERIFY(!w.thresholds()->threshold());
+        w.controllers().thresholds->setContamination(0.1);
+        QVERIFY(w.controllers().thresholds->pending());
+        QVERIFY(!w.controllers().thresholds->threshold());
         QTest::qWait(150); // inside the first fold fits
         QElapsedTimer t;
         t.start();
         c->cancel();
-        QTRY_VERIFY_WITH_TIMEOUT(!w.thresholds()->pending(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.controllers().thresholds->pending(), 5000);
         qInfo("threshold cancel answered in %lld ms", static_cast<long long>(t.elapsed()));
         QVERIFY2(t.elapsed() < 1000, qPrintable(QString::number(t.elapsed())));
-        QVERIFY(!w.thresholds()->threshold());
+        QVERIFY(!w.controllers().thresholds->threshold());
         // Another share computes it to the end.
-        QSignalSpy ready(w.thresholds(), &ThresholdController::ready);
-        w.thresholds()->setContamination(0.05);
-        QTRY_VERIFY_WITH_TIMEOUT(w.thresholds()->threshold().has_value(), 60000);
-        QCOMPARE(w.thresholds()->threshold()->contamination, 0.05);
-        QCOMPARE(w.thresholds()->threshold()->method, std::string("5-fold cross-fit"));
-        QCOMPARE(w.thresholds()->threshold()->heldOutRows, 3000);
+        QSignalSpy ready(w.controllers().thresholds, &ThresholdController::ready);
+        w.controllers().thresholds->setContamination(0.05);
+        QTRY_VERIFY_WITH_TIMEOUT(w.controllers().thresholds->threshold().has_value(), 60000);
+        QCOMPARE(w.controllers().thresholds->threshold()->contamination, 0.05);
+        QCOMPARE(w.controllers().thresholds->threshold()->method, std::string("5-fold cross-fit"));
+        QCOMPARE(w.controllers().thresholds->threshold()->heldOutRows, 3000);
         // A bad share is refused, the last one kept.
-        QSignalSpy errors(w.thresholds(), &ThresholdController::failed);
-        w.thresholds()->setContamination(0.9);
+        QSignalSpy errors(w.controllers().thresholds, &ThresholdController::failed);
+        w.controllers().thresholds->setContamination(0.9);
         QCOMPARE(errors.count(), 1);
-        QCOMPARE(w.thresholds()->contamination(), 0.05);
+        QCOMPARE(w.controllers().thresholds->contamination(), 0.05);
     }
 };
 

@@ -8,6 +8,7 @@
 #include "ui/controller/ratio_controller.h"
 #include "ui/controller/session.h"
 #include "ui/controller/settings_history.h"
+#include "ui/exporter.h"
 #include "ui/main_window.h"
 #include "ui/panels/option_editor.h"
 #include "ui/plots/compare_view.h"
@@ -20,6 +21,7 @@
 #include "ui/plots/score_plots.h"
 #include "ui/plots/trace_plot.h"
 #include "ui/project_file.h"
+#include "ui/scores_tab.h"
 
 #include "core/metrics/auc.h"
 #include "support/gui_fixtures.h"
@@ -77,7 +79,7 @@ private slots:
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 1);
         QSignalSpy finished(c, &Session::fitFinished);
         QSignalSpy ready(c, &Session::comparisonReady);
-        QSignalSpy clusters(w.clusters(), &ClusterController::ready);
+        QSignalSpy clusters(w.controllers().clusters, &ClusterController::ready);
         w.fits()->fit();
         QVERIFY(finished.wait(60000));
         QVERIFY(!c->result()->comparison);
@@ -85,25 +87,25 @@ private slots:
         QVERIFY(w.fits()->comparisonPending() || ready.count() == 1);
         if (ready.count() == 0) {
             // Regression (issue 50): the placeholder said "needs labels" while computing.
-            QVERIFY2(!w.compareView()->clusterText().contains(QStringLiteral("needs labels")),
-                     qPrintable(w.compareView()->clusterText()));
+            QVERIFY2(!w.views().compare->clusterText().contains(QStringLiteral("needs labels")),
+                     qPrintable(w.views().compare->clusterText()));
         }
-        QVERIFY(w.densityView()->title().contains(QStringLiteral("SOSREP")));
+        QVERIFY(w.views().density->title().contains(QStringLiteral("SOSREP")));
         QVERIFY(ready.count() == 1 || ready.wait(60000));
         QVERIFY(c->result()->comparison);
         QVERIFY(!c->result()->comparisonDeferred);
         QVERIFY(c->result()->comparisonGrid.logDensity.size() > 0);
-        QVERIFY2(w.compareView()->mmdText().contains(QStringLiteral("KDE")),
-                 qPrintable(w.compareView()->mmdText()));
+        QVERIFY2(w.views().compare->mmdText().contains(QStringLiteral("KDE")),
+                 qPrintable(w.views().compare->mmdText()));
         QVERIFY(clusters.count() == 1 || clusters.wait(30000));
         // The same numbers as a fit that ran the stage inside (the eager path).
         w.fits()->setEagerStagesMaxRows(100000);
         QSignalSpy again(c, &Session::fitFinished);
-        const QString deferredText = w.compareView()->mmdText();
+        const QString deferredText = w.views().compare->mmdText();
         w.fits()->fit();
         QVERIFY(again.wait(60000));
         QVERIFY(c->result()->comparison);
-        QCOMPARE(w.compareView()->mmdText(), deferredText);
+        QCOMPARE(w.views().compare->mmdText(), deferredText);
     }
 
     // Issue 25: on large data the Scores view's stage (the anomaly rule's model, every row's
@@ -130,25 +132,26 @@ private slots:
             QVERIFY(!r->scoresReady());
             QCOMPARE(r->rowLogDensity.size(), Eigen::Index(0));
             QVERIFY(w.fits()->scoresPending());
-            QVERIFY2(w.aucText().contains(QStringLiteral("Scoring every row")),
-                     qPrintable(w.aucText()));
-            QVERIFY(w.scoresTuning().contains(QStringLiteral("after the density view")));
+            QVERIFY2(w.views().scores->aucText().contains(QStringLiteral("Scoring every row")),
+                     qPrintable(w.views().scores->aucText()));
+            QVERIFY(
+                w.views().scores->tuningText().contains(QStringLiteral("after the density view")));
             const QString csv = m_dir.filePath(QStringLiteral("early.csv"));
-            QVERIFY(w.exportScores(csv).contains(QStringLiteral("still being scored")));
+            QVERIFY(w.exporter()->exportScores(csv).contains(QStringLiteral("still being scored")));
             QVERIFY(!QFile::exists(csv));
             QVERIFY(scored.wait(60000));
         }
-        QVERIFY(w.densityView()->title().contains(QStringLiteral("SOSREP")));
+        QVERIFY(w.views().density->title().contains(QStringLiteral("SOSREP")));
         QVERIFY(r->scoresReady());
         QCOMPARE(r->rowLogDensity.size(), Eigen::Index(300));
-        QVERIFY(w.aucText().startsWith(QStringLiteral("AUC-ROC")));
-        QVERIFY(w.exportScores(m_dir.filePath(QStringLiteral("late.csv"))).isEmpty());
+        QVERIFY(w.views().scores->aucText().startsWith(QStringLiteral("AUC-ROC")));
+        QVERIFY(w.exporter()->exportScores(m_dir.filePath(QStringLiteral("late.csv"))).isEmpty());
         // The compare view's stage comes after the scores (its scatter reads them).
         QVERIFY(compared.count() == 1 || compared.wait(60000));
         QVERIFY(r->scoresReady());
         const sosrep::Vector deferred = r->rowLogDensity;
-        const QString deferredAuc = w.aucText();
-        const QString deferredTuning = w.scoresTuning();
+        const QString deferredAuc = w.views().scores->aucText();
+        const QString deferredTuning = w.views().scores->tuningText();
         QStringList names;
         for (const auto& st : r->stages) {
             names << QString::fromStdString(st.name);
@@ -163,8 +166,8 @@ private slots:
         QVERIFY(again.wait(60000));
         QVERIFY(!c->result()->scoresDeferred);
         QVERIFY(c->result()->rowLogDensity == deferred);
-        QCOMPARE(w.aucText(), deferredAuc);
-        QCOMPARE(w.scoresTuning(), deferredTuning);
+        QCOMPARE(w.views().scores->aucText(), deferredAuc);
+        QCOMPARE(w.views().scores->tuningText(), deferredTuning);
     }
 
     // Issue 24: at 1400 x 900 the compare maps were under 200 px wide (two vertical colour
@@ -177,9 +180,9 @@ private slots:
         auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 1);
         QVERIFY(fitAndWait(w.fits()));
-        w.tabs()->setCurrentWidget(w.compareView());
+        w.views().tabs->setCurrentWidget(w.views().compare);
         QCoreApplication::processEvents();
-        CompareView* view = w.compareView();
+        CompareView* view = w.views().compare;
         int height = -1;
         for (DensityHeatmap* map : {view->firstView(), view->secondView()}) {
             map->replot();
@@ -237,7 +240,7 @@ private slots:
         c->generateToy(sosrep::ToyKind::GaussianMixture, 200, 2); // new data: views emptied
         QVERIFY(!shows(scores, 0));
         QVERIFY(!shows(scores, 1));
-        QCustomPlot* clusters = w.compareView()->clusterPlot();
+        QCustomPlot* clusters = w.views().compare->clusterPlot();
         for (int k = 0; k < clusters->axisRectCount(); ++k) {
             QVERIFY2(!shows(clusters, k), qPrintable(QString::number(k)));
         }
@@ -433,7 +436,7 @@ private slots:
         c->setEstimator("iforest");
         c->generateToy(sosrep::ToyKind::GaussianMixture, 300, 3);
         QVERIFY(fitAndWait(w.fits()));
-        auto* map = w.densityView();
+        auto* map = w.views().density;
         QVERIFY(map);
         QStringList names;
         for (int i = 0; i < map->plottableCount(); ++i) {
@@ -454,7 +457,7 @@ private slots:
         QCOMPARE(map->xAxis->range().lower, whole.lower);
         QCOMPARE(map->xAxis->range().upper, whole.upper);
         map->xAxis->setRange(whole.center(), whole.center() + whole.size() / 20);
-        w.tabs()->setCurrentWidget(w.densityPage());
+        w.views().tabs->setCurrentWidget(w.views().densityPage);
         QAction* reset = nullptr;
         for (QAction* a : w.findChildren<QAction*>()) {
             if (a->shortcut() == QKeySequence(Qt::Key_Home)) {
@@ -545,7 +548,7 @@ private slots:
         QVERIFY2(plot->statusTip().contains(QStringLiteral("stale")),
                  qPrintable(plot->statusTip()));
         // The Ratio view has its own samples and fit: its plot stays exportable.
-        w.tabs()->setCurrentIndex(w.tabs()->count() - 1);
+        w.views().tabs->setCurrentIndex(w.views().tabs->count() - 1);
         QVERIFY(plot->isEnabled());
     }
 
@@ -598,8 +601,8 @@ private slots:
         QVERIFY(c->setColumnRoles(
             {ColumnRole::Feature, ColumnRole::Feature, ColumnRole::Ignore, ColumnRole::Label}));
         QVERIFY(c->data().plotX() != c->data().plotY());
-        QVERIFY(w.history()->stack()->canUndo());
-        w.history()->stack()->undo();
+        QVERIFY(w.controllers().history->stack()->canUndo());
+        w.controllers().history->stack()->undo();
         QVERIFY(c->data().plotX() != c->data().plotY());
         // Setting x to y's column swaps the two.
         c->setPlotColumns(0, 1);
@@ -641,7 +644,7 @@ private slots:
         c->setEstimator("sosrep");
         w.fits()->fit();
         QVERIFY(finished.wait(60000));
-        QCPAxis* share = w.tracePlot()->axisRect(1)->axis(QCPAxis::atLeft);
+        QCPAxis* share = w.views().trace->axisRect(1)->axis(QCPAxis::atLeft);
         QCOMPARE(share->label(), QStringLiteral("share f(xᵢ) < 0"));
         QCOMPARE(share->numberFormat(), QStringLiteral("g"));
         QVERIFY(share->ticker().dynamicCast<QCPAxisTickerLog>().isNull());
@@ -661,7 +664,7 @@ private slots:
         QVERIFY(fitAndWait(w.fits()));
         // Every legend of the panels (each axis rectangle has its own).
         QStringList names;
-        for (QCPAxisRect* rect : w.compareView()->clusterPlot()->axisRects()) {
+        for (QCPAxisRect* rect : w.views().compare->clusterPlot()->axisRects()) {
             QCPLayoutInset* inset = rect->insetLayout();
             for (int e = 0; e < inset->elementCount(); ++e) {
                 if (auto* legend = qobject_cast<QCPLegend*>(inset->elementAt(e))) {

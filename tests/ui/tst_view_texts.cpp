@@ -9,6 +9,8 @@
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/fd_plot.h"
 #include "ui/project_file.h"
+#include "ui/project_files.h"
+#include "ui/scores_tab.h"
 
 #include "support/gui_fixtures.h"
 
@@ -58,9 +60,9 @@ private slots:
         auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 200, 0);
         c->setEstimator("iforest");
-        QVERIFY2(w.fdPlot()->title().contains(QStringLiteral("iforest has no length scale")),
-                 qPrintable(w.fdPlot()->title()));
-        QVERIFY(!w.fdPlot()->title().contains(QStringLiteral("not fitted")));
+        QVERIFY2(w.views().fd->title().contains(QStringLiteral("iforest has no length scale")),
+                 qPrintable(w.views().fd->title()));
+        QVERIFY(!w.views().fd->title().contains(QStringLiteral("not fitted")));
     }
 
     void theFdTitleIsOneBoldLineAndTheRulesWordsBelow()
@@ -69,10 +71,10 @@ private slots:
         auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
         QVERIFY(fitAndWait(w.fits()));
-        const QString head = w.fdPlot()->headline();
+        const QString head = w.views().fd->headline();
         QVERIFY2(head.startsWith(QStringLiteral("Selected ℓ")), qPrintable(head));
         QVERIFY(!head.contains(QLatin1Char('\n')));
-        QVERIFY(w.fdPlot()->title().size() > head.size()); // the words follow, not in bold
+        QVERIFY(w.views().fd->title().size() > head.size()); // the words follow, not in bold
     }
 
     void theLengthScaleMultiplierIsSaidAndAClickedScaleIsFittedAsItIs()
@@ -88,7 +90,7 @@ private slots:
         QVERIFY(f.search);
         const double chosen = f.search->curve[size_t(f.search->selection.index)].lengthScale;
         QVERIFY(std::abs(f.lengthScale - 1.5 * chosen) < 1e-12 * chosen);
-        const QString head = w.fdPlot()->headline();
+        const QString head = w.views().fd->headline();
         QVERIFY2(head.contains(QStringLiteral("ℓ multiplier")) &&
                      head.contains(QString::number(1.5 * chosen, 'g', 4)),
                  qPrintable(head));
@@ -105,7 +107,7 @@ private slots:
         QVERIFY(refitted.wait(60000));
         QCOMPARE(c->settings().values.real("bw_adjust"), 1.0);
         QVERIFY(std::abs(c->result()->lengthScale() - clicked) < 1e-12 * clicked);
-        QVERIFY(!w.fdPlot()->headline().contains(QStringLiteral("ℓ multiplier")));
+        QVERIFY(!w.views().fd->headline().contains(QStringLiteral("ℓ multiplier")));
     }
 
     // wide_scale=auto on heavy-tailed columns: the Scores view names each of the anomaly
@@ -158,7 +160,7 @@ private slots:
         QVERIFY(c->result()->scoresScaler.has_value());
         QCOMPARE(toString(c->result()->scoresScaler->kind), std::string("rank"));
         QCOMPARE(toString(c->data().scaler().kind), std::string("minmax"));
-        const QString line = w.scoresTuning();
+        const QString line = w.views().scores->tuningText();
         QVERIFY2(line.contains(QStringLiteral("rank-scaled")) &&
                      line.contains(QStringLiteral("minmax-scaled")),
                  qPrintable(line));
@@ -212,9 +214,10 @@ private slots:
         QSignalSpy compared(c, &Session::comparisonReady);
         QVERIFY(fitAndWait(w.fits()));
         QVERIFY(c->result()->comparison || compared.wait(60000));
-        w.tabs()->setCurrentWidget(w.compareView());
+        w.views().tabs->setCurrentWidget(w.views().compare);
         QCoreApplication::processEvents();
-        for (DensityHeatmap* map : {w.compareView()->firstView(), w.compareView()->secondView()}) {
+        for (DensityHeatmap* map :
+             {w.views().compare->firstView(), w.views().compare->secondView()}) {
             map->replot();
             QCPColorScale* scale = map->colorScale();
             const QString caption = scale->axis()->label();
@@ -237,7 +240,7 @@ private slots:
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
         QVERIFY(fitAndWait(w.fits()));
         QTRY_VERIFY_WITH_TIMEOUT(c->result()->scoresReady(), 30000);
-        DensityHeatmap* map = w.densityView();
+        DensityHeatmap* map = w.views().density;
         map->replot();
         const sosrep::Matrix& x = c->data().features();
         const QPointF at(map->xAxis->coordToPixel(x(0, c->data().plotX())),
@@ -273,7 +276,7 @@ private slots:
         labels << 1, 0, 1, 0, 0, 1;
         // Threshold -5: rows 0, 2, 4 flagged; anomalies 0, 2, 5: TP 2, FP 1, FN 1, TN 2; the
         // top 3 rows (0, 2, 4) hold 2 anomalies: precision@3 = 0.667.
-        const QString text = MainWindow::confusionText(logValues, labels, -5.0);
+        const QString text = ScoresTab::confusionText(logValues, labels, -5.0);
         QVERIFY2(text.contains(QStringLiteral("3 flagged; TP 2, FP 1, FN 1, TN 2 (precision "
                                               "0.667, recall 0.667); precision@3")),
                  qPrintable(text));
@@ -282,15 +285,18 @@ private slots:
         MainWindow w;
         auto* c = w.session();
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
-        w.thresholds()->setContamination(0.1);
-        QSignalSpy ready(w.thresholds(), &ThresholdController::ready);
+        w.controllers().thresholds->setContamination(0.1);
+        QSignalSpy ready(w.controllers().thresholds, &ThresholdController::ready);
         QVERIFY(fitAndWait(w.fits()));
-        QVERIFY(w.thresholds()->threshold() || ready.wait(30000));
-        QTRY_VERIFY_WITH_TIMEOUT(w.aucText().contains(QStringLiteral("At the threshold")), 10000);
-        QVERIFY(w.aucText().startsWith(QStringLiteral("AUC-ROC")));
-        const QString expected = MainWindow::confusionText(
-            c->result()->rowLogDensity, *c->data().labels(), w.thresholds()->threshold()->offset);
-        QVERIFY2(w.aucText().endsWith(expected), qPrintable(w.aucText()));
+        QVERIFY(w.controllers().thresholds->threshold() || ready.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.views().scores->aucText().contains(QStringLiteral("At the threshold")), 10000);
+        QVERIFY(w.views().scores->aucText().startsWith(QStringLiteral("AUC-ROC")));
+        const QString expected =
+            ScoresTab::confusionText(c->result()->rowLogDensity, *c->data().labels(),
+                                     w.controllers().thresholds->threshold()->offset);
+        QVERIFY2(w.views().scores->aucText().endsWith(expected),
+                 qPrintable(w.views().scores->aucText()));
     }
 
     void generateSaysWhenItResetsTheLengthScale()
@@ -316,10 +322,10 @@ private slots:
         {
             MainWindow w;
             w.session()->generateToy(sosrep::ToyKind::Rings, 321, 17);
-            QCOMPARE(saveProject(project, w.projectParts()), QString());
+            QCOMPARE(saveProject(project, w.projectFiles()->parts()), QString());
         }
         MainWindow w;
-        QCOMPARE(w.openProjectFile(project), QString());
+        QCOMPARE(w.projectFiles()->openProject(project), QString());
         QComboBox* kind = nullptr;
         for (QComboBox* b : w.findChildren<QComboBox*>()) {
             kind = b->findText(QStringLiteral("rings")) >= 0 ? b : kind;

@@ -6,6 +6,11 @@
 
 namespace sosrep::ui {
 
+bool purposeAndRuleAreAuto(const OptionValues& v)
+{
+    return v.has("purpose") && v.text("purpose") == "auto" && v.text("selection") == "auto";
+}
+
 bool purposeIsAuto(const FitSettings& s)
 {
     return s.values.has("purpose") && s.values.text("purpose") == "auto";

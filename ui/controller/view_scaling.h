@@ -13,6 +13,10 @@ namespace sosrep::ui {
 /// density, the Scores view for anomaly ranking).
 bool purposeIsAuto(const FitSettings& s);
 
+/// purpose=auto with selection=auto: the density view and the Scores view each get their
+/// purpose's rule (from one sweep).
+bool purposeAndRuleAreAuto(const OptionValues& v);
+
 /// The scaling a view's fit asks for (scalingOf): purpose=auto resolved to the view's task,
 /// "density" or "anomaly".
 ScalingKind viewScaling(const FitSettings& s, const char* task);

@@ -1,49 +1,54 @@
 // SPDX-License-Identifier: MIT
-// Exporting and copying plots and scores from the main window.
-#include "ui/main_window.h"
-#include "ui/plots/density_page.h"
+// Exporting and copying the current tab's plot and the rows' scores.
+#include "ui/exporter.h"
 
 #include "core/io/output_set.h"
 #include "core/io/table_text.h"
 #include "ui/controller/session.h"
 #include "ui/controller/threshold_controller.h"
 #include "ui/plots/compare_view.h"
+#include "ui/plots/density_page.h"
 #include "ui/plots/optimizer_view.h"
 #include "ui/plots/ratio_plot.h"
 #include "ui/plots/ratio_view.h"
 #include "ui/plots/score_plots.h"
 #include "ui/plots/trace_plot.h"
+#include "ui/project_files.h"
+#include "ui/scores_tab.h"
 
-#include <QApplication>
 #include <QClipboard>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFormLayout>
-#include <QItemSelectionModel>
-#include <QLabel>
+#include <QGuiApplication>
 #include <QSettings>
 #include <QSpinBox>
-#include <QStatusBar>
 #include <QTabWidget>
-#include <QTableView>
+
+#include <qcustomplot.h>
 
 namespace sosrep::ui {
 
-QWidget* MainWindow::currentPlot() const
+Exporter::Exporter(QWidget* window, const WindowViews& views, const WindowControllers& controllers)
+    : QObject(window), m_window(window), m_v(views), m_c(controllers)
 {
-    QWidget* page = m_tabs->currentWidget();
-    if (page == m_compare) {
-        return m_compare; // the maps, the read-outs and the bottom row, exported whole
+}
+
+QWidget* Exporter::currentPlot() const
+{
+    QWidget* page = m_v.tabs->currentWidget();
+    if (page == m_v.compare) {
+        return m_v.compare; // the maps, the read-outs and the bottom row, exported whole
     }
-    if (page == m_optimizer) {
-        return m_trace;
+    if (page == m_v.optimizer) {
+        return m_v.trace;
     }
-    if (page == m_densityPage) {
-        return m_densityPage->currentPlot();
+    if (page == m_v.densityPage) {
+        return m_v.densityPage->currentPlot();
     }
-    if (page == m_ratio) {
-        return m_ratio->plot(); // map, tuning surface and weights: one plot, exported whole
+    if (page == m_v.ratio) {
+        return m_v.ratio->plot(); // map, tuning surface and weights: one plot, exported whole
     }
     if (auto* plot = qobject_cast<QCustomPlot*>(page)) {
         return plot;
@@ -51,17 +56,12 @@ QWidget* MainWindow::currentPlot() const
     return page->findChild<ScorePlots*>();
 }
 
-QString MainWindow::staleText() const
+QString Exporter::exportRefusal(const QString& path) const
 {
-    return m_session->staleReason().isEmpty() ? QString() : m_staleBanner->text();
-}
-
-QString MainWindow::exportRefusal(const QString& path) const
-{
-    if (m_tabs->currentWidget() == m_ratio) {
+    if (m_v.tabs->currentWidget() == m_v.ratio) {
         return {}; // the Ratio view has its own samples and fit
     }
-    const QString reason = m_session->staleReason();
+    const QString reason = m_c.session->staleReason();
     if (!reason.isEmpty()) {
         return tr("%1: not exported: the results are stale (%2); press F5 to refit first")
             .arg(path, reason);
@@ -69,7 +69,7 @@ QString MainWindow::exportRefusal(const QString& path) const
     return {};
 }
 
-QString MainWindow::exportCurrentPlot(const QString& path, const ExportOptions& options)
+QString Exporter::exportCurrentPlot(const QString& path, const ExportOptions& options)
 {
     QWidget* plot = currentPlot();
     QString error = exportRefusal(path);
@@ -77,23 +77,17 @@ QString MainWindow::exportCurrentPlot(const QString& path, const ExportOptions& 
         error = plot ? exportPlot(plot, path, options)
                      : tr("%1: the Scores tab has no plot; use Export scores").arg(path);
     }
-    if (!error.isEmpty()) {
-        showError(error);
-    }
-    return error;
+    return error.isEmpty() ? error : refuse(error);
 }
 
-QString MainWindow::exportScores(const QString& path)
+QString Exporter::exportScores(const QString& path)
 {
-    const FitJobResult* r = m_session->result();
+    const FitJobResult* r = m_c.session->result();
     if (!r) {
-        const QString e = tr("%1: nothing to export yet: fit a model first").arg(path);
-        showError(e);
-        return e;
+        return refuse(tr("%1: nothing to export yet: fit a model first").arg(path));
     }
     if (const QString e = exportRefusal(path); !e.isEmpty()) {
-        showError(e);
-        return e;
+        return refuse(e);
     }
     if (!r->scoresReady()) {
         const QString e =
@@ -102,8 +96,7 @@ QString MainWindow::exportScores(const QString& path)
                      "view); export when the Scores view fills")
                       .arg(path)
                 : tr("%1: no row scores to export (the Scores view's stage failed)").arg(path);
-        showError(e);
-        return e;
+        return refuse(e);
     }
     // The same table, byte for byte, as `sosrep fit --scores-out` writes (with the purpose of
     // the Scores view's model: `sosrep fit --purpose anomaly` when the app tuned it for that).
@@ -113,10 +106,10 @@ QString MainWindow::exportScores(const QString& path)
         out.plan(file, "scores");
         // With the Scores view's outlier flags when they are computed (the same outlier column
         // as `sosrep fit --contamination`).
-        const std::optional<OutlierThreshold>& t = m_thresholds->threshold();
-        const Dataset& data = m_session->data().featureData();
+        const std::optional<OutlierThreshold>& t = m_c.thresholds->threshold();
+        const Dataset& data = m_c.session->data().featureData();
         out.stage(file, io::scoresText(file, r->rowLogDensity, r->scoresModel().kind(),
-                                       m_session->data().labels(),
+                                       m_c.session->data().labels(),
                                        t ? std::optional<double>(t->offset) : std::nullopt,
                                        data.rowNames, data.rowNameColumn));
         out.commit();
@@ -124,24 +117,24 @@ QString MainWindow::exportScores(const QString& path)
     } catch (const std::exception& ex) {
         const QString e =
             tr("%1: cannot write scores (%2)").arg(path, QString::fromStdString(ex.what()));
-        showError(e);
-        return e;
+        return refuse(e);
     }
 }
 
-void MainWindow::exportPlotInteractively()
+void Exporter::exportPlotInteractively()
 {
     QWidget* plot = currentPlot();
     if (!plot) {
         exportScoresInteractively();
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export plot"), lastFolder(), tr("PNG image (*.png);;PDF (*.pdf);;SVG (*.svg)"));
+    const QString path =
+        QFileDialog::getSaveFileName(m_window, tr("Export plot"), lastFolder(),
+                                     tr("PNG image (*.png);;PDF (*.pdf);;SVG (*.svg)"));
     if (path.isEmpty()) {
         return;
     }
-    QDialog dialog(this);
+    QDialog dialog(m_window);
     dialog.setWindowTitle(tr("Export size"));
     auto* form = new QFormLayout(&dialog);
     auto* width = new QSpinBox(&dialog);
@@ -167,40 +160,37 @@ void MainWindow::exportPlotInteractively()
     QSettings().setValue(QStringLiteral("export/dpi"), dpi->value());
     QSettings().setValue(QStringLiteral("files/lastFolder"), QFileInfo(path).absolutePath());
     if (exportCurrentPlot(path, {width->value(), height->value(), dpi->value()}).isEmpty()) {
-        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+        emit message(tr("Exported %1").arg(path), 5000);
     }
 }
 
-void MainWindow::exportScoresInteractively()
+void Exporter::exportScoresInteractively()
 {
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export scores"), lastFolder(), tr("CSV (*.csv)"));
+    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export scores"), lastFolder(),
+                                                      tr("CSV (*.csv)"));
     if (!path.isEmpty() && exportScores(path).isEmpty()) {
         QSettings().setValue(QStringLiteral("files/lastFolder"), QFileInfo(path).absolutePath());
-        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+        emit message(tr("Exported %1").arg(path), 5000);
     }
 }
 
-void MainWindow::copyCurrent()
+void Exporter::copyCurrent()
 {
-    const bool rowsSelected = m_tabs->currentWidget()->isAncestorOf(m_scoresView) &&
-                              m_scoresView->selectionModel()->hasSelection();
+    const bool rowsSelected =
+        m_v.tabs->currentWidget() == m_v.scores && !m_v.scores->selectedRows().isEmpty();
     if (QWidget* plot = currentPlot(); plot && !rowsSelected) {
         copyPlotToClipboard(plot);
-        statusBar()->showMessage(tr("Plot copied to the clipboard"), 3000);
+        emit message(tr("Plot copied to the clipboard"), 3000);
         return;
     }
     // Scores tab: the selected rows as tab-separated text.
-    QStringList lines;
-    const QModelIndexList rows = m_scoresView->selectionModel()->selectedRows();
-    for (const QModelIndex& r : rows) {
-        QStringList cells;
-        for (int c = 0; c < m_scoresView->model()->columnCount(); ++c) {
-            cells << m_scoresView->model()->index(r.row(), c).data().toString();
-        }
-        lines << cells.join(QLatin1Char('\t'));
-    }
-    QGuiApplication::clipboard()->setText(lines.join(QLatin1Char('\n')));
+    QGuiApplication::clipboard()->setText(m_v.scores->selectedRowsText());
+}
+
+QString Exporter::refuse(const QString& why)
+{
+    emit error(why);
+    return why;
 }
 
 } // namespace sosrep::ui

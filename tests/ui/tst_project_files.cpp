@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+// Tests of the window's files: projects saved and opened with every parameter, their names.
+#include "ui/controller/cluster_controller.h"
+#include "ui/controller/negativity_job.h"
+#include "ui/controller/ratio_controller.h"
+#include "ui/controller/session.h"
+#include "ui/controller/settings_history.h"
+#include "ui/controller/threshold_controller.h"
+#include "ui/exporter.h"
+#include "ui/main_window.h"
+#include "ui/panels/option_editor.h"
+#include "ui/plots/compare_view.h"
+#include "ui/plots/density_heatmap.h"
+#include "ui/plots/optimizer_view.h"
+#include "ui/plots/ratio_plot.h"
+#include "ui/plots/ratio_view.h"
+#include "ui/plots/trace_plot.h"
+#include "ui/project_file.h"
+#include "ui/project_files.h"
+#include "ui/scores_tab.h"
+
+#include "core/metrics/auc.h"
+#include "support/gui_fixtures.h"
+#include "support/shared_data.h"
+#include "support/temp_files.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QToolButton>
+#include <QUndoStack>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+using namespace sosrep::ui;
+
+class TstProjectFiles : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    QString writeFile(const char* name, const QByteArray& text)
+    {
+        return writeTempFile(m_dir, QString::fromLatin1(name), text);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        // Keep window state, recent files and folders out of the user's real settings.
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
+                           m_dir.filePath(QStringLiteral("settings")));
+        QCoreApplication::setOrganizationName(QStringLiteral("SosrepTests"));
+    }
+
+    void aProjectTypedWithItsShortSuffixIsNotSuffixedTwice()
+    {
+        // Regression (issue 50): "Save project as p1.sosrep" wrote p1.sosrep.sosrep.json.
+        QCOMPARE(projectPathFor(QStringLiteral("/d/p1.sosrep")),
+                 QStringLiteral("/d/p1.sosrep.json"));
+        QCOMPARE(projectPathFor(QStringLiteral("/d/p1")), QStringLiteral("/d/p1.sosrep.json"));
+        QCOMPARE(projectPathFor(QStringLiteral("/d/p1.sosrep.json")),
+                 QStringLiteral("/d/p1.sosrep.json"));
+        QCOMPARE(projectPathFor(QStringLiteral("/d/P1.JSON")), QStringLiteral("/d/P1.JSON"));
+        QCOMPARE(projectPathFor(QStringLiteral("/d/run.2")),
+                 QStringLiteral("/d/run.2.sosrep.json"));
+    }
+
+    void projectRoundTripsEveryParameter_data()
+    {
+        QTest::addColumn<QString>("estimator");
+        QTest::newRow("sosrep") << "sosrep";
+        QTest::newRow("kde") << "kde";
+    }
+
+    void projectRoundTripsEveryParameter()
+    {
+        QFETCH(QString, estimator);
+        const QString data = writeFile("project_data.csv", clusterCsv(120));
+        const QString project = m_dir.filePath(QStringLiteral("session.sosrep.json"));
+        sosrep::FitSettings s = sosrep::FitSettings::defaults(estimator.toStdString());
+        // Every option off its default.
+        s.values.set("kernel", "sdo");
+        s.values.set("length_scale", "0.123");
+        s.values.set("selection", "paper");
+        s.values.set("sdo_order", "3");
+        s.values.set("features", "777");
+        s.values.set("sdo_method", "exact");
+        s.values.set("seed", "18446744073709551557"); // needs all 64 bits
+        s.values.set("scale", "zscore");
+        s.values.set("grid", "9");
+        s.values.set("fd_estimator", "finite-difference");
+        s.values.set("fd_duplicates", "exclude");
+        s.values.set("purpose", "anomaly");
+        s.values.set("reach_neighbours", "9");
+        s.values.set("backend", "dense");
+        s.values.set("rank", "321");
+        if (estimator == QLatin1String("sosrep")) {
+            s.values.set("solver", "standard");
+            s.values.set("learning_rate", "0.0321");
+            s.values.set("iterations", "4321");
+            s.values.set("tolerance", "1e-7");
+        }
+        const QVector<ColumnRole> roles = {ColumnRole::Feature, ColumnRole::Ignore,
+                                           ColumnRole::Feature, ColumnRole::Label};
+        {
+            MainWindow w;
+            w.openFile(data);
+            w.session()->setSettings(s);
+            QVERIFY(w.session()->setColumnRoles(roles));
+            w.session()->setPlotColumns(1, 0);
+            SolverComparisonSettings runs = w.session()->solverComparison();
+            runs.learningRate = 0.0123;
+            runs.iterations = 1234;
+            w.session()->setSolverComparison(runs);
+            w.controllers().thresholds->setContamination(0.07);
+            QCOMPARE(saveProject(project, w.projectFiles()->parts()), QString());
+        }
+        MainWindow w2;
+        QCOMPARE(w2.projectFiles()->openProject(project), QString());
+        QVERIFY(w2.session()->settings() == s);
+        QVERIFY(w2.session()->settings().values.all() == s.values.all());
+        QCOMPARE(w2.session()->data().columnRoles(), roles);
+        QCOMPARE(w2.session()->data().plotX(), 1);
+        QCOMPARE(w2.session()->data().plotY(), 0);
+        QCOMPARE(w2.session()->solverComparison().learningRate, 0.0123);
+        QCOMPARE(w2.session()->solverComparison().iterations, 1234);
+        QCOMPARE(w2.controllers().thresholds->contamination(), 0.07);
+        auto* percent = w2.findChild<QDoubleSpinBox*>(QStringLiteral("contaminationPercent"));
+        QVERIFY(percent && percent->isEnabled());
+        QCOMPARE(percent->value(), 7.0); // the Scores view's box shows the project's share
+        QCOMPARE(w2.session()->data().dataSource(), QFileInfo(data).absoluteFilePath());
+        QCOMPARE(w2.session()->data().features().cols(), Eigen::Index(2));
+        QVERIFY(std::abs(w2.session()->data().features().col(0).mean()) < 1e-12); // z-scored
+
+        // The data changed since saving: the session opens, with a warning naming the file.
+        writeFile("project_data.csv", clusterCsv(130));
+        MainWindow w3;
+        QCOMPARE(w3.projectFiles()->openProject(project), QString());
+        QVERIFY(w3.lastError().contains(QStringLiteral("has changed since the project was saved")));
+        QCOMPARE(int(w3.session()->data().rawData().rows()), 130);
+
+        // A broken project changes nothing.
+        const QString broken =
+            writeFile("broken.sosrep.json", "{\"format\": \"sosrep-studio-project\", ");
+        QVERIFY(w3.projectFiles()->openProject(broken).contains(QStringLiteral("invalid JSON")));
+        QCOMPARE(int(w3.session()->data().rawData().rows()), 130);
+        // So does an outlier share out of (0, 0.5], named by its field.
+        {
+            QFile f(project);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QByteArray t = f.readAll();
+            QVERIFY(t.contains("\"contamination\": 0.07"));
+            t.replace("\"contamination\": 0.07", "\"contamination\": 0.7");
+            const QString bad = writeFile("bad_share.sosrep.json", t);
+            QVERIFY(
+                w3.projectFiles()->openProject(bad).contains(QStringLiteral("app.contamination")));
+            QCOMPARE(int(w3.session()->data().rawData().rows()), 130);
+        }
+        // So does an optimizer step out of the view's range, named by its field.
+        QFile saved(project);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QByteArray text = saved.readAll();
+        QVERIFY(text.contains("\"optimizer_step\": 0.0123"));
+        text.replace("\"optimizer_step\": 0.0123", "\"optimizer_step\": -1");
+        const QString badStep = writeFile("bad_step.sosrep.json", text);
+        QVERIFY(
+            w3.projectFiles()->openProject(badStep).contains(QStringLiteral("app.optimizer_step")));
+        QCOMPARE(int(w3.session()->data().rawData().rows()), 130);
+    }
+
+    void projectStoresToyGeneratorInsteadOfPath()
+    {
+        const QString project = m_dir.filePath(QStringLiteral("toy.sosrep.json"));
+        {
+            MainWindow w;
+            w.session()->generateToy(sosrep::ToyKind::Rings, 321, 9);
+            QCOMPARE(saveProject(project, w.projectFiles()->parts()), QString());
+        }
+        MainWindow w2;
+        QCOMPARE(w2.projectFiles()->openProject(project), QString());
+        QVERIFY(w2.session()->data().toyConfig().has_value());
+        QCOMPARE(w2.session()->data().toyConfig()->n, 321);
+        QCOMPARE(int(w2.session()->data().toyConfig()->seed), 9);
+        QCOMPARE(int(w2.session()->data().rawData().rows()), 321);
+    }
+};
+
+QTEST_MAIN(TstProjectFiles)
+#include "tst_project_files.moc"
