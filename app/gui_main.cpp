@@ -226,7 +226,7 @@ private:
                 QApplication::exit(kExitUsage);
                 return;
             }
-            const auto [top, right] = m_window.views().density->jointPoints();
+            const auto [top, right] = m_window.views().density->joint().points();
             if ((top > 0 && right > 0) ||
                 !m_window.controllers().marginals->unavailable().isEmpty()) {
                 finish();

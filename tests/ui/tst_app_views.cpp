@@ -6,7 +6,6 @@
 #include "support/gui_fixtures.h"
 #include "support/temp_files.h"
 #include "ui/controller/cluster_controller.h"
-#include "ui/controller/session.h"
 #include "ui/exporter.h"
 #include "ui/main_window.h"
 #include "ui/plots/compare_view.h"

@@ -27,27 +27,27 @@ private slots:
         c->generateToy(sosrep::ToyKind::TwoMoons, 300, 0);
         QVERIFY(fitAndWait(w.fits()));
         DensityHeatmap* map = w.views().density;
-        QVERIFY(!map->jointShown());
+        QVERIFY(!map->joint().shown());
         const int panelsBefore = map->axisRectCount();
         QSignalSpy ready(w.controllers().marginals, &MarginalController::ready);
         w.views().densityTab->setJoint(true);
-        QVERIFY(map->jointShown());
+        QVERIFY(map->joint().shown());
         QTRY_VERIFY_WITH_TIMEOUT(
             w.controllers().marginals->curve(0) && w.controllers().marginals->curve(1), 30000);
-        const auto [top, right] = map->jointPoints();
+        const auto [top, right] = map->joint().points();
         // The edges hold the controller's closed-form marginals, every point of them.
         QCOMPARE(top, w.controllers().marginals->curve(0)->spec.n);
         QCOMPARE(right, w.controllers().marginals->curve(1)->spec.n);
         QCOMPARE(map->axisRectCount(), panelsBefore + 2);
         // The edges follow the map's axes: a zoom of the map zooms them.
         map->xAxis->setRange(0.2, 0.5);
-        QCOMPARE(map->jointTop()->axis(QCPAxis::atBottom)->range(), QCPRange(0.2, 0.5));
+        QCOMPARE(map->joint().top()->axis(QCPAxis::atBottom)->range(), QCPRange(0.2, 0.5));
         // Per unit of the column (issue 50: "density of x" said no unit).
-        QCOMPARE(map->jointLabels().first, QStringLiteral("density per x"));
-        QCOMPARE(map->jointLabels().second, QStringLiteral("density per y"));
+        QCOMPARE(map->joint().labels().first, QStringLiteral("density per x"));
+        QCOMPARE(map->joint().labels().second, QStringLiteral("density per y"));
         // Off again: the map alone, as it was.
         w.views().densityTab->setJoint(false);
-        QVERIFY(!map->jointShown());
+        QVERIFY(!map->joint().shown());
         QCOMPARE(map->axisRectCount(), panelsBefore);
     }
 
@@ -60,10 +60,10 @@ private slots:
         QVERIFY(fitAndWait(w.fits()));
         w.views().densityTab->setJoint(true);
         DensityHeatmap* map = w.views().density;
-        QVERIFY(map->jointShown());
-        QCOMPARE(map->jointPoints(), std::make_pair(0, 0));
-        QCOMPARE(map->jointLabels().first, QStringLiteral("no closed-form marginal"));
-        QCOMPARE(map->jointLabels().second, QStringLiteral("no closed-form marginal"));
+        QVERIFY(map->joint().shown());
+        QCOMPARE(map->joint().points(), std::make_pair(0, 0));
+        QCOMPARE(map->joint().labels().first, QStringLiteral("no closed-form marginal"));
+        QCOMPARE(map->joint().labels().second, QStringLiteral("no closed-form marginal"));
     }
 };
 

@@ -2,6 +2,8 @@
 // The 2-D log-density map with contours, points and hover.
 #include "ui/plots/density_heatmap.h"
 
+#include "ui/plots/map_mass.h"
+
 #include "core/grid/contour.h"
 #include "ui/plots/fitted_title.h"
 #include "ui/plots/legend_placement.h"
@@ -52,6 +54,7 @@ DensityHeatmap::DensityHeatmap(QWidget* parent) : QCustomPlot(parent)
     m_map = new QCPColorMap(xAxis, yAxis);
     m_map->setInterpolate(true);
     m_scale = new QCPColorScale(this);
+    m_joint.emplace(this, m_scale);
     plotLayout()->addElement(1, 1, m_scale);
     m_scale->setType(QCPAxis::atRight);
     m_map->setColorScale(m_scale);
@@ -266,6 +269,20 @@ void DensityHeatmap::onHover(QMouseEvent* event)
     showHoverText(this, event, readoutAt(event->position()));
 }
 
+void DensityHeatmap::setJoint(bool on, const Edge& x, const Edge& y)
+{
+    if (!on) {
+        if (m_joint->shown()) {
+            m_joint->hide();
+            replot();
+        }
+        return;
+    }
+    m_joint->show(x, y);
+    replot();
+    applyAspect();
+}
+
 void DensityHeatmap::setPickMode(bool on)
 {
     setSelectionRectMode(on ? QCP::srmCustom : QCP::srmNone);
@@ -312,10 +329,7 @@ void DensityHeatmap::clearContent(const QString& message)
         c->setVisible(false);
         c->removeFromLegend();
     }
-    if (m_top) {
-        m_topCurve->data()->clear();
-        m_rightCurve->data()->clear();
-    }
+    m_joint->clearCurves();
     m_title->setFullText(message);
     showAxes(false); // no dummy 0-5 axes and colour scale before there is a map
     replot();
@@ -348,54 +362,6 @@ void DensityHeatmap::showContent(const Content& c)
     }
 }
 
-Matrix DensityHeatmap::cellLogAreas(const GridSpec& s) const
-{
-    // Under a rank scaling the grid's cells span unequal lengths of the data's columns: each
-    // cell's mass is its density (per data unit) times its area in data units. Empty: equal.
-    Matrix logArea;
-    const Scaler& sc = m_info.scaler;
-    if (!sc.isAffine() && sc.scale.size() > std::max(s.xColumn, s.yColumn)) {
-        logArea.resize(s.ny, s.nx);
-        for (int j = 0; j < s.ny; ++j) {
-            for (int i = 0; i < s.nx; ++i) {
-                logArea(j, i) =
-                    -sc.logDerivative(s.xColumn, s.x(i)) - sc.logDerivative(s.yColumn, s.y(j));
-            }
-        }
-    }
-    return logArea;
-}
-
-Matrix DensityHeatmap::massBelow(const DensityGrid& g) const
-{
-    // Each cell: the share of the grid's mass in cells less dense than it (seaborn's filled
-    // iso-proportion levels read the other way: 1 at the peak, 0 far out).
-    const Matrix logArea = cellLogAreas(g.spec);
-    const double top = g.logDensity.maxCoeff();
-    std::vector<std::pair<double, double>> cells; // (log density, mass)
-    cells.reserve(size_t(g.logDensity.size()));
-    double total = 0.0;
-    for (Eigen::Index k = 0; k < g.logDensity.size(); ++k) {
-        const double area = logArea.size() ? std::exp(logArea.data()[k]) : 1.0;
-        const double mass = std::isfinite(g.logDensity.data()[k])
-                                ? std::exp(g.logDensity.data()[k] - top) * area
-                                : 0.0;
-        cells.emplace_back(g.logDensity.data()[k], mass);
-        total += mass;
-    }
-    std::vector<size_t> order(cells.size());
-    std::iota(order.begin(), order.end(), size_t(0));
-    std::sort(order.begin(), order.end(),
-              [&cells](size_t a, size_t b) { return cells[a].first < cells[b].first; });
-    Matrix below(g.logDensity.rows(), g.logDensity.cols());
-    double running = 0.0;
-    for (size_t k = 0; k < order.size(); ++k) {
-        below.data()[order[k]] = total > 0.0 ? running / total : 0.0;
-        running += cells[order[k]].second;
-    }
-    return below;
-}
-
 void DensityHeatmap::showGrid(const Content& c)
 {
     const DensityGrid& g = *c.grid;
@@ -403,7 +369,7 @@ void DensityHeatmap::showGrid(const Content& c)
     // A normality score has no mass and no linear scale: it keeps its own colours.
     const MapScale scale = c.scoreLevels.empty() ? c.scale : MapScale::Log;
     const Matrix shown = scale == MapScale::Linear       ? Matrix(g.logDensity.array().exp())
-                         : scale == MapScale::Proportion ? massBelow(g)
+                         : scale == MapScale::Proportion ? massBelow(g, m_info.scaler)
                                                          : g.logDensity;
     m_map->data()->setSize(s.nx, s.ny);
     m_map->data()->setRange(QCPRange(s.x(0), s.x(s.nx - 1)), QCPRange(s.y(0), s.y(s.ny - 1)));
@@ -500,7 +466,7 @@ void DensityHeatmap::showContours(const Content& c)
         ys[size_t(j)] = s.y(j);
     }
     const bool score = c.scoreLevels.size() == 3;
-    const Matrix logArea = cellLogAreas(s);
+    const Matrix logArea = cellLogAreas(s, m_info.scaler);
     const std::vector<double> levels =
         score ? c.scoreLevels
               : highestDensityLevels(g.logDensity, {0.5, 0.8, 0.95},
@@ -538,7 +504,7 @@ void DensityHeatmap::setClasses(const std::vector<ClassContours>& classes)
     for (int j = 0; j < s.ny; ++j) {
         ys[size_t(j)] = s.y(j);
     }
-    const Matrix logArea = cellLogAreas(s);
+    const Matrix logArea = cellLogAreas(s, m_info.scaler);
     int shown = 0;
     for (const ClassContours& c : classes) {
         const DensityGrid& g = *c.grid;

@@ -2,6 +2,8 @@
 // The 2-D log-density map with contours, points and hover.
 #pragma once
 
+#include "ui/plots/joint_edges.h"
+
 #include "core/data/scaler.h"
 #include "core/grid/density_grid.h"
 
@@ -109,23 +111,10 @@ public:
     void setEqualAspect(bool on);
 
     /// A joint plot (seaborn's jointplot): the map with the 1-D marginal densities of its two
-    /// columns on its top and right edges, sharing the map's axes. `x` and `y` are the curves
-    /// (scaled coordinates on the key, density per unit of the column on the value) or, when
-    /// empty, `why` is said on that edge. Off: the map alone.
-    struct Edge
-    {
-        QVector<double> key;   // the column's scaled values
-        QVector<double> value; // the marginal density per unit of the column
-        QString why;           // why there is none (no closed form...), when key is empty
-        QString name;          // the value axis's label ("density of x")
-    };
+    /// columns on its top and right edges, sharing the map's axes. Off: the map alone.
+    using Edge = JointEdges::Edge;
     void setJoint(bool on, const Edge& x = {}, const Edge& y = {});
-    bool jointShown() const { return m_top != nullptr; }
-    /// The edges' curves (for tests): the top's and the right's point counts.
-    std::pair<int, int> jointPoints() const;
-    /// The edges' value-axis labels (top, right), and the edges themselves (for tests).
-    std::pair<QString, QString> jointLabels() const;
-    QCPAxisRect* jointTop() const { return m_top; }
+    const JointEdges& joint() const { return *m_joint; }
     /// Tick count of both axes (narrow maps use fewer).
     void setTickCount(int count);
     /// Back to the whole map after a zoom or a drag (View ▸ Reset zoom, Home, double-click).
@@ -155,10 +144,6 @@ private:
     /// The parts of showContent: the colour map and its scale, the rows (normal, fitted or
     /// not, anomalies), the three contour levels.
     void showGrid(const Content& c);
-    /// Each cell's log area in the data's units (empty: equal cells), for masses on the grid.
-    Matrix cellLogAreas(const GridSpec& spec) const;
-    /// Each cell's share of the grid's mass in cells less dense than it.
-    Matrix massBelow(const DensityGrid& grid) const;
     void showPoints(const Content& c);
     void showContours(const Content& c);
     void onHover(QMouseEvent* event);
@@ -175,15 +160,10 @@ private:
     bool m_selectingRows = false; // the current drag selects rows (shift held)
     int m_tickCount = 5;
     QCPColorScale* m_scale = nullptr;
-    QVector<QCPCurve*> m_classCurves; // one per hue class, made on first use
-    GridSpec m_shownSpec;             // the grid the map shows
-    QCPAxisRect* m_top = nullptr;     // joint plot: the x column's marginal above the map
-    QCPAxisRect* m_right = nullptr;   // and the y column's beside it
-    QCPGraph* m_topCurve = nullptr;
-    QCPGraph* m_rightCurve = nullptr;
-    void buildJoint();
-    void removeJoint();
-    bool m_mainContours = true; // what the content asked for the map's own contours
+    QVector<QCPCurve*> m_classCurves;  // one per hue class, made on first use
+    GridSpec m_shownSpec;              // the grid the map shows
+    std::optional<JointEdges> m_joint; // the joint plot's edges (made with the colour scale)
+    bool m_mainContours = true;        // what the content asked for the map's own contours
     MapScale m_shownScale = MapScale::Log;
     QString m_colormap = QStringLiteral("viridis"); // the colour map's name (colormap())
     bool m_scaleShown = true;                       // false: its room is kept, nothing drawn
