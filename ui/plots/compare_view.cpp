@@ -353,6 +353,15 @@ void CompareView::showResult(const FitJobResult& r, const Matrix& features,
         m_normFirst.logDensity = normalizeOnGrid(r.grid.logDensity, area);
         m_normSecond.logDensity = normalizeOnGrid(r.comparisonGrid.logDensity, area);
     }
+    showDensities(r, features, labels, names, normalized);
+}
+
+void CompareView::showDensities(const FitJobResult& r, const Matrix& features,
+                                const std::optional<Eigen::VectorXi>& labels,
+                                const QStringList& names, bool normalized)
+{
+    const QString first = estimatorTitle(r.model());
+    const QString second = estimatorTitle(*r.comparison);
     m_difference = m_normFirst;
     m_difference.logDensity = m_normFirst.logDensity - m_normSecond.logDensity;
 

@@ -50,6 +50,11 @@ public:
     int scatterPoints() const;
 
 private:
+    /// The two models' maps on one colour scale and their log ratio (both on the grid's
+    /// normalization unless `normalized`: two true densities).
+    void showDensities(const FitJobResult& r, const Matrix& features,
+                       const std::optional<Eigen::VectorXi>& labels, const QStringList& names,
+                       bool normalized);
     /// The pieces of the constructor: the three maps and the read-outs in one grid; panels (b)
     /// log densities by cluster and (a) kernel-value histograms; (c) the two models' per-row
     /// scores against each other; each panel's legend.
