@@ -7,7 +7,7 @@
 set -euo pipefail
 packages=(build-essential cmake pkg-config qt6-base-dev qt6-svg-dev libqcustomplot-dev
           libqcustomplot2.1-qt6 libeigen3-dev zlib1g-dev nlohmann-json3-dev libgl-dev xvfb xauth
-          locales
+          locales universal-ctags
           python3 python3-dev pybind11-dev python3-numpy python3-sklearn python3-pytest
           python3-dask python3-distributed python3-pandas python3-matplotlib
           python3-pip python3-setuptools python3-wheel python3-sphinx)
