@@ -36,12 +36,7 @@ class TstAppViews : public QObject
     Q_OBJECT
 
 private:
-    QTemporaryDir m_dir;
-
-    QString writeFile(const QString& name, const QByteArray& text)
-    {
-        return writeTempFile(m_dir, name, text);
-    }
+    ScratchDir m_dir;
 
     /// Three feature columns and a 0/1 label (every 25th row an anomaly).
     /// A left-button drag through `points` (press at the first, release at the last), sent as
@@ -77,7 +72,7 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         auto* c = w.session();
-        w.openFile(writeFile(QStringLiteral("a.csv"), clusterCsv(300)));
+        w.openFile(m_dir.write(QStringLiteral("a.csv"), clusterCsv(300)));
         QVERIFY(fitAndWait(w.fits()));
         QCOMPARE(scoreRows(w), 300);
         QVERIFY(!w.views().trace->runs().isEmpty());
@@ -85,7 +80,7 @@ private slots:
         QVERIFY(w.views().compare->scatterPoints() > 0);
 
         // B has other rows: nothing of A may stay on any view.
-        w.openFile(writeFile(QStringLiteral("b.csv"), clusterCsv(120, 5.0)));
+        w.openFile(m_dir.write(QStringLiteral("b.csv"), clusterCsv(120, 5.0)));
         QCOMPARE(int(c->data().rawData().rows()), 120);
         QCOMPARE(scoreRows(w), 0);
         QVERIFY(w.views().trace->runs().isEmpty());
@@ -102,7 +97,7 @@ private slots:
     {
         MainWindow w;
         auto* c = w.session();
-        w.openFile(writeFile(QStringLiteral("s.csv"), clusterCsv(300)));
+        w.openFile(m_dir.write(QStringLiteral("s.csv"), clusterCsv(300)));
         QVERIFY(fitAndWait(w.fits()));
         QVERIFY(w.status()->staleText().isEmpty());
         QVERIFY(c->setOption("seed", "7"));
@@ -137,7 +132,7 @@ private slots:
         w.resize(1280, 720);
         w.show();
         auto* c = w.session();
-        w.openFile(writeFile(QStringLiteral("fd.csv"), clusterCsv(300)));
+        w.openFile(m_dir.write(QStringLiteral("fd.csv"), clusterCsv(300)));
         QVERIFY(fitAndWait(w.fits()));
         w.views().tabs->setCurrentWidget(w.views().fd);
         QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -172,7 +167,7 @@ private slots:
     {
         MainWindow w;
         auto* c = w.session();
-        w.openFile(writeFile(QStringLiteral("sp.csv"), clusterCsv(300)));
+        w.openFile(m_dir.write(QStringLiteral("sp.csv"), clusterCsv(300)));
         QVERIFY(c->setOption("selection", "above-spacing"));
         QVERIFY(fitAndWait(w.fits()));
         QVERIFY(w.views().fd->shadesExcluded());
@@ -186,7 +181,7 @@ private slots:
     {
         MainWindow w;
         auto* c = w.session();
-        w.openFile(writeFile(QStringLiteral("xy.csv"), clusterCsv(300)));
+        w.openFile(m_dir.write(QStringLiteral("xy.csv"), clusterCsv(300)));
         QVERIFY(fitAndWait(w.fits()));
         const double seconds = c->result()->seconds;
         QSignalSpy fits(c, &Session::fitFinished);
@@ -251,7 +246,7 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         w.show();
-        w.openFile(writeFile(QStringLiteral("cmp.csv"), clusterCsv(300)));
+        w.openFile(m_dir.write(QStringLiteral("cmp.csv"), clusterCsv(300)));
         QSignalSpy clusters(w.controllers().clusters, &ClusterController::ready);
         QVERIFY(fitAndWait(w.fits()));
         QVERIFY(clusters.wait(30000));
@@ -460,7 +455,7 @@ private slots:
         w.resize(1280, 720);
         w.show();
         auto* c = w.session();
-        w.openFile(writeFile(QStringLiteral("units.csv"), csv));
+        w.openFile(m_dir.write(QStringLiteral("units.csv"), csv));
         QVERIFY(fitAndWait(w.fits()));
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         DensityHeatmap* map = w.views().density;
@@ -604,7 +599,7 @@ private slots:
     {
         MainWindow w;
         auto* c = w.session();
-        w.openFile(writeFile(QStringLiteral("sub.csv"), clusterCsv(400)));
+        w.openFile(m_dir.write(QStringLiteral("sub.csv"), clusterCsv(400)));
         c->setOption("max_fit_rows", std::to_string(150));
         QVERIFY(fitAndWait(w.fits()));
         QAbstractItemModel* m = w.findChild<QTableView*>(QStringLiteral("scoresTable"))->model();
@@ -652,7 +647,7 @@ private slots:
         auto* c = w.session();
         QCOMPARE(c->settings().values.integer("max_fit_rows"), Session::kAppMaxFitRows);
         QCOMPARE(c->settings().values.integer("max_fit_rows"), 10000);
-        w.openFile(writeFile(QStringLiteral("cap.csv"), clusterCsv(400)));
+        w.openFile(m_dir.write(QStringLiteral("cap.csv"), clusterCsv(400)));
         QVERIFY(c->setOption("max_fit_rows", "120"));
         QCOMPARE(c->settings().values.integer("max_fit_rows"), 120);
         QVERIFY(fitAndWait(w.fits()));

@@ -43,20 +43,12 @@ class TstMainWindow : public QObject
     Q_OBJECT
 
 private:
-    QTemporaryDir m_dir;
-
-    QString writeFile(const char* name, const QByteArray& text)
-    {
-        return writeTempFile(m_dir, QString::fromLatin1(name), text);
-    }
+    ScratchDir m_dir;
 
 private slots:
     void initTestCase()
     {
-        // Keep window state, recent files and folders out of the user's real settings.
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
-                           m_dir.filePath(QStringLiteral("settings")));
-        QCoreApplication::setOrganizationName(QStringLiteral("SosrepTests"));
+        m_dir.isolateSettings(); // not the user's own window state and recent files
     }
 
     void exportedFilesExistAndParse()
@@ -115,7 +107,7 @@ private slots:
     {
         MainWindow w;
         auto* c = w.session();
-        w.openFile(writeFile("clusters.csv", clusterCsv(300)));
+        w.openFile(m_dir.write("clusters.csv", clusterCsv(300)));
         QCOMPARE(int(c->data().rawData().rows()), 300);
         QCOMPARE(c->data().featureNames(),
                  (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}));
@@ -310,10 +302,10 @@ private slots:
     {
         // Regression (issue 50): "1 rows loaded".
         MainWindow w;
-        w.openFile(writeFile("one.csv", "a,b\n1,2\n"));
+        w.openFile(m_dir.write("one.csv", "a,b\n1,2\n"));
         QVERIFY2(w.views().density->title().contains(QStringLiteral("1 row loaded")),
                  qPrintable(w.views().density->title()));
-        w.openFile(writeFile("two.csv", "a,b\n1,2\n3,5\n"));
+        w.openFile(m_dir.write("two.csv", "a,b\n1,2\n3,5\n"));
         QVERIFY(w.views().density->title().contains(QStringLiteral("2 rows loaded")));
     }
 
@@ -321,10 +313,10 @@ private slots:
     {
         MainWindow w;
         auto* c = w.session();
-        w.openFile(writeFile("good.csv", clusterCsv(50)));
+        w.openFile(m_dir.write("good.csv", clusterCsv(50)));
         QCOMPARE(int(c->data().rawData().rows()), 50);
         QSignalSpy errors(c, &Session::errorOccurred);
-        const QString bad = writeFile("bad.csv", "a,b\n1,2\n3,oops\n");
+        const QString bad = m_dir.write("bad.csv", "a,b\n1,2\n3,oops\n");
         w.openFile(bad);
         QCOMPARE(errors.count(), 1);
         QCOMPARE(w.lastError(), bad + QStringLiteral(":3:2: not a number: 'oops' in column 'b'"));
@@ -336,7 +328,7 @@ private slots:
     {
         MainWindow w;
         auto* c = w.session();
-        w.openFile(writeFile("roles.csv", clusterCsv(40)));
+        w.openFile(m_dir.write("roles.csv", clusterCsv(40)));
         const QVector<ColumnRole> before = c->data().columnRoles();
         QSignalSpy errors(c, &Session::errorOccurred);
         // Column c holds 0..10: not a 0/1 label.

@@ -43,20 +43,12 @@ class TstProjectFiles : public QObject
     Q_OBJECT
 
 private:
-    QTemporaryDir m_dir;
-
-    QString writeFile(const char* name, const QByteArray& text)
-    {
-        return writeTempFile(m_dir, QString::fromLatin1(name), text);
-    }
+    ScratchDir m_dir;
 
 private slots:
     void initTestCase()
     {
-        // Keep window state, recent files and folders out of the user's real settings.
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
-                           m_dir.filePath(QStringLiteral("settings")));
-        QCoreApplication::setOrganizationName(QStringLiteral("SosrepTests"));
+        m_dir.isolateSettings(); // not the user's own window state and recent files
     }
 
     void aProjectTypedWithItsShortSuffixIsNotSuffixedTwice()
@@ -82,7 +74,7 @@ private slots:
     void projectRoundTripsEveryParameter()
     {
         QFETCH(QString, estimator);
-        const QString data = writeFile("project_data.csv", clusterCsv(120));
+        const QString data = m_dir.write("project_data.csv", clusterCsv(120));
         const QString project = m_dir.filePath(QStringLiteral("session.sosrep.json"));
         sosrep::FitSettings s = sosrep::FitSettings::defaults(estimator.toStdString());
         // Every option off its default.
@@ -140,7 +132,7 @@ private slots:
         QVERIFY(std::abs(w2.session()->data().features().col(0).mean()) < 1e-12); // z-scored
 
         // The data changed since saving: the session opens, with a warning naming the file.
-        writeFile("project_data.csv", clusterCsv(130));
+        m_dir.write("project_data.csv", clusterCsv(130));
         MainWindow w3;
         QCOMPARE(w3.projectFiles()->openProject(project), QString());
         QVERIFY(w3.lastError().contains(QStringLiteral("has changed since the project was saved")));
@@ -148,7 +140,7 @@ private slots:
 
         // A broken project changes nothing.
         const QString broken =
-            writeFile("broken.sosrep.json", "{\"format\": \"sosrep-studio-project\", ");
+            m_dir.write("broken.sosrep.json", "{\"format\": \"sosrep-studio-project\", ");
         QVERIFY(w3.projectFiles()->openProject(broken).contains(QStringLiteral("invalid JSON")));
         QCOMPARE(int(w3.session()->data().rawData().rows()), 130);
         // So does an outlier share out of (0, 0.5], named by its field.
@@ -158,7 +150,7 @@ private slots:
             QByteArray t = f.readAll();
             QVERIFY(t.contains("\"contamination\": 0.07"));
             t.replace("\"contamination\": 0.07", "\"contamination\": 0.7");
-            const QString bad = writeFile("bad_share.sosrep.json", t);
+            const QString bad = m_dir.write("bad_share.sosrep.json", t);
             QVERIFY(
                 w3.projectFiles()->openProject(bad).contains(QStringLiteral("app.contamination")));
             QCOMPARE(int(w3.session()->data().rawData().rows()), 130);
@@ -169,7 +161,7 @@ private slots:
         QByteArray text = saved.readAll();
         QVERIFY(text.contains("\"optimizer_step\": 0.0123"));
         text.replace("\"optimizer_step\": 0.0123", "\"optimizer_step\": -1");
-        const QString badStep = writeFile("bad_step.sosrep.json", text);
+        const QString badStep = m_dir.write("bad_step.sosrep.json", text);
         QVERIFY(
             w3.projectFiles()->openProject(badStep).contains(QStringLiteral("app.optimizer_step")));
         QCOMPARE(int(w3.session()->data().rawData().rows()), 130);

@@ -20,19 +20,12 @@ class TstTrustViews : public QObject
     Q_OBJECT
 
 private:
-    QTemporaryDir m_dir;
-
-    QString writeFile(const char* name, const QByteArray& text)
-    {
-        return writeTempFile(m_dir, QString::fromLatin1(name), text);
-    }
+    ScratchDir m_dir;
 
 private slots:
     void initTestCase()
     {
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
-                           m_dir.filePath(QStringLiteral("settings")));
-        QCoreApplication::setOrganizationName(QStringLiteral("SosrepTests"));
+        m_dir.isolateSettings(); // not the user's own window state and recent files
     }
 
     // Issue 33: a degenerate fit is kept with a warning in the banner above the views (the
@@ -65,7 +58,7 @@ private slots:
         w.resize(1200, 800);
         w.show();
         auto* c = w.session();
-        w.openFile(writeFile("clusters.csv", clusterCsv(200)));
+        w.openFile(m_dir.write("clusters.csv", clusterCsv(200)));
         auto* banner = w.findChild<QLabel*>(QStringLiteral("warningBanner"));
         QVERIFY(banner);
         sosrep::FitSettings s = sosrep::FitSettings::defaults(estimator.toStdString());
@@ -91,7 +84,7 @@ private slots:
     {
         MainWindow w;
         auto* c = w.session();
-        w.openFile(writeFile("clusters.csv", clusterCsv(200)));
+        w.openFile(m_dir.write("clusters.csv", clusterCsv(200)));
         sosrep::FitSettings s = sosrep::FitSettings::defaults("kde");
         s.values.setReal("length_scale", 0.1);
         c->setSettings(s);
