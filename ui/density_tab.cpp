@@ -4,6 +4,7 @@
 #include "ui/density_tab.h"
 
 #include "core/estimators/registry.h"
+#include "core/grid/density_grid.h"
 #include "core/kernels/kernel_operator.h"
 #include "ui/controller/density_units.h"
 #include "ui/controller/hue_controller.h"
@@ -424,6 +425,10 @@ void DensityTab::showMaps()
         c.xLabel = names.value(r->grid.spec.xColumn);
         c.yLabel = names.value(r->grid.spec.yColumn);
         c.scale = m_mapScale;
+        // The hover reads the model at the pointer, not the nearest grid node's value.
+        c.modelValue = [model = r->fit.model, spec = r->grid.spec](double x, double y) {
+            return sliceLogValue(*model, spec, x, y);
+        };
         m_page->map()->showContent(c);
         showHue(); // a hue's classes of this result, once fitted
         showJointEdges();

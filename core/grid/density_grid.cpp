@@ -244,6 +244,14 @@ DensityGrid evaluateGrid(const FittedModel& fitted, const GridSpec& spec,
     return evaluateGridPointwise(model, spec, progress);
 }
 
+double sliceLogValue(const FittedModel& model, const GridSpec& spec, double x, double y)
+{
+    Matrix point = spec.fixedValues.transpose();
+    point(0, spec.xColumn) = x;
+    point(0, spec.yColumn) = y;
+    return model.logValues(point).values(0);
+}
+
 DensityGrid evaluateGridPointwise(const FittedModel& model, const GridSpec& spec,
                                   const ProgressFn& progress)
 {

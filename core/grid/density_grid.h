@@ -53,6 +53,10 @@ DensityGrid evaluateGrid(const FittedModel& model, const GridSpec& spec,
 DensityGrid evaluateGridPointwise(const FittedModel& model, const GridSpec& spec,
                                   const ProgressFn& progress = {});
 
+/// The model's log value at one point (x, y) of the grid's slice (the other columns held at the
+/// spec's fixed values), in the units evaluateGrid gives: what a grid cell approximates there.
+double sliceLogValue(const FittedModel& model, const GridSpec& spec, double x, double y);
+
 /// log-density thresholds t_k such that the cells with log p >= t_k hold `masses[k]` of the
 /// grid-normalized mass (highest-density regions; seaborn's "iso-proportion" levels). Cells are
 /// of equal area, or of area exp(logCellArea) in the density's units (a grid drawn in rank

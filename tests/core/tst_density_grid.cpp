@@ -395,6 +395,26 @@ private slots:
         QVERIFY(cancelled.cancelled);
         QCOMPARE(calls, 1);
     }
+
+    // What the app's hover reads (issue 50): the model at the pointer, off the grid's nodes
+    // too, and at a node the value the grid has there.
+    void sliceLogValue_isTheModelAtThePointOfTheSlice()
+    {
+        std::srand(11);
+        const Matrix x = Matrix::Random(60, 3);
+        for (const char* name : {"kde", "sosrep", "iforest"}) {
+            const auto model = fitAt(name, x, 0.5);
+            const GridSpec g = gridAroundData(x, 2, 0, 12);
+            const DensityGrid grid = evaluateGridPointwise(*model, g);
+            QVERIFY(std::abs(sliceLogValue(*model, g, g.x(3), g.y(7)) - grid.logDensity(7, 3)) <
+                    1e-12);
+            const double px = 0.5 * (g.x(3) + g.x(4));
+            const double py = 0.3 * g.y(7) + 0.7 * g.y(8);
+            Matrix p(1, 3);
+            p << py, g.fixedValues(1), px; // x column 2, y column 0
+            QCOMPARE(sliceLogValue(*model, g, px, py), model->logValues(p).values(0));
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TstDensityGrid)

@@ -2,6 +2,7 @@
 // What the views say (issue 38): the FD tab for a detector before its fit, the compare
 // colour bar's caption whole, the hover's value under the pointer, the FD title's one bold
 // line, Generate's note on a reset length scale, and the generator after a project.
+#include "core/grid/density_grid.h"
 #include "ui/controller/session.h"
 #include "ui/controller/threshold_controller.h"
 #include "ui/main_window.h"
@@ -21,6 +22,7 @@
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QToolTip>
 #include <QtTest>
 
 using namespace sosrep::ui;
@@ -338,6 +340,53 @@ private slots:
         }
         QVERIFY2(spins.contains(QStringLiteral("n=321")), qPrintable(spins.join(',')));
         QVERIFY2(spins.contains(QStringLiteral("seed=17")), qPrintable(spins.join(',')));
+    }
+
+    // Issue 50: the hover read-out vanished after 0.8 s, replaced by the map's static tooltip,
+    // and gave the nearest grid node's value (-8.906 where the model says -8.987).
+    void theMapsReadoutStaysAtRestAndIsTheModelsValue()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QFile::remove(m_dir.filePath(QStringLiteral("hover.csv")));
+        QFile f(m_dir.filePath(QStringLiteral("hover.csv")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(clusterCsv(200));
+        f.close();
+        QVERIFY(w.openFile(f.fileName()));
+        QVERIFY(fitAndWait(w.fits()));
+        DensityHeatmap* map = w.views().density;
+        map->replot();
+        const FitJobResult* r = w.session()->result();
+        // A point between grid nodes, away from the rows.
+        const sosrep::GridSpec& g = r->grid.spec;
+        const double x = 0.5 * (g.x(5) + g.x(6));
+        const double y = 0.5 * (g.y(50) + g.y(51));
+        const QPoint at(int(map->xAxis->coordToPixel(x)), int(map->yAxis->coordToPixel(y)));
+        const double px = map->xAxis->pixelToCoord(at.x());
+        const double py = map->yAxis->pixelToCoord(at.y());
+        const QString readout = map->readoutAt(at);
+        const double exact = sosrep::sliceLogValue(*r->fit.model, g, px, py);
+        QVERIFY2(readout.contains(QStringLiteral("= %1 (the model here)").arg(exact, 0, 'g', 5)),
+                 qPrintable(readout + QStringLiteral(" / ") + QString::number(exact)));
+        // At rest Qt asks for the tooltip: the read-out is what it shows.
+        QHelpEvent rest(QEvent::ToolTip, at, map->mapToGlobal(at));
+        QApplication::sendEvent(map, &rest);
+        QCOMPARE(QToolTip::text(), readout);
+        // Off the map, the hint.
+        const QPoint off(2, 2);
+        QHelpEvent outside(QEvent::ToolTip, off, map->mapToGlobal(off));
+        QApplication::sendEvent(map, &outside);
+        QVERIFY(QToolTip::text().startsWith(QStringLiteral("Shift-drag to select rows")));
+        // A map normalized on its grid says the value is the cell's.
+        DensityHeatmap* first = w.views().compare->firstView();
+        w.views().tabs->setCurrentWidget(w.views().compare);
+        first->replot();
+        const QPoint centre = first->axisRect()->rect().center();
+        QVERIFY2(first->readoutAt(centre).contains(QStringLiteral("(grid cell)")),
+                 qPrintable(first->readoutAt(centre)));
     }
 };
 

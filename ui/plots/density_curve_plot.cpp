@@ -96,7 +96,7 @@ DensityCurvePlot::DensityCurvePlot(QWidget* parent) : QCustomPlot(parent)
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     applyPlotStyle(this);
     connect(this, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
-        showHoverText(this, event, readoutAt(event->position()));
+        showHoverText(this, event->globalPosition().toPoint(), readoutAt(event->position()));
     });
 }
 

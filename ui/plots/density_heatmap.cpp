@@ -122,7 +122,6 @@ DensityHeatmap::DensityHeatmap(QWidget* parent) : QCustomPlot(parent)
     m_highlight->removeFromLegend();
     setMouseTracking(true);
     connect(this, &QCustomPlot::mouseMove, this, &DensityHeatmap::onHover);
-    setToolTip(QStringLiteral("Shift-drag to select rows (shown in the Scores table)"));
     applyPlotStyle(this);
 }
 
@@ -232,13 +231,9 @@ QString DensityHeatmap::readoutAt(const QPointF& pixel) const
     const int row = rowNear(pixel);
     const double x = xAxis->pixelToCoord(pixel.x());
     const double y = yAxis->pixelToCoord(pixel.y());
-    // The map's value under the pointer (the log density, or what the colour bar names): the
-    // hover read only a near row's anomaly score (a rank under the anomaly purpose), not what
-    // the colours show there.
-    const double v = m_map->data()->data(x, y);
-    const QString mapLine =
-        std::isfinite(v) ? QStringLiteral("%1 = %2").arg(m_scale->axis()->label()).arg(v, 0, 'g', 5)
-                         : QString();
+    // The value under the pointer in the colour bar's units: the model's own there when it is
+    // known (a grid cell's value is its centre's, up to half a cell away), else the cell's.
+    const QString mapLine = valueLineAt(x, y);
     QStringList lines;
     if (row >= 0) {
         lines << QStringLiteral("row %1").arg(row);
@@ -264,9 +259,43 @@ QString DensityHeatmap::readoutAt(const QPointF& pixel) const
     return lines.join(QLatin1Char('\n'));
 }
 
+QString DensityHeatmap::valueLineAt(double x, double y) const
+{
+    const double cell = m_map->data()->data(x, y);
+    const QString label = m_scale->axis()->label();
+    if (m_modelValue && m_shownScale != MapScale::Proportion) {
+        try {
+            const double v = m_modelValue(x, y);
+            const double shown = m_shownScale == MapScale::Linear ? std::exp(v) : v;
+            if (std::isfinite(shown)) {
+                return tr("%1 = %2 (the model here)").arg(label).arg(shown, 0, 'g', 5);
+            }
+        } catch (const std::exception&) {
+            // the grid's value below
+        }
+    }
+    return std::isfinite(cell) ? tr("%1 = %2 (grid cell)").arg(label).arg(cell, 0, 'g', 5)
+                               : QString();
+}
+
 void DensityHeatmap::onHover(QMouseEvent* event)
 {
-    showHoverText(this, event, readoutAt(event->position()));
+    showHoverText(this, event->globalPosition().toPoint(), readoutAt(event->position()));
+}
+
+bool DensityHeatmap::event(QEvent* event)
+{
+    if (event->type() != QEvent::ToolTip) {
+        return QCustomPlot::event(event);
+    }
+    // Qt asks for the tooltip when the pointer rests: the read-out stays (it was replaced by a
+    // static hint after 0.8 s; issue 50), and off the map the hint is what there is to say.
+    const auto* help = static_cast<QHelpEvent*>(event);
+    const QString readout = readoutAt(help->pos());
+    showHoverText(this, help->globalPos(),
+                  readout.isEmpty() ? tr("Shift-drag to select rows (shown in the Scores table)")
+                                    : readout);
+    return true;
 }
 
 void DensityHeatmap::setJoint(bool on, const Edge& x, const Edge& y)
@@ -349,6 +378,7 @@ void DensityHeatmap::showContent(const Content& c)
     yAxis->setRange(s.yMin, s.yMax);
     m_box = QRectF(s.xMin, s.yMin, s.xMax - s.xMin, s.yMax - s.yMin);
     m_points = c.points;
+    m_modelValue = c.modelValue;
     m_xColumn = s.xColumn;
     m_yColumn = s.yColumn;
     applyTickers();

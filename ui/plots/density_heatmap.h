@@ -9,6 +9,7 @@
 
 #include <qcustomplot.h>
 
+#include <functional>
 #include <optional>
 
 namespace sosrep::ui {
@@ -57,6 +58,10 @@ public:
         std::vector<double> scoreLevels;
         /// The colouring; a normality score (scoreLevels) is always drawn as it is.
         MapScale scale = MapScale::Log;
+        /// The model's value at a point of the map (scaled coordinates), in the grid's log
+        /// units (sliceLogValue), for the hover's read-out; unset (a map normalized on its
+        /// grid, a difference), the read-out gives the grid cell's value and says so.
+        std::function<double(double x, double y)> modelValue;
     };
     void showContent(const Content& content);
 
@@ -127,6 +132,8 @@ public:
     void placeColorScaleBelow(bool shown);
 
 protected:
+    /// A pointer at rest: the read-out stays (the widget's own tooltip would replace it).
+    bool event(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
@@ -147,6 +154,8 @@ private:
     void showPoints(const Content& c);
     void showContours(const Content& c);
     void onHover(QMouseEvent* event);
+    /// The read-out's value line at (x, y): the model's value, or the grid cell's, named so.
+    QString valueLineAt(double x, double y) const;
     int rowNear(const QPointF& pixel) const;
 
     QCPColorMap* m_map = nullptr;
@@ -156,6 +165,7 @@ private:
     int m_xColumn = 0; // the plotted columns
     int m_yColumn = 1;
     RowInfo m_info;
+    std::function<double(double, double)> m_modelValue; // Content::modelValue
     QCPGraph* m_highlight = nullptr;
     bool m_selectingRows = false; // the current drag selects rows (shift held)
     int m_tickCount = 5;

@@ -62,7 +62,6 @@ FdPlot::FdPlot(QWidget* parent) : QCustomPlot(parent)
     m_curve->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssCircle, colors::natural(), Qt::white, 7));
     m_curve->setName(QStringLiteral("J(ℓ) on the validation rows"));
-    setToolTip(QStringLiteral("Click a point to refit there; the sweep stays for comparison"));
     m_selected = addMarkers(
         this, QCPScatterStyle(QCPScatterStyle::ssStar, QPen(colors::standard(), 2), QBrush(), 16),
         QStringLiteral("selected"));
@@ -355,7 +354,23 @@ QString FdPlot::readoutAt(const QPointF& pos) const
 
 void FdPlot::onHover(QMouseEvent* event)
 {
-    showHoverText(this, event, readoutAt(event->position()));
+    showHoverText(this, event->globalPosition().toPoint(), readoutAt(event->position()));
+}
+
+bool FdPlot::event(QEvent* event)
+{
+    if (event->type() != QEvent::ToolTip) {
+        return QCustomPlot::event(event);
+    }
+    // At rest the point's read-out stays; away from the points, the hint.
+    const auto* help = static_cast<QHelpEvent*>(event);
+    const QString readout = readoutAt(help->pos());
+    showHoverText(
+        this, help->globalPos(),
+        readout.isEmpty()
+            ? QStringLiteral("Click a point to refit there; the sweep stays for comparison")
+            : readout);
+    return true;
 }
 
 void FdPlot::onClick(QMouseEvent* event)

@@ -61,6 +61,7 @@ public:
     QString headline() const;
     /// "ℓ = …, J = …" of the curve point within 12 pixels of `pos`, else "" (the hover read-out).
     QString readoutAt(const QPointF& pos) const;
+
     /// Pixel position of curve point i (for tests and the read-out).
     QPointF pointPosition(int i) const;
     /// Whether the clicked (shown) point is marked apart from the rule's choice.
@@ -74,6 +75,10 @@ public:
 
 signals:
     void lengthScaleClicked(double lengthScale);
+
+protected:
+    /// A pointer at rest: the read-out stays (the widget's own tooltip would replace it).
+    bool event(QEvent* event) override;
 
 private:
     /// The axes' ranges and the spacing and reach lines with their labels, kept inside.

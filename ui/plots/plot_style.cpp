@@ -64,12 +64,14 @@ void applyPlotStyle(QCustomPlot* plot)
     }
 }
 
-void showHoverText(QWidget* plot, QMouseEvent* event, const QString& text)
+void showHoverText(QWidget* plot, const QPoint& globalPos, const QString& text)
 {
     if (text.isEmpty()) {
         QToolTip::hideText();
     } else {
-        QToolTip::showText(event->globalPosition().toPoint(), text, plot);
+        // Qt's default hides a tip after 10 s plus 40 ms a character, while the value is
+        // still being read.
+        QToolTip::showText(globalPos, text, plot, QRect(), 60000);
     }
 }
 

@@ -56,8 +56,9 @@ void applyPlotStyle(QCustomPlot* plot);
 /// the last data's ranges and legend entries); `empty` false shows them again.
 void setAxisRectEmpty(QCPAxisRect* rect, bool empty);
 
-/// The hover read-out of a plot: `text` as a tooltip at the mouse, or none when it is empty.
-void showHoverText(QWidget* plot, QMouseEvent* event, const QString& text);
+/// The hover read-out of a plot: `text` as a tooltip at `globalPos` (the pointer), or none when
+/// it is empty. It stays while the pointer rests (a minute; moving it shows the next one).
+void showHoverText(QWidget* plot, const QPoint& globalPos, const QString& text);
 
 /// Perceptually uniform colour maps; "viridis" is the default.
 QStringList colormapNames();
