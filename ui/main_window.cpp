@@ -272,6 +272,7 @@ void MainWindow::connectLateStages()
     connect(m_c.session, &Session::comparisonReady, this, [this] {
         const FitJobResult* r = m_c.session->result();
         const SessionData& data = m_c.session->data();
+        showRowInfo(); // the compare maps were cleared while they waited
         m_v.compare->showResult(*r, data.features(), data.labels(), data.featureNames());
         if (!r->stages.empty() && r->stages.back().name == "comparison") {
             m_status->addToReport(
@@ -353,9 +354,10 @@ void MainWindow::showMaps()
 {
     const FitJobResult* r = m_c.session->result();
     const SessionData& data = m_c.session->data();
+    // The rows' scaling first: the maps' axes read it for their numbers.
+    showRowInfo();
     m_v.densityTab->showMaps();
     m_v.compare->showResult(*r, data.features(), data.labels(), data.featureNames());
-    showRowInfo();
     highlightRows(m_v.scores->selectedRows());
 }
 

@@ -535,6 +535,32 @@ private slots:
         QVERIFY(ready.wait(30000));
         QVERIFY(w.controllers().marginals->curve(1));
     }
+
+    // Issue 50: after a file of other units, a >= 10 000-row file (the seeded-subsample path)
+    // showed its map under the previous file's axis numbers for 40 s, with no hover and no Show
+    // row. When its fit is shown, every number on the map belongs to it.
+    void aLargeFileAfterAnotherShowsItsOwnAxesAtOnce()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(writeTempFile(m_dir, QStringLiteral("small.csv"), clusterCsv(300))));
+        QVERIFY(fitAndWait(w.fits()));
+        QVERIFY(w.openFile(
+            writeTempFile(m_dir, QStringLiteral("large.csv"), clusterCsv(12000, 500.0))));
+        QVERIFY(fitAndWait(w.fits()));
+        DensityHeatmap* map = w.views().density;
+        map->replot();
+        const QVector<QString> labels = map->xAxis->tickVectorLabels();
+        QVERIFY(!labels.isEmpty());
+        for (const QString& l : labels) {
+            QVERIFY2(l.toDouble() > 490.0 && l.toDouble() < 510.0, qPrintable(labels.join(' ')));
+        }
+        QVERIFY(map->title().contains(QStringLiteral("fitted on 10000 of 12000 rows")));
+        QVERIFY(!map->readoutAt(map->axisRect()->rect().center()).isEmpty());
+        QVERIFY(w.views().densityPage->chooser()->isVisible());
+    }
 };
 
 QTEST_MAIN(TstDensityViews)

@@ -388,6 +388,54 @@ private slots:
         QVERIFY2(first->readoutAt(centre).contains(QStringLiteral("(grid cell)")),
                  qPrintable(first->readoutAt(centre)));
     }
+
+    // Issue 50: after new data the map's axes kept the previous file's numbers (-3...3.9 on
+    // shuttle's map) until the rows' scaling came: a scaler of other data is never used for
+    // the axes, and new data clear the old one.
+    void theMapsAxesNeverCarryAnotherDataSetsNumbers()
+    {
+        DensityHeatmap map;
+        map.resize(600, 500);
+        sosrep::Scaler other; // the previous file's: three columns around 1000
+        other.kind = sosrep::ScalingKind::ZScore;
+        other.shift = sosrep::Vector::Constant(3, 1000.0);
+        other.scale = sosrep::Vector::Constant(3, 100.0);
+        DensityHeatmap::RowInfo info;
+        info.scaler = other;
+        map.setRowInfo(info);
+        sosrep::Matrix points(4, 2);
+        points << 0.1, 0.2, 0.5, 0.9, 0.7, 0.4, 0.3, 0.6;
+        sosrep::DensityGrid grid;
+        grid.spec = sosrep::gridAroundData(points, 0, 1, 16);
+        grid.logDensity = sosrep::Matrix::Zero(16, 16);
+        DensityHeatmap::Content c;
+        c.grid = &grid;
+        c.points = points;
+        c.contours = false;
+        map.showContent(c);
+        map.replot();
+        const auto inScaledUnits = [&map] {
+            for (const QString& l : map.xAxis->tickVectorLabels()) {
+                if (std::abs(l.toDouble()) > 2.0) {
+                    return false; // a number of the other data's units (~1000)
+                }
+            }
+            return !map.xAxis->tickVectorLabels().isEmpty();
+        };
+        QVERIFY2(inScaledUnits(), qPrintable(map.xAxis->tickVectorLabels().join(' ')));
+        // New data: the old rows' scaling goes with their map.
+        info.scaler.shift.resize(2);
+        info.scaler.scale.resize(2);
+        info.scaler.shift.setConstant(1000.0);
+        info.scaler.scale.setConstant(100.0);
+        map.setRowInfo(info);
+        map.replot();
+        QVERIFY(!inScaledUnits()); // these rows' own scaling: their units
+        map.clearContent(QStringLiteral("new data"));
+        map.showContent(c);
+        map.replot();
+        QVERIFY(inScaledUnits());
+    }
 };
 
 QTEST_MAIN(TstViewTexts)

@@ -151,8 +151,11 @@ void DensityHeatmap::setRowInfo(RowInfo info)
 
 void DensityHeatmap::applyTickers()
 {
+    // Labels in the data's units only with the scaling of these rows: a scaler of other data
+    // (its columns counted apart from the shown points') would put its numbers on these axes.
     const Scaler& sc = m_info.scaler;
-    const bool raw = !sc.isIdentity() && sc.scale.size() > std::max(m_xColumn, m_yColumn);
+    const bool raw = !sc.isIdentity() && sc.scale.size() == m_points.cols() &&
+                     sc.scale.size() > std::max(m_xColumn, m_yColumn);
     for (auto [axis, col] : {std::pair{xAxis, m_xColumn}, std::pair{yAxis, m_yColumn}}) {
         QSharedPointer<QCPAxisTicker> t =
             raw ? QSharedPointer<QCPAxisTicker>(new RawUnitsTicker(sc, col))
@@ -359,6 +362,11 @@ void DensityHeatmap::clearContent(const QString& message)
         c->removeFromLegend();
     }
     m_joint->clearCurves();
+    // Nothing of the previous data stays: its rows, names and scaling (the axes' numbers).
+    m_info = RowInfo();
+    m_points = Matrix();
+    m_modelValue = {};
+    applyTickers();
     m_title->setFullText(message);
     showAxes(false); // no dummy 0-5 axes and colour scale before there is a map
     replot();
