@@ -210,6 +210,11 @@ QToolButton* ScoresTab::makeRocButton()
         }
     });
     connect(m_otherRocs, &OtherRocController::ready, this, &ScoresTab::showOtherRocs);
+    connect(m_otherRocs, &OtherRocController::choiceCleared, this, [this](const QStringList& was) {
+        emit message(tr("ROC of… %1: cleared for the new data (choose again to fit them)")
+                         .arg(was.join(QStringLiteral(", "))),
+                     10000);
+    });
     connect(m_otherRocs, &OtherRocController::failed, this,
             [this](const QString& why) { emit message(why, 10000); });
     connect(m_plots, &ScorePlots::rocCutoffChosen, m_thresholds,

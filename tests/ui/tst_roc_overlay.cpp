@@ -17,8 +17,11 @@
 
 #include <QFile>
 #include <QLabel>
+#include <QMenu>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace sosrep;
@@ -197,6 +200,33 @@ private slots:
         w.controllers().thresholds->setContamination(0.1);
         QVERIFY(!w.controllers().thresholds->threshold() ||
                 w.controllers().thresholds->threshold()->method != "chosen on the ROC curve");
+    }
+
+    // Issue 50: the ROC of... choices carried over to every later data set, each fitted again
+    // silently (128 s on shuttle). Other data clear them and say so; new roles keep them.
+    void theRocChoiceIsClearedForOtherDataAndSaysSo()
+    {
+        MainWindow w;
+        OtherRocController* rocs = w.controllers().otherRocs;
+        w.session()->generateToy(ToyKind::TwoMoons, 300, 2);
+        QVERIFY(fitAndWait(w.fits()));
+        rocs->setEstimators({QStringLiteral("kde")});
+        QVERIFY(w.session()->setColumnRoles(w.session()->data().columnRoles()));
+        QCOMPARE(rocs->estimators(), QStringList{QStringLiteral("kde")});
+        QSignalSpy cleared(rocs, &OtherRocController::choiceCleared);
+        w.session()->generateToy(ToyKind::TwoMoons, 300, 3);
+        QVERIFY(rocs->estimators().isEmpty());
+        QVERIFY(rocs->curves().empty());
+        QCOMPARE(cleared.count(), 1);
+        QCOMPARE(cleared.first().first().toStringList(), QStringList{QStringLiteral("kde")});
+        auto* button = w.findChild<QToolButton*>(QStringLiteral("rocWith"));
+        QVERIFY(button && button->menu());
+        for (const QAction* a : button->menu()->actions()) {
+            QVERIFY2(!a->isChecked(), qPrintable(a->text()));
+        }
+        QVERIFY2(
+            w.statusBar()->currentMessage().contains(QStringLiteral("cleared for the new data")),
+            qPrintable(w.statusBar()->currentMessage()));
     }
 };
 

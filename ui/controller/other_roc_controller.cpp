@@ -16,6 +16,21 @@ namespace sosrep::ui {
 OtherRocController::OtherRocController(Session* session, QObject* parent)
     : ResultController(session, parent)
 {
+    connect(session, &Session::dataChanged, this, [this] {
+        const QString source = this->session()->data().dataSource();
+        if (source == m_source) {
+            return; // new roles or scaling of the same data: the choice stands
+        }
+        m_source = source;
+        if (m_estimators.isEmpty()) {
+            return;
+        }
+        const QStringList was = m_estimators;
+        drop();
+        m_estimators.clear();
+        emit ready(); // the menu unchecks, the panel drops the curves
+        emit choiceCleared(was);
+    });
 }
 
 void OtherRocController::setEstimators(const QStringList& estimators)

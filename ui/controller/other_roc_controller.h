@@ -38,12 +38,18 @@ public:
     QStringList estimators() const { return m_estimators; }
     const std::vector<OtherRoc>& curves() const { return m_curves; }
 
+signals:
+    /// Other data came: the choice made for the previous data (`was`) is cleared, not fitted
+    /// again on every later data set unasked (issue 50).
+    void choiceCleared(const QStringList& was);
+
 private:
     void drop() override;
     void start() override;
 
     QStringList m_estimators;
     std::vector<OtherRoc> m_curves;
+    QString m_source; // the data the choice was made for
 };
 
 } // namespace sosrep::ui
