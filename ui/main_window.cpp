@@ -132,7 +132,9 @@ void MainWindow::buildControls()
     (new QVBoxLayout(dataBox))->addWidget(new DataPanel(m_c.session, dataBox));
     auto* modelBox = new QGroupBox(tr("Model"));
     auto* modelPanel = new ModelPanel(m_c.session, modelBox);
-    connect(m_c.negativity, &NegativityJob::busyChanged, modelPanel, &ModelPanel::setOtherJobBusy);
+    // Cancel stays offered while anything runs: a large fit's late stages and the views' own
+    // jobs run with the session idle (the Scores stage's Esc was greyed out; issue 50).
+    connect(m_status, &StatusPanel::activityChanged, modelPanel, &ModelPanel::setOtherJobBusy);
     connect(modelPanel, &ModelPanel::fitRequested, m_c.fits, &FitController::fit);
     connect(modelPanel, &ModelPanel::cancelRequested, m_c.negativity, &NegativityJob::cancel);
     (new QVBoxLayout(modelBox))->addWidget(modelPanel);

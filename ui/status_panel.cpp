@@ -125,12 +125,25 @@ void StatusPanel::showProgress(const QString& stage, int done, int total)
     m_stage->setText(stage);
     m_progress->setRange(0, std::max(1, total));
     m_progress->setValue(done);
+    m_working = total > 0 && done < total;
+    updateActivity();
 }
 
 void StatusPanel::setBusy(const QString& stage)
 {
-    m_progress->setVisible(!stage.isEmpty());
+    m_busy = !stage.isEmpty();
+    m_working = false; // what follows reports its own progress
     m_stage->setText(stage);
+    updateActivity();
+}
+
+void StatusPanel::updateActivity()
+{
+    m_progress->setVisible(active());
+    if (active() != m_active) {
+        m_active = active();
+        emit activityChanged(m_active);
+    }
 }
 
 void StatusPanel::reportFit(const FitJobResult& r)

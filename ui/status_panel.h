@@ -36,9 +36,13 @@ public:
     void refreshWarnings();
     /// Shows or hides the stale banner from the session's staleReason().
     void showStaleness();
+    /// A job's progress: the bar shows while some part of a total is left (a large fit's
+    /// late stages and the views' own jobs run with the session idle).
     void showProgress(const QString& stage, int done, int total);
-    /// A job runs (`stage`, with the progress bar) or none does ("").
+    /// A fit or an experiment runs (`stage`, with the progress bar) or none does ("").
     void setBusy(const QString& stage);
+    /// Whether work is shown under way (a fit, an experiment, or a job with work left).
+    bool active() const { return m_busy || m_working; }
     /// The last fit's report, kept after the status message fades; said now too.
     void reportFit(const FitJobResult& r);
     /// A late stage finished: its seconds join the report (said now when `say`).
@@ -48,8 +52,13 @@ public:
     /// "19.60 s", with the stages' seconds when the fit took a second or more.
     static QString fitTimeText(const FitJobResult& r);
 
+signals:
+    /// Work started or ended: Cancel is offered while it runs.
+    void activityChanged(bool active);
+
 private:
     void showWarnings();
+    void updateActivity();
 
     QMainWindow* m_window;
     Session* m_session;
@@ -62,6 +71,9 @@ private:
     QString m_lastFitText;
     QLabel* m_staleBanner;
     QLabel* m_warningBanner; // the data's and the last fit's warnings, above the views
+    bool m_busy = false;     // setBusy
+    bool m_working = false;  // the last progress had work left
+    bool m_active = false;   // as last said by activityChanged
 };
 
 } // namespace sosrep::ui

@@ -10,6 +10,9 @@
 #include "support/gui_fixtures.h"
 
 #include <QElapsedTimer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStatusBar>
 #include <QtTest>
 
 using namespace sosrep::ui;
@@ -30,6 +33,14 @@ private slots:
         QVERIFY(c->setOption("length_scale", "0.05")); // no sweep: the stage is the scoring
         QSignalSpy finished(c, &Session::fitFinished);
         QSignalSpy scored(c, &Session::scoresReady);
+        QPushButton* cancelButton = nullptr;
+        for (QPushButton* b : w.findChildren<QPushButton*>()) {
+            cancelButton = b->text() == QStringLiteral("Cancel (Esc)") ? b : cancelButton;
+        }
+        QVERIFY(cancelButton);
+        QProgressBar* bar = nullptr;
+        bool barShown = false;
+        bool cancelEnabled = false;
         // The stage reports "scoring rows" as done of rows.
         QList<QPair<int, int>> steps;
         QElapsedTimer sinceCancel;
@@ -38,8 +49,13 @@ private slots:
                     if (stage == QLatin1String("scoring rows")) {
                         steps << qMakePair(done, total);
                         if (done > 0 && !sinceCancel.isValid()) {
+                            // The stage runs after the fit: the bar shows it and Cancel stops
+                            // it (issue 50: the button was greyed out, the bar hidden).
+                            bar = bar ? bar : w.statusBar()->findChild<QProgressBar*>();
+                            barShown = bar && bar->isVisibleTo(&w);
+                            cancelEnabled = cancelButton->isEnabled();
                             sinceCancel.start();
-                            c->cancel(); // Esc, after the first block
+                            cancelButton->click(); // after the first block
                         }
                     }
                 });
@@ -50,6 +66,8 @@ private slots:
                  qPrintable(w.views().scores->plots()->rocTitle()));
         QVERIFY(scored.count() == 1 || scored.wait(120000));
         QVERIFY(sinceCancel.isValid());
+        QVERIFY(barShown);
+        QVERIFY(cancelEnabled);
         QVERIFY2(sinceCancel.elapsed() < 2000, qPrintable(QString::number(sinceCancel.elapsed())));
         QVERIFY(!steps.isEmpty());
         QCOMPARE(steps.first().second, 60000); // out of the rows: a percentage

@@ -32,8 +32,8 @@ public:
     QWidget* actionBar() const { return m_actions; }
     /// The estimators offered (registry names, in order).
     QStringList estimatorNames() const;
-    /// Another long job is running (the negativity experiment): Cancel answers for it too
-    /// (it stayed disabled through the whole run).
+    /// Other work is running (the negativity experiment, a large fit's late stages, a view's
+    /// own job): Cancel answers for it too (it stayed disabled through the whole run).
     void setOtherJobBusy(bool busy);
 
 signals:
