@@ -137,9 +137,18 @@ void DensityTab::connectControllers()
     });
     connect(m_page, &DensityPage::hueChosen, this, [this](const QString& column) {
         m_c.hue->setColumn(column);
-        m_page->setNote(column.isEmpty() || !m_c.session->result()
-                            ? QString()
-                            : tr("fitting one density per value of %1…").arg(column));
+        if (column.isEmpty()) {
+            m_page->setNote(QString());
+        } else if (m_c.session->result()) {
+            m_page->setNote(tr("fitting one density per value of %1…").arg(column));
+        } // (else the hue left the features and the note says so: columnLeftFeatures)
+    });
+    connect(m_c.hue, &HueController::columnLeftFeatures, this, [this](const QString& column) {
+        const QString text = tr("column '%1' is the hue: it left the features (its role is "
+                                "ignore); fit again (F5) for the other columns' density")
+                                 .arg(column);
+        m_page->setNote(text);
+        emit message(text, 15000);
     });
     connect(m_c.hue, &HueController::columnChanged, this,
             [this] { m_page->setHueChoices(m_c.hue->candidates(), m_c.hue->column()); });

@@ -7,6 +7,7 @@
 
 #include <QFutureWatcher>
 
+#include <algorithm>
 #include <set>
 
 namespace sosrep::ui {
@@ -56,6 +57,23 @@ void HueController::setColumn(const QString& column)
     if (column.isEmpty()) {
         emit ready(); // the views drop the classes
         return;
+    }
+    // The hue splits the rows; it is not one of the density's variables (issue 50: `--hue
+    // group` fitted a 2-D density on (x, group)). A feature column chosen as the hue leaves
+    // the features, unless it is the only one or no hue (more than kMaxHueClasses values:
+    // start() says so).
+    const SessionData& data = session()->data();
+    QVector<ColumnRole> roles = data.columnRoles();
+    const auto& names = data.rawData().columns;
+    const auto at = std::find(names.begin(), names.end(), column.toStdString());
+    const int j = int(at - names.begin());
+    if (at != names.end() && j < roles.size() && roles[j] == ColumnRole::Feature &&
+        data.featureNames().size() > 1 && candidates().contains(column)) {
+        roles[j] = ColumnRole::Ignore;
+        if (session()->setColumnRoles(roles)) {
+            emit columnLeftFeatures(column); // the result went with the old features
+            return;
+        }
     }
     start();
 }

@@ -38,6 +38,9 @@ public:
 signals:
     /// setColumn() took another column (the Hue box follows, whatever set it).
     void columnChanged();
+    /// The hue's column was a feature: it left the features (its role is ignore now; the next
+    /// fit is of the other columns, as seaborn's hue is not a variable of the density).
+    void columnLeftFeatures(const QString& column);
 
 private:
     /// Stops the running fit (its result is dropped) and forgets the classes.
