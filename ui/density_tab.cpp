@@ -135,6 +135,35 @@ void DensityTab::connectControllers()
     connect(m_c.pairs, &PairPlotController::cancelled, this, [this] {
         m_page->setNote(tr("pair plot cancelled: choose it in Show again to go on"));
     });
+    connectHue();
+    connect(m_page, &DensityPage::overlaysChosen, m_c.overlays, &OverlayController::setSpecs);
+    connect(m_c.overlays, &OverlayController::ready, this, [this] {
+        m_page->setOverlayChoices(densityEstimators(), m_c.overlays->specs());
+        if (m_c.session->result() && m_c.session->data().features().cols() == 1) {
+            showDensityCurve();
+        }
+    });
+    connect(m_c.overlays, &OverlayController::failed, this,
+            [this](const QString& why) { emit message(why, 10000); });
+    connect(m_c.marginals, &MarginalController::ready, this, [this](int column) {
+        if (m_page->chosenColumn() == column) {
+            showDensityCurve();
+        }
+        if (m_joint) {
+            showJointEdges();
+        }
+    });
+    connect(m_c.marginals, &MarginalController::cancelled, this, [this](int column) {
+        if (m_page->chosenColumn() == column) {
+            m_page->curve()->clearContent(
+                tr("Marginal cancelled: choose it in Show again to compute it"));
+            m_page->setNote(tr("cancelled"));
+        }
+    });
+}
+
+void DensityTab::connectHue()
+{
     connect(m_page, &DensityPage::hueChosen, this, [this](const QString& column) {
         m_c.hue->setColumn(column);
         if (column.isEmpty()) {
@@ -164,34 +193,10 @@ void DensityTab::connectControllers()
                             : tr("no density for %1").arg(left.join(QStringLiteral("; "))));
         showHue();
     });
-    connect(m_page, &DensityPage::overlaysChosen, m_c.overlays, &OverlayController::setSpecs);
-    connect(m_c.overlays, &OverlayController::ready, this, [this] {
-        m_page->setOverlayChoices(densityEstimators(), m_c.overlays->specs());
-        if (m_c.session->result() && m_c.session->data().features().cols() == 1) {
-            showDensityCurve();
-        }
-    });
-    connect(m_c.overlays, &OverlayController::failed, this,
-            [this](const QString& why) { emit message(why, 10000); });
     connect(m_c.hue, &HueController::failed, this, [this](const QString& why) {
         m_page->setNote(why);
         emit message(why, 10000);
         showHue();
-    });
-    connect(m_c.marginals, &MarginalController::ready, this, [this](int column) {
-        if (m_page->chosenColumn() == column) {
-            showDensityCurve();
-        }
-        if (m_joint) {
-            showJointEdges();
-        }
-    });
-    connect(m_c.marginals, &MarginalController::cancelled, this, [this](int column) {
-        if (m_page->chosenColumn() == column) {
-            m_page->curve()->clearContent(
-                tr("Marginal cancelled: choose it in Show again to compute it"));
-            m_page->setNote(tr("cancelled"));
-        }
     });
 }
 

@@ -65,6 +65,8 @@ signals:
 
 private:
     void connectControllers();
+    /// The Hue box and the hue's controller (its classes, its notes).
+    void connectHue();
     QString densityTitle() const;
     void showHue();
     /// The 1-D view (one column, or the chosen marginal), asking for a marginal not computed.
