@@ -8,8 +8,14 @@
 #include "ui/controller/settings_history.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_heatmap.h"
+#include "ui/plots/density_page.h"
 #include "ui/project_files.h"
+#include "ui/scores_tab.h"
 
+#include <QCheckBox>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QUndoStack>
@@ -225,6 +231,39 @@ private slots:
             const QString view = w.views().tabs->tabText(i).remove(QLatin1Char('&'));
             QVERIFY2(quickGuide().contains(QStringLiteral("<b>%1</b>").arg(view)),
                      qPrintable(view));
+        }
+        // Issue 50: the guide predated the hue, joint and pair plots, map colours, overlays, the
+        // ROC of other estimators, the flags and the row-name role. It names each control as
+        // the window labels it (read from the widgets, so a renamed control fails here).
+        QStringList controls;
+        for (QAction* menu : w.menuBar()->actions()) {
+            if (menu->text().remove(QLatin1Char('&')) == QStringLiteral("View")) {
+                for (QAction* a : menu->menu()->actions()) {
+                    const QString text = a->text().remove(QLatin1Char('&')).section(':', 0, 0);
+                    if (text == QStringLiteral("Map colours") ||
+                        text == QStringLiteral("Joint plot")) {
+                        controls << text;
+                    }
+                }
+            }
+        }
+        QCOMPARE(controls.size(), 2);
+        for (QLabel* l : w.views().densityPage->findChildren<QLabel*>()) {
+            if (l->text() == QStringLiteral("Show:") || l->text() == QStringLiteral("Hue:")) {
+                controls << l->text();
+            }
+        }
+        controls << w.views().densityPage->overlayButton()->text();
+        controls << w.findChild<QToolButton*>(QStringLiteral("rocWith"))->text();
+        for (QCheckBox* box : w.views().scores->findChildren<QCheckBox*>()) {
+            controls << box->text(); // Flag
+        }
+        for (const QString& role : {QStringLiteral("row name"), QStringLiteral("ignore")}) {
+            controls << role; // the role table's choices (data_panel.cpp)
+        }
+        controls << QStringLiteral("Rows fitted at most");
+        for (const QString& control : controls) {
+            QVERIFY2(quickGuide().contains(control), qPrintable(control));
         }
         const QPixmap icon = w.windowIcon().pixmap(32, 32);
         QVERIFY(!icon.isNull());
