@@ -75,6 +75,11 @@ ScoresTab::ScoresTab(Session* session, ThresholdController* thresholds,
 
 void ScoresTab::clear()
 {
+    // The headers name the loaded data's units, not the last fit's (a 2-column file's table
+    // said "per unit of the 512 columns' product" while it was fitted; issue 50).
+    m_model->setColumns(m_session->data().featureNames());
+    m_model->setRowNames({}, QString());
+    m_model->setFeatures(Matrix());
     m_model->setScores(Vector(), std::nullopt, DensityKind::Normalized);
     m_model->setThreshold(std::nullopt);
     m_plots->clearScores();

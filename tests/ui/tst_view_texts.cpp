@@ -21,6 +21,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QToolTip>
 #include <QtTest>
@@ -435,6 +436,40 @@ private slots:
         map.showContent(c);
         map.replot();
         QVERIFY(inScaledUnits());
+    }
+
+    // Issue 50: while a new file was fitted, the Scores table's header still named the last
+    // file's units ("per unit of the 512 columns' product").
+    void theScoresHeaderNamesTheLoadedDatasUnits()
+    {
+        QByteArray csv("a,b,c,d\n");
+        for (int i = 0; i < 80; ++i) {
+            csv += QByteArray::number(std::sin(i)) + ',' + QByteArray::number(std::cos(i * 1.3)) +
+                   ',' + QByteArray::number(i % 7) + ',' + QByteArray::number(std::sin(i * 0.2)) +
+                   '\n';
+        }
+        QFile wide(m_dir.filePath(QStringLiteral("wide.csv")));
+        QVERIFY(wide.open(QIODevice::WriteOnly));
+        wide.write(csv);
+        wide.close();
+        MainWindow w;
+        QVERIFY(w.openFile(wide.fileName()));
+        QVERIFY(fitAndWait(w.fits()));
+        QFile f(m_dir.filePath(QStringLiteral("two.csv")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(clusterCsv(60).replace("a,b,c,label", "x,y,z,label"));
+        f.close();
+        QVERIFY(w.openFile(f.fileName()));
+        auto* table = w.views().scores->findChild<QTableView*>(QStringLiteral("scoresTable"));
+        QVERIFY(table);
+        QStringList headers;
+        for (int c = 0; c < table->model()->columnCount(); ++c) {
+            headers << table->model()->headerData(c, Qt::Horizontal).toString();
+        }
+        const QString all = headers.join(QStringLiteral(" | "));
+        QVERIFY2(all.contains(QStringLiteral("x × y × z")) &&
+                     !all.contains(QStringLiteral("a × b")),
+                 qPrintable(all));
     }
 };
 
