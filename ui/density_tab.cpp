@@ -454,7 +454,11 @@ void DensityTab::showMaps()
 
 void DensityTab::setMapScale(MapScale scale)
 {
+    const bool changed = scale != m_mapScale;
     m_mapScale = scale;
+    if (changed) {
+        emit mapScaleChanged(scale); // the View menu's check marks follow
+    }
     if (m_c.session->result() && m_c.session->result()->grid.logDensity.size() > 0) {
         showMaps();
     }

@@ -62,6 +62,7 @@ signals:
     void raiseRequested();
     void message(const QString& text, int milliseconds);
     void jointChanged(bool on);
+    void mapScaleChanged(MapScale scale);
 
 private:
     void connectControllers();

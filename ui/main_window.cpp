@@ -74,11 +74,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setWindowIcon(QIcon(QStringLiteral(":/icons/sosrep-studio.svg")));
     createControllers();
     m_status = new StatusPanel(this, m_c.session);
-    m_files = new ProjectFiles(this, {*m_c.session, *m_c.hue, *m_c.thresholds, *m_c.ratios});
-    connect(m_files, &ProjectFiles::error, this, &MainWindow::showError);
-    connect(m_files, &ProjectFiles::message, this, &MainWindow::showMessage);
     buildControls();
     buildViews();
+    m_files = new ProjectFiles(this, {*m_c.session, *m_c.hue, *m_c.thresholds, *m_c.ratios,
+                                      *m_v.densityTab, *m_c.otherRocs});
+    connect(m_files, &ProjectFiles::error, this, &MainWindow::showError);
+    connect(m_files, &ProjectFiles::message, this, &MainWindow::showMessage);
     m_exporter = new Exporter(this, m_v, m_c);
     connect(m_exporter, &Exporter::error, this, &MainWindow::showError);
     connect(m_exporter, &Exporter::message, this, &MainWindow::showMessage);
@@ -162,7 +163,8 @@ void MainWindow::buildControls()
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
     for (auto* panel : side->findChildren<DataPanel*>()) {
-        connect(panel, &DataPanel::openRequested, m_files, &ProjectFiles::openDataInteractively);
+        connect(panel, &DataPanel::openRequested, this,
+                [this] { m_files->openDataInteractively(); });
         connect(panel, &DataPanel::statusMessage, this,
                 [this](const QString& text) { showMessage(text, 15000); });
     }

@@ -137,14 +137,16 @@ QAction* MainWindow::createViewMenu()
         a->setCheckable(true);
         a->setChecked(scale == m_v.densityTab->mapScale());
         scaleGroup->addAction(a);
-        connect(a, &QAction::triggered, this, [this, scale = scale] {
-            m_v.densityTab->setMapScale(scale);
-            for (int k = 0; k < m_mapScaleActions.size(); ++k) {
-                m_mapScaleActions[k]->setChecked(k == int(scale));
-            }
-        });
+        connect(a, &QAction::triggered, this,
+                [this, scale = scale] { m_v.densityTab->setMapScale(scale); });
         m_mapScaleActions << a;
     }
+    // Set elsewhere too (a project, --color-scale): the marks follow.
+    connect(m_v.densityTab, &DensityTab::mapScaleChanged, this, [this](MapScale scale) {
+        for (int k = 0; k < m_mapScaleActions.size(); ++k) {
+            m_mapScaleActions[k]->setChecked(k == int(scale));
+        }
+    });
     m_jointAction = view->addAction(tr("&Joint plot: marginals on the map's edges"));
     m_jointAction->setCheckable(true);
     connect(m_jointAction, &QAction::toggled, m_v.densityTab, &DensityTab::setJoint);

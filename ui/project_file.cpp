@@ -9,8 +9,10 @@
 #include "core/io/project_format.h"
 #include "ui/controller/hue_controller.h"
 #include "ui/controller/json_bridge.h"
+#include "ui/controller/other_roc_controller.h"
 #include "ui/controller/session.h"
 #include "ui/controller/threshold_controller.h"
+#include "ui/density_tab.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -71,6 +73,17 @@ QString projectPathFor(const QString& typed)
     return typed + QStringLiteral(".sosrep.json");
 }
 
+namespace {
+
+std::string mapColoursText(MapScale scale)
+{
+    return scale == MapScale::Linear       ? "linear"
+           : scale == MapScale::Proportion ? "proportion"
+                                           : "log";
+}
+
+} // namespace
+
 QString saveProject(const QString& path, const ProjectParts& parts)
 {
     const Session& c = parts.session;
@@ -93,6 +106,11 @@ QString saveProject(const QString& path, const ProjectParts& parts)
     p.compareWith = c.compareChoice();
     p.contamination = parts.thresholds.contamination();
     p.hue = parts.hue.column().toStdString();
+    p.mapColours = mapColoursText(parts.density.mapScale());
+    p.joint = parts.density.joint();
+    for (const QString& e : parts.otherRocs.estimators()) {
+        p.rocWith.push_back(e.toStdString());
+    }
     p.optimizerStep = c.solverComparison().learningRate;
     p.optimizerIterations = c.solverComparison().iterations;
     p.ratio = fromQt(parts.ratio.toJson());
@@ -175,6 +193,15 @@ ProjectOpenResult openProject(const QString& path, const ProjectParts& parts)
                           .arg(hue)
                           .arg(kMaxHueClasses);
     }
+    parts.density.setMapScale(p.mapColours == "linear"       ? MapScale::Linear
+                              : p.mapColours == "proportion" ? MapScale::Proportion
+                                                             : MapScale::Log);
+    parts.density.setJoint(p.joint);
+    QStringList rocWith; // after the data: other data clear the choice
+    for (const std::string& e : p.rocWith) {
+        rocWith << QString::fromStdString(e);
+    }
+    parts.otherRocs.setEstimators(rocWith);
     try {
         parts.ratio.restore(toQt(p.ratio), false);
     } catch (const std::exception& e) {

@@ -10,6 +10,8 @@ class Session;
 class HueController;
 class ThresholdController;
 class RatioController;
+class DensityTab;
+class OtherRocController;
 
 /// What a project holds: the session (data, roles, plotted columns, settings) and the state of
 /// the views' controllers that projects keep.
@@ -19,6 +21,8 @@ struct ProjectParts
     HueController& hue;
     ThresholdController& thresholds;
     RatioController& ratio;
+    DensityTab& density;           // the map's colours, the joint plot
+    OtherRocController& otherRocs; // the ROC of other estimators
 };
 
 /// The file a project typed as `typed` is saved to: a name ending in .json as it is, "p1.sosrep"

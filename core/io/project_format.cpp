@@ -86,6 +86,33 @@ void readAppSettings(const Json& app, ProjectData& p, const std::string& path)
         }
         p.hue = h.get<std::string>();
     }
+    if (app.contains("map_colours")) {
+        const Json& m = member(app, "map_colours");
+        const std::string v = m.is_string() ? m.get<std::string>() : std::string();
+        if (v != "log" && v != "linear" && v != "proportion") {
+            throw fieldError(path, "app.map_colours", "must be log, linear or proportion");
+        }
+        p.mapColours = v;
+    }
+    if (app.contains("joint")) {
+        const Json& j = member(app, "joint");
+        if (!j.is_boolean()) {
+            throw fieldError(path, "app.joint", "must be true or false");
+        }
+        p.joint = j.get<bool>();
+    }
+    if (app.contains("roc_with")) {
+        const Json& r = member(app, "roc_with");
+        if (!r.is_array()) {
+            throw fieldError(path, "app.roc_with", "must be a list of estimators' names");
+        }
+        for (const Json& name : r) {
+            if (!name.is_string() || name.get<std::string>().empty()) {
+                throw fieldError(path, "app.roc_with", "must be a list of estimators' names");
+            }
+            p.rocWith.push_back(name.get<std::string>());
+        }
+    }
     if (app.contains("contamination")) {
         const Json& c = member(app, "contamination");
         p.contamination = numberOr(c, -1.0);
@@ -159,6 +186,15 @@ std::string projectJson(const ProjectData& p)
     }
     if (!p.hue.empty()) { // likewise absent without a hue
         app["hue"] = p.hue;
+    }
+    if (p.mapColours != "log") { // and absent at the defaults, as before they were kept
+        app["map_colours"] = p.mapColours;
+    }
+    if (p.joint) {
+        app["joint"] = true;
+    }
+    if (!p.rocWith.empty()) {
+        app["roc_with"] = p.rocWith;
     }
     root["app"] = app;
     if (p.ratio.is_object() && !p.ratio.empty()) {

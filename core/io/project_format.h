@@ -33,6 +33,11 @@ struct ProjectData
     /// The Density tab's hue column ("" = none): a raw column of 2-12 values, checked when the
     /// data are there.
     std::string hue;
+    /// The Density tab's map colouring ("log", "linear" or "proportion") and whether it is a
+    /// joint plot; the other estimators on the Scores view's ROC panel (issue 50).
+    std::string mapColours = "log";
+    bool joint = false;
+    std::vector<std::string> rocWith;
     /// The Optimizer view's natural-vs-standard runs: step λ and iterations (the view's range).
     double optimizerStep = 0.1;
     int optimizerIterations = 500;

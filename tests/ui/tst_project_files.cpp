@@ -2,10 +2,12 @@
 // Tests of the window's files: projects saved and opened with every parameter, their names.
 #include "ui/controller/cluster_controller.h"
 #include "ui/controller/negativity_job.h"
+#include "ui/controller/other_roc_controller.h"
 #include "ui/controller/ratio_controller.h"
 #include "ui/controller/session.h"
 #include "ui/controller/settings_history.h"
 #include "ui/controller/threshold_controller.h"
+#include "ui/density_tab.h"
 #include "ui/exporter.h"
 #include "ui/main_window.h"
 #include "ui/panels/option_editor.h"
@@ -28,6 +30,8 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -176,6 +180,48 @@ private slots:
         QCOMPARE(w2.session()->data().toyConfig()->n, 321);
         QCOMPARE(int(w2.session()->data().toyConfig()->seed), 9);
         QCOMPARE(int(w2.session()->data().rawData().rows()), 321);
+    }
+
+    // Issue 50: projects did not keep the map's colours, the joint plot or the ROC of other
+    // estimators; a project reopens to the same views.
+    void aProjectKeepsTheMapsColoursTheJointPlotAndTheRocChoice()
+    {
+        const QString data = m_dir.write("views.csv", clusterCsv(150));
+        const QString project = m_dir.filePath(QStringLiteral("views.sosrep.json"));
+        {
+            MainWindow w;
+            QVERIFY(w.openFile(data));
+            w.views().densityTab->setMapScale(MapScale::Proportion);
+            w.views().densityTab->setJoint(true);
+            w.controllers().otherRocs->setEstimators({QStringLiteral("kde")});
+            QCOMPARE(w.projectFiles()->saveTo(project), QString());
+        }
+        MainWindow w2;
+        QCOMPARE(w2.projectFiles()->openProject(project), QString());
+        QCOMPARE(w2.views().densityTab->mapScale(), MapScale::Proportion);
+        QVERIFY(w2.views().densityTab->joint());
+        QCOMPARE(w2.controllers().otherRocs->estimators(), QStringList{QStringLiteral("kde")});
+        QStringList checked; // the View menu says what is shown
+        for (QAction* menu : w2.menuBar()->actions()) {
+            for (QAction* a : menu->menu() ? menu->menu()->actions() : QList<QAction*>()) {
+                for (QAction* b : a->menu() ? a->menu()->actions() : QList<QAction*>{a}) {
+                    if (b->isCheckable() && b->isChecked()) {
+                        checked << b->text().remove(QLatin1Char('&'));
+                    }
+                }
+            }
+        }
+        QVERIFY2(checked.join(' ').contains(QStringLiteral("Iso-proportion")) &&
+                     checked.join(' ').contains(QStringLiteral("Joint plot")),
+                 qPrintable(checked.join(QStringLiteral(" | "))));
+        // A colouring the app does not have is refused, named by its field.
+        QFile saved(project);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QByteArray text = saved.readAll();
+        QVERIFY(text.contains("\"map_colours\": \"proportion\""));
+        text.replace("\"map_colours\": \"proportion\"", "\"map_colours\": \"rainbow\"");
+        const QString bad = m_dir.write("bad_colours.sosrep.json", text);
+        QVERIFY(w2.projectFiles()->openProject(bad).contains(QStringLiteral("app.map_colours")));
     }
 };
 
