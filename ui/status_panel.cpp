@@ -163,17 +163,28 @@ void StatusPanel::reportFit(const FitJobResult& r)
     m_fitReport->setText(tr("last fit: %1 s").arg(r.seconds, 0, 'f', 2));
     m_fitReport->setToolTip(m_lastFitText + tr("\n(click for the report and any warnings)"));
     m_fitReport->setVisible(true);
-    m_window->statusBar()->showMessage(
-        m_lastFitText + (warnings.isEmpty() ? QString() : tr("; warnings: click ⚠ at the right")),
+    say(m_lastFitText + (warnings.isEmpty() ? QString() : tr("; warnings: click ⚠ at the right")),
         15000);
 }
 
-void StatusPanel::addToReport(const QString& text, bool say)
+void StatusPanel::say(const QString& text, int milliseconds)
+{
+    QStatusBar* bar = m_window->statusBar();
+    int room = bar->width() - 24; // the size grip and margins
+    for (QWidget* w : {static_cast<QWidget*>(m_fitReport), static_cast<QWidget*>(m_warnings),
+                       static_cast<QWidget*>(m_stage), static_cast<QWidget*>(m_progress)}) {
+        room -= w->isVisibleTo(m_window) ? w->sizeHint().width() + 6 : 0;
+    }
+    bar->showMessage(bar->fontMetrics().elidedText(text, Qt::ElideRight, std::max(room, 80)),
+                     milliseconds);
+}
+
+void StatusPanel::addToReport(const QString& text, bool shown)
 {
     m_lastFitText += text;
     m_fitReport->setToolTip(m_lastFitText + tr("\n(click for the report and any warnings)"));
-    if (say) {
-        m_window->statusBar()->showMessage(m_lastFitText, 15000);
+    if (shown) {
+        say(m_lastFitText, 15000);
     }
 }
 

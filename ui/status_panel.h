@@ -45,8 +45,8 @@ public:
     bool active() const { return m_busy || m_working; }
     /// The last fit's report, kept after the status message fades; said now too.
     void reportFit(const FitJobResult& r);
-    /// A late stage finished: its seconds join the report (said now when `say`).
-    void addToReport(const QString& text, bool say);
+    /// A late stage finished: its seconds join the report (said now when `shown`).
+    void addToReport(const QString& text, bool shown);
     /// New data: the report was of other data.
     void clearReport();
     /// "19.60 s", with the stages' seconds when the fit took a second or more.
@@ -59,6 +59,9 @@ signals:
 private:
     void showWarnings();
     void updateActivity();
+    /// `text` in the status line, elided to the room the permanent widgets leave (a slow fit's
+    /// report ran under them; the whole of it is the report button's).
+    void say(const QString& text, int milliseconds);
 
     QMainWindow* m_window;
     Session* m_session;

@@ -3,6 +3,7 @@
 // colour bar's caption whole, the hover's value under the pointer, the FD title's one bold
 // line, Generate's note on a reset length scale, and the generator after a project.
 #include "core/grid/density_grid.h"
+#include "ui/controller/fit_job.h"
 #include "ui/controller/session.h"
 #include "ui/controller/threshold_controller.h"
 #include "ui/main_window.h"
@@ -12,6 +13,7 @@
 #include "ui/project_file.h"
 #include "ui/project_files.h"
 #include "ui/scores_tab.h"
+#include "ui/status_panel.h"
 
 #include "support/gui_fixtures.h"
 
@@ -23,6 +25,7 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QToolTip>
 #include <QtTest>
 
@@ -470,6 +473,39 @@ private slots:
         QVERIFY2(all.contains(QStringLiteral("x × y × z")) &&
                      !all.contains(QStringLiteral("a × b")),
                  qPrintable(all));
+    }
+
+    // Issue 50: a slow fit's report ("Fitted in 19.60 s (model ..., comparison ...) (l = ...)")
+    // ran on under the status bar's buttons at 1280x720. It is elided to the room left; the
+    // whole of it is the report button's.
+    void aSlowFitsReportFitsTheStatusLine()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.session()->generateToy(sosrep::ToyKind::TwoMoons, 200, 1);
+        QVERIFY(fitAndWait(w.fits()));
+        FitJobResult slow;
+        slow.seconds = 19.6;
+        slow.stages = {{"model", 12.3},     {"optimizer runs", 3.1}, {"maps", 2.2},
+                       {"row scores", 1.0}, {"comparison", 1.0},     {"clusters", 0.0}};
+        slow.fit.lengthScale = 0.123456;
+        slow.fitRows = w.session()->data().features().rows() - 50; // a seeded subsample
+        w.status()->reportFit(slow);
+        w.status()->addToReport(QStringLiteral("; the compare view followed in 41.5 s"), false);
+        w.status()->addToReport(QStringLiteral("; the Scores view followed in 38.2 s"), true);
+        QApplication::processEvents();
+        const QString shown = w.statusBar()->currentMessage();
+        auto* report = w.statusBar()->findChild<QToolButton*>(QStringLiteral("fitReportButton"));
+        QVERIFY(report && report->isVisible());
+        QVERIFY2(shown.endsWith(QChar(0x2026)), qPrintable(shown)); // elided: "…"
+        QVERIFY(shown.startsWith(QStringLiteral("Fitted in 19.60 s")));
+        QVERIFY2(w.statusBar()->fontMetrics().horizontalAdvance(shown) <= report->x(),
+                 qPrintable(QStringLiteral("%1 px > %2")
+                                .arg(w.statusBar()->fontMetrics().horizontalAdvance(shown))
+                                .arg(report->x())));
+        QVERIFY(report->toolTip().contains(QStringLiteral("the Scores view followed in 38.2 s")));
     }
 };
 
