@@ -11,6 +11,7 @@
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/density_page.h"
 #include "ui/plots/fd_plot.h"
+#include "ui/plots/legend_placement.h"
 
 #include "support/gui_fixtures.h"
 #include "support/temp_files.h"
@@ -560,6 +561,28 @@ private slots:
         QVERIFY(map->title().contains(QStringLiteral("fitted on 10000 of 12000 rows")));
         QVERIFY(!map->readoutAt(map->axisRect()->rect().center()).isEmpty());
         QVERIFY(w.views().densityPage->chooser()->isVisible());
+    }
+
+    // Issue 50: after a resize to 1280x720 the map's legend stayed in the corner chosen for the
+    // larger map, over the anomalies. Every size gets the corner that covers the fewest rows.
+    void theLegendFindsItsCornerAgainAfterAResize()
+    {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.session()->generateToy(sosrep::ToyKind::TwoMoons, 500, 0);
+        QVERIFY(fitAndWait(w.fits()));
+        DensityHeatmap* map = w.views().density;
+        const auto corner = [map] { return map->axisRect()->insetLayout()->insetAlignment(0); };
+        for (const QSize size : {QSize(1280, 720), QSize(1600, 1000), QSize(1280, 720)}) {
+            w.resize(size);
+            QApplication::processEvents();
+            map->replot();
+            const Qt::Alignment after = corner();
+            placeInsetLegends(map); // where it would go, placed afresh at this size
+            QCOMPARE(corner(), after);
+        }
     }
 };
 

@@ -21,28 +21,6 @@ namespace {
 constexpr double kColorBandNats = 25.0; // colour scale spans [max - 25, max] in log density
 constexpr int kProportionLevels = 10;   // filled iso-proportion levels, as seaborn's default
 
-/// `base` as kProportionLevels flat bands of equal width, band k = [k/L, (k+1)/L) in the
-/// colour of its middle. QCPColorGradient colours v in [0, 1] by its buffer entry
-/// floor(v (n - 1)) of n levels, each entry the gradient at position i/(n - 1): with n = L the
-/// bands were ninths and the top one was reached by v = 1 alone, which no share of the mass
-/// below a cell attains (issue 50: the densest decile was drawn one band down and no cell had
-/// the top colour). With n = L + 1 entry k sits exactly on band k's stop (no interpolation),
-/// and the last entry, for v = 1, repeats the top band.
-QCPColorGradient proportionBands(QCPColorGradient base)
-{
-    base.setLevelCount(350);
-    QCPColorGradient bands;
-    bands.clearColorStops();
-    for (int k = 0; k < kProportionLevels; ++k) {
-        const QRgb c = base.color((k + 0.5) / kProportionLevels, QCPRange(0.0, 1.0));
-        bands.setColorStopAt(k / double(kProportionLevels), QColor::fromRgb(c));
-        if (k + 1 == kProportionLevels) {
-            bands.setColorStopAt(1.0, QColor::fromRgb(c));
-        }
-    }
-    bands.setLevelCount(kProportionLevels + 1);
-    return bands;
-}
 } // namespace
 
 DensityHeatmap::DensityHeatmap(QWidget* parent) : QCustomPlot(parent)
@@ -333,7 +311,7 @@ QCPColorGradient DensityHeatmap::gradientFor(MapScale scale) const
 {
     QCPColorGradient gradient = colormap(m_colormap);
     if (scale == MapScale::Proportion) {
-        return proportionBands(gradient);
+        return proportionBands(gradient, kProportionLevels);
     }
     gradient.setLevelCount(350);
     return gradient;
@@ -675,6 +653,13 @@ void DensityHeatmap::resizeEvent(QResizeEvent* event)
 {
     QCustomPlot::resizeEvent(event);
     applyAspect();
+    if (legend->visible() && !m_map->data()->isEmpty()) {
+        // The corner that covered the fewest rows at the old size may cover the anomalies at
+        // this one (issue 50: after a resize to 1280x720).
+        plotLayout()->update(QCPLayoutElement::upLayout);
+        placeInsetLegends(this);
+        replot(rpQueuedReplot);
+    }
 }
 
 void DensityHeatmap::applyAspect()

@@ -98,4 +98,20 @@ QCPColorGradient colormap(const QString& name)
     return fromTable(k_viridis);
 }
 
+QCPColorGradient proportionBands(QCPColorGradient base, int levels)
+{
+    base.setLevelCount(350);
+    QCPColorGradient bands;
+    bands.clearColorStops();
+    for (int k = 0; k < levels; ++k) {
+        const QRgb c = base.color((k + 0.5) / levels, QCPRange(0.0, 1.0));
+        bands.setColorStopAt(k / double(levels), QColor::fromRgb(c));
+        if (k + 1 == levels) {
+            bands.setColorStopAt(1.0, QColor::fromRgb(c));
+        }
+    }
+    bands.setLevelCount(levels + 1);
+    return bands;
+}
+
 } // namespace sosrep::ui

@@ -64,4 +64,13 @@ void showHoverText(QWidget* plot, const QPoint& globalPos, const QString& text);
 QStringList colormapNames();
 QCPColorGradient colormap(const QString& name);
 
+/// `base` as `levels` flat bands of equal width, band k = [k/L, (k+1)/L) in the
+/// colour of its middle. QCPColorGradient colours v in [0, 1] by its buffer entry
+/// floor(v (n - 1)) of n levels, each entry the gradient at position i/(n - 1): with n = L the
+/// bands were ninths and the top one was reached by v = 1 alone, which no share of the mass
+/// below a cell attains (issue 50: the densest decile was drawn one band down and no cell had
+/// the top colour). With n = L + 1 entry k sits exactly on band k's stop (no interpolation),
+/// and the last entry, for v = 1, repeats the top band.
+QCPColorGradient proportionBands(QCPColorGradient base, int levels);
+
 } // namespace sosrep::ui
