@@ -266,17 +266,12 @@ void DensityHeatmap::onHover(QMouseEvent* event)
 
 bool DensityHeatmap::event(QEvent* event)
 {
-    if (event->type() != QEvent::ToolTip) {
-        return QCustomPlot::event(event);
-    }
-    // Qt asks for the tooltip when the pointer rests: the read-out stays (it was replaced by a
-    // static hint after 0.8 s; issue 50), and off the map the hint is what there is to say.
-    const auto* help = static_cast<QHelpEvent*>(event);
-    const QString readout = readoutAt(help->pos());
-    showHoverText(this, help->globalPos(),
-                  readout.isEmpty() ? tr("Shift-drag to select rows (shown in the Scores table)")
-                                    : readout);
-    return true;
+    // At rest the read-out stays (a static hint replaced it after 0.8 s; issue 50); off the
+    // map the hint is what there is to say.
+    return showReadoutAtRest(
+               this, event, [this](const QPoint& at) { return readoutAt(at); },
+               tr("Shift-drag to select rows (shown in the Scores table)")) ||
+           QCustomPlot::event(event);
 }
 
 void DensityHeatmap::setJoint(bool on, const Edge& x, const Edge& y)

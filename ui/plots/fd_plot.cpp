@@ -359,18 +359,11 @@ void FdPlot::onHover(QMouseEvent* event)
 
 bool FdPlot::event(QEvent* event)
 {
-    if (event->type() != QEvent::ToolTip) {
-        return QCustomPlot::event(event);
-    }
     // At rest the point's read-out stays; away from the points, the hint.
-    const auto* help = static_cast<QHelpEvent*>(event);
-    const QString readout = readoutAt(help->pos());
-    showHoverText(
-        this, help->globalPos(),
-        readout.isEmpty()
-            ? QStringLiteral("Click a point to refit there; the sweep stays for comparison")
-            : readout);
-    return true;
+    return showReadoutAtRest(
+               this, event, [this](const QPoint& at) { return readoutAt(at); },
+               QStringLiteral("Click a point to refit there; the sweep stays for comparison")) ||
+           QCustomPlot::event(event);
 }
 
 void FdPlot::onClick(QMouseEvent* event)

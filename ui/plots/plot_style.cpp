@@ -6,6 +6,7 @@
 
 #include <qcustomplot.h>
 
+#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QToolTip>
 
@@ -73,6 +74,18 @@ void showHoverText(QWidget* plot, const QPoint& globalPos, const QString& text)
         // still being read.
         QToolTip::showText(globalPos, text, plot, QRect(), 60000);
     }
+}
+
+bool showReadoutAtRest(QWidget* plot, QEvent* event,
+                       const std::function<QString(const QPoint& at)>& readout, const QString& hint)
+{
+    if (event->type() != QEvent::ToolTip) {
+        return false;
+    }
+    const auto* help = static_cast<QHelpEvent*>(event);
+    const QString text = readout(help->pos());
+    showHoverText(plot, help->globalPos(), text.isEmpty() ? hint : text);
+    return true;
 }
 
 QStringList colormapNames()

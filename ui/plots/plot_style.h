@@ -3,8 +3,11 @@
 #pragma once
 
 #include <QColor>
+#include <QPoint>
 #include <QString>
 #include <QStringList>
+
+#include <functional>
 
 class QCPAxisRect;
 class QCPColorGradient;
@@ -59,6 +62,13 @@ void setAxisRectEmpty(QCPAxisRect* rect, bool empty);
 /// The hover read-out of a plot: `text` as a tooltip at `globalPos` (the pointer), or none when
 /// it is empty. It stays while the pointer rests (a minute; moving it shows the next one).
 void showHoverText(QWidget* plot, const QPoint& globalPos, const QString& text);
+
+/// When `event` is Qt asking for `plot`'s tooltip (the pointer at rest), shows `readout` at
+/// the pointer, or `hint` where it is empty, and returns true: a widget's static tooltip would
+/// replace the read-out while it is being read.
+bool showReadoutAtRest(QWidget* plot, QEvent* event,
+                       const std::function<QString(const QPoint& at)>& readout,
+                       const QString& hint);
 
 /// Perceptually uniform colour maps; "viridis" is the default.
 QStringList colormapNames();
