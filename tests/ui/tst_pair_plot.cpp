@@ -9,6 +9,7 @@
 #include "ui/main_window.h"
 #include "ui/plots/density_page.h"
 #include "ui/plots/pair_plot.h"
+#include "ui/plots/raw_units_ticker.h"
 
 #include "support/gui_fixtures.h"
 #include "support/temp_files.h"
@@ -42,6 +43,38 @@ QByteArray columnsCsv(int d, int n)
         csv += '\n';
     }
     return csv;
+}
+
+/// Pixels by which any two neighbouring tick labels of `a` overlap (0 when none do).
+int tickLabelOverlap(QCPAxis* a)
+{
+    const QVector<double> ticks = a->tickVector();
+    const QVector<QString> labels = a->tickVectorLabels();
+    const QFontMetrics fm(a->tickLabelFont());
+    const bool horizontal = a->orientation() == Qt::Horizontal;
+    int worst = 0;
+    for (int i = 1; i < ticks.size(); ++i) {
+        const double gap = std::abs(a->coordToPixel(ticks[i]) - a->coordToPixel(ticks[i - 1]));
+        const double need =
+            horizontal
+                ? 0.5 * (fm.horizontalAdvance(labels[i]) + fm.horizontalAdvance(labels[i - 1])) +
+                      2.0
+                : fm.height();
+        worst = std::max(worst, int(std::ceil(need - gap)));
+    }
+    return worst;
+}
+
+/// "label at pixel" of each tick, for a failure's message.
+QString tickText(QCPAxis* a)
+{
+    QStringList parts;
+    for (int i = 0; i < a->tickVector().size(); ++i) {
+        parts << QString("%1 at %2")
+                     .arg(a->tickVectorLabels()[i])
+                     .arg(a->coordToPixel(a->tickVector()[i]), 0, 'f', 0);
+    }
+    return parts.join(", ");
 }
 
 } // namespace
@@ -93,6 +126,117 @@ private slots:
         w.views().densityTab->showPairPlotView();
         QCOMPARE(again.count(), 0);
         QCOMPARE(plot->panelsDrawn(), 10);
+    }
+
+    void everyPanelIsTheSameSizeWithReadableTicksAndAColourBar()
+    {
+        // Issue 50 (minor): on shuttle at 1600 px the first column's panels were half as wide
+        // as the rest and the bottom row's shorter (their labels' room came out of them), x1's
+        // three tick labels ran into each other, and no colour bar said what the colours are.
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QByteArray csv = "c0,c1,c2,c3,c4,c5,c6,c7,c8\n";
+        std::mt19937 rng(9);
+        std::normal_distribution<double> z;
+        for (int i = 0; i < 400; ++i) {
+            for (int j = 0; j < 9; ++j) {
+                // Three-digit values in the even columns, as shuttle's x1 (37 to 126).
+                const double v = j % 2 ? z(rng) : 80.0 + 15.0 * z(rng);
+                csv += (j ? "," : "") + QByteArray::number(v, 'g', 8);
+            }
+            csv += '\n';
+        }
+        w.openFile(writeTempFile(m_dir, QStringLiteral("nine.csv"), csv));
+        QVERIFY(fitAndWait(w.fits()));
+        QSignalSpy done(w.controllers().pairs, &PairPlotController::finished);
+        w.views().densityTab->showPairPlotView();
+        QVERIFY(done.wait(120000));
+        PairPlot* plot = w.views().densityPage->pairs();
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        QList<QCPAxisRect*> bottom, first;
+        for (QCPAxisRect* r : plot->axisRects()) {
+            if (r->axis(QCPAxis::atBottom)->label().size() > 0) {
+                bottom.append(r);
+            }
+            if (r->axis(QCPAxis::atLeft)->label().size() > 0) {
+                first.append(r);
+            }
+        }
+        QCOMPARE(bottom.size(), 9);
+        QCOMPARE(first.size(), 8); // the top diagonal has no y label
+        const int width = bottom.last()->width();
+        const int height = first.last()->height();
+        QVERIFY(width > 20 && height > 20);
+        for (QCPAxisRect* r : bottom) {
+            QVERIFY2(std::abs(r->width() - width) <= 2,
+                     qPrintable(QString("%1: %2 px wide, the last %3")
+                                    .arg(r->axis(QCPAxis::atBottom)->label())
+                                    .arg(r->width())
+                                    .arg(width)));
+            QVERIFY2(
+                std::abs(r->height() - height) <= 2,
+                qPrintable(
+                    QString("bottom row %1 px high, the others %2").arg(r->height()).arg(height)));
+            QVERIFY2(tickLabelOverlap(r->axis(QCPAxis::atBottom)) <= 0,
+                     qPrintable(r->axis(QCPAxis::atBottom)->label() +
+                                " tick labels overlap: " + tickText(r->axis(QCPAxis::atBottom))));
+        }
+        for (QCPAxisRect* r : first) {
+            QVERIFY2(std::abs(r->height() - height) <= 2,
+                     qPrintable(QString("%1: %2 px high, the last %3")
+                                    .arg(r->axis(QCPAxis::atLeft)->label())
+                                    .arg(r->height())
+                                    .arg(height)));
+            QVERIFY(std::abs(r->width() - width) <= 2);
+            QVERIFY2(tickLabelOverlap(r->axis(QCPAxis::atLeft)) <= 0,
+                     qPrintable(r->axis(QCPAxis::atLeft)->label() +
+                                " tick labels overlap: " + tickText(r->axis(QCPAxis::atLeft))));
+        }
+        // The colour bar: the band below each map's own peak, which each map spans.
+        QCPColorScale* bar = plot->colourScale();
+        QVERIFY(bar && bar->visible() && bar->rect().height() > 100);
+        QCOMPARE(bar->dataRange().lower, -PairPlot::kBandNats);
+        QCOMPARE(bar->dataRange().upper, 0.0);
+        QVERIFY(bar->label().contains(QStringLiteral("peak")));
+        int maps = 0;
+        for (int i = 0; i < plot->plottableCount(); ++i) {
+            if (auto* map = qobject_cast<QCPColorMap*>(plot->plottable(i))) {
+                QCOMPARE(map->dataRange().size(), PairPlot::kBandNats);
+                ++maps;
+            }
+        }
+        QCOMPARE(maps, 36);
+    }
+
+    void aStepPutsAtMostTheTicksAskedForAndAtLeastOne()
+    {
+        // The base ticker's step for 3 ticks put 5 on shuttle's x3 (70 to 110), and a step
+        // chosen only by the span put none on x8 (20 to 130) when one was asked for.
+        const auto ticksOn = [](const QCPRange& r, double step) {
+            return int(std::floor(r.upper / step) - std::ceil(r.lower / step)) + 1;
+        };
+        const QList<QCPRange> ranges{{70.0, 110.0},   {20.0, 130.0}, {-7.0, 7.0},
+                                     {0.001, 0.0042}, {-35.0, 35.0}, {37.0, 126.0}};
+        for (const QCPRange& r : ranges) {
+            for (int count = 1; count <= 4; ++count) {
+                const double step = roundStepForAtMost(r, count);
+                const int n = ticksOn(r, step);
+                QVERIFY2(
+                    n >= 1,
+                    qPrintable(QString("%1..%2, %3: none").arg(r.lower).arg(r.upper).arg(count)));
+                // More than asked only where the step with few enough puts none on it.
+                QVERIFY2(n <= std::max(count, 2),
+                         qPrintable(QString("%1..%2 asked %3: %4 ticks of %5")
+                                        .arg(r.lower)
+                                        .arg(r.upper)
+                                        .arg(count)
+                                        .arg(n)
+                                        .arg(step)));
+            }
+        }
+        QCOMPARE(roundStepForAtMost(QCPRange(70.0, 110.0), 3), 20.0);
     }
 
     void thePanelsAreTheModelOnEachPairsSliceComputedAlone()

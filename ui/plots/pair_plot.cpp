@@ -13,7 +13,25 @@
 namespace sosrep::ui {
 namespace {
 
-constexpr double kBandNats = 12.0; // each map's colours span [max - 12, max] in log density
+/// Room per tick across a panel: three labels of shuttle's x1 ("50", "75", "100") ran into
+/// each other in 45 px.
+constexpr int kTickPixels = 30;
+
+/// Stretch factors that give each of the sizes' elements the same inner extent: each outer
+/// size is the inner share plus its own margins.
+QList<double> equalInnerStretch(const std::vector<int>& margins, int available)
+{
+    int total = 0;
+    for (int m : margins) {
+        total += m;
+    }
+    const double inner = std::max(1.0, double(available - total) / double(margins.size()));
+    QList<double> factors;
+    for (int m : margins) {
+        factors.append(inner + double(m));
+    }
+    return factors;
+}
 
 } // namespace
 
@@ -22,11 +40,60 @@ PairPlot::PairPlot(QWidget* parent) : QCustomPlot(parent)
     plotLayout()->clear();
     m_title = new FittedTitle(this, QFont(font().family(), 10, QFont::Bold));
     plotLayout()->addElement(0, 0, m_title);
+    auto* body = new QCPLayoutGrid;
+    plotLayout()->addElement(1, 0, body);
     m_grid = new QCPLayoutGrid;
-    plotLayout()->addElement(1, 0, m_grid);
+    body->addElement(0, 0, m_grid);
     m_grid->setRowSpacing(2);
     m_grid->setColumnSpacing(2);
+    // One colour bar for every map: each map's colours span the kBandNats below its own peak
+    // (a common scale would leave the flat pairs one colour), so the bar reads in nats below
+    // the panel's peak, not in absolute log density.
+    m_colourScale = new QCPColorScale(this);
+    body->addElement(0, 1, m_colourScale);
+    body->setColumnStretchFactor(1, 0.01);
+    m_colourScale->setType(QCPAxis::atRight);
+    m_colourScale->setGradient(colormap(QStringLiteral("viridis")));
+    m_colourScale->setDataRange(QCPRange(-kBandNats, 0.0));
+    m_colourScale->setLabel(QStringLiteral("log density minus the panel's peak (nats)"));
+    m_colourScale->setBarWidth(10);
     setNoAntialiasingOnDrag(true);
+}
+
+void PairPlot::updateLayout()
+{
+    QCustomPlot::updateLayout();
+    if (m_k < 2) {
+        return;
+    }
+    // The first column carries the y labels and the bottom row the x labels: with equal
+    // outer sizes their panels were half as wide (shuttle, 1600 px) as the rest.
+    std::vector<int> widths, heights;
+    for (int c = 0; c < m_k; ++c) {
+        const QMargins m = rectAt(m_k - 1, c)->margins();
+        widths.push_back(m.left() + m.right());
+    }
+    for (int r = 0; r < m_k; ++r) {
+        const QMargins m = rectAt(r, 0)->margins();
+        heights.push_back(m.top() + m.bottom());
+    }
+    const QRect area = m_grid->rect();
+    const int spacing = m_grid->columnSpacing() * (m_k - 1);
+    m_grid->setColumnStretchFactors(equalInnerStretch(widths, area.width() - spacing));
+    m_grid->setRowStretchFactors(
+        equalInnerStretch(heights, area.height() - m_grid->rowSpacing() * (m_k - 1)));
+    const QRect inner = rectAt(m_k - 1, m_k - 1)->rect();
+    const int lineHeight =
+        QFontMetrics(rectAt(m_k - 1, 0)->axis(QCPAxis::atLeft)->tickLabelFont()).height();
+    // About one tick per kTickPixels across and per three label heights down, at least one.
+    const int across = std::clamp(inner.width() / kTickPixels, 1, 3);
+    const int down = std::clamp(inner.height() / (3 * lineHeight), 1, 3);
+    for (const auto& [at, rect] : m_rects) {
+        for (QCPAxis* a : rect->axes()) {
+            a->ticker()->setTickCount(a->orientation() == Qt::Horizontal ? across : down);
+        }
+    }
+    QCustomPlot::updateLayout();
 }
 
 void PairPlot::start(const QStringList& names, const QString& title, const Scaler& scaler)
@@ -49,15 +116,23 @@ void PairPlot::start(const QStringList& names, const QString& title, const Scale
         for (int c = 0; c <= r; ++c) {
             auto* rect = new QCPAxisRect(this);
             rect->setupFullAxesBox(false);
+            // QCustomPlot's least inner size, 50 x 50, squeezed 9 rows into shares of their
+            // least sizes, labels included, whatever the stretch factors said.
+            rect->setMinimumSize(QSize(16, 16));
+            // Nor its least margins, 15 px a side, a third of the grid between the panels.
+            rect->setMinimumMargins(QMargins(3, 3, 3, 3));
             const bool raw = !scaler.isIdentity() && scaler.scale.size() > r;
             for (QCPAxis* a : rect->axes()) {
                 a->setTickLabels(false);
                 a->grid()->setVisible(false);
                 const bool horizontal = a->orientation() == Qt::Horizontal;
                 const int column = horizontal ? c : r;
-                if (raw && !(r == c && !horizontal)) {
-                    a->setTicker(QSharedPointer<QCPAxisTicker>(new RawUnitsTicker(scaler, column)));
-                }
+                // At most as many round ticks as the panel has room for (updateLayout), in
+                // the data's units where the scaling is known.
+                const Scaler& units = raw && !(r == c && !horizontal) ? scaler : Scaler();
+                auto* ticker = new RawUnitsTicker(units, column);
+                ticker->setAtMost(true);
+                a->setTicker(QSharedPointer<QCPAxisTicker>(ticker));
                 a->ticker()->setTickCount(3);
             }
             // The outer panels name their columns: the bottom row its x, the first column y.
@@ -121,8 +196,10 @@ void PairPlot::setPanel(const PairPanel& p)
         }
         map->setGradient(colormap(QStringLiteral("viridis")));
         map->setInterpolate(true);
+        // The colour bar's band below this panel's peak (a flatter panel does not stretch its
+        // few nats over every colour).
         const double hi = g.logDensity.maxCoeff();
-        map->setDataRange(QCPRange(std::max(g.logDensity.minCoeff(), hi - kBandNats), hi));
+        map->setDataRange(QCPRange(hi - kBandNats, hi));
         map->removeFromLegend();
         x->setRange(s.xMin, s.xMax);
         y->setRange(s.yMin, s.yMax);

@@ -33,13 +33,24 @@ public:
     int panelsDrawn() const { return m_drawn; }
     int panelCount() const { return m_k * (m_k + 1) / 2; }
 
+    /// The colour bar of every map: log density below each panel's own peak.
+    QCPColorScale* colourScale() const { return m_colourScale; }
+
     static constexpr int kMaxColumns = kPairPlotMaxColumns;
+    /// Each map's colours span [peak - kBandNats, peak] of its own log density.
+    static constexpr double kBandNats = 12.0;
+
+protected:
+    /// Lays the grid out twice: the second time with stretch factors that give every panel
+    /// the same inner width and height, whatever its outer labels take.
+    void updateLayout() override;
 
 private:
     QCPAxisRect* rectAt(int row, int column) const;
 
     FittedTitle* m_title = nullptr;
     QCPLayoutGrid* m_grid = nullptr;
+    QCPColorScale* m_colourScale = nullptr;
     int m_k = 0;
     Scaler m_scaler; // the panels' axes tick at round values of the data's own units
     int m_drawn = 0;

@@ -2,6 +2,7 @@
 // Axis ticks in the data's own units for plots drawn in scaled units.
 #include "ui/plots/raw_units_ticker.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace sosrep::ui {
@@ -11,13 +12,39 @@ QCPRange RawUnitsTicker::rawRange(const QCPRange& scaled) const
     return QCPRange(toRaw(scaled.lower), toRaw(scaled.upper)); // normalized (scale > 0)
 }
 
+double roundStepForAtMost(const QCPRange& range, int count)
+{
+    const double span = range.size();
+    if (!(span > 0.0) || !std::isfinite(span)) {
+        return 1.0;
+    }
+    const auto ticksOn = [&range](double step) {
+        return std::floor(range.upper / step) - std::ceil(range.lower / step) + 1.0;
+    };
+    // From a tenth of the span up: the first round step with few enough ticks.
+    double previous = 0.0;
+    double decade = std::pow(10.0, std::floor(std::log10(span / 10.0)));
+    for (int k = 0; k < 40; ++k, decade *= 10.0) {
+        for (double mantissa : {1.0, 2.0, 2.5, 5.0}) {
+            const double step = mantissa * decade;
+            if (ticksOn(step) <= double(std::max(1, count))) {
+                return ticksOn(step) >= 1.0 || previous == 0.0 ? step : previous;
+            }
+            previous = step;
+        }
+    }
+    return span;
+}
+
 double RawUnitsTicker::getTickStep(const QCPRange& range)
 {
     if (!m_scaler.isAffine()) {
-        return QCPAxisTicker::getTickStep(range);
+        return m_atMost ? roundStepForAtMost(range, tickCount())
+                        : QCPAxisTicker::getTickStep(range);
     }
     // A round step in raw units (the base class's 1, 2, 2.5, 5 x 10^k choice).
-    return QCPAxisTicker::getTickStep(rawRange(range));
+    const QCPRange raw = rawRange(range);
+    return m_atMost ? roundStepForAtMost(raw, tickCount()) : QCPAxisTicker::getTickStep(raw);
 }
 
 QVector<double> RawUnitsTicker::createTickVector(double tickStep, const QCPRange& range)

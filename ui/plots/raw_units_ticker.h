@@ -21,6 +21,10 @@ public:
     {
     }
     double toRaw(double scaled) const { return m_scaler.toData(m_column, scaled); }
+    /// With `atMost`, the step is the smallest round one that puts at most tickCount() ticks
+    /// on the axis (the base class only comes near the count: five labels ran together in a
+    /// pair plot's panel asked for three).
+    void setAtMost(bool atMost) { m_atMost = atMost; }
     double toScaled(double raw) const { return m_scaler.toScaled(m_column, raw); }
 
 protected:
@@ -35,6 +39,11 @@ private:
     Scaler m_scaler;
     Eigen::Index m_column;
     double m_step = 0.0; // the raw tick step last used
+    bool m_atMost = false;
 };
+
+/// The smallest step of 1, 2, 2.5 or 5 times a power of ten that puts at most `count` ticks
+/// on `range`, or, where that step puts none on it, the largest that puts one or more.
+double roundStepForAtMost(const QCPRange& range, int count);
 
 } // namespace sosrep::ui
