@@ -58,6 +58,13 @@ done
 for size in 1280x720 1600x1000; do
     "$studio" --demo --joint --size "$size" --screenshot "$out/joint_$size.png"
 done
+# A text hue (seaborn's usual species= column): the gmm rows' site, named by where they lie.
+awk -F, 'NR == 1 { print $1 "," $2 ",site"; next }
+         { print $1 "," $2 "," ($2 < 0 ? "south" : ($1 < 0 ? "west" : "east")) }' \
+    "$tmp/gmm.csv" > "$tmp/sites.csv"
+for size in 1280x720 1600x1000; do
+    "$studio" "$tmp/sites.csv" --hue site --size "$size" --screenshot "$out/hue_text_$size.png"
+done
 shuttle="$root/../shared/datasets/adbench/32_shuttle.npz"
 if [[ -f "$shuttle" ]]; then
     for size in 1280x720 1600x1000; do

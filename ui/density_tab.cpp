@@ -284,7 +284,7 @@ QString DensityTab::hueClassName(const ClassDensity& c) const
 {
     return tr("%1 = %2 (%3 rows)")
         .arg(m_c.hue->column())
-        .arg(QString::number(c.value, 'g', 6))
+        .arg(QString::fromStdString(c.name))
         .arg(c.rows);
 }
 

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -310,13 +311,45 @@ CellTable readCells(CsvTokenizer& tok, const std::vector<std::string>& columns,
     return t;
 }
 
+/// The distinct values of text column j in order of first appearance, when it reads as
+/// categories: 2 to kMaxCategoryLevels of them, each on two rows or more on average (a column
+/// of names is an id, not a group); otherwise empty.
+std::vector<std::string> categoryLevels(const CellTable& t, size_t j)
+{
+    const auto it = t.texts.find(j);
+    if (it == t.texts.end()) {
+        return {};
+    }
+    std::vector<std::string> levels;
+    std::set<std::string> seen;
+    long cells = 0;
+    for (const std::string& text : it->second) {
+        if (isMissingToken(text)) {
+            continue;
+        }
+        ++cells;
+        if (seen.insert(text).second) {
+            levels.push_back(text);
+            if (int(levels.size()) > kMaxCategoryLevels) {
+                return {};
+            }
+        }
+    }
+    if (levels.size() < 2 || long(levels.size()) * 2 > cells) {
+        return {};
+    }
+    return levels;
+}
+
 /// Columns kept: a text column (its first value is text: names, ids, categories) is refused,
 /// or left out when allowed; a stray word in a numeric column is a data error either way.
-/// `idIndex`: the id column (never kept); an interactive read without one takes the first
-/// text column as the row names (set here).
+/// `idIndex`: the id column (never kept); an interactive read reads a text column of few
+/// values as categories (kept, into `categories`) and, without an id column, takes the first
+/// other text column as the row names (set here).
 std::vector<size_t> keptColumns(const CellTable& t, const std::vector<std::string>& columns,
                                 const CsvReadOptions& options, CsvReadReport* report,
-                                size_t& idIndex)
+                                size_t& idIndex,
+                                std::map<size_t, std::vector<std::string>>& categories)
 {
     std::vector<size_t> keep;
     for (size_t j = 0; j < columns.size(); ++j) {
@@ -328,6 +361,12 @@ std::vector<size_t> keptColumns(const CellTable& t, const std::vector<std::strin
         } else if (!options.dropTextColumns || t.firstKind[j] != 2) {
             throw DataError(options.source, t.firstText[j]->line, t.firstText[j]->col,
                             t.firstText[j]->what);
+        } else if (std::vector<std::string> levels = categoryLevels(t, j); !levels.empty()) {
+            categories[j] = std::move(levels);
+            keep.push_back(j);
+            if (report) {
+                report->categoryColumns.push_back(columns[j]);
+            }
         } else if (idIndex == std::string::npos) {
             idIndex = j;
         } else if (report) {
@@ -402,7 +441,9 @@ Dataset readCsv(std::istream& in, const CsvReadOptions& options, CsvReadReport* 
         }
     }
     const CellTable cells = readCells(tok, columns, options, idIndex);
-    const std::vector<size_t> keep = keptColumns(cells, columns, options, report, idIndex);
+    std::map<size_t, std::vector<std::string>> categories;
+    const std::vector<size_t> keep =
+        keptColumns(cells, columns, options, report, idIndex, categories);
     const std::vector<long> rows = completeRows(cells, keep, columns.size(), options, report);
     Dataset ds;
     ds.source = src;
@@ -422,6 +463,21 @@ Dataset readCsv(std::istream& in, const CsvReadOptions& options, CsvReadReport* 
             ds.x(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(k)) =
                 cells.values[static_cast<size_t>(rows[r]) * columns.size() + keep[k]];
         }
+    }
+    // A category column's values are the codes of its texts.
+    for (size_t k = 0; k < keep.size(); ++k) {
+        const auto it = categories.find(keep[k]);
+        if (it == categories.end()) {
+            continue;
+        }
+        const std::vector<std::string>& levels = it->second;
+        const std::vector<std::string>& texts = cells.texts.at(keep[k]);
+        for (size_t r = 0; r < rows.size(); ++r) {
+            const std::string& text = texts[static_cast<size_t>(rows[r])];
+            ds.x(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(k)) =
+                double(std::find(levels.begin(), levels.end(), text) - levels.begin());
+        }
+        ds.categories[columns[keep[k]]] = levels;
     }
     return ds;
 }

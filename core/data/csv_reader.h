@@ -9,6 +9,10 @@
 
 namespace sosrep {
 
+/// A text column of 2 to this many values (at most half as many as its rows) is read as
+/// categories by an interactive read: a group or a class, as seaborn's hue= takes it.
+constexpr int kMaxCategoryLevels = 12;
+
 struct CsvReadOptions
 {
     char delimiter = 0; // 0 = detect from the header among ',', ';' and tab
@@ -21,7 +25,8 @@ struct CsvReadOptions
     bool dropIncompleteRows = false;
     /// The id column: read as text into Dataset::rowNames, not a feature (its cells may hold
     /// anything, a missing one is an empty name). Empty: none, except that an interactive read
-    /// (dropTextColumns) takes the first text column as the row names.
+    /// (dropTextColumns) reads a text column of few values as categories (Dataset::categories)
+    /// and takes the first other text column as the row names.
     std::string idColumn;
     /// A file without the id column reads without row names instead of refusing (the command
     /// line's training file when only test rows are written, issue 52).
@@ -34,7 +39,8 @@ struct CsvReadReport
     std::vector<std::string> textColumns; // each with its first text value: "name ('abc')"
     long incompleteRows = 0;              // rows with a missing value (dropped or not)
     long droppedRows = 0;
-    std::string rowNameColumn; // the column read as row names, if any
+    std::string rowNameColumn;                // the column read as row names, if any
+    std::vector<std::string> categoryColumns; // text columns read as categories
 };
 
 /// Reads a delimited text table with a header row into a Dataset (all columns numeric).

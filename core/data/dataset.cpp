@@ -48,6 +48,7 @@ Dataset Dataset::selectColumns(const std::vector<std::string>& names) const
     out.source = source;
     out.rowNames = rowNames;
     out.rowNameColumn = rowNameColumn;
+    out.categories = categories;
     return out;
 }
 
@@ -107,6 +108,7 @@ Dataset Dataset::withLabelColumn(const std::string& name) const
     out.labelName = name;
     out.rowNames = rowNames;
     out.rowNameColumn = rowNameColumn;
+    out.categories = categories;
     Eigen::VectorXi y(x.rows());
     for (Eigen::Index i = 0; i < x.rows(); ++i) {
         const double v = x(i, li);
@@ -137,6 +139,7 @@ Dataset Dataset::selectRows(const std::vector<Eigen::Index>& rowIdx) const
     out.labelName = labelName;
     out.source = source;
     out.rowNameColumn = rowNameColumn;
+    out.categories = categories;
     for (size_t k = 0; k < rowIdx.size() && !rowNames.empty(); ++k) {
         out.rowNames.push_back(rowNames[static_cast<size_t>(rowIdx[k])]);
     }

@@ -4,6 +4,7 @@
 
 #include "core/types.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ struct Dataset
     /// tables of scores can name their rows; empty when the file had none.
     std::vector<std::string> rowNames;
     std::string rowNameColumn; // the id column's name
+    /// Columns read from text categories (an interactive read: "species" of iris): their
+    /// values are codes 0, 1, ... into these names, in order of first appearance.
+    std::map<std::string, std::vector<std::string>> categories;
 
     Eigen::Index rows() const { return x.rows(); }
     Eigen::Index dim() const { return x.cols(); }

@@ -252,6 +252,61 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(DataError, readCsv(words, opt, &report));
     }
 
+    // Issue 50: seaborn's usual hue is a text column (iris's species), which an interactive
+    // read took as the row names. A text column of 2 to 12 values, each on two rows or more on
+    // average, is read as categories: codes in order of first appearance, the texts kept; a
+    // column of distinct names still names the rows; the strict read still refuses text.
+    void lenientRead_readsATextColumnOfFewValuesAsCategories()
+    {
+        const std::string text = "name,x,species\n"
+                                 "a,1.5,setosa\nb,2.5,versicolor\nc,3.5,setosa\n"
+                                 "d,4.5,virginica\ne,NA,versicolor\nf,6.5,virginica\n"
+                                 "g,7.5,setosa\n";
+        CsvReadOptions opt;
+        opt.source = "t.csv";
+        opt.dropTextColumns = true;
+        opt.dropIncompleteRows = true;
+        CsvReadReport report;
+        std::istringstream in(text);
+        const Dataset ds = readCsv(in, opt, &report);
+        QCOMPARE(ds.columns, (std::vector<std::string>{"x", "species"}));
+        QCOMPARE(ds.rowNameColumn, std::string("name"));
+        QCOMPARE(ds.rowNames, (std::vector<std::string>{"a", "b", "c", "d", "f", "g"}));
+        QCOMPARE(report.categoryColumns, (std::vector<std::string>{"species"}));
+        QVERIFY(report.textColumns.empty());
+        QCOMPARE(ds.categories.at("species"),
+                 (std::vector<std::string>{"setosa", "versicolor", "virginica"}));
+        const std::vector<double> codes{0, 1, 0, 2, 2, 0}; // row e (NA) left out
+        for (size_t i = 0; i < codes.size(); ++i) {
+            QCOMPARE(ds.x(Eigen::Index(i), 1), codes[i]);
+        }
+        // Kept through row and column selection.
+        QCOMPARE(ds.selectRows({1, 3}).categories.at("species").size(), size_t(3));
+        QCOMPARE(ds.selectColumns({"species"}).categories.count("species"), size_t(1));
+        // Thirteen values are not a group: the column is left out (the names took the id).
+        std::string many = "name,x,code\n";
+        for (int i = 0; i < 30; ++i) {
+            many += "r" + std::to_string(i) + "," + std::to_string(i) + ",c" +
+                    std::to_string(i % 13) + "\n";
+        }
+        std::istringstream manyIn(many);
+        CsvReadReport manyReport;
+        const Dataset wide = readCsv(manyIn, opt, &manyReport);
+        QVERIFY(wide.categories.empty());
+        QCOMPARE(manyReport.textColumns, (std::vector<std::string>{"code"}));
+        // Values on fewer than two rows each on average are names, not categories.
+        std::istringstream named("who,x\nann,1\nbob,2\nann,3\ncid,4\n");
+        CsvReadReport namedReport;
+        const Dataset byName = readCsv(named, opt, &namedReport);
+        QVERIFY(byName.categories.empty());
+        QCOMPARE(byName.rowNameColumn, std::string("who"));
+        // The strict read (the command line's) refuses the text as before.
+        std::istringstream strict(text);
+        CsvReadOptions strictOptions;
+        strictOptions.source = "t.csv";
+        QVERIFY_THROWS_EXCEPTION(DataError, readCsv(strict, strictOptions));
+    }
+
     // The id column (--id-column, the app's row names): read as text in any read, not a
     // feature; quoted names whole, a missing name empty, numbers as written; a second text
     // column of an interactive read is left out as before, and one whose first cells are

@@ -229,6 +229,49 @@ private slots:
         QVERIFY(w.controllers().hue->classes());
         QCOMPARE(int(w.controllers().hue->classes()->classes.size()), 2);
     }
+
+    void aTextColumnOfFewValuesIsAHueNamedByItsTexts()
+    {
+        // Issue 50: seaborn's usual hue is a text column (iris's species), which the app took
+        // as the row names and so refused as a hue. Read as categories: not a feature, its
+        // role ignore, offered as a hue, its classes named by their texts.
+        MainWindow w;
+        QByteArray csv("x,y,species\n");
+        const char* names[] = {"setosa", "versicolor", "virginica"};
+        for (int i = 0; i < 150; ++i) {
+            const int g = i % 3;
+            csv += QByteArray::number(std::sin(i * 0.7) + 3.0 * g, 'g', 10) + ',' +
+                   QByteArray::number(std::cos(i * 1.3), 'g', 10) + ',' + names[g] + '\n';
+        }
+        QVERIFY(w.openFile(writeTempFile(m_dir, QStringLiteral("iris.csv"), csv)));
+        Session* c = w.session();
+        QCOMPARE(c->data().featureNames(), (QStringList{QStringLiteral("x"), QStringLiteral("y")}));
+        QCOMPARE(c->data().columnRoles().at(2), ColumnRole::Ignore);
+        QVERIFY(c->data().rawData().rowNames.empty()); // not the row names
+        QVERIFY(w.controllers().hue->candidates().contains(QStringLiteral("species")));
+        QVERIFY2(c->data().loadNotes().join(' ').contains(QStringLiteral("3 categories")),
+                 qPrintable(c->data().loadNotes().join(' ')));
+        QVERIFY(fitAndWait(w.fits()));
+        QSignalSpy ready(w.controllers().hue, &HueController::ready);
+        w.controllers().hue->setColumn(QStringLiteral("species"));
+        QCOMPARE(c->data().featureNames().size(), 2); // it was not a feature: no refit
+        QVERIFY(ready.count() > 0 || ready.wait(30000));
+        const ClassDensities* classes = w.controllers().hue->classes();
+        QVERIFY(classes);
+        QCOMPARE(int(classes->classes.size()), 3);
+        QCOMPARE(classes->classes[0].name, std::string("setosa"));
+        QCOMPARE(classes->classes[2].name, std::string("virginica"));
+        QCOMPARE(classes->classes[1].rows, Eigen::Index(50));
+        // The map's legend names each class by its text.
+        QCPLegend* legend = w.views().density->legend;
+        bool named = false;
+        for (int i = 0; i < legend->itemCount(); ++i) {
+            auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i));
+            named = named || (item && item->plottable()->name().startsWith(
+                                          QStringLiteral("species = versicolor (50 rows)")));
+        }
+        QVERIFY(named);
+    }
 };
 
 QTEST_MAIN(TstHue)

@@ -15,7 +15,8 @@ namespace sosrep::ui {
 ClassDensities fitClassDensities(const Matrix& x, const Vector& hue, const std::string& column,
                                  const FitSettings& settings, double lengthScale,
                                  const Scaler& scaler, const GridSpec* grid, const CurveSpec* curve,
-                                 const std::atomic<bool>& cancel)
+                                 const std::atomic<bool>& cancel,
+                                 const std::vector<std::string>& levels)
 {
     ClassDensities out;
     out.column = column;
@@ -42,13 +43,16 @@ ClassDensities fitClassDensities(const Matrix& x, const Vector& hue, const std::
             out.cancelled = true;
             return out;
         }
-        const std::string name = column + " = " + numberText(value, 6);
+        const bool named = value >= 0.0 && value < double(levels.size());
+        const std::string shown = named ? levels[size_t(value)] : numberText(value, 6);
+        const std::string name = column + " = " + shown;
         if (rows.size() < 2) {
             out.skipped.push_back(name + " (one row)");
             continue;
         }
         ClassDensity c;
         c.value = value;
+        c.name = shown;
         c.rows = Eigen::Index(rows.size());
         c.share = double(rows.size()) / double(x.rows());
         try {

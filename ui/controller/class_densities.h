@@ -18,6 +18,7 @@ namespace sosrep::ui {
 struct ClassDensity
 {
     double value = 0.0;
+    std::string name; // the value as shown: its category's text, or the number
     Eigen::Index rows = 0;
     double share = 0.0; // its rows' share of all rows (seaborn's common_norm weight)
     DensityGrid grid;   // on the map's grid (2-D data), per unit of the data's columns
@@ -42,10 +43,12 @@ constexpr int kMaxHueClasses = 12;
 /// every class: the curves differ by their rows only; seaborn's per-group bandwidth would
 /// also change with the group's size), then evaluated on `grid` (2-D) or along `curve` (1-D).
 /// Polls `cancel` between classes and grid chunks; errors (too many classes, a class the
-/// estimator refuses) are returned in `error`.
+/// estimator refuses) are returned in `error`. `levels`: the texts of a category column's
+/// codes (Dataset::categories), which name the classes; empty for a numeric column.
 ClassDensities fitClassDensities(const Matrix& x, const Vector& hue, const std::string& column,
                                  const FitSettings& settings, double lengthScale,
                                  const Scaler& scaler, const GridSpec* grid, const CurveSpec* curve,
-                                 const std::atomic<bool>& cancel);
+                                 const std::atomic<bool>& cancel,
+                                 const std::vector<std::string>& levels = {});
 
 } // namespace sosrep::ui

@@ -109,6 +109,9 @@ void HueController::start()
     const GridSpec grid = result->grid.spec;
     const CurveSpec curve = curveAroundData(x, 0);
     const std::string column = m_column.toStdString();
+    const auto named = raw.categories.find(column);
+    const std::vector<std::string> levels =
+        named == raw.categories.end() ? std::vector<std::string>() : named->second;
     const quint64 generation = session()->resultGeneration();
     auto* watcher = new QFutureWatcher<ClassDensities>(this);
     connect(watcher, &QFutureWatcher<ClassDensities>::finished, this,
@@ -133,7 +136,7 @@ void HueController::start()
     emit progressChanged(tr("fitting the hue's classes"), 0, 0);
     watcher->setFuture(runInWorker([=] {
         return fitClassDensities(x, hue, column, settings, lengthScale, scaler,
-                                 map ? &grid : nullptr, map ? nullptr : &curve, *cancel);
+                                 map ? &grid : nullptr, map ? nullptr : &curve, *cancel, levels);
     }));
 }
 

@@ -48,6 +48,17 @@ bool Session::loadFile(const QString& path)
             notes << tr("column '%1' holds text: kept as the row names")
                          .arg(QString::fromStdString(report.rowNameColumn));
         }
+        for (const std::string& c : report.categoryColumns) {
+            QStringList levels;
+            for (const std::string& level : ds.categories.at(c)) {
+                levels << QString::fromStdString(level);
+            }
+            notes << tr("column '%1' holds %2 categories (%3): not a feature; a hue (the Hue "
+                        "box) or a label by choice")
+                         .arg(QString::fromStdString(c))
+                         .arg(levels.size())
+                         .arg(levels.join(QStringLiteral(", ")));
+        }
         for (const std::string& c : report.textColumns) {
             notes << tr("column '%1' holds text: left out").arg(QString::fromStdString(c));
         }

@@ -48,9 +48,13 @@ QVector<ColumnRole> guessedRoles(const Dataset& raw)
         const std::string& name = raw.columns[size_t(j)];
         const bool rowName = !named && raw.dim() > 1 && looksLikeRowName(name);
         named = named || rowName;
-        roles << (looksLikeLabel(name, raw.x.col(j)) ? ColumnRole::Label
-                  : rowName                          ? ColumnRole::RowName
-                                                     : ColumnRole::Feature);
+        // A text category (iris's species) is a group, not a measurement: a hue or a label
+        // by choice, never a feature or a 0/1 label by its codes' order.
+        const bool category = raw.categories.count(name) > 0;
+        roles << (category                             ? ColumnRole::Ignore
+                  : looksLikeLabel(name, raw.x.col(j)) ? ColumnRole::Label
+                  : rowName                            ? ColumnRole::RowName
+                                                       : ColumnRole::Feature);
     }
     return roles;
 }

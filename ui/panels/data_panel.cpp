@@ -134,9 +134,13 @@ void DataPanel::refresh()
                 Qt::QueuedConnection);
         m_roles->setCellWidget(j, 1, combo);
         // A preview of the raw values (before scaling), so roles are chosen knowingly.
+        // A category column shows its texts, not their codes.
+        const auto levels = raw.categories.find(raw.columns[size_t(j)]);
         QStringList first;
         for (Eigen::Index i = 0; i < std::min<Eigen::Index>(4, raw.rows()); ++i) {
-            first << QString::number(raw.x(i, j), 'g', 4);
+            first << (levels == raw.categories.end()
+                          ? QString::number(raw.x(i, j), 'g', 4)
+                          : QString::fromStdString(levels->second[size_t(raw.x(i, j))]));
         }
         auto* preview =
             new QTableWidgetItem(first.join(QStringLiteral(", ")) + QStringLiteral(" …"));
