@@ -41,6 +41,7 @@ constexpr int kExitFit = 4;    // the fit (or the ratio fit) failed
 constexpr int kExitOutput = 5; // the screenshot or plot could not be written
 
 using sosrep::ui::HueController;
+using sosrep::ui::HueOptions;
 using sosrep::ui::MainWindow;
 using sosrep::ui::MarginalController;
 using sosrep::ui::OtherRocController;
@@ -402,6 +403,15 @@ private:
 int applyDataOptions(const QCommandLineParser& parser, MainWindow& window)
 {
     Session* controller = window.session();
+    // The hue's options first: its classes are fitted once, as asked.
+    if (parser.isSet(QStringLiteral("hue-length-scale")) ||
+        parser.isSet(QStringLiteral("hue-norm"))) {
+        HueOptions options = window.controllers().hue->options();
+        options.perClassLengthScale =
+            parser.value(QStringLiteral("hue-length-scale")) == QLatin1String("per-class");
+        options.commonNorm = parser.value(QStringLiteral("hue-norm")) != QLatin1String("each");
+        window.controllers().hue->setOptions(options);
+    }
     if (parser.isSet(QStringLiteral("hue"))) {
         // A column of a few values of these data (known only once they are read).
         const QString hue = parser.value(QStringLiteral("hue"));

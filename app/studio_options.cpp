@@ -13,6 +13,8 @@
 #include <QFileInfo>
 #include <QImageWriter>
 
+#include <tuple>
+
 #include <cmath>
 
 namespace sosrep::app {
@@ -239,6 +241,25 @@ QString hueProblem(const QCommandLineParser& parser)
     return {};
 }
 
+/// --hue-length-scale and --hue-norm: one of their words each.
+QString hueOptionsProblem(const QCommandLineParser& parser)
+{
+    for (const auto& [option, first, second] : {std::tuple<const char*, const char*, const char*>{
+                                                    "hue-length-scale", "pooled", "per-class"},
+                                                {"hue-norm", "common", "each"}}) {
+        const QString name = QString::fromLatin1(option);
+        if (!parser.isSet(name)) {
+            continue;
+        }
+        const QString value = parser.value(name);
+        if (value != QLatin1String(first) && value != QLatin1String(second)) {
+            return QStringLiteral("--%1: '%2' is not one of %3, %4")
+                .arg(name, value, QLatin1String(first), QLatin1String(second));
+        }
+    }
+    return {};
+}
+
 /// --overlay: the 1-D view's other curves: l*F (F > 0) or a density estimator's name.
 QString overlayProblem(const QCommandLineParser& parser)
 {
@@ -452,6 +473,15 @@ void addStudioOptions(QCommandLineParser& parser)
         "fitted on its rows at the fitted length scale: contours over the map, curves for one "
         "column; the legend names each class COLUMN = value",
         "COLUMN");
+    add("hue-length-scale",
+        "the hue's classes: pooled (default: every class at the fitted length scale, so they "
+        "differ by their rows only) or per-class (each class's length scale tuned on its own "
+        "rows, seaborn's default)",
+        "RULE");
+    add("hue-norm",
+        "the hue's curves for one column: common (default, seaborn's common_norm: each class "
+        "times its share of the rows) or each (every class's curve has area 1)",
+        "NORM");
     add("joint", "Density tab: a joint plot, the plotted columns' 1-D marginal densities on the "
                  "map's top and right edges (Gaussian SOSREP, KDE, kernel SoS)");
     add("pairplot", "Density tab: the pair plot of every feature column (at most 9): each "
@@ -480,8 +510,8 @@ QString checkStudioOptions(const QCommandLineParser& parser)
           sizeProblem(parser), splitProblem(parser), outputProblem(parser), purposeProblem(parser),
           scaleProblem(parser), bwAdjustProblem(parser), contaminationProblem(parser),
           marginalProblem(parser), colorScaleProblem(parser), hueProblem(parser),
-          rocWithProblem(parser), overlayProblem(parser), jointProblem(parser),
-          pairPlotProblem(parser)}) {
+          hueOptionsProblem(parser), rocWithProblem(parser), overlayProblem(parser),
+          jointProblem(parser), pairPlotProblem(parser)}) {
         if (!problem.isEmpty()) {
             return problem;
         }

@@ -181,6 +181,14 @@ void DensityTab::connectHue()
     });
     connect(m_c.hue, &HueController::columnChanged, this,
             [this] { m_page->setHueChoices(m_c.hue->candidates(), m_c.hue->column()); });
+    connect(m_page, &DensityPage::hueOptionsChosen, m_c.hue, &HueController::setOptions);
+    connect(m_c.hue, &HueController::optionsChanged, this, [this] {
+        m_page->setHueOptions(m_c.hue->options());
+        if (m_c.hue->options().perClassLengthScale && !m_c.hue->column().isEmpty() &&
+            m_c.session->result()) {
+            m_page->setNote(tr("fitting each class of %1 at its own ℓ…").arg(m_c.hue->column()));
+        }
+    });
     connect(m_c.hue, &HueController::ready, this, [this] {
         // Classes with too few rows get no density: said, not dropped in silence (issue 52).
         const ClassDensities* hue = m_c.hue->classes();
@@ -282,10 +290,15 @@ void DensityTab::showJointEdges()
 
 QString DensityTab::hueClassName(const ClassDensity& c) const
 {
-    return tr("%1 = %2 (%3 rows)")
+    // A class at its own ℓ says which (scaled units, as the titles' ℓ).
+    const QString own = m_c.hue->options().perClassLengthScale
+                            ? tr(", ℓ = %1").arg(c.lengthScale, 0, 'g', 3)
+                            : QString();
+    return tr("%1 = %2 (%3 rows%4)")
         .arg(m_c.hue->column())
         .arg(QString::fromStdString(c.name))
-        .arg(c.rows);
+        .arg(c.rows)
+        .arg(own);
 }
 
 void DensityTab::showHue()
@@ -360,14 +373,19 @@ void DensityTab::showDensityCurve()
     c.xLabel = names.value(column);
     const ClassDensities* hue = m_c.hue->classes();
     if (hue && x.cols() == 1) {
-        // One column: the classes' curves (a marginal's classes are not fitted: d > 1).
+        // One column: the classes' curves (a marginal's classes are not fitted: d > 1), each
+        // times its share under common_norm. They add up to the dashed curve of all rows
+        // only for KDE at one ℓ: a SOSREP fit of all rows is not the sum of fits of parts.
+        const bool common = m_c.hue->options().commonNorm;
         int k = 0;
         for (const ClassDensity& cd : hue->classes) {
             if (cd.curve.logValues.size() > 0) {
-                c.classes.push_back({hueClassName(cd), colors::hueClass(k), &cd.curve, cd.share});
+                c.classes.push_back(
+                    {hueClassName(cd), colors::hueClass(k), &cd.curve, common ? cd.share : 1.0});
             }
             ++k;
         }
+        c.curveName = tr("all rows (one fit)");
     }
     if (x.cols() == 1) {
         addOverlays(c, m_c.overlays->overlays(), m);

@@ -106,6 +106,8 @@ QString saveProject(const QString& path, const ProjectParts& parts)
     p.compareWith = c.compareChoice();
     p.contamination = parts.thresholds.contamination();
     p.hue = parts.hue.column().toStdString();
+    p.huePerClassLengthScale = parts.hue.options().perClassLengthScale;
+    p.hueCommonNorm = parts.hue.options().commonNorm;
     p.mapColours = mapColoursText(parts.density.mapScale());
     p.joint = parts.density.joint();
     for (const QString& e : parts.otherRocs.estimators()) {
@@ -185,6 +187,7 @@ ProjectOpenResult openProject(const QString& path, const ProjectParts& parts)
     // The hue, when these data still have it as a column of a few values (its classes are
     // fitted after the next fit).
     const QString hue = QString::fromStdString(p.hue);
+    parts.hue.setOptions({p.huePerClassLengthScale, p.hueCommonNorm});
     if (!hue.isEmpty() && parts.hue.candidates().contains(hue)) {
         parts.hue.setColumn(hue);
     } else if (!hue.isEmpty() && out.warning.isEmpty()) {

@@ -86,6 +86,18 @@ void readAppSettings(const Json& app, ProjectData& p, const std::string& path)
         }
         p.hue = h.get<std::string>();
     }
+    for (const auto& [key, target] :
+         {std::pair<const char*, bool*>{"hue_per_class_length_scale", &p.huePerClassLengthScale},
+          {"hue_common_norm", &p.hueCommonNorm}}) {
+        if (app.contains(key)) {
+            const Json& b = member(app, key);
+            if (!b.is_boolean()) {
+                const std::string field = std::string("app.") + key;
+                throw fieldError(path, field.c_str(), "must be true or false");
+            }
+            *target = b.get<bool>();
+        }
+    }
     if (app.contains("map_colours")) {
         const Json& m = member(app, "map_colours");
         const std::string v = m.is_string() ? m.get<std::string>() : std::string();
@@ -186,6 +198,12 @@ std::string projectJson(const ProjectData& p)
     }
     if (!p.hue.empty()) { // likewise absent without a hue
         app["hue"] = p.hue;
+    }
+    if (p.huePerClassLengthScale) {
+        app["hue_per_class_length_scale"] = true;
+    }
+    if (!p.hueCommonNorm) {
+        app["hue_common_norm"] = false;
     }
     if (p.mapColours != "log") { // and absent at the defaults, as before they were kept
         app["map_colours"] = p.mapColours;

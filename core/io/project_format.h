@@ -33,6 +33,9 @@ struct ProjectData
     /// The Density tab's hue column ("" = none): a raw column of 2-12 values, checked when the
     /// data are there.
     std::string hue;
+    /// The hue's options: each class at its own ℓ, and seaborn's common_norm.
+    bool huePerClassLengthScale = false;
+    bool hueCommonNorm = true;
     /// The Density tab's map colouring ("log", "linear" or "proportion") and whether it is a
     /// joint plot; the other estimators on the Scores view's ROC panel (issue 50).
     std::string mapColours = "log";

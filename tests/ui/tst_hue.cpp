@@ -2,6 +2,7 @@
 // Per-class densities (issue 38, seaborn's hue=): one model per value of a column, as contours
 // over the map and as curves in 1-D that add up to the whole; Esc stops the class fits.
 #include "core/data/split.h"
+#include "core/kernels/kernel_operator.h"
 #include "ui/controller/fit_job.h"
 #include "ui/controller/hue_controller.h"
 #include "ui/controller/session.h"
@@ -16,8 +17,10 @@
 #include "support/temp_files.h"
 
 #include <QComboBox>
+#include <QMenu>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 
 #include <cmath>
@@ -109,6 +112,72 @@ private slots:
                  qPrintable(QString::number(areas[0].second)));
         QVERIFY2(std::abs(areas[1].second - 1.0 / 3.0) < 0.02,
                  qPrintable(QString::number(areas[1].second)));
+    }
+
+    void eachClassAtItsOwnLengthScaleAndEachCurveOfAreaOne()
+    {
+        // Issue 50: seaborn gives each group its own bandwidth and offers common_norm; the
+        // classes here all had the whole data's ℓ, their curves always weighted by share.
+        QByteArray csv = "value,label\n";
+        std::mt19937 rng(5);
+        std::normal_distribution<double> z;
+        for (int i = 0; i < 300; ++i) {
+            const bool second = i % 3 == 0; // a narrow class beside a wide one
+            csv += QByteArray::number(second ? 4.0 + 0.2 * z(rng) : 1.5 * z(rng)) + ',' +
+                   QByteArray(second ? "1" : "0") + '\n';
+        }
+        MainWindow w;
+        w.resize(1280, 720);
+        Session* c = w.session();
+        w.openFile(writeTempFile(m_dir, QStringLiteral("own.csv"), csv));
+        QVERIFY(fitAndWait(w.fits()));
+        QSignalSpy ready(w.controllers().hue, &HueController::ready);
+        w.controllers().hue->setOptions({true, true});
+        w.controllers().hue->setColumn(QStringLiteral("label"));
+        QVERIFY(ready.wait(60000));
+        const ClassDensities* hue = w.controllers().hue->classes();
+        QVERIFY(hue && hue->classes.size() == 2);
+        const double pooled = c->result()->lengthScale();
+        bool differs = false;
+        for (int k = 0; k < 2; ++k) {
+            // Oracle: the model's own rule on the class's rows alone.
+            std::vector<Eigen::Index> rows;
+            const sosrep::Dataset& raw = c->data().rawData();
+            for (Eigen::Index i = 0; i < raw.x.rows(); ++i) {
+                if (raw.x(i, 1) == double(k)) {
+                    rows.push_back(i);
+                }
+            }
+            const auto model =
+                fitAtLengthScale(sosrep::rowsOf(c->data().features(), rows), c->result()->settings,
+                                 "sosrep", 0.0, {}, c->data().scaler());
+            const double own = model->kernel()->spec().lengthScale;
+            QCOMPARE(hue->classes[size_t(k)].lengthScale, own);
+            differs = differs || std::abs(own / pooled - 1.0) > 0.05;
+        }
+        QVERIFY2(differs, "no class's own ℓ differs from the pooled one");
+        auto* plot = qobject_cast<DensityCurvePlot*>(w.views().densityPage->currentPlot());
+        QVERIFY(plot);
+        QVERIFY2(plot->classAreas()[0].first.contains(QStringLiteral("ℓ = ")),
+                 qPrintable(plot->classAreas()[0].first));
+        // common_norm off: no refit, each curve drawn with area 1 (the shares 2/3 and 1/3).
+        QSignalSpy redrawn(w.controllers().hue, &HueController::ready);
+        w.controllers().hue->setOptions({true, false});
+        QCOMPARE(redrawn.count(), 1);
+        QCOMPARE(w.controllers().hue->classes(), hue);
+        for (const auto& [name, area] : plot->classAreas()) {
+            QVERIFY2(std::abs(area - 1.0) < 0.03, qPrintable(name + ": " + QString::number(area)));
+        }
+        // The menu shows the options, and a project keeps them.
+        QVERIFY(w.views().densityPage->hueOptionsButton()->isVisibleTo(w.views().densityPage));
+        const QList<QAction*> actions =
+            w.views().densityPage->hueOptionsButton()->menu()->actions();
+        QVERIFY(actions[0]->isChecked() && !actions[1]->isChecked());
+        const QString project = m_dir.filePath(QStringLiteral("own.sosrep.json"));
+        QCOMPARE(saveProject(project, w.projectFiles()->parts()), QString());
+        MainWindow w2;
+        QCOMPARE(w2.projectFiles()->openProject(project), QString());
+        QVERIFY(w2.controllers().hue->options() == (HueOptions{true, false}));
     }
 
     void escStopsTheClassFits()

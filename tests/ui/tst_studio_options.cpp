@@ -131,6 +131,8 @@ std::vector<Pool> pools()
           {"fire", false},
           {"kde,", false},
           {"", false}}},
+        {"hue-length-scale", {{"pooled", true}, {"per-class", true}, {"each", false}, {"", false}}},
+        {"hue-norm", {{"common", true}, {"each", true}, {"per-class", false}, {"", false}}},
         {"negativity", {{"", true}}},
         {"ratio-q", {{"q.csv", true}}},
         {"demo", {{"", true}}},

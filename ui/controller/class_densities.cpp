@@ -3,6 +3,7 @@
 #include "ui/controller/class_densities.h"
 
 #include "core/data/split.h"
+#include "core/kernels/kernel_operator.h"
 #include "core/util/text.h"
 #include "ui/controller/fit_job.h"
 
@@ -16,7 +17,7 @@ ClassDensities fitClassDensities(const Matrix& x, const Vector& hue, const std::
                                  const FitSettings& settings, double lengthScale,
                                  const Scaler& scaler, const GridSpec* grid, const CurveSpec* curve,
                                  const std::atomic<bool>& cancel,
-                                 const std::vector<std::string>& levels)
+                                 const std::vector<std::string>& levels, bool perClassLengthScale)
 {
     ClassDensities out;
     out.column = column;
@@ -56,13 +57,15 @@ ClassDensities fitClassDensities(const Matrix& x, const Vector& hue, const std::
         c.rows = Eigen::Index(rows.size());
         c.share = double(rows.size()) / double(x.rows());
         try {
-            const std::shared_ptr<const FittedModel> model = fitAtLengthScale(
-                rowsOf(x, rows), settings, settings.estimator, lengthScale, observer, scaler);
+            const std::shared_ptr<const FittedModel> model =
+                fitAtLengthScale(rowsOf(x, rows), settings, settings.estimator,
+                                 perClassLengthScale ? 0.0 : lengthScale, observer, scaler);
             if (!model) {
                 out.cancelled = true;
                 return out;
             }
             c.kind = model->kind();
+            c.lengthScale = model->kernel() ? model->kernel()->spec().lengthScale : lengthScale;
             if (grid) {
                 c.grid = evaluateGrid(*model, *grid, gridProgress);
                 if (c.grid.cancelled) {

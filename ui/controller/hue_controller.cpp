@@ -78,6 +78,25 @@ void HueController::setColumn(const QString& column)
     start();
 }
 
+void HueController::setOptions(const HueOptions& options)
+{
+    if (options == m_options) {
+        return;
+    }
+    const bool refit = options.perClassLengthScale != m_options.perClassLengthScale;
+    m_options = options;
+    emit optionsChanged();
+    if (m_column.isEmpty()) {
+        return;
+    }
+    if (refit) {
+        drop();
+        start();
+    } else if (m_classes) {
+        emit ready(); // drawn again with the other normalization
+    }
+}
+
 void HueController::drop()
 {
     stopJob(); // its answer is dropped; the next job gets a fresh flag
@@ -109,6 +128,7 @@ void HueController::start()
     const GridSpec grid = result->grid.spec;
     const CurveSpec curve = curveAroundData(x, 0);
     const std::string column = m_column.toStdString();
+    const bool perClass = m_options.perClassLengthScale;
     const auto named = raw.categories.find(column);
     const std::vector<std::string> levels =
         named == raw.categories.end() ? std::vector<std::string>() : named->second;
@@ -136,7 +156,8 @@ void HueController::start()
     emit progressChanged(tr("fitting the hue's classes"), 0, 0);
     watcher->setFuture(runInWorker([=] {
         return fitClassDensities(x, hue, column, settings, lengthScale, scaler,
-                                 map ? &grid : nullptr, map ? nullptr : &curve, *cancel, levels);
+                                 map ? &grid : nullptr, map ? nullptr : &curve, *cancel, levels,
+                                 perClass);
     }));
 }
 

@@ -34,10 +34,16 @@ public:
     const ClassDensities* classes() const { return m_classes.get(); }
     /// Raw columns a hue can be taken from: 2 to kMaxHueClasses distinct values.
     QStringList candidates() const;
+    /// Per-class ℓ and common_norm. Another ℓ rule fits the classes again; common_norm only
+    /// redraws them (ready() again when classes are known).
+    void setOptions(const HueOptions& options);
+    const HueOptions& options() const { return m_options; }
 
 signals:
     /// setColumn() took another column (the Hue box follows, whatever set it).
     void columnChanged();
+    /// setOptions() took other options (the Hue menu follows).
+    void optionsChanged();
     /// The hue's column was a feature: it left the features (its role is ignore now; the next
     /// fit is of the other columns, as seaborn's hue is not a variable of the density).
     void columnLeftFeatures(const QString& column);
@@ -49,6 +55,7 @@ private:
     void start() override;
 
     QString m_column;
+    HueOptions m_options;
     std::shared_ptr<const ClassDensities> m_classes;
 };
 

@@ -207,7 +207,7 @@ void DensityCurvePlot::showContent(const Content& c)
             g->removeFromLegend();
         }
         m_curve->setPen(QPen(QColor(90, 90, 90), 1.2, Qt::DashLine));
-        m_curve->setName(QStringLiteral("all rows"));
+        m_curve->setName(c.curveName.isEmpty() ? QStringLiteral("all rows") : c.curveName);
     } else {
         m_curve->setPen(m_curvePen);
     }
@@ -247,7 +247,7 @@ double DensityCurvePlot::drawClasses(const Content& c)
         if (s.n < 2 || curve.logValues.size() != s.n) {
             continue;
         }
-        // As the whole data's curve, times the class's share (the classes add up to the whole).
+        // As the whole data's curve, times the class's share under common_norm (1 without).
         const Vector logValues = drawnLogValues(curve, c.kind);
         QVector<double> x(s.n), y(s.n);
         for (int i = 0; i < s.n; ++i) {

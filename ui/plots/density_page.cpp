@@ -48,6 +48,28 @@ DensityPage::DensityPage(QWidget* parent) : QWidget(parent)
     m_hue->addItem(tr("(none)"), QString());
     bar->addWidget(new QLabel(tr("Hue:")));
     bar->addWidget(m_hue);
+    m_hueOptions = new QToolButton;
+    m_hueOptions->setObjectName(QStringLiteral("hueOptions"));
+    m_hueOptions->setText(tr("Hue ℓ…"));
+    m_hueOptions->setToolTip(tr("How the classes are fitted and drawn"));
+    m_hueOptions->setPopupMode(QToolButton::InstantPopup);
+    auto* hueMenu = new QMenu(m_hueOptions);
+    m_perClass = hueMenu->addAction(tr("Each class its own ℓ (seaborn's default)"));
+    m_perClass->setToolTip(tr("Tune ℓ on each class's rows by the model's rule, instead of "
+                              "the whole data's ℓ for every class"));
+    m_commonNorm = hueMenu->addAction(tr("Curves weighted by their share of rows (common_norm)"));
+    m_commonNorm->setToolTip(tr("Off: each class's curve has area 1"));
+    for (QAction* a : {m_perClass, m_commonNorm}) {
+        a->setCheckable(true);
+        connect(a, &QAction::triggered, this, [this] {
+            emit hueOptionsChosen({m_perClass->isChecked(), m_commonNorm->isChecked()});
+        });
+    }
+    hueMenu->setToolTipsVisible(true);
+    m_hueOptions->setMenu(hueMenu);
+    m_hueOptions->setVisible(false);
+    setHueOptions(HueOptions());
+    bar->addWidget(m_hueOptions);
     m_overlay = new QToolButton;
     m_overlay->setObjectName(QStringLiteral("overlays"));
     m_overlay->setText(tr("Overlay…"));
@@ -67,6 +89,12 @@ DensityPage::DensityPage(QWidget* parent) : QWidget(parent)
     connect(m_show, &QComboBox::activated, this, [this] { emit viewChosen(chosenColumn()); });
     connect(m_hue, &QComboBox::activated, this,
             [this] { emit hueChosen(m_hue->currentData().toString()); });
+}
+
+void DensityPage::setHueOptions(const HueOptions& options)
+{
+    m_perClass->setChecked(options.perClassLengthScale);
+    m_commonNorm->setChecked(options.commonNorm);
 }
 
 QWidget* DensityPage::currentPlot() const
@@ -174,6 +202,7 @@ void DensityPage::setHueChoices(const QStringList& columns, const QString& curre
         m_hue->addItem(c, c);
     }
     m_hue->setCurrentIndex(std::max(0, m_hue->findData(current)));
+    m_hueOptions->setVisible(!current.isEmpty()); // its options only with a hue
 }
 
 int DensityPage::chosenColumn() const

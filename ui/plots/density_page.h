@@ -2,9 +2,12 @@
 // The density tab: chooser between 2-D maps and 1-D curves.
 #pragma once
 
+#include "ui/controller/class_densities.h"
+
 #include <QStringList>
 #include <QWidget>
 
+class QAction;
 class QComboBox;
 class QToolButton;
 class QLabel;
@@ -55,6 +58,9 @@ public:
     /// The hue choices: "(none)" and the columns of a few values; `current` selected.
     void setHueChoices(const QStringList& columns, const QString& current);
     QComboBox* hueChooser() const { return m_hue; }
+    /// The hue's options menu (per-class ℓ, common_norm), shown with a hue; checked as given.
+    void setHueOptions(const HueOptions& options);
+    QToolButton* hueOptionsButton() const { return m_hueOptions; }
     /// The 1-D view's overlays (one feature column): the fitted ℓ times ½, 2 and 4, and the
     /// other density estimators (`estimators`); `chosen` checked. Hidden with 2 or more columns.
     void setOverlayChoices(const QStringList& estimators, const QStringList& chosen);
@@ -65,6 +71,8 @@ signals:
     void viewChosen(int column);
     /// The user chose a hue column ("" for none).
     void hueChosen(const QString& column);
+    /// The user changed the hue's options.
+    void hueOptionsChosen(const HueOptions& options);
     /// The user checked or unchecked an overlay: every checked one ("l*0.5", "kde", ...).
     void overlaysChosen(const QStringList& specs);
 
@@ -73,6 +81,9 @@ private:
     QComboBox* m_show = nullptr;
     QLabel* m_showLabel = nullptr;
     QComboBox* m_hue = nullptr;
+    QToolButton* m_hueOptions = nullptr;
+    QAction* m_perClass = nullptr;
+    QAction* m_commonNorm = nullptr;
     QToolButton* m_overlay = nullptr;
     QLabel* m_note = nullptr;
     QWidget* m_bar = nullptr;
