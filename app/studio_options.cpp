@@ -406,6 +406,94 @@ std::optional<sosrep::ui::MapScale> mapScaleFromText(const QString& text)
     return std::nullopt;
 }
 
+namespace {
+
+/// The studio's options: name, help, and the value's name (none for a switch).
+struct StudioOption
+{
+    const char* name;
+    const char* help;
+    const char* value = nullptr;
+};
+
+const StudioOption kStudioOptions[] = {
+    {"demo", "open with a built-in toy dataset and fit it"},
+    {"screenshot",
+     "after the fit (of FILE, else of the demo), save a screenshot of the window and exit", "FILE"},
+    {"export-plot",
+     "after the fit (of FILE, else of the demo), export the tab's plot (.png/.pdf/.svg) and "
+     "exit",
+     "FILE"},
+    {"tab",
+     "tab shown or exported (0-5: density, optimizer, Fisher divergence, scores, compare, "
+     "ratio)",
+     "N"},
+    {"size", "window size for --screenshot, e.g. 1280x720", "WxH"},
+    {"estimator", "estimator to fit (sosrep, kde, sos-mmd, ...)", "NAME"},
+    {"purpose",
+     "what the tuned length scale is for: density or anomaly (default auto: the density view "
+     "tunes for the density, the Scores view for anomaly ranking)",
+     "P"},
+    {"scale",
+     "per-column scaling of the data: minmax, zscore, robust, rank, none, or auto (default: "
+     "the purpose's; minmax for the density view, and for the Scores view rank where most "
+     "columns are a spike and a sparse tail)",
+     "KIND"},
+    {"bw-adjust",
+     "multiply the length scale once it is set (tuned, a rule or a number) by A, as "
+     "seaborn's bw_adjust (default 1)",
+     "A"},
+    {"compare", "second estimator of the compare view", "NAME"},
+    {"contamination",
+     "Scores view: flag this share of rows as outliers, 'auto' (0.1) or in (0, 0.5]; the "
+     "threshold comes from rows the model did not fit, as with sosrep fit --contamination",
+     "C"},
+    {"ratio-split",
+     "Ratio view: q = the rows with COLUMN = VALUE, then fit the ratio (screenshots)",
+     "COLUMN=VALUE"},
+    {"ratio-q", "Ratio view: q = the rows of FILE, then fit the ratio", "FILE"},
+    {"ratio-estimator", "Ratio view: fire, ulsif, tikde or sosrep-ratio", "NAME"},
+    {"negativity", "after the fit, run the negativity experiment (paper Fig. 3) with its "
+                   "defaults and show it in the Optimizer view"},
+    {"marginal",
+     "after the fit, show the 1-D marginal density of COLUMN (a feature name) in the Density "
+     "tab instead of the 2-D map (Gaussian SOSREP, KDE, kernel SoS)",
+     "COLUMN"},
+    {"overlay",
+     "Density tab, one feature column: other curves on the same axis, comma-separated: l*F "
+     "(this model at F times the fitted length scale) or a density estimator's name",
+     "LIST"},
+    {"roc-with",
+     "Scores view: draw these estimators' ROC curves beside the model's (comma-separated, "
+     "each fitted on the same rows for the anomaly purpose)",
+     "LIST"},
+    {"hue",
+     "Density tab: one density per value of COLUMN (a label or group of 2-12 values), each "
+     "fitted on its rows at the fitted length scale: contours over the map, curves for one "
+     "column; the legend names each class COLUMN = value",
+     "COLUMN"},
+    {"hue-length-scale",
+     "the hue's classes: pooled (default: every class at the fitted length scale, so they "
+     "differ by their rows only) or per-class (each class's length scale tuned on its own "
+     "rows, seaborn's default)",
+     "RULE"},
+    {"hue-norm",
+     "the hue's curves for one column: common (default, seaborn's common_norm: each class "
+     "times its share of the rows) or each (every class's curve has area 1)",
+     "NORM"},
+    {"joint", "Density tab: a joint plot, the plotted columns' 1-D marginal densities on the "
+              "map's top and right edges (Gaussian SOSREP, KDE, kernel SoS)"},
+    {"pairplot", "Density tab: the pair plot of every feature column (at most 9): each "
+                 "pair's map below the diagonal, each column's marginal on it, drawn as they "
+                 "are computed"},
+    {"color-scale",
+     "Density tab: colour the map by log density (log, the default), density on a linear "
+     "scale (linear) or filled iso-proportion levels (proportion, seaborn's fill=True)",
+     "SCALE"},
+};
+
+} // namespace
+
 void addStudioOptions(QCommandLineParser& parser)
 {
     parser.setApplicationDescription(QStringLiteral(
@@ -413,84 +501,10 @@ void addStudioOptions(QCommandLineParser& parser)
         "fits, writes and exits: 0 written, 2 bad option value, 3 data file unreadable, 4 fit "
         "failed, 5 output not written."));
     parser.addHelpOption();
-    const auto add = [&parser](const char* name, const char* help, const char* value = nullptr) {
-        parser.addOption({QString::fromLatin1(name), QString::fromUtf8(help),
-                          value ? QString::fromLatin1(value) : QString()});
-    };
-    add("demo", "open with a built-in toy dataset and fit it");
-    add("screenshot",
-        "after the fit (of FILE, else of the demo), save a screenshot of the window and exit",
-        "FILE");
-    add("export-plot",
-        "after the fit (of FILE, else of the demo), export the tab's plot (.png/.pdf/.svg) and "
-        "exit",
-        "FILE");
-    add("tab",
-        "tab shown or exported (0-5: density, optimizer, Fisher divergence, scores, compare, "
-        "ratio)",
-        "N");
-    add("size", "window size for --screenshot, e.g. 1280x720", "WxH");
-    add("estimator", "estimator to fit (sosrep, kde, sos-mmd, ...)", "NAME");
-    add("purpose",
-        "what the tuned length scale is for: density or anomaly (default auto: the density view "
-        "tunes for the density, the Scores view for anomaly ranking)",
-        "P");
-    add("scale",
-        "per-column scaling of the data: minmax, zscore, robust, rank, none, or auto (default: "
-        "the purpose's; minmax for the density view, and for the Scores view rank where most "
-        "columns are a spike and a sparse tail)",
-        "KIND");
-    add("bw-adjust",
-        "multiply the length scale once it is set (tuned, a rule or a number) by A, as "
-        "seaborn's bw_adjust (default 1)",
-        "A");
-    add("compare", "second estimator of the compare view", "NAME");
-    add("contamination",
-        "Scores view: flag this share of rows as outliers, 'auto' (0.1) or in (0, 0.5]; the "
-        "threshold comes from rows the model did not fit, as with sosrep fit --contamination",
-        "C");
-    add("ratio-split",
-        "Ratio view: q = the rows with COLUMN = VALUE, then fit the ratio (screenshots)",
-        "COLUMN=VALUE");
-    add("ratio-q", "Ratio view: q = the rows of FILE, then fit the ratio", "FILE");
-    add("ratio-estimator", "Ratio view: fire, ulsif, tikde or sosrep-ratio", "NAME");
-    add("negativity", "after the fit, run the negativity experiment (paper Fig. 3) with its "
-                      "defaults and show it in the Optimizer view");
-    add("marginal",
-        "after the fit, show the 1-D marginal density of COLUMN (a feature name) in the Density "
-        "tab instead of the 2-D map (Gaussian SOSREP, KDE, kernel SoS)",
-        "COLUMN");
-    add("overlay",
-        "Density tab, one feature column: other curves on the same axis, comma-separated: l*F "
-        "(this model at F times the fitted length scale) or a density estimator's name",
-        "LIST");
-    add("roc-with",
-        "Scores view: draw these estimators' ROC curves beside the model's (comma-separated, "
-        "each fitted on the same rows for the anomaly purpose)",
-        "LIST");
-    add("hue",
-        "Density tab: one density per value of COLUMN (a label or group of 2-12 values), each "
-        "fitted on its rows at the fitted length scale: contours over the map, curves for one "
-        "column; the legend names each class COLUMN = value",
-        "COLUMN");
-    add("hue-length-scale",
-        "the hue's classes: pooled (default: every class at the fitted length scale, so they "
-        "differ by their rows only) or per-class (each class's length scale tuned on its own "
-        "rows, seaborn's default)",
-        "RULE");
-    add("hue-norm",
-        "the hue's curves for one column: common (default, seaborn's common_norm: each class "
-        "times its share of the rows) or each (every class's curve has area 1)",
-        "NORM");
-    add("joint", "Density tab: a joint plot, the plotted columns' 1-D marginal densities on the "
-                 "map's top and right edges (Gaussian SOSREP, KDE, kernel SoS)");
-    add("pairplot", "Density tab: the pair plot of every feature column (at most 9): each "
-                    "pair's map below the diagonal, each column's marginal on it, drawn as they "
-                    "are computed");
-    add("color-scale",
-        "Density tab: colour the map by log density (log, the default), density on a linear "
-        "scale (linear) or filled iso-proportion levels (proportion, seaborn's fill=True)",
-        "SCALE");
+    for (const StudioOption& o : kStudioOptions) {
+        parser.addOption({QString::fromLatin1(o.name), QString::fromUtf8(o.help),
+                          o.value ? QString::fromLatin1(o.value) : QString()});
+    }
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("data file to open"));
 }
 

@@ -132,6 +132,26 @@ QString saveProject(const QString& path, const ProjectParts& parts)
     return {};
 }
 
+namespace {
+
+/// The hue and its options, when these data still have its column as one of a few values (its
+/// classes are fitted after the next fit); else a warning, unless there is one already.
+void restoreHue(const io::ProjectData& p, HueController& hue, QString& warning)
+{
+    const QString column = QString::fromStdString(p.hue);
+    hue.setOptions({p.huePerClassLengthScale, p.hueCommonNorm});
+    if (!column.isEmpty() && hue.candidates().contains(column)) {
+        hue.setColumn(column);
+    } else if (!column.isEmpty() && warning.isEmpty()) {
+        warning = QStringLiteral("the hue column %1 is not a column of 2 to %2 values of these "
+                                 "data: no hue")
+                      .arg(column)
+                      .arg(kMaxHueClasses);
+    }
+}
+
+} // namespace
+
 ProjectOpenResult openProject(const QString& path, const ProjectParts& parts)
 {
     Session& c = parts.session;
@@ -184,18 +204,7 @@ ProjectOpenResult openProject(const QString& path, const ProjectParts& parts)
     if (p.plotX < nf && p.plotY < nf) {
         c.setPlotColumns(p.plotX, p.plotY);
     }
-    // The hue, when these data still have it as a column of a few values (its classes are
-    // fitted after the next fit).
-    const QString hue = QString::fromStdString(p.hue);
-    parts.hue.setOptions({p.huePerClassLengthScale, p.hueCommonNorm});
-    if (!hue.isEmpty() && parts.hue.candidates().contains(hue)) {
-        parts.hue.setColumn(hue);
-    } else if (!hue.isEmpty() && out.warning.isEmpty()) {
-        out.warning = QStringLiteral("the hue column %1 is not a column of 2 to %2 values of "
-                                     "these data: no hue")
-                          .arg(hue)
-                          .arg(kMaxHueClasses);
-    }
+    restoreHue(p, parts.hue, out.warning);
     parts.density.setMapScale(p.mapColours == "linear"       ? MapScale::Linear
                               : p.mapColours == "proportion" ? MapScale::Proportion
                                                              : MapScale::Log);
