@@ -99,6 +99,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
                        .arg(message),
                    QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
     };
+    m_c.session->askDropStrayTextRows = [this](const QString& message) {
+        if (m_batch) {
+            return false;
+        }
+        return QMessageBox::question(
+                   this, tr("Text in a numeric column"),
+                   tr("%1\n\nLoad the file without the rows that have a word in a numeric "
+                      "column?")
+                       .arg(message),
+                   QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+    };
     // Scrolling past a field must not edit it (one guard for every panel, dialogs included).
     qApp->installEventFilter(new WheelGuard(this));
     resize(1400, 900);

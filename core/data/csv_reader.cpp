@@ -267,7 +267,8 @@ CellTable readCells(CsvTokenizer& tok, const std::vector<std::string>& columns,
 {
     const size_t ncol = columns.size();
     const std::string& src = options.source;
-    const bool lenient = options.dropTextColumns || options.dropIncompleteRows;
+    const bool lenient =
+        options.dropTextColumns || options.dropIncompleteRows || options.dropStrayTextRows;
     CellTable t;
     t.firstText.resize(ncol);
     t.firstKind.assign(ncol, -1);
@@ -356,8 +357,8 @@ std::vector<size_t> keptColumns(const CellTable& t, const std::vector<std::strin
         if (j == idIndex) {
             continue;
         }
-        if (!t.firstText[j]) {
-            keep.push_back(j);
+        if (!t.firstText[j] || (options.dropStrayTextRows && t.firstKind[j] == 0)) {
+            keep.push_back(j); // numbers (a stray word's row is left out: completeRows)
         } else if (!options.dropTextColumns || t.firstKind[j] != 2) {
             throw DataError(options.source, t.firstText[j]->line, t.firstText[j]->col,
                             t.firstText[j]->what);
@@ -382,33 +383,43 @@ std::vector<size_t> keptColumns(const CellTable& t, const std::vector<std::strin
     return keep;
 }
 
-/// Rows kept: one with a missing value in a kept column is refused, or left out when allowed.
+/// Rows kept: one with a missing value in a kept column is refused, or left out when allowed;
+/// likewise one with a word in a kept numeric column (not a category column's text).
 std::vector<long> completeRows(const CellTable& t, const std::vector<size_t>& keep, size_t ncol,
-                               const CsvReadOptions& options, CsvReadReport* report)
+                               const CsvReadOptions& options, CsvReadReport* report,
+                               const std::map<size_t, std::vector<std::string>>& categories)
 {
     std::vector<long> rows;
     long incomplete = 0;
+    long stray = 0;
     for (long i = 0; i < t.rows; ++i) {
         bool missing = false;
+        bool word = false;
         for (size_t j : keep) {
-            missing = missing || t.kinds[static_cast<size_t>(i) * ncol + j] == 1;
+            const signed char kind = t.kinds[static_cast<size_t>(i) * ncol + j];
+            missing = missing || kind == 1;
+            word = word || (kind == 2 && categories.count(j) == 0);
         }
         incomplete += missing ? 1 : 0;
+        stray += word ? 1 : 0;
         if (missing && !options.dropIncompleteRows) {
             throw DataError(options.source, t.firstMissing->line, t.firstMissing->col,
                             t.firstMissing->what);
         }
-        if (!missing) {
+        if (!missing && !word) {
             rows.push_back(i);
         }
     }
     if (report) {
         report->incompleteRows = incomplete;
+        report->strayTextRows = stray;
         report->droppedRows = t.rows - static_cast<long>(rows.size());
     }
     if (rows.empty()) {
         throw DataError(options.source, 0, 0,
-                        "no complete data row: every row has a missing value");
+                        stray > 0 ? "no complete data row: every row has a missing value or a "
+                                    "word in a numeric column"
+                                  : "no complete data row: every row has a missing value");
     }
     return rows;
 }
@@ -444,7 +455,8 @@ Dataset readCsv(std::istream& in, const CsvReadOptions& options, CsvReadReport* 
     std::map<size_t, std::vector<std::string>> categories;
     const std::vector<size_t> keep =
         keptColumns(cells, columns, options, report, idIndex, categories);
-    const std::vector<long> rows = completeRows(cells, keep, columns.size(), options, report);
+    const std::vector<long> rows =
+        completeRows(cells, keep, columns.size(), options, report, categories);
     Dataset ds;
     ds.source = src;
     if (idIndex != std::string::npos) {

@@ -23,6 +23,9 @@ struct CsvReadOptions
     /// reported in CsvReadReport; the command line keeps both off.
     bool dropTextColumns = false;
     bool dropIncompleteRows = false;
+    /// Rows with a word in a numeric column (a stray "oops" among numbers) are left out
+    /// instead of refusing the file (the app asks first, as for missing values).
+    bool dropStrayTextRows = false;
     /// The id column: read as text into Dataset::rowNames, not a feature (its cells may hold
     /// anything, a missing one is an empty name). Empty: none, except that an interactive read
     /// (dropTextColumns) reads a text column of few values as categories (Dataset::categories)
@@ -38,8 +41,9 @@ struct CsvReadReport
 {
     std::vector<std::string> textColumns; // each with its first text value: "name ('abc')"
     long incompleteRows = 0;              // rows with a missing value (dropped or not)
-    long droppedRows = 0;
-    std::string rowNameColumn;                // the column read as row names, if any
+    long droppedRows = 0;                 // rows left out for a missing value or a stray word
+    long strayTextRows = 0;               // rows with a word in a numeric column (dropped or not)
+    std::string rowNameColumn;            // the column read as row names, if any
     std::vector<std::string> categoryColumns; // text columns read as categories
 };
 

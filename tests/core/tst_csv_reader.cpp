@@ -247,6 +247,17 @@ private slots:
             QCOMPARE(QString::fromStdString(e.what()),
                      QStringLiteral("t.csv:3:2: not a number: 'oops' in column 'b'"));
         }
+        // Asked for (the app asks, issue 50), a stray word's row is left out and counted.
+        CsvReadOptions strayOptions = opt;
+        strayOptions.dropStrayTextRows = true;
+        std::istringstream strayAgain("a,b\n1,2\n3,oops\n5,6\n");
+        CsvReadReport strayReport;
+        const Dataset kept = readCsv(strayAgain, strayOptions, &strayReport);
+        QCOMPARE(kept.columns, (std::vector<std::string>{"a", "b"}));
+        QCOMPARE(kept.rows(), Eigen::Index(2));
+        QCOMPARE(kept.x(1, 0), 5.0);
+        QCOMPARE(strayReport.strayTextRows, 1L);
+        QCOMPARE(strayReport.droppedRows, 1L);
         // A file of text only is still refused.
         std::istringstream words("a,b\nx,y\n");
         QVERIFY_THROWS_EXCEPTION(DataError, readCsv(words, opt, &report));

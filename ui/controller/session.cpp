@@ -30,17 +30,26 @@ bool Session::loadFile(const QString& path)
         if (path.endsWith(QLatin1String(".npz"), Qt::CaseInsensitive)) {
             ds = readNpzDataset(path.toStdString());
         } else {
-            try {
-                ds = readCsvFile(path.toStdString(), options, &report);
-            } catch (const DataError& e) {
-                const QString message = QString::fromStdString(e.what());
-                if (!message.contains(QLatin1String("missing value")) || !askDropIncompleteRows ||
-                    !askDropIncompleteRows(message)) {
-                    throw;
+            // Each kind of bad cell is asked about once; a yes reads the file again.
+            for (;;) {
+                try {
+                    report = CsvReadReport();
+                    ds = readCsvFile(path.toStdString(), options, &report);
+                    break;
+                } catch (const DataError& e) {
+                    const QString message = QString::fromStdString(e.what());
+                    if (message.contains(QLatin1String("missing value")) &&
+                        !options.dropIncompleteRows && askDropIncompleteRows &&
+                        askDropIncompleteRows(message)) {
+                        options.dropIncompleteRows = true;
+                    } else if (message.contains(QLatin1String("not a number")) &&
+                               !options.dropStrayTextRows && askDropStrayTextRows &&
+                               askDropStrayTextRows(message)) {
+                        options.dropStrayTextRows = true;
+                    } else {
+                        throw;
+                    }
                 }
-                options.dropIncompleteRows = true;
-                report = CsvReadReport();
-                ds = readCsvFile(path.toStdString(), options, &report);
             }
         }
         QStringList notes;
@@ -62,8 +71,13 @@ bool Session::loadFile(const QString& path)
         for (const std::string& c : report.textColumns) {
             notes << tr("column '%1' holds text: left out").arg(QString::fromStdString(c));
         }
-        if (report.droppedRows > 0) {
+        if (report.droppedRows > 0 && report.strayTextRows == 0) {
             notes << tr("%1 rows with a missing value left out").arg(report.droppedRows);
+        } else if (report.droppedRows > 0) {
+            notes << tr("%1 rows with a missing value or a word in a numeric column left out "
+                        "(%2 with a word)")
+                         .arg(report.droppedRows)
+                         .arg(report.strayTextRows);
         }
         // Data that cannot be prepared (e.g. a column whose range overflows) throws here and
         // leaves the loaded data as it was.

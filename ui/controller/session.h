@@ -45,12 +45,15 @@ public:
     // --- data -----------------------------------------------------------------------------
     const SessionData& data() const { return m_data; }
     /// Loads CSV/TSV/NPZ. A text column is left out (the command line refuses the file); rows
-    /// with a missing value are left out only when `askDropIncompleteRows` says yes (it is
+    /// with a missing value (or a stray word: `askDropStrayTextRows`) are left out only when
+    /// `askDropIncompleteRows` says yes (it is
     /// asked with the reader's message), else the file is refused as on the command line. On
     /// failure emits errorOccurred with the reader's one-line message (file, line, column)
     /// and keeps the current data. Returns success.
     bool loadFile(const QString& path);
     std::function<bool(const QString& message)> askDropIncompleteRows;
+    /// The same for rows with a word in a numeric column (a stray "oops" among numbers).
+    std::function<bool(const QString& message)> askDropStrayTextRows;
     void generateToy(ToyKind kind, int n, uint64_t seed);
     /// Returns false (and emits errorOccurred) if the roles are invalid (e.g. non-0/1 labels).
     bool setColumnRoles(const QVector<ColumnRole>& roles);
