@@ -288,6 +288,29 @@ private slots:
         QCOMPARE(view->splitChoice(), QString());
     }
 
+    // Issue 50 (minor): after `--ratio-split label=1` the box said "equal to 0.0000" (the
+    // rarest value it offers, of a balanced label) beside q = rows with label = 1.
+    void theSplitBoxesShowTheSplitInUse()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        RatioView* view = w.views().ratio;
+        QByteArray csv = "x,y,label\n";
+        for (int i = 0; i < 200; ++i) {
+            csv += QByteArray::number(std::sin(i * 0.3)) + ',' + QByteArray::number(std::cos(i)) +
+                   ',' + QByteArray::number(i % 2) + '\n';
+        }
+        w.openFile(writeFile("balanced.csv", csv));
+        QCOMPARE(view->splitValue(), 0.0); // offered: the first of two equally rare values
+        RatioSource source;
+        source.kind = RatioSource::Column;
+        source.column = QStringLiteral("label");
+        source.value = 1.0;
+        QVERIFY(w.controllers().ratios->setSource(source));
+        QCOMPARE(view->splitChoice(), QStringLiteral("label"));
+        QCOMPARE(view->splitValue(), 1.0);
+    }
+
     // Issue 38: a tuning that stopped at the edge of its grid said so on the command line
     // only. q and p the same distribution and a strong lambda: J keeps preferring a wider
     // kernel, to the t grid's edge (`sosrep ratio --lambda 10` warns the same).

@@ -379,8 +379,14 @@ void RatioView::refreshSamples()
     for (const std::string& c : m_data->data().rawData().columns) {
         m_splitColumn->addItem(QString::fromStdString(c));
     }
+    const RatioSource& source = m_ratio->source();
     const int keep = m_splitColumn->findText(current);
-    if (keep >= 0) {
+    if (source.kind == RatioSource::Column && m_splitColumn->findText(source.column) >= 0) {
+        // The split in use, however it was set (this box, --ratio-split, a project): the box
+        // said "equal to 0.0000" beside q = rows with label = 1.
+        m_splitColumn->setCurrentIndex(m_splitColumn->findText(source.column));
+        m_splitValue->setValue(source.value);
+    } else if (keep >= 0) {
         m_splitColumn->setCurrentIndex(keep);
     } else {
         chooseSplitColumn();
