@@ -212,6 +212,45 @@ private slots:
         QVERIFY(y->label().contains(QStringLiteral("clipped")));
     }
 
+    // Issue 50 (minor): at 1280 x 720 the Compare maps were 155 px squares (the difference
+    // map, under a title of two lines, 115 px); the panels below keep labels that fit.
+    void compareMapsHaveRoomAtTheSmallSize()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* c = w.session();
+        c->generateToy(sosrep::ToyKind::TwoMoons, 500, 0);
+        QVERIFY(fitAndWait(w.fits()));
+        w.views().tabs->setCurrentWidget(w.views().compare);
+        QCoreApplication::processEvents();
+        CompareView* view = w.views().compare;
+        for (DensityHeatmap* map : {view->firstView(), view->secondView()}) {
+            map->replot();
+            const QRect r = map->axisRect()->rect();
+            QVERIFY2(r.width() >= 175 && r.height() >= 175,
+                     qPrintable(QStringLiteral("%1 x %2").arg(r.width()).arg(r.height())));
+        }
+        view->differenceView()->replot();
+        const QRect diff = view->differenceView()->axisRect()->rect();
+        QVERIFY2(diff.width() >= 140 && diff.height() >= 140,
+                 qPrintable(QStringLiteral("%1 x %2").arg(diff.width()).arg(diff.height())));
+        QCustomPlot* panels = view->clusterPlot();
+        panels->replot();
+        for (QCPAxisRect* rect : panels->axisRects()) {
+            QCPAxis* y = rect->axis(QCPAxis::atLeft);
+            const QFontMetrics fm(y->labelFont());
+            for (const QString& line : y->label().split(QLatin1Char('\n'))) {
+                QVERIFY2(fm.horizontalAdvance(line) <= rect->height(),
+                         qPrintable(QStringLiteral("'%1': %2 px beside %3 px")
+                                        .arg(line)
+                                        .arg(fm.horizontalAdvance(line))
+                                        .arg(rect->height())));
+            }
+        }
+    }
+
     // Issue 24: emptied views kept the last data's ranges and legends (the scores
     // histogram, the cluster panels). Emptied, they draw no axes and no legend; refitted, both
     // come back.
@@ -557,20 +596,25 @@ private slots:
     {
         MainWindow w;
         auto* c = w.session();
-        QString csv = QStringLiteral("name,a,kind,b\n");
+        QString csv = QStringLiteral("name,a,kind,note,b\n");
         for (int i = 0; i < 30; ++i) {
-            csv +=
-                QStringLiteral("r%1,%2,k%4,%3\n").arg(i).arg(i * 0.1).arg((i % 7) * 0.3).arg(i % 3);
+            csv += QStringLiteral("r%1,%2,k%4,n%1,%3\n")
+                       .arg(i)
+                       .arg(i * 0.1)
+                       .arg((i % 7) * 0.3)
+                       .arg(i % 3);
         }
         QVERIFY(w.openFile(writeFile("text_column.csv", csv.toUtf8())));
         QCOMPARE(c->data().featureNames(), (QStringList{"a", "b"}));
-        // Issue 38: the first text column names the rows; a second one is left out.
-        QVERIFY2(w.statusBar()->currentMessage().contains(
-                     QStringLiteral("column 'name' holds text: kept as the row names")),
-                 qPrintable(w.statusBar()->currentMessage()));
-        QVERIFY2(w.statusBar()->currentMessage().contains(
-                     QStringLiteral("column 'kind' holds text: left out")),
-                 qPrintable(w.statusBar()->currentMessage()));
+        // Issue 38: the first text column names the rows; a second one of many values is left
+        // out; issue 50: one of a few values is read as categories (a hue), not a feature.
+        const QString said = w.statusBar()->currentMessage();
+        QVERIFY2(said.contains(QStringLiteral("column 'name' holds text: kept as the row names")),
+                 qPrintable(said));
+        QVERIFY2(said.contains(QStringLiteral("column 'note' holds text: left out")),
+                 qPrintable(said));
+        QVERIFY2(said.contains(QStringLiteral("column 'kind' holds 3 categories (k0, k1, k2)")),
+                 qPrintable(said));
         const QString na = writeFile("na.csv", "a,b\n1,2\nNA,3\n4,5\n6,7\n");
         QString asked;
         c->askDropIncompleteRows = [&asked](const QString& m) {
@@ -585,6 +629,23 @@ private slots:
         QCOMPARE(c->data().features().rows(), 3);
         QVERIFY2(w.statusBar()->currentMessage().contains(
                      QStringLiteral("1 rows with a missing value left out")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        // Issue 50 (minor): a stray word refused the whole file, with no offer to drop its
+        // row; now it is asked about too, and both kinds can go in one load.
+        const QString stray = writeFile("stray.csv", "a,b\n1,2\nNA,3\n4,oops\n6,7\n8,9\n");
+        QString strayAsked;
+        c->askDropStrayTextRows = [&strayAsked](const QString& m) {
+            strayAsked = m;
+            return false;
+        };
+        QVERIFY(!w.openFile(stray));
+        QVERIFY2(strayAsked.contains(QStringLiteral("not a number: 'oops' in column 'b'")),
+                 qPrintable(strayAsked));
+        QCOMPARE(c->data().features().rows(), 3); // unchanged
+        c->askDropStrayTextRows = [](const QString&) { return true; };
+        QVERIFY(w.openFile(stray));
+        QCOMPARE(c->data().features().rows(), 3); // 1,2 6,7 8,9
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("(1 with a word)")),
                  qPrintable(w.statusBar()->currentMessage()));
     }
 

@@ -63,8 +63,9 @@ void CompareView::buildLayout()
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
     grid->setColumnStretch(2, 1);
-    grid->setRowStretch(0, 3);
-    grid->setRowStretch(4, 2);
+    // The maps first: at 1280 x 720 a 3 : 2 share left them 155 px squares.
+    grid->setRowStretch(0, 2);
+    grid->setRowStretch(4, 1);
 }
 
 std::pair<QCPAxisRect*, QCPAxisRect*> CompareView::buildClusterPanels()
@@ -80,7 +81,7 @@ std::pair<QCPAxisRect*, QCPAxisRect*> CompareView::buildClusterPanels()
     // Two lines: one did not fit the panel's height at 1280x720.
     left->axis(QCPAxis::atLeft)->setLabel(tr("log density −\nmean on cluster 1"));
     right->axis(QCPAxis::atBottom)->setLabel(tr("kernel value k(xᵢ, xⱼ) (unit diagonal)"));
-    right->axis(QCPAxis::atLeft)->setLabel(tr("density of pairs (log scale)"));
+    right->axis(QCPAxis::atLeft)->setLabel(tr("density of pairs\n(log scale)"));
     // Most pairs are far apart (kernel values near 0); a log axis shows the rest, which is where
     // the clusters differ (paper Fig. 4a).
     right->axis(QCPAxis::atLeft)->setScaleType(QCPAxis::stLogarithmic);
@@ -395,8 +396,10 @@ void CompareView::showDensities(const FitJobResult& r, const Matrix& features,
     c.grid = &m_difference;
     c.colorRange = QCPRange(-span, span);
     c.contours = false;
+    // A one-line title: two lines ("Difference: red = SOSREP higher") made this map the
+    // smallest of the three at 1280 x 720. The bar's caption and signs say which way is red.
     c.valueLabel = tr("log(p_%1 / p_%2)").arg(first, second);
-    c.title = tr("Difference: red = %1 higher").arg(first);
+    c.title = tr("Difference");
     m_diff->showContent(c);
 }
 
@@ -433,7 +436,7 @@ void CompareView::showScoreScatter(const FitJobResult& r,
     const QString a = estimatorTitle(r.model());
     const QString b = estimatorTitle(*r.comparison);
     m_scatterRect->axis(QCPAxis::atBottom)->setLabel(tr("%1 anomaly percentile").arg(a));
-    m_scatterRect->axis(QCPAxis::atLeft)->setLabel(tr("%1 anomaly percentile").arg(b));
+    m_scatterRect->axis(QCPAxis::atLeft)->setLabel(tr("%1 anomaly\npercentile").arg(b));
     QString text = tr("Per-row scores (right): Spearman ρ = %1 between %2 and %3 on %4 rows%5")
                        .arg(spearman(first, second), 0, 'f', 3)
                        .arg(a, b)
@@ -491,8 +494,8 @@ void CompareView::showPercentiles(const FitJobResult& r, const Matrix& features,
     m_second->showContent(c);
     c.grid = &m_difference;
     c.colorRange = QCPRange(-100.0, 100.0);
-    c.valueLabel = tr("percentile difference");
-    c.title = tr("Difference: red = %1 ranks higher").arg(first);
+    c.valueLabel = tr("%1 − %2 percentile").arg(first, second);
+    c.title = tr("Rank difference");
     m_diff->showContent(c);
 }
 
@@ -525,8 +528,8 @@ void CompareView::setClusterValueRange(const ClusterComparison& c)
         const double pad = 0.08 * std::max(yHi - yLo, 1e-9);
         axis->setRange(yLo - pad, yHi + pad);
         const bool clipped = points.front() < yLo - pad || points.back() > yHi + pad;
-        axis->setLabel(clipped ? tr("log density − mean on cluster 1\n(1–99 % of points; "
-                                    "beyond clipped)")
+        axis->setLabel(clipped ? tr("log density −\nmean on cluster 1\n(1–99 %; beyond "
+                                    "clipped)")
                                : tr("log density −\nmean on cluster 1"));
     }
 }
