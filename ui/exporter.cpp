@@ -22,6 +22,7 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGuiApplication>
+#include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -151,6 +152,11 @@ void Exporter::exportPlotInteractively()
     form->addRow(tr("Height"), height);
     form->addRow(tr("PNG resolution (DPI)"), dpi);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    // The plot's numbers as a command or Python, copied without leaving the dialog.
+    connect(buttons->addButton(tr("Copy as command"), QDialogButtonBox::ActionRole),
+            &QPushButton::clicked, this, [this] { copyReproduction(false); });
+    connect(buttons->addButton(tr("Copy as Python"), QDialogButtonBox::ActionRole),
+            &QPushButton::clicked, this, [this] { copyReproduction(true); });
     form->addRow(buttons);
     connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
@@ -191,6 +197,26 @@ QString Exporter::refuse(const QString& why)
 {
     emit error(why);
     return why;
+}
+
+Reproduction Exporter::reproduction() const
+{
+    const ReproducedView view =
+        m_v.tabs->currentWidget() == m_v.scores ? ReproducedView::Scores : ReproducedView::Density;
+    return reproduce(*m_c.session, view, m_c.thresholds->contamination());
+}
+
+void Exporter::copyReproduction(bool python)
+{
+    try {
+        const Reproduction r = reproduction();
+        QGuiApplication::clipboard()->setText(python ? r.python : r.command);
+        emit message(python ? tr("Copied the Python that reproduces this view's numbers")
+                            : tr("Copied the sosrep command that reproduces this view's numbers"),
+                     5000);
+    } catch (const std::exception& e) {
+        emit error(QString::fromStdString(e.what()));
+    }
 }
 
 } // namespace sosrep::ui

@@ -4,6 +4,7 @@
 
 #include "ui/main_window.h"
 #include "ui/plots/plot_export.h"
+#include "ui/reproduce.h"
 
 #include <QObject>
 #include <QString>
@@ -30,6 +31,11 @@ public:
     void exportScoresInteractively();
     /// The current plot, or the Scores table's selected rows as tab-separated text.
     void copyCurrent();
+    /// What reproduces the current tab's numbers: the Scores view's model on the Scores tab,
+    /// the density fit on the others. Throws std::runtime_error without data.
+    Reproduction reproduction() const;
+    /// Copies the `sosrep` command (or the Python) of reproduction() to the clipboard.
+    void copyReproduction(bool python);
 
 signals:
     void error(const QString& message);

@@ -155,6 +155,11 @@ QAction* MainWindow::createViewMenu()
             m_jointAction->setChecked(on);
         }
     });
+    // The numbers of the view shown, as a command line or Python (JASP shows its R syntax).
+    connect(view->addAction(tr("Copy as &command")), &QAction::triggered, m_exporter,
+            [this] { m_exporter->copyReproduction(false); });
+    connect(view->addAction(tr("Copy as P&ython")), &QAction::triggered, m_exporter,
+            [this] { m_exporter->copyReproduction(true); });
     QAction* resetZoom = view->addAction(tr("&Reset zoom"));
     resetZoom->setShortcut(Qt::Key_Home);
     connect(resetZoom, &QAction::triggered, this, [this] {
