@@ -317,7 +317,14 @@ private slots:
         QCOMPARE(int(c->data().rawData().rows()), 50);
         QSignalSpy errors(c, &Session::errorOccurred);
         const QString bad = m_dir.write("bad.csv", "a,b\n1,2\n3,oops\n");
+        // The app asks whether to leave the stray word's row out (issue 50); the user says no.
+        int asked = 0;
+        c->askDropStrayTextRows = [&asked](const QString&) {
+            ++asked;
+            return false;
+        };
         w.openFile(bad);
+        QCOMPARE(asked, 1);
         QCOMPARE(errors.count(), 1);
         QCOMPARE(w.lastError(), bad + QStringLiteral(":3:2: not a number: 'oops' in column 'b'"));
         QCOMPARE(int(c->data().rawData().rows()), 50); // previous dataset intact
