@@ -241,19 +241,20 @@ private slots:
                 for (QAction* a : menu->menu()->actions()) {
                     const QString text = a->text().remove(QLatin1Char('&')).section(':', 0, 0);
                     if (text == QStringLiteral("Map colours") ||
-                        text == QStringLiteral("Joint plot")) {
+                        text == QStringLiteral("Joint plot") || text.startsWith("Copy as")) {
                         controls << text;
                     }
                 }
             }
         }
-        QCOMPARE(controls.size(), 2);
+        QCOMPARE(controls.size(), 4); // and Copy as command, Copy as Python
         for (QLabel* l : w.views().densityPage->findChildren<QLabel*>()) {
             if (l->text() == QStringLiteral("Show:") || l->text() == QStringLiteral("Hue:")) {
                 controls << l->text();
             }
         }
         controls << w.views().densityPage->overlayButton()->text();
+        controls << w.views().densityPage->hueOptionsButton()->text();
         controls << w.findChild<QToolButton*>(QStringLiteral("rocWith"))->text();
         for (QCheckBox* box : w.views().scores->findChildren<QCheckBox*>()) {
             controls << box->text(); // Flag
