@@ -29,6 +29,26 @@
 
 using namespace sosrep::ui;
 
+namespace {
+
+/// The oracle of a class: the estimator fitted on the rows whose raw column `column` holds
+/// `value`, alone, at `lengthScale` (0: by the settings' own rule).
+std::shared_ptr<const sosrep::FittedModel> fitClassAlone(const Session* c, int column, double value,
+                                                         double lengthScale)
+{
+    std::vector<Eigen::Index> rows;
+    const sosrep::Dataset& raw = c->data().rawData();
+    for (Eigen::Index i = 0; i < raw.x.rows(); ++i) {
+        if (raw.x(i, column) == value) {
+            rows.push_back(i);
+        }
+    }
+    return fitAtLengthScale(sosrep::rowsOf(c->data().features(), rows), c->result()->settings,
+                            "sosrep", lengthScale, {}, c->data().scaler());
+}
+
+} // namespace
+
 class TstHue : public QObject
 {
     Q_OBJECT
@@ -61,16 +81,7 @@ private slots:
         // Each class's map is the estimator fitted on that class's rows alone at the result's
         // l, on the result's grid: the same numbers as that fit made here.
         for (int k = 0; k < 2; ++k) {
-            std::vector<Eigen::Index> rows;
-            const sosrep::Dataset& raw = c->data().rawData();
-            for (Eigen::Index i = 0; i < raw.x.rows(); ++i) {
-                if (raw.x(i, 2) == double(k)) {
-                    rows.push_back(i);
-                }
-            }
-            const auto model =
-                fitAtLengthScale(sosrep::rowsOf(c->data().features(), rows), c->result()->settings,
-                                 "sosrep", c->result()->lengthScale(), {}, c->data().scaler());
+            const auto model = fitClassAlone(c, 2, double(k), c->result()->lengthScale());
             const sosrep::DensityGrid want = evaluateGrid(*model, c->result()->grid.spec);
             QVERIFY(hue->classes[size_t(k)].grid.logDensity == want.logDensity);
         }
@@ -141,16 +152,7 @@ private slots:
         bool differs = false;
         for (int k = 0; k < 2; ++k) {
             // Oracle: the model's own rule on the class's rows alone.
-            std::vector<Eigen::Index> rows;
-            const sosrep::Dataset& raw = c->data().rawData();
-            for (Eigen::Index i = 0; i < raw.x.rows(); ++i) {
-                if (raw.x(i, 1) == double(k)) {
-                    rows.push_back(i);
-                }
-            }
-            const auto model =
-                fitAtLengthScale(sosrep::rowsOf(c->data().features(), rows), c->result()->settings,
-                                 "sosrep", 0.0, {}, c->data().scaler());
+            const auto model = fitClassAlone(c, 1, double(k), 0.0);
             const double own = model->kernel()->spec().lengthScale;
             QCOMPARE(hue->classes[size_t(k)].lengthScale, own);
             differs = differs || std::abs(own / pooled - 1.0) > 0.05;
