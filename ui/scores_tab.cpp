@@ -11,6 +11,7 @@
 #include "ui/controller/threshold_controller.h"
 #include "ui/controller/view_scaling.h"
 #include "ui/panels/outlier_bar.h"
+#include "ui/plots/plot_style.h"
 #include "ui/plots/score_plots.h"
 #include "ui/scores_model.h"
 
@@ -192,13 +193,12 @@ QToolButton* ScoresTab::makeRocButton()
     button->setText(tr("ROC of…"));
     button->setToolTip(tr("Draw other estimators' ROC curves beside this model's: each is fitted "
                           "on the same rows (for the anomaly purpose) after every fit"));
-    button->setPopupMode(QToolButton::InstantPopup);
     auto* menu = new QMenu(button);
     for (const Estimator* e : EstimatorRegistry::instance().family(false)) {
         QAction* a = menu->addAction(QString::fromStdString(e->name()));
         a->setCheckable(true);
     }
-    button->setMenu(menu);
+    makeMenuButton(button, menu);
     connect(menu, &QMenu::triggered, this, [this, menu] {
         QStringList chosen;
         for (const QAction* a : menu->actions()) {

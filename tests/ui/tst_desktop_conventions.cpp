@@ -17,6 +17,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QSpinBox>
+#include <QStyle>
 #include <QToolButton>
 #include <QUndoStack>
 #include <QtTest>
@@ -269,6 +270,27 @@ private slots:
         const QPixmap icon = w.windowIcon().pixmap(32, 32);
         QVERIFY(!icon.isNull());
         QVERIFY(icon.toImage().pixelColor(16, 16) != icon.toImage().pixelColor(0, 0));
+    }
+
+    void menuButtonsHaveRoomForTheirArrow()
+    {
+        // The style drew the menu's arrow over the end of "Overlay…", "Hue ℓ…" and "ROC of…".
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        for (QToolButton* b :
+             {w.views().densityPage->overlayButton(), w.views().densityPage->hueOptionsButton(),
+              w.findChild<QToolButton*>(QStringLiteral("rocWith"))}) {
+            QVERIFY(b && b->menu());
+            const int arrow = b->style()->pixelMetric(QStyle::PM_MenuButtonIndicator, nullptr, b);
+            const int text = b->fontMetrics().horizontalAdvance(b->text());
+            QVERIFY2(b->minimumWidth() >= text + arrow + 8,
+                     qPrintable(QStringLiteral("%1: %2 px for %3 px of text and a %4 px arrow")
+                                    .arg(b->text())
+                                    .arg(b->minimumWidth())
+                                    .arg(text)
+                                    .arg(arrow)));
+        }
     }
 
     void shortcutsWorkWhileASpinBoxHasFocus()

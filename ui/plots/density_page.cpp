@@ -5,6 +5,7 @@
 #include "ui/plots/density_curve_plot.h"
 #include "ui/plots/density_heatmap.h"
 #include "ui/plots/pair_plot.h"
+#include "ui/plots/plot_style.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -52,7 +53,6 @@ DensityPage::DensityPage(QWidget* parent) : QWidget(parent)
     m_hueOptions->setObjectName(QStringLiteral("hueOptions"));
     m_hueOptions->setText(tr("Hue ℓ…"));
     m_hueOptions->setToolTip(tr("How the classes are fitted and drawn"));
-    m_hueOptions->setPopupMode(QToolButton::InstantPopup);
     auto* hueMenu = new QMenu(m_hueOptions);
     m_perClass = hueMenu->addAction(tr("Each class its own ℓ (seaborn's default)"));
     m_perClass->setToolTip(tr("Tune ℓ on each class's rows by the model's rule, instead of "
@@ -66,7 +66,7 @@ DensityPage::DensityPage(QWidget* parent) : QWidget(parent)
         });
     }
     hueMenu->setToolTipsVisible(true);
-    m_hueOptions->setMenu(hueMenu);
+    makeMenuButton(m_hueOptions, hueMenu);
     m_hueOptions->setVisible(false);
     setHueOptions(HueOptions());
     bar->addWidget(m_hueOptions);
@@ -75,8 +75,7 @@ DensityPage::DensityPage(QWidget* parent) : QWidget(parent)
     m_overlay->setText(tr("Overlay…"));
     m_overlay->setToolTip(tr("Other curves on the same axis: this model at other length scales, "
                              "or other estimators (each tuned as it would be on its own)"));
-    m_overlay->setPopupMode(QToolButton::InstantPopup);
-    m_overlay->setMenu(new QMenu(m_overlay));
+    makeMenuButton(m_overlay, new QMenu(m_overlay));
     m_overlay->setVisible(false);
     bar->addWidget(m_overlay);
     bar->addWidget(m_note, 1);

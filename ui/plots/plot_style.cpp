@@ -7,7 +7,10 @@
 #include <qcustomplot.h>
 
 #include <QHelpEvent>
+#include <QMenu>
 #include <QMouseEvent>
+#include <QStyle>
+#include <QToolButton>
 #include <QToolTip>
 
 namespace sosrep::ui {
@@ -63,6 +66,14 @@ void applyPlotStyle(QCustomPlot* plot)
         legend->setBrush(QColor(255, 255, 255, 215));
         new LegendDragger(plot, legend);
     }
+}
+
+void makeMenuButton(QToolButton* button, QMenu* menu)
+{
+    button->setPopupMode(QToolButton::InstantPopup);
+    button->setMenu(menu);
+    const int arrow = button->style()->pixelMetric(QStyle::PM_MenuButtonIndicator, nullptr, button);
+    button->setMinimumWidth(button->fontMetrics().horizontalAdvance(button->text()) + arrow + 18);
 }
 
 void showHoverText(QWidget* plot, const QPoint& globalPos, const QString& text)

@@ -12,7 +12,9 @@
 class QCPAxisRect;
 class QCPColorGradient;
 class QCustomPlot;
+class QMenu;
 class QMouseEvent;
+class QToolButton;
 class QWidget;
 
 namespace sosrep::ui {
@@ -62,6 +64,10 @@ void setAxisRectEmpty(QCPAxisRect* rect, bool empty);
 /// The hover read-out of a plot: `text` as a tooltip at `globalPos` (the pointer), or none when
 /// it is empty. It stays while the pointer rests (a minute; moving it shows the next one).
 void showHoverText(QWidget* plot, const QPoint& globalPos, const QString& text);
+
+/// A tool button that opens a menu, wide enough for its text and the menu's arrow (the
+/// style drew the arrow over the end of "Overlay…" and "Hue ℓ…").
+void makeMenuButton(QToolButton* button, QMenu* menu);
 
 /// When `event` is Qt asking for `plot`'s tooltip (the pointer at rest), shows `readout` at
 /// the pointer, or `hint` where it is empty, and returns true: a widget's static tooltip would
