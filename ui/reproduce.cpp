@@ -2,6 +2,7 @@
 // The command and the Python that reproduce a view's fit (View > Copy as command / Python).
 #include "ui/reproduce.h"
 
+#include "core/data/csv_reader.h"
 #include "core/data/toy_data.h"
 #include "core/estimators/fit_settings.h"
 #include "core/estimators/option.h"
@@ -66,7 +67,8 @@ QString pythonString(const QString& text)
 {
     QString s = text;
     s.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
-        .replace(QLatin1Char('"'), QStringLiteral("\\\""));
+        .replace(QLatin1Char('"'), QStringLiteral("\\\""))
+        .replace(QLatin1Char('\t'), QStringLiteral("\\t"));
     return QLatin1Char('"') + s + QLatin1Char('"');
 }
 
@@ -95,23 +97,13 @@ QString pythonValue(const OptionSpec* spec, const std::string& value)
     return pythonString(text);
 }
 
-/// The delimiter the reader detects: the most frequent of ',', ';' and tab in the header.
+/// The delimiter the reader detects in the file's header (detectDelimiter), for pandas.
 QString delimiterOf(const QString& path)
 {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        return QStringLiteral(",");
-    }
-    const QByteArray header = f.readLine();
-    QString best = QStringLiteral(",");
-    long most = header.count(',');
-    for (const auto& [c, text] : {std::pair<char, const char*>{';', ";"}, {'\t', "\\t"}}) {
-        if (header.count(c) > most) {
-            most = header.count(c);
-            best = QString::fromLatin1(text);
-        }
-    }
-    return best;
+    const QByteArray header = f.open(QIODevice::ReadOnly) ? f.readLine() : QByteArray();
+    const char d = detectDelimiter(header.toStdString());
+    return QString(QLatin1Char(d));
 }
 
 /// What the app read that the command line would not: said in the copied text.

@@ -133,29 +133,6 @@ bool isMissingToken(const std::string& t)
            t == "?" || t == "null" || t == "NULL";
 }
 
-char detectDelimiter(const std::string& headerLine)
-{
-    const char candidates[] = {',', ';', '\t'};
-    char best = ',';
-    long bestCount = 0;
-    for (char d : candidates) {
-        long count = 0;
-        bool inQuotes = false;
-        for (char c : headerLine) {
-            if (c == '"') {
-                inQuotes = !inQuotes;
-            } else if (c == d && !inQuotes) {
-                ++count;
-            }
-        }
-        if (count > bestCount) {
-            best = d;
-            bestCount = count;
-        }
-    }
-    return best;
-}
-
 /// Skips a UTF-8 byte-order mark and returns the delimiter: the asked one, or the one the first
 /// line uses (peeked at without consuming it).
 char openText(std::istream& in, const CsvReadOptions& options)
@@ -425,6 +402,29 @@ std::vector<long> completeRows(const CellTable& t, const std::vector<size_t>& ke
 }
 
 } // namespace
+
+char detectDelimiter(const std::string& headerLine)
+{
+    const char candidates[] = {',', ';', '\t'};
+    char best = ',';
+    long bestCount = 0;
+    for (char d : candidates) {
+        long count = 0;
+        bool inQuotes = false;
+        for (char c : headerLine) {
+            if (c == '"') {
+                inQuotes = !inQuotes;
+            } else if (c == d && !inQuotes) {
+                ++count;
+            }
+        }
+        if (count > bestCount) {
+            best = d;
+            bestCount = count;
+        }
+    }
+    return best;
+}
 
 Dataset readCsv(std::istream& in, const CsvReadOptions& options, CsvReadReport* report)
 {

@@ -56,6 +56,10 @@ struct CsvReadReport
 Dataset readCsv(std::istream& in, const CsvReadOptions& options = {},
                 CsvReadReport* report = nullptr);
 
+/// The delimiter a header line uses: the most frequent of ',', ';' and tab outside quotes
+/// (',' when none occurs); what readCsv detects.
+char detectDelimiter(const std::string& headerLine);
+
 /// Opens and reads a file; the delimiter is detected unless given.
 Dataset readCsvFile(const std::string& path, char delimiter = 0);
 /// The same with options (the source is set to the path).

@@ -181,17 +181,18 @@ private slots:
     void anIgnoredColumnAndOptionsThatAreNotDefaults()
     {
         // A third column left out by its role, KDE at a fixed l, z-scores, another seed.
-        QByteArray csv = "a,b,noise,label\n";
+        // Tab-separated: the Python reads it with the delimiter the app's reader detected.
+        QByteArray tsv = "a\tb\tnoise\tlabel\n";
         for (int i = 0; i < 240; ++i) {
-            csv +=
+            tsv +=
                 QByteArray::number(std::sin(i * 0.37) * 2.0 + (i % 40 == 0 ? 6.0 : 0.0), 'g', 17) +
-                ',' + QByteArray::number(std::cos(i * 0.11), 'g', 17) + ',' +
-                QByteArray::number(i % 7) + ',' + (i % 40 == 0 ? "1" : "0") + '\n';
+                '\t' + QByteArray::number(std::cos(i * 0.11), 'g', 17) + '\t' +
+                QByteArray::number(i % 7) + '\t' + (i % 40 == 0 ? "1" : "0") + '\n';
         }
-        const QString data = m_dir.filePath(QStringLiteral("three.csv"));
+        const QString data = m_dir.filePath(QStringLiteral("three.tsv"));
         QFile f(data);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(csv);
+        f.write(tsv);
         f.close();
         MainWindow w;
         Session* c = w.session();
@@ -206,6 +207,7 @@ private slots:
         const Reproduction r = w.exporter()->reproduction();
         QVERIFY2(r.command.contains(QStringLiteral("--columns a,b")), qPrintable(r.command));
         QVERIFY(r.python.contains(QStringLiteral("length_scale=0.08")));
+        QVERIFY2(r.python.contains(QStringLiteral("sep=\"\\t\"")), qPrintable(r.python));
         checkBothViews(w, QStringLiteral("options"));
     }
 
