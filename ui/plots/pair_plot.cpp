@@ -129,7 +129,8 @@ void PairPlot::start(const QStringList& names, const QString& title, const Scale
                 const int column = horizontal ? c : r;
                 // At most as many round ticks as the panel has room for (updateLayout), in
                 // the data's units where the scaling is known.
-                const Scaler& units = raw && !(r == c && !horizontal) ? scaler : Scaler();
+                static const Scaler identity; // no copy of the scaler for an unscaled axis
+                const Scaler& units = raw && !(r == c && !horizontal) ? scaler : identity;
                 auto* ticker = new RawUnitsTicker(units, column);
                 ticker->setAtMost(true);
                 a->setTicker(QSharedPointer<QCPAxisTicker>(ticker));
