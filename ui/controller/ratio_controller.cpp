@@ -11,6 +11,7 @@
 #include "core/estimators/registry.h"
 #include "core/io/settings_json.h"
 #include "core/pipeline/fit_route.h"
+#include "core/pipeline/q_density.h"
 #include "core/ratio/expression.h"
 #include "ui/controller/json_bridge.h"
 #include "ui/controller/option_labels.h"
@@ -40,21 +41,9 @@ Vector typeTwoValues(const RatioQMode& mode, const Matrix& pRaw, const PreparedT
     const Vector jacobian = prepared.scaler.densityFactorRows(prepared.x);
     Vector q;
     switch (mode.kind) {
-    case RatioQMode::Density: {
-        // Fitted on the q rows in p's scaled coordinates: its density is in those units.
-        FitSettings fs = FitSettings::defaults(mode.densityEstimator);
-        fs.values.set("seed", settings.values.text("seed"));
-        FitData data;
-        data.train = qx;
-        data.validation = Matrix(0, qx.cols());
-        data.source = "q";
-        const FitOutcome f = fitModel(data, fs);
-        checkUsable(*f.model);
-        // A pre-density (SOSREP with Laplace or SDO) is q up to a constant, and so is the
-        // ratio (the paper allows it, section 3.6).
-        q = f.model->logValues(prepared.x).values.array().exp().matrix();
+    case RatioQMode::Density:
+        q = fittedQDensity(mode.densityEstimator, settings.values.text("seed"), qx, prepared.x);
         break;
-    }
     case RatioQMode::Expression:
         q = Expression::parse(mode.expression.toStdString(), int(pRaw.cols()), "q_function")
                 .evaluate(pRaw)
@@ -237,7 +226,7 @@ bool RatioController::setQMode(const RatioQMode& mode)
             Expression::parse(mode.expression.toStdString(), int(m_pRaw.cols()), "q_function");
         }
         if (mode.kind == RatioQMode::Density) {
-            EstimatorRegistry::instance().getOf(false, mode.densityEstimator);
+            checkQDensityEstimator(mode.densityEstimator); // a density, not a score
         }
     } catch (const ParameterError& e) {
         emit errorOccurred(tr("q: %1").arg(QString::fromStdString(e.what())));

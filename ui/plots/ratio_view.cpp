@@ -6,6 +6,7 @@
 #include "core/estimators/registry.h"
 #include "core/io/output_set.h"
 #include "core/io/table_text.h"
+#include "core/pipeline/q_density.h"
 #include "ui/controller/ratio_controller.h"
 #include "ui/controller/session.h"
 #include "ui/panels/option_editor.h"
@@ -210,8 +211,8 @@ void RatioView::addQModeControls(QWidget* samples, QVBoxLayout* sl)
     modeRow->addWidget(m_qMode, 1);
     sl->addLayout(modeRow);
     m_qDensity = new QComboBox(samples);
-    for (const Estimator* e : EstimatorRegistry::instance().family(false)) {
-        m_qDensity->addItem(QString::fromStdString(e->name()));
+    for (const std::string& name : qDensityEstimators()) { // densities, not detectors' scores
+        m_qDensity->addItem(QString::fromStdString(name));
     }
     m_qDensity->setToolTip(tr("the density estimator fitted to the q rows, at its defaults"));
     sl->addWidget(m_qDensity);
