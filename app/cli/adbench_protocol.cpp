@@ -23,16 +23,6 @@ double mean(const std::vector<double>& v)
     return v.empty() ? kNaN : std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
 }
 
-double median(std::vector<double> v)
-{
-    if (v.empty()) {
-        return kNaN;
-    }
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 QString fixed(double v, int decimals = 4)
 {
     return std::isfinite(v) ? QString::number(v, 'f', decimals) : QStringLiteral("-");
@@ -139,7 +129,7 @@ std::vector<FamilySummary> summarizeFamilies(const std::vector<AdbenchRow>& rows
             }
             s.datasets = int(v.size());
             s.meanAucRoc = mean(v);
-            s.medianAucRoc = median(v);
+            s.medianAucRoc = medianOf(v);
             s.farBelowReference = ref >= 0 ? below : -1;
             if (ref >= 0) {
                 s.vsReference = pairedComparison(roc[size_t(m)], roc[size_t(ref)]);
@@ -214,7 +204,7 @@ ProtocolReport selectionProtocol(const std::vector<AdbenchRow>& rows, const QStr
                 v.push_back(means[size_t(m)][size_t(d)]);
             }
             f.mean = mean(v);
-            f.median = median(v);
+            f.median = medianOf(v);
         }
         r.lofo.push_back(f);
     }

@@ -20,16 +20,6 @@ namespace {
 
 const char* const kHeader = "dataset,seed,method,auc_roc,auc_pr,length_scale,selection,seconds";
 
-double median(std::vector<double> v)
-{
-    if (v.empty()) {
-        return std::numeric_limits<double>::quiet_NaN();
-    }
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /// Datasets where every method has a value.
 std::vector<int> completeDatasets(const std::vector<std::vector<double>>& m)
 {
@@ -44,6 +34,16 @@ std::vector<int> completeDatasets(const std::vector<std::vector<double>>& m)
 }
 
 } // namespace
+
+double medianOf(std::vector<double> v)
+{
+    if (v.empty()) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
 
 QByteArray adbenchCsv(const std::vector<AdbenchRow>& rows)
 {
@@ -227,8 +227,8 @@ std::vector<MethodSummary> summarize(const std::vector<AdbenchRow>& rows,
         const double n = a.empty() ? std::nan("") : double(a.size());
         out[m].meanAucRoc = std::accumulate(a.begin(), a.end(), 0.0) / n;
         out[m].meanAucPr = std::accumulate(b.begin(), b.end(), 0.0) / n;
-        out[m].medianAucRoc = median(a);
-        out[m].medianAucPr = median(b);
+        out[m].medianAucRoc = medianOf(a);
+        out[m].medianAucPr = medianOf(b);
     }
     const auto ranks = datasetRanks(roc);
     for (size_t m = 0; m < out.size(); ++m) {

@@ -76,4 +76,7 @@ std::vector<MethodSummary> summarize(const std::vector<AdbenchRow>& rows,
 QJsonObject adbenchJson(const std::vector<AdbenchRow>& rows,
                         const std::vector<MethodSummary>& summary);
 
+/// The median of the values (NaN when there are none).
+double medianOf(std::vector<double> v);
+
 } // namespace sosrep::cli

@@ -87,6 +87,16 @@ const CommandFlag kFlags[] = {
     {"bandwidth", "H", "MMD kernel exp(-|x-y|^2 / 2 H^2) (default: median pairwise distance)"},
     {"p", "FILE", "the sample of p, the ratio's denominator (CSV/TSV or .npz)"},
     {"q", "FILE", "a sample of q, the numerator, same columns as --p (Type I)"},
+    {"q-where", "COLUMN=VALUE",
+     "q = the rows of --p whose COLUMN (the label or any column) equals VALUE; p = the other "
+     "rows (the app's split by a column)"},
+    {"q-inside", "X=A:B,Y=C:D",
+     "q = the rows of --p inside the rectangle of two feature columns (raw units, edges "
+     "included); p = the other rows"},
+    {"p-all", nullptr, "with --q-where or --q-inside: p = every row of --p, q's rows too"},
+    {"q-density", "ESTIMATOR",
+     "Type II: q is the density of ESTIMATOR (at its defaults and --seed) fitted to q's rows "
+     "(--q, --q-where or --q-inside) in p's scaled coordinates"},
     {"type", "1|2", "1: q is a sample (--q); 2: q is known (--q-function, --q-model, --inverse)"},
     {"q-function", "EXPR",
      "Type II: q as an expression of x1..xd in --p's units (+ - * / ^, exp, log, sqrt, sin, cos, "

@@ -73,6 +73,11 @@ Dataset loadDataset(const QString& path, const QString& labelColumn, const QStri
             }
         }
     }
+    return selectFeatures(std::move(ds), columns, path);
+}
+
+Dataset selectFeatures(Dataset ds, const QStringList& columns, const QString& path)
+{
     if (!columns.isEmpty()) {
         std::vector<std::string> names;
         for (const QString& c : columns) {

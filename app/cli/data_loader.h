@@ -27,6 +27,10 @@ enum class Annotations
 Dataset loadDataset(const QString& path, const QString& labelColumn, const QStringList& columns,
                     const QString& idColumn = {}, Annotations annotations = Annotations::Required);
 
+/// The feature columns `columns` of `ds` in that order (all when empty); ParameterError
+/// ("--columns") for a name it lacks, DataError naming `path` when no feature is left.
+Dataset selectFeatures(Dataset ds, const QStringList& columns, const QString& path);
+
 /// Loads a second file (test rows, rows to score) and matches its feature columns to `names` by
 /// name, whatever their order there; missing columns are a DataError listing them, columns not
 /// among `names` are left out with a warning in *warnings.

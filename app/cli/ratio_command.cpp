@@ -7,6 +7,7 @@
 #include "app/cli/data_loader.h"
 #include "app/cli/fit_options.h"
 #include "app/cli/fit_summary.h"
+#include "app/cli/ratio_samples.h"
 #include "core/data/preparation.h"
 #include "core/errors.h"
 #include "core/estimators/common_options.h"
@@ -15,6 +16,7 @@
 #include "core/io/model_file.h"
 #include "core/io/table_text.h"
 #include "core/pipeline/fit_route.h"
+#include "core/pipeline/q_density.h"
 #include "core/ratio/expression.h"
 #include "core/ratio/importance_weights.h"
 #include "core/util/text.h"
@@ -37,47 +39,99 @@ struct RatioFiles
 /// Which q the command was given, checked for conflicts.
 struct QSource
 {
-    QString sample;   // --q
-    QString function; // --q-function
-    QString model;    // --q-model
+    QString sample;                // --q
+    std::optional<RowSplit> split; // --q-where or --q-inside: q's rows from --p itself
+    QString density;               // --q-density: q is this estimator's density of q's rows
+    QString function;              // --q-function
+    QString model;                 // --q-model
     bool inverse = false;
     int type = 1;
     const char* flag = "--q";
+    bool hasRows() const { return !sample.isEmpty() || split.has_value(); }
 };
 
 QSource qSourceOf(const Options& o)
 {
     QSource s;
     s.sample = o.text(QStringLiteral("q"));
+    s.split = rowSplitOf(o);
+    s.density = o.text(QStringLiteral("q-density"));
     s.function = o.text(QStringLiteral("q-function"));
     s.model = o.text(QStringLiteral("q-model"));
     s.inverse = o.has(QStringLiteral("inverse"));
-    const int given = (s.sample.isEmpty() ? 0 : 1) + (s.function.isEmpty() ? 0 : 1) +
-                      (s.model.isEmpty() ? 0 : 1) + (s.inverse ? 1 : 0);
+    const int given = (s.sample.isEmpty() ? 0 : 1) + (s.split ? 1 : 0) +
+                      (s.function.isEmpty() ? 0 : 1) + (s.model.isEmpty() ? 0 : 1) +
+                      (s.inverse ? 1 : 0);
     if (given != 1) {
-        throw ParameterError("--q", given == 0
-                                        ? "give a sample of q (--q FILE), or q as a function "
-                                          "(--q-function EXPR, --q-model FILE or --inverse)"
-                                        : "give only one of --q, --q-function, --q-model, "
-                                          "--inverse");
+        throw ParameterError("--q", given == 0 ? "give a sample of q (--q FILE, or --q-where / "
+                                                 "--q-inside for rows of --p), or q as a function "
+                                                 "(--q-function EXPR, --q-model FILE or --inverse)"
+                                               : "give only one of --q, --q-where, --q-inside, "
+                                                 "--q-function, --q-model, --inverse");
     }
-    s.type = s.sample.isEmpty() ? 2 : 1;
-    s.flag = !s.function.isEmpty() ? "--q-function"
-             : !s.model.isEmpty()  ? "--q-model"
-             : s.inverse           ? "--inverse"
-                                   : "--q";
+    if (!s.density.isEmpty() && !s.hasRows()) {
+        throw ParameterError("--q-density", "needs q's rows (--q, --q-where or --q-inside) to "
+                                            "fit the density to");
+    }
+    if (!s.density.isEmpty()) {
+        try { // before any data is read
+            checkQDensityEstimator(s.density.toStdString());
+        } catch (const ParameterError& e) {
+            throw ParameterError("--q-density", e.message());
+        }
+    }
+    s.type = s.hasRows() && s.density.isEmpty() ? 1 : 2;
+    s.flag = !s.density.isEmpty()    ? "--q-density"
+             : s.split               ? s.split->flag
+             : !s.function.isEmpty() ? "--q-function"
+             : !s.model.isEmpty()    ? "--q-model"
+             : s.inverse             ? "--inverse"
+                                     : "--q";
     if (o.has(QStringLiteral("type"))) {
         const QString t = o.text(QStringLiteral("type"));
         if (t != QLatin1String("1") && t != QLatin1String("2")) {
             throw ParameterError("--type", "must be 1 or 2, not '" + t.toStdString() + "'");
         }
         if (t.toInt() != s.type) {
-            throw ParameterError("--type", s.type == 1 ? "2 needs q as a function (--q-function, "
-                                                         "--q-model or --inverse), not --q"
-                                                       : "1 needs a sample of q (--q FILE)");
+            throw ParameterError("--type", s.type == 1
+                                               ? "2 needs q as a function (--q-density, "
+                                                 "--q-function, --q-model or --inverse)"
+                                               : "1 needs a sample of q (--q FILE, --q-where or "
+                                                 "--q-inside) without --q-density");
         }
     }
     return s;
+}
+
+/// What q is, for the summary and the model file's provenance.
+std::string qDescription(const QSource& src)
+{
+    std::string rows = src.split
+                           ? std::string(src.split->flag) + " " + src.split->text.toStdString() +
+                                 (src.split->pAll ? " --p-all" : "")
+                           : src.sample.toStdString();
+    if (!src.density.isEmpty()) {
+        return "--q-density " + src.density.toStdString() + " of " + rows;
+    }
+    return src.hasRows() ? rows : std::string(src.flag);
+}
+
+/// --q-density: q's density fitted to q's rows (both in p's scaled coordinates), at p's rows.
+Vector qDensityValues(const QSource& src, const Matrix& qx, const PreparedTraining& prepared,
+                      const FitSettings& settings, CommandContext& ctx)
+{
+    const std::string name = src.density.toStdString();
+    const Estimator& e = EstimatorRegistry::instance().get(name);
+    if (e.kindFor(FitSettings::defaults(name).values) == DensityKind::PreDensity) {
+        ctx.warn("the --q-density density (" + name +
+                 ") is unnormalized (a pre-density): the "
+                 "ratio is q/p up to the same unknown constant");
+    }
+    try {
+        return fittedQDensity(name, settings.values.text("seed"), qx, prepared.x);
+    } catch (const ParameterError& err) {
+        throw ParameterError("--q-density", err.message());
+    }
 }
 
 /// q at the raw p rows (raw units), then in the p scaler's units.
@@ -271,6 +325,39 @@ QSample loadQSample(const QSource& src, const QString& label, const Dataset& p,
     return q;
 }
 
+/// p's rows (with the --regress response) and q's when q has rows (a file or a split).
+struct RatioSamples
+{
+    Dataset p;
+    Vector pResponse;
+    std::optional<QSample> q;
+};
+
+RatioSamples loadSamples(const Options& o, const QString& pPath, const QSource& src,
+                         const std::string& response, CommandContext& ctx)
+{
+    const QString label = o.text(QStringLiteral("label-column"));
+    // Every column first: --q-where may name the label or a column --columns leaves out.
+    const Dataset every = loadDataset(pPath, label, {}, o.text(QStringLiteral("id-column")));
+    const QStringList columns =
+        o.text(QStringLiteral("columns")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    RatioSamples out;
+    out.p = withoutResponse(selectFeatures(every, columns, pPath), response, &out.pResponse);
+    if (src.split) {
+        SplitSamples parts =
+            splitSamples(*src.split, rowsOfQ(*src.split, every, out.p), out.p, out.pResponse);
+        out.p = std::move(parts.p);
+        out.pResponse = std::move(parts.pResponse);
+        out.q = QSample{std::move(parts.q), std::nullopt};
+        if (!response.empty()) {
+            out.q->response = std::move(parts.qResponse);
+        }
+    } else if (!src.sample.isEmpty()) {
+        out.q = loadQSample(src, label, out.p, response, ctx);
+    }
+    return out;
+}
+
 /// The weights' summary, refused when not finite, with the fit's notes as warnings.
 WeightSummary checkedWeights(const RatioModel& model, const Vector& weights, CommandContext& ctx)
 {
@@ -300,7 +387,7 @@ void stageRatioOutputs(const RatioFiles& files, const RatioModel& model, const V
         io::Json prov = io::Json::object();
         prov["seed"] = settings.values.text("seed");
         prov["p_file"] = p.source;
-        prov["q"] = src.type == 1 ? src.sample.toStdString() : std::string(src.flag);
+        prov["q"] = qDescription(src);
         ctx.stage(files.model, io::modelJson(io::savedModelOf(model, settings, prepared.scaler,
                                                               p.columns, prov)));
     }
@@ -346,6 +433,7 @@ QJsonObject ratioSummary(const RatioModel& model, const QSource& src, Eigen::Ind
     s[QStringLiteral("estimator")] = QString::fromStdString(model.estimator());
     s[QStringLiteral("ratio_type")] = src.type;
     s[QStringLiteral("q_source")] = QString::fromLatin1(src.flag);
+    s[QStringLiteral("q")] = QString::fromStdString(qDescription(src));
     s[QStringLiteral("n_p")] = static_cast<qint64>(pRows);
     if (qRows >= 0) {
         s[QStringLiteral("n_q")] = static_cast<qint64>(qRows);
@@ -362,11 +450,13 @@ int commandRatio(const QStringList& args, CommandContext& ctx)
 {
     QCommandLineParser parser;
     addFlags(parser,
-             {QStringLiteral("p"), QStringLiteral("q"), QStringLiteral("type"),
-              QStringLiteral("q-function"), QStringLiteral("q-model"), QStringLiteral("inverse"),
-              QStringLiteral("columns"), QStringLiteral("label-column"),
-              QStringLiteral("weights-out"), QStringLiteral("ratio-model-out"),
-              QStringLiteral("j-out"), QStringLiteral("regress")});
+             {QStringLiteral("p"), QStringLiteral("q"), QStringLiteral("q-where"),
+              QStringLiteral("q-inside"), QStringLiteral("p-all"), QStringLiteral("q-density"),
+              QStringLiteral("type"), QStringLiteral("q-function"), QStringLiteral("q-model"),
+              QStringLiteral("inverse"), QStringLiteral("columns"), QStringLiteral("label-column"),
+              QStringLiteral("id-column"), QStringLiteral("weights-out"),
+              QStringLiteral("ratio-model-out"), QStringLiteral("j-out"),
+              QStringLiteral("regress")});
     addEstimatorOptions(parser, true);
     if (!ctx.parse(parser, args)) {
         return ExitOk;
@@ -378,14 +468,12 @@ int commandRatio(const QStringList& args, CommandContext& ctx)
     std::vector<std::string> warnings;
     settingsFromOptions(o, 0, &warnings, true); // every flag checked before any data is read
 
-    const QString label = o.text(QStringLiteral("label-column"));
     // --regress: a response column of --p (and of --q, when it has one) that is not a feature.
     const std::string response = o.text(QStringLiteral("regress")).toStdString();
-    Vector yP;
-    const Dataset p = withoutResponse(
-        loadDataset(pPath, label,
-                    o.text(QStringLiteral("columns")).split(QLatin1Char(','), Qt::SkipEmptyParts)),
-        response, &yP);
+    RatioSamples samples = loadSamples(o, pPath, src, response, ctx);
+    const Dataset& p = samples.p;
+    const Vector& yP = samples.pResponse;
+    std::optional<QSample>& q = samples.q;
     warnings.clear();
     const FitSettings settings = settingsFromOptions(o, p.rows(), &warnings, true);
     ctx.warn(warnings);
@@ -403,13 +491,14 @@ int commandRatio(const QStringList& args, CommandContext& ctx)
     data.source = p.source;
     Matrix qx;
     Vector qValues;
-    std::optional<QSample> q;
-    if (src.type == 1) {
-        q = loadQSample(src, label, p, response, ctx);
+    if (q) {
         qx = applyToOther(prepared.scaler, q->rows);
+    }
+    if (src.type == 1) {
         data.second = &qx;
     } else {
-        qValues = typeTwoValues(src, p, prepared.scaler, prepared.x, ctx);
+        qValues = src.density.isEmpty() ? typeTwoValues(src, p, prepared.scaler, prepared.x, ctx)
+                                        : qDensityValues(src, qx, prepared, settings, ctx);
         data.secondValues = &qValues;
     }
     const FitOutcome f = fitModel(data, settings);
