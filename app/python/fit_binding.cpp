@@ -11,6 +11,7 @@
 #include "core/estimators/fit_settings.h"
 #include "core/io/model_file.h"
 #include "core/pipeline/fit_route.h"
+#include "core/pipeline/q_density.h"
 #include "core/tuning/rank_ensemble.h"
 #include "core/util/text.h"
 
@@ -266,6 +267,34 @@ Matrix secondSampleOf(const py::object& second, const Dataset& train, Eigen::Ind
     return applyToOther(scaler, qData);
 }
 
+/// What a ratio's fit takes of q, kept alive for it.
+struct SecondSample
+{
+    Matrix rows;
+    Vector values;
+};
+
+/// q's rows (Type I), or q's values at X's rows (Type II: the caller's q, or the density of
+/// Y's rows as `sosrep ratio --q-density` fits it, both in X's scaled units), set in `data`,
+/// which points into *out.
+void attachSecond(FitData& data, SecondSample* out, const py::object& second,
+                  const py::object& qValues, const std::string& qDensity, const Dataset& train,
+                  const Scaler& scaler, const std::string& seed)
+{
+    if (!second.is_none()) {
+        out->rows = secondSampleOf(second, train, data.train.cols(), scaler);
+    }
+    if (!qValues.is_none()) {
+        out->values = typeTwoValues(qValues, data.train, scaler);
+        data.secondValues = &out->values;
+    } else if (!qDensity.empty()) {
+        out->values = fittedQDensity(qDensity, seed, out->rows, data.train);
+        data.secondValues = &out->values;
+    } else if (!second.is_none()) {
+        data.second = &out->rows;
+    }
+}
+
 /// The anomaly purpose's fit data: its own scaled rows (moved out of `own`), or the density's.
 FitData anomalyDataOf(const FitData& density, std::optional<PreparedTraining>& own)
 {
@@ -313,7 +342,7 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
                            const std::map<std::string, std::string>& options,
                            const py::object& second, const py::object& progress,
                            const py::object& qValues, const py::object& columns,
-                           const py::object& sampleWeight)
+                           const py::object& sampleWeight, const std::string& qDensity)
 {
     const FitSettings settings = fitSettingsOf(estimator, options);
     const ArrayRows rows(x, "X");
@@ -332,14 +361,9 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
     const Eigen::Index trainDim = train.dim();
     train.x = Matrix();
     FitData data = fitDataOf(prepared, weights, trainDim);
-    const Matrix q =
-        second.is_none() ? Matrix() : secondSampleOf(second, train, trainDim, prepared.scaler);
-    data.second = second.is_none() ? nullptr : &q;
-    Vector values;
-    if (!qValues.is_none()) {
-        values = typeTwoValues(qValues, data.train, prepared.scaler);
-        data.secondValues = &values;
-    }
+    SecondSample q;
+    attachSecond(data, &q, second, qValues, qDensity, train, prepared.scaler,
+                 settings.values.text("seed"));
     PythonObserver watch;
     watch.progress = progress;
     // Whether the anomaly purpose's fit may follow: from this fit's sweep (a few final fits:

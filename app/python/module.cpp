@@ -17,6 +17,7 @@
 #include "core/metrics/mmd.h"
 #include "core/pipeline/fit_route.h"
 #include "core/pipeline/outlier_threshold.h"
+#include "core/ratio/expression.h"
 #include "core/ratio/importance_weights.h"
 #include "core/util/thread_settings.h"
 #include <new>
@@ -305,6 +306,16 @@ py::array_t<double> ratioAt(const Model& m, const py::array& x)
     return rowValues(m, x, [ratio](const Matrix& y) { return ratio->ratio(y); });
 }
 
+/// An expression of x1..xd at the rows of X, as `sosrep ratio --q-function` evaluates it.
+py::array_t<double> evaluateExpression(const std::string& text, const py::array& x)
+{
+    const ArrayRows rows(x, "X");
+    const Vector v = Expression::parse(text, int(rows.cols()), "q_function").evaluate(rows.all());
+    py::array_t<double> out(py::ssize_t(v.size()));
+    std::copy(v.data(), v.data() + v.size(), out.mutable_data());
+    return out;
+}
+
 py::dict settingsOf(const Model& m)
 {
     py::dict d;
@@ -534,8 +545,10 @@ PYBIND11_MODULE(_sosrep, m)
     m.def("fit", &fit, py::arg("estimator"), py::arg("X"), py::arg("options"),
           py::arg("second") = py::none(), py::arg("progress") = py::none(),
           py::arg("q_values") = py::none(), py::arg("columns") = py::none(),
-          py::arg("sample_weight") = py::none(),
+          py::arg("sample_weight") = py::none(), py::arg("q_density") = std::string(),
           "Fits an estimator through the core's fit route (the command line's)");
+    m.def("evaluate_expression", &evaluateExpression, py::arg("expression"), py::arg("X"),
+          "q of `sosrep ratio --q-function` at the rows of X");
     m.def("load", &load, py::arg("path"), "Reads a model file of the command line or the app");
     m.def("from_json", &fromJson, py::arg("data"), py::arg("source") = "<bytes>");
     addMeasureFunctions(m);

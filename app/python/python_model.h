@@ -51,12 +51,13 @@ void refuseNonFinite(const ArrayRows& rows, const std::string& name);
 /// The rows as a dataset with columns x1..xn.
 Dataset datasetOf(const ArrayRows& rows, const std::string& name);
 /// The package's fit (fit_binding.cpp): estimator by name, X, options as text; optional second
-/// sample, progress callback, Type II q values, DataFrame column names and row weights.
+/// sample, progress callback, Type II q values, DataFrame column names, row weights and the
+/// name of the density estimator whose density of the second sample is q (Type II).
 std::shared_ptr<Model> fit(const std::string& estimator, const pybind11::array& x,
                            const std::map<std::string, std::string>& options,
                            const pybind11::object& second, const pybind11::object& progress,
                            const pybind11::object& qValues, const pybind11::object& columns,
-                           const pybind11::object& sampleWeight);
+                           const pybind11::object& sampleWeight, const std::string& qDensity);
 /// weight_summary, mmd_samples and mmd_model (measures.cpp).
 void addMeasureFunctions(pybind11::module_& m);
 

@@ -62,6 +62,20 @@ def mmd(X, other, bandwidth=None, seed=0, mc_samples=4000):
     return _sosrep.mmd_samples(est._array(X), est._array(other, "Y"), h, seed)
 
 
+def q_function(expression):
+    """q as `sosrep ratio --q-function` reads it, for RatioEstimator.fit(X, q=...): an
+    expression of x1..xd in X's units (+ - * / ^, exp, log, sqrt, sin, cos, abs, pi),
+    evaluated by the command line's own parser, so the ratio equals the command's bit for bit.
+    The expression is checked at the first call, against the columns of X."""
+    text = str(expression)
+
+    def q(X):
+        return _sosrep.evaluate_expression(text, np.asarray(X, dtype=np.float64))
+
+    q.expression = text
+    return q
+
+
 def load(path):
     """A fitted estimator from a model file written by `sosrep fit --model-out`, the app or
     `save`."""
@@ -95,4 +109,4 @@ def load(path):
     return est
 
 
-__all__ = ["Estimator", "FitWarning", "estimators", "load", "mmd"] + sorted(_classes)
+__all__ = ["Estimator", "FitWarning", "estimators", "load", "mmd", "q_function"] + sorted(_classes)

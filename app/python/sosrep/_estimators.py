@@ -228,7 +228,8 @@ class SosrepEstimator(BaseEstimator):
                              "required.")
         return X
 
-    def _fit_model(self, X, second=None, progress=None, q_values=None, sample_weight=None):
+    def _fit_model(self, X, second=None, progress=None, q_values=None, sample_weight=None,
+                   q_density=None):
         names = _feature_names(X)
         X = self._array(X)
         if X.ndim == 2 and X.shape[0] < 2:
@@ -252,7 +253,7 @@ class SosrepEstimator(BaseEstimator):
             model = _sosrep.fit(self._estimator, X, self._options(),
                                 None if second is None else self._array(second, "q"),
                                 progress, q_values, None if names is None else list(names),
-                                sample_weight)
+                                sample_weight, q_density or "")
         random_state = getattr(self, "random_state", None)
         if isinstance(random_state, (int, np.integer)):
             # The file keeps the seed it gave and the seed option it stood in for: load()
@@ -726,19 +727,24 @@ def _check_fits_in_memory(n_samples, n_features):
 class RatioEstimator(SosrepEstimator):
     """A density ratio r = q/p: fit on a sample of p and one of q, then r at any rows."""
 
-    def fit(self, X, Y=None, q=None, progress=None):
+    def fit(self, X, Y=None, q=None, progress=None, q_density=None):
         """Fits r = q/p with X a sample of p and Y one of q (Type I, the same columns), or
         with q a function giving q's density at rows (Type II, `sosrep ratio --q-function`'s
-        case: q(X) is evaluated at the rows of X). Sets `weights_` (r at the rows of X:
-        importance weights), `ess_` and `weight_summary_`."""
+        case: q(X) is evaluated at the rows of X), or with Y and q_density, the name of a
+        density estimator: q is its density fitted to Y at its defaults and this fit's seed,
+        both samples in X's scaled coordinates (Type II, `sosrep ratio --q-density`). Sets
+        `weights_` (r at the rows of X: importance weights), `ess_` and `weight_summary_`."""
         if (Y is None) == (q is None):
             raise ValueError(f"{type(self).__name__}: fit(X_p, X_q) needs a sample of q, or "
                              "fit(X_p, q=function) q's density as a function (one of them)")
+        if q_density is not None and Y is None:
+            raise ValueError(f"{type(self).__name__}: q_density={q_density!r} needs q's rows: "
+                             "fit(X_p, X_q, q_density=...)")
         if q is not None:
             self._fit_model(X, progress=progress,
                             q_values=np.asarray(q(self._array(X)), dtype=np.float64))
         else:
-            self._fit_model(X, second=Y, progress=progress)
+            self._fit_model(X, second=Y, progress=progress, q_density=q_density)
         self.weights_ = self.ratio(X)
         self.weight_summary_ = _sosrep.weight_summary(self.weights_)
         self.ess_ = self.weight_summary_["ess"]
