@@ -201,6 +201,9 @@ QString Exporter::refuse(const QString& why)
 
 Reproduction Exporter::reproduction() const
 {
+    if (m_v.tabs->currentWidget() == m_v.ratio) {
+        return reproduceRatio(*m_c.session, *m_c.ratios);
+    }
     const ReproducedView view =
         m_v.tabs->currentWidget() == m_v.scores ? ReproducedView::Scores : ReproducedView::Density;
     return reproduce(*m_c.session, view, m_c.thresholds->contamination());

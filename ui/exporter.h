@@ -32,7 +32,8 @@ public:
     /// The current plot, or the Scores table's selected rows as tab-separated text.
     void copyCurrent();
     /// What reproduces the current tab's numbers: the Scores view's model on the Scores tab,
-    /// the density fit on the others. Throws std::runtime_error without data.
+    /// the ratio fit on the Ratio tab, the density fit on the others. Throws std::runtime_error
+    /// without data.
     Reproduction reproduction() const;
     /// Copies the `sosrep` command (or the Python) of reproduction() to the clipboard.
     void copyReproduction(bool python);

@@ -7,6 +7,7 @@
 
 namespace sosrep::ui {
 
+class RatioController;
 class Session;
 
 /// Whose numbers are reproduced: the density fit (every view but Scores) or the Scores view's
@@ -33,6 +34,14 @@ struct Reproduction
 
 /// Throws std::runtime_error when there is nothing to reproduce (no data).
 Reproduction reproduce(const Session& session, ReproducedView view, double contamination);
+
+/// The Ratio view's fit: `sosrep ratio` with the same p and q (a second file; the loaded data
+/// split by a column's value or by a rectangle, with p all rows or the others; q's density or
+/// function), the ratio estimator with every option that is not its default, and the seed. The
+/// weights go to weights.csv (the command, as the view's Save weights writes them) or `weights`
+/// (Python), equal to the view's bit for bit. Throws std::runtime_error when there is no data
+/// or no q.
+Reproduction reproduceRatio(const Session& session, const RatioController& ratio);
 
 /// `text` quoted for a POSIX shell where it needs to be.
 QString shellQuoted(const QString& text);

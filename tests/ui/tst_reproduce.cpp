@@ -5,11 +5,13 @@
 #include "support/cli_run.h"
 #include "support/gui_fixtures.h"
 #include "ui/controller/fit_controller.h"
+#include "ui/controller/ratio_controller.h"
 #include "ui/controller/session.h"
 #include "ui/controller/threshold_controller.h"
 #include "ui/exporter.h"
 #include "ui/main_window.h"
 #include "ui/plots/density_page.h"
+#include "ui/plots/ratio_view.h"
 #include "ui/reproduce.h"
 #include "ui/scores_tab.h"
 
@@ -27,6 +29,43 @@ using namespace sosrep::ui;
 
 namespace {
 
+/// A line split into words as a POSIX shell does for what shellQuoted writes: single quotes
+/// (QProcess::splitCommand knows only double quotes) and backslash escapes outside them.
+QStringList shellWords(const QString& line)
+{
+    QStringList words;
+    QString word;
+    bool inWord = false, quoted = false;
+    for (int i = 0; i < line.size(); ++i) {
+        const QChar c = line[i];
+        if (quoted) {
+            if (c == QLatin1Char('\'')) {
+                quoted = false;
+            } else {
+                word += c;
+            }
+        } else if (c == QLatin1Char('\'')) {
+            quoted = inWord = true;
+        } else if (c == QLatin1Char('\\') && i + 1 < line.size()) {
+            word += line[++i];
+            inWord = true;
+        } else if (c.isSpace()) {
+            if (inWord) {
+                words << word;
+            }
+            word.clear();
+            inWord = false;
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (inWord) {
+        words << word;
+    }
+    return words;
+}
+
 /// Runs the copied shell text line by line (comments skipped) in `folder`.
 QString runCommandText(const QString& text, const QString& folder, QJsonObject* summary)
 {
@@ -37,7 +76,7 @@ QString runCommandText(const QString& text, const QString& folder, QJsonObject* 
         if (line.startsWith(QLatin1Char('#'))) {
             continue;
         }
-        QStringList words = QProcess::splitCommand(line);
+        QStringList words = shellWords(line);
         if (words.isEmpty() || words.takeFirst() != QLatin1String("sosrep")) {
             problem = QStringLiteral("not a sosrep line: ") + line;
             break;
@@ -77,16 +116,18 @@ class TstReproduce : public QObject
 private:
     QTemporaryDir m_dir;
 
-    /// The copied Python run in `folder`: its `scores`, exactly (as hexadecimal floats).
+    /// The copied Python run in `folder`: its `variable`, exactly (as hexadecimal floats).
     static QString runPythonText(const QString& text, const QString& folder,
-                                 std::vector<double>* scores)
+                                 std::vector<double>* scores,
+                                 const QString& variable = QStringLiteral("scores"))
     {
         const QByteArray python = qgetenv("SOSREP_TEST_PYTHON");
         QFile f(folder + QStringLiteral("/reproduce.py"));
         if (!f.open(QIODevice::WriteOnly)) {
             return QStringLiteral("cannot write the script");
         }
-        f.write(text.toUtf8() + "\nprint(' '.join(float(v).hex() for v in scores))\n");
+        f.write(text.toUtf8() + "\nprint(' '.join(float(v).hex() for v in " + variable.toUtf8() +
+                "))\n");
         f.close();
         QProcess p;
         p.setWorkingDirectory(folder);
@@ -155,6 +196,50 @@ private:
         }
     }
 
+    /// The Ratio view's copies, run: the command's weights.csv is the view's Save weights byte
+    /// for byte, and the Python's `weights` are its raw weights bit for bit.
+    void checkRatioView(MainWindow& w, const QString& name)
+    {
+        RatioController* ratio = w.controllers().ratios;
+        QSignalSpy done(ratio, &RatioController::resultChanged);
+        ratio->fit();
+        QVERIFY(done.wait(60000) && ratio->result());
+        w.views().tabs->setCurrentWidget(w.views().ratio);
+        const Reproduction r = w.exporter()->reproduction();
+        if (qEnvironmentVariableIsSet("SOSREP_SHOW_REPRODUCTION")) {
+            qInfo().noquote() << r.command << r.python;
+        }
+        QCOMPARE(r.arguments.value(0), QStringLiteral("ratio"));
+        w.exporter()->copyReproduction(false);
+        QCOMPARE(QGuiApplication::clipboard()->text(), r.command);
+        const QString folder = m_dir.filePath(name);
+        QVERIFY(QDir().mkpath(folder));
+        QJsonObject summary;
+        const QString problem = runCommandText(r.command, folder, &summary);
+        QVERIFY2(problem.isEmpty(), qPrintable(r.command + QStringLiteral("\n") + problem));
+        const QString cli = folder + QStringLiteral("/weights.csv");
+        const QString app = folder + QStringLiteral("/app_weights.csv");
+        QCOMPARE(w.views().ratio->saveWeights(app), QString());
+        QVERIFY2(bytesOf(app) == bytesOf(cli), qPrintable(r.command));
+        if (qEnvironmentVariableIsEmpty("SOSREP_TEST_PYTHON")) {
+            return;
+        }
+        w.exporter()->copyReproduction(true);
+        QCOMPARE(QGuiApplication::clipboard()->text(), r.python);
+        std::vector<double> py;
+        const QString failed = runPythonText(r.python, folder, &py, QStringLiteral("weights"));
+        QVERIFY2(failed.isEmpty(), qPrintable(r.python + QStringLiteral("\n") + failed));
+        const sosrep::Vector& want = ratio->result()->weights;
+        QCOMPARE(Eigen::Index(py.size()), want.size());
+        for (Eigen::Index i = 0; i < want.size(); ++i) {
+            QVERIFY2(py[size_t(i)] == want(i), qPrintable(QStringLiteral("row %1: %2 vs %3\n%4")
+                                                              .arg(i)
+                                                              .arg(py[size_t(i)], 0, 'g', 17)
+                                                              .arg(want(i), 0, 'g', 17)
+                                                              .arg(r.python)));
+        }
+    }
+
 private slots:
     void initTestCase()
     {
@@ -209,6 +294,84 @@ private slots:
         QVERIFY(r.python.contains(QStringLiteral("length_scale=0.08")));
         QVERIFY2(r.python.contains(QStringLiteral("sep=\"\\t\"")), qPrintable(r.python));
         checkBothViews(w, QStringLiteral("options"));
+    }
+
+    // Issue 50: on the Ratio tab the copies gave the density fit's command. Now `sosrep ratio`
+    // takes the view's split of the loaded data (--q-where, --q-inside, --p-all) and q's
+    // density (--q-density), and Python's fit(P, Q, q_density=...) or q=sosrep.q_function(...).
+    void theRatioViewSplitByTheLabel()
+    {
+        const QString data = m_dir.filePath(QStringLiteral("ratio_moons.csv"));
+        const CliRun g = runSosrep({"generate", "--kind", "moons", "--n", "300", "--seed", "5",
+                                    "--anomalies", "0.1", "--out", data});
+        QVERIFY2(g.code == 0, qPrintable(g.err));
+        MainWindow w;
+        QVERIFY(w.openFile(data));
+        RatioController* ratio = w.controllers().ratios;
+        RatioSource split;
+        split.kind = RatioSource::Column;
+        split.column = QStringLiteral("label");
+        split.value = 1.0;
+        QVERIFY(ratio->setSource(split));
+        QVERIFY(ratio->setOption("seed", "5"));
+        checkRatioView(w, QStringLiteral("ratio_label"));
+        const Reproduction r = w.exporter()->reproduction();
+        QVERIFY2(r.command.contains(QStringLiteral("--q-where label=1 ")), qPrintable(r.command));
+        QVERIFY(r.command.contains(QStringLiteral("--seed 5")));
+        QVERIFY(!r.command.contains(QStringLiteral("--p-all")));
+    }
+
+    void theRatioViewsRectangleWithQsDensityOnAToySet()
+    {
+        MainWindow w;
+        w.session()->generateToy(sosrep::ToyKind::Shift, 300, 4);
+        RatioController* ratio = w.controllers().ratios;
+        RatioSource rect;
+        rect.kind = RatioSource::Rect;
+        rect.x1 = -0.9; // the corners in either order
+        rect.x0 = 1.3;
+        rect.y0 = -1.1;
+        rect.y1 = 0.7;
+        rect.pAll = true;
+        QVERIFY(ratio->setSource(rect));
+        RatioQMode density;
+        density.kind = RatioQMode::Density;
+        density.densityEstimator = "kde";
+        QVERIFY(ratio->setQMode(density));
+        checkRatioView(w, QStringLiteral("ratio_rect"));
+        const Reproduction r = w.exporter()->reproduction();
+        QVERIFY2(r.command.contains(QStringLiteral("--q-inside x=-0.9:1.3,y=-1.1:0.7 --p-all "
+                                                   "--q-density kde")),
+                 qPrintable(r.command));
+        QVERIFY(r.command.contains(QStringLiteral("sosrep generate --kind shift")));
+    }
+
+    void theRatioViewsExpressionWithAnIgnoredColumn()
+    {
+        QByteArray tsv = "a\tb\tnoise\n";
+        for (int i = 0; i < 200; ++i) {
+            tsv += QByteArray::number(std::sin(i * 0.37) * 1.5, 'g', 17) + '\t' +
+                   QByteArray::number(std::cos(i * 0.11), 'g', 17) + '\t' +
+                   QByteArray::number(i % 7) + '\n';
+        }
+        const QString data = m_dir.filePath(QStringLiteral("ratio_three.tsv"));
+        QFile f(data);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(tsv);
+        f.close();
+        MainWindow w;
+        QVERIFY(w.openFile(data));
+        QVERIFY(w.session()->setColumnRoles(
+            {ColumnRole::Feature, ColumnRole::Feature, ColumnRole::Ignore}));
+        RatioQMode expr;
+        expr.kind = RatioQMode::Expression;
+        expr.expression = QStringLiteral("exp(-(x1-0.3)^2/2) * (1 + x2^2)");
+        RatioController* ratio = w.controllers().ratios;
+        QVERIFY(ratio->setQMode(expr));
+        checkRatioView(w, QStringLiteral("ratio_expression"));
+        const Reproduction r = w.exporter()->reproduction();
+        QVERIFY2(r.command.contains(QStringLiteral("--columns a,b")), qPrintable(r.command));
+        QVERIFY(r.python.contains(QStringLiteral("sosrep.q_function(")));
     }
 
     void aToySetIsGeneratedFirst()
