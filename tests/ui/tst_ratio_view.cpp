@@ -412,6 +412,15 @@ private slots:
         QVERIFY(r->setSource(split));
         RatioQMode density;
         density.kind = RatioQMode::Density;
+        density.densityEstimator = "iforest"; // a score, not a density: refused, not offered
+        QVERIFY(!r->setQMode(density));
+        int densityBoxes = 0;
+        for (QComboBox* box : w.views().ratio->findChildren<QComboBox*>()) {
+            densityBoxes += box->findText(QStringLiteral("kde")) >= 0 ? 1 : 0;
+            QCOMPARE(box->findText(QStringLiteral("iforest")), -1);
+            QCOMPARE(box->findText(QStringLiteral("ecod")), -1);
+        }
+        QCOMPARE(densityBoxes, 1); // q's density box: sosrep, kde, sos-mmd
         density.densityEstimator = "kde";
         QVERIFY(r->setQMode(density));
         r->fit();
