@@ -10,6 +10,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/fit_options.h"
 #include "app/cli/fit_summary.h"
+#include "core/data/adbench_generator.h"
 #include "core/data/npz_reader.h"
 #include "core/data/preparation.h"
 #include "core/data/split.h"
@@ -103,16 +104,28 @@ void stageSplit(CommandContext& ctx, const QString& dir, const QString& stem, co
     ctx.stage(testPath, io::datasetText(testPath.toStdString(), test));
 }
 
-Split adbenchSplit(const Dataset& all, uint64_t seed, double duplicate)
+/// The two parts of `all` for a seed under the protocol (--protocol): ours (seeded with this
+/// project's generator) or ADBench's generator draw for draw (core/data/adbench_generator).
+Split adbenchSplit(const Dataset& all, uint64_t seed, double duplicate, DataProtocol protocol)
 {
-    const Dataset data = all.selectRows(subsampleRows(all.rows(), 10000, seed));
-    const SplitIndices s = trainTestSplit(data.rows(), 0.3, seed, data.labels, true);
-    Dataset trainRaw = data.selectRows(s.train);
-    Dataset test = data.selectRows(s.test);
-    if (duplicate > 1.0) {
-        trainRaw =
-            trainRaw.selectRows(duplicatedAnomalyRows(*trainRaw.labels, duplicate, seed + 1));
-        test = test.selectRows(duplicatedAnomalyRows(*test.labels, duplicate, seed + 2));
+    Dataset trainRaw, test;
+    if (protocol == DataProtocol::Ours) {
+        const Dataset data = all.selectRows(subsampleRows(all.rows(), 10000, seed));
+        const SplitIndices s = trainTestSplit(data.rows(), 0.3, seed, data.labels, true);
+        trainRaw = data.selectRows(s.train);
+        test = data.selectRows(s.test);
+        if (duplicate > 1.0) {
+            trainRaw =
+                trainRaw.selectRows(duplicatedAnomalyRows(*trainRaw.labels, duplicate, seed + 1));
+            test = test.selectRows(duplicatedAnomalyRows(*test.labels, duplicate, seed + 2));
+        }
+    } else {
+        AdbenchGeneratorOptions g;
+        g.resampleSmall = protocol == DataProtocol::Adbench;
+        g.duplicateTimes = duplicate;
+        const AdbenchParts parts = adbenchParts(*all.labels, uint32_t(seed), g);
+        trainRaw = all.selectRows(parts.train);
+        test = all.selectRows(parts.test);
     }
     const PreparedTraining prepared = prepareTraining(trainRaw, ScalingKind::MinMax);
     return {prepared.x,     applyToOther(prepared.scaler, test), *test.labels, trainRaw, test,
@@ -382,8 +395,7 @@ void runSplit(const AdbenchPlan& plan, const QString& file, uint64_t seed, const
                   << seed << " " << row.method << " AUC-ROC " << fixed(row.aucRoc, 4) << " ("
                   << fixed(row.seconds, 1) << " s)" << Qt::endl;
         if (!plan.partialPath.isEmpty()) {
-            writeAtomically(optionsPathOf(plan.partialPath),
-                            runOptionsText(plan.duplicate, plan.methods));
+            writeAtomically(optionsPathOf(plan.partialPath), runOptionsText(plan));
             writeAtomically(plan.partialPath, adbenchCsv(run.rows));
         }
     }
@@ -465,7 +477,7 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
             throw DataError(all.source, 0, 0, "has no labels (array 'y'): adbench needs them");
         }
         for (uint64_t seed : plan.seeds) {
-            const Split split = adbenchSplit(all, seed, plan.duplicate);
+            const Split split = adbenchSplit(all, seed, plan.duplicate, plan.protocol);
             if (!plan.exportDir.isEmpty()) {
                 stageSplit(ctx, plan.exportDir, splitStem(file.name, seed), split, all.columns);
             }

@@ -245,6 +245,23 @@ QStringList lodoCandidates(const Options& o, const QStringList& methods, size_t 
     return lodo;
 }
 
+/// --protocol ours|adbench|paper.
+DataProtocol protocolOf(const Options& o)
+{
+    const QString p = o.text(QStringLiteral("protocol"), QStringLiteral("ours"));
+    if (p == QLatin1String("ours")) {
+        return DataProtocol::Ours;
+    }
+    if (p == QLatin1String("adbench")) {
+        return DataProtocol::Adbench;
+    }
+    if (p == QLatin1String("paper")) {
+        return DataProtocol::Paper;
+    }
+    throw ParameterError("--protocol",
+                         "'" + p.toStdString() + "' is not one of ours, adbench, paper");
+}
+
 } // namespace
 
 void addAdbenchOptions(QCommandLineParser& p)
@@ -253,15 +270,18 @@ void addAdbenchOptions(QCommandLineParser& p)
     addFlags(p, {QStringLiteral("data-dir"), QStringLiteral("seeds"), QStringLiteral("only"),
                  QStringLiteral("curves-out"), QStringLiteral("hindsight"),
                  QStringLiteral("estimators"), QStringLiteral("duplicate-anomalies"),
-                 QStringLiteral("table-out"), QStringLiteral("json-out"), QStringLiteral("resume"),
-                 QStringLiteral("lodo"), QStringLiteral("reference"), QStringLiteral("plot-out"),
+                 QStringLiteral("protocol"), QStringLiteral("table-out"),
+                 QStringLiteral("json-out"), QStringLiteral("resume"), QStringLiteral("lodo"),
+                 QStringLiteral("reference"), QStringLiteral("plot-out"),
                  QStringLiteral("export-splits"), QStringLiteral("external-scores")});
 }
 
-QByteArray runOptionsText(double duplicate, const std::vector<Method>& methods)
+QByteArray runOptionsText(const AdbenchPlan& plan)
 {
-    QByteArray text = "duplicate_anomalies=" + QByteArray::number(duplicate, 'g', 17) + '\n';
-    for (const Method& m : methods) {
+    static const char* const names[] = {"ours", "adbench", "paper"};
+    QByteArray text = QByteArray("protocol=") + names[int(plan.protocol)] + '\n';
+    text += "duplicate_anomalies=" + QByteArray::number(plan.duplicate, 'g', 17) + '\n';
+    for (const Method& m : plan.methods) {
         for (const auto& [name, value] : m.settings.values.all()) {
             text += m.label.toUtf8() + '.' + QByteArray::fromStdString(name) + '=' +
                     QByteArray::fromStdString(value) + '\n';
@@ -317,6 +337,7 @@ AdbenchPlan planAdbench(const Options& o, CommandContext& ctx)
         plan.reference = QStringLiteral("iforest");
     }
     plan.duplicate = o.number(QStringLiteral("duplicate-anomalies"), 1.0, 1.0, 100.0);
+    plan.protocol = protocolOf(o);
     plan.hindsight = o.has(QStringLiteral("hindsight"));
     plan.partialPath =
         plan.tablePath.isEmpty() ? QString() : plan.tablePath + QStringLiteral(".partial");
@@ -333,7 +354,7 @@ void checkResumedOptions(const AdbenchPlan& plan)
                             path.toStdString() + "): delete it or run without --resume");
     }
     const QList<QByteArray> saved = f.readAll().split('\n');
-    const QList<QByteArray> now = runOptionsText(plan.duplicate, plan.methods).split('\n');
+    const QList<QByteArray> now = runOptionsText(plan).split('\n');
     for (int i = 0; i < std::max(saved.size(), now.size()); ++i) {
         const QByteArray a = i < saved.size() ? saved[i] : QByteArray("(nothing)");
         const QByteArray b = i < now.size() ? now[i] : QByteArray("(nothing)");

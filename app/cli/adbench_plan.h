@@ -32,6 +32,14 @@ struct DataFile
     QString family;
 };
 
+/// How a data set becomes its two parts (--protocol).
+enum class DataProtocol
+{
+    Ours,    // seeded 10 000-row subsample and stratified 70/30 split with this project's RNG
+    Adbench, // ADBench's generator, draw for draw: small sets redrawn to 1000 rows first
+    Paper    // the SOSREP authors' loader: ADBench's generator without that redraw
+};
+
 /// Everything the options decide, checked before any data is read.
 struct AdbenchPlan
 {
@@ -44,6 +52,7 @@ struct AdbenchPlan
     QStringList lodo;
     QString reference;
     double duplicate = 1.0;
+    DataProtocol protocol = DataProtocol::Ours;
     bool hindsight = false;
     bool resume = false;
 };
@@ -57,9 +66,9 @@ void addAdbenchOptions(QCommandLineParser& p);
 AdbenchPlan planAdbench(const Options& o, CommandContext& ctx);
 
 /// What decides a run's numbers besides its dataset and seed, one "name=value" line each: the
-/// anomaly duplication and every option of every method. Kept beside the partial table, so
-/// that --resume never mixes rows of two protocols.
-QByteArray runOptionsText(double duplicate, const std::vector<Method>& methods);
+/// protocol, the anomaly duplication and every option of every method. Kept beside the partial
+/// table, so that --resume never mixes rows of two protocols.
+QByteArray runOptionsText(const AdbenchPlan& plan);
 
 /// The file beside the partial table that records its run's options.
 QString optionsPathOf(const QString& partialPath);

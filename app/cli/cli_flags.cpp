@@ -77,6 +77,11 @@ const CommandFlag kFlags[] = {
     {"every", "K", "write every K-th iteration to --csv-out (default 1; the last always)"},
     {"csv-out", "FILE", "the per-iteration table (CSV)"},
     {"plot-out", "FILE", "the figure (.png, .pdf or .svg)"},
+    {"protocol", "P",
+     "how a set becomes its parts: ours (this project's seeded 10000-row subsample and "
+     "stratified 70/30 split), adbench (ADBench's generator draw for draw: NumPy's and Python's "
+     "generators, sets under 1000 rows redrawn to 1000 first, seeds 1,2,3 in ADBench) or paper "
+     "(the SOSREP authors' loader: adbench without that redraw) (default ours)"},
     {"export-splits", "DIR",
      "write each dataset and seed's parts as the methods see them (min-max scaled): "
      "DIR/<file>_seed<S>_train.csv and _test.csv (with the label)"},

@@ -22,5 +22,5 @@ inline QByteArray adbenchOptionsRecord(const QStringList& args)
     ctx.parse(parser, args);
     const sosrep::cli::Options options(parser);
     const sosrep::cli::AdbenchPlan plan = sosrep::cli::planAdbench(options, ctx);
-    return sosrep::cli::runOptionsText(plan.duplicate, plan.methods);
+    return sosrep::cli::runOptionsText(plan);
 }
