@@ -130,12 +130,13 @@ OptionTable makeTuningOptions()
                               "each grid point is a whole fit"));
     t.push_back(choiceOption(
         {"selection", "Selection rule", "Length scale", "RULE"},
-        {"auto", "density", "anomaly", "paper", "ranking", "ensemble", "above-spacing",
-         "first-local", "likelihood"},
+        {"auto", "density", "anomaly", "paper", "paper-code", "ranking", "ensemble",
+         "above-spacing", "first-local", "likelihood"},
         "auto",
         "auto (the purpose's rule), density (the Fisher-divergence minimum, refined), anomaly "
         "(two scales: that minimum and the neighbourhood reach), paper (largest stable local "
-        "minimum, as the paper), ranking (twice the paper's choice: the former default), "
+        "minimum, as the paper), paper-code (the authors' code: the same on round(log(1 + J + "
+        "|min J|))), ranking (twice the paper's choice: the former default), "
         "ensemble (rank average at 1, 2 and 4 times it), above-spacing, first-local, or "
         "likelihood (held-out log-likelihood; normalized densities only)"));
     t.push_back(integerOption({"reach_neighbours", "Neighbourhood k", "Length scale", "K"},

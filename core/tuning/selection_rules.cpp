@@ -37,6 +37,8 @@ std::string toString(SelectionRule r)
         return "anomaly";
     case SelectionRule::StableLocalMinimum:
         return "paper";
+    case SelectionRule::AuthorsCode:
+        return "paper-code";
     case SelectionRule::FirstLocalMinimum:
         return "first-local";
     case SelectionRule::StableAboveSpacing:
@@ -53,17 +55,19 @@ std::string toString(SelectionRule r)
 
 SelectionRule selectionRuleFromString(const std::string& text)
 {
-    for (SelectionRule r : {SelectionRule::Density, SelectionRule::Anomaly,
-                            SelectionRule::StableLocalMinimum, SelectionRule::FirstLocalMinimum,
-                            SelectionRule::StableAboveSpacing, SelectionRule::HeldOutLikelihood,
-                            SelectionRule::DoubledStableMinimum, SelectionRule::RankEnsemble}) {
+    for (SelectionRule r :
+         {SelectionRule::Density, SelectionRule::Anomaly, SelectionRule::StableLocalMinimum,
+          SelectionRule::AuthorsCode, SelectionRule::FirstLocalMinimum,
+          SelectionRule::StableAboveSpacing, SelectionRule::HeldOutLikelihood,
+          SelectionRule::DoubledStableMinimum, SelectionRule::RankEnsemble}) {
         if (toString(r) == text) {
             return r;
         }
     }
     throw ParameterError("selection", "unknown rule " + quotedText(text) +
-                                          "' (use auto, density, anomaly, paper, ranking, "
-                                          "ensemble, above-spacing, first-local or likelihood)");
+                                          "' (use auto, density, anomaly, paper, paper-code, "
+                                          "ranking, ensemble, above-spacing, first-local or "
+                                          "likelihood)");
 }
 
 SelectionRule ruleFor(Purpose p)
@@ -183,6 +187,47 @@ Selection gridMinimum(const CurveView& c, SelectionRule rule, int neighbours)
     return s;
 }
 
+/// The authors' code's choice: the last strict minimum of the rounded log curve over a
+/// window of k grid points each side, neighbours beyond the ends clipped to the end points
+/// (scipy.signal.argrelextrema(..., np.less, order=k), mode 'clip'); else the smallest value.
+Selection authorsChoice(const CurveView& c, int k)
+{
+    const std::vector<int> grid = gridPoints(c);
+    const int n = int(grid.size());
+    double lowest = std::numeric_limits<double>::infinity();
+    for (int i : grid) {
+        if (finite(c, i)) {
+            lowest = std::min(lowest, c.values[size_t(i)]);
+        }
+    }
+    std::vector<double> rounded(size_t(n), std::numeric_limits<double>::quiet_NaN());
+    for (int a = 0; a < n; ++a) {
+        const double v = c.values[size_t(grid[size_t(a)])];
+        if (std::isfinite(v)) {
+            rounded[size_t(a)] = std::nearbyint(std::log(1.0 + v + std::abs(lowest)));
+        }
+    }
+    Selection s;
+    for (int i = n - 1; i >= 0; --i) {
+        bool ok = std::isfinite(rounded[size_t(i)]);
+        for (int j = 1; j <= k && ok; ++j) {
+            const double left = rounded[size_t(std::max(i - j, 0))];
+            const double right = rounded[size_t(std::min(i + j, n - 1))];
+            ok = rounded[size_t(i)] < left && rounded[size_t(i)] < right;
+        }
+        if (ok) {
+            s.index = grid[size_t(i)];
+            s.reason = "stable_local_minimum_rounded";
+            s.fdIndex = s.index;
+            return s;
+        }
+    }
+    s.index = globalMinimum(c, grid, 0);
+    s.reason = "global_minimum_fallback";
+    s.fdIndex = s.index;
+    return s;
+}
+
 /// The density rule: the paper's choice on the grid, then the lowest of it and the refinement
 /// midpoints between its grid neighbours.
 Selection densityChoice(const CurveView& c, int neighbours)
@@ -219,6 +264,8 @@ Selection selectLengthScale(const CurveView& c, SelectionRule rule, const RulePa
     switch (rule) {
     case SelectionRule::Density:
         return densityChoice(c, p.neighbours);
+    case SelectionRule::AuthorsCode:
+        return authorsChoice(c, p.neighbours);
     case SelectionRule::Anomaly: {
         Selection s = densityChoice(c, p.neighbours);
         if (s.index < 0) {

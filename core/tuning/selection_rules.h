@@ -38,6 +38,11 @@ enum class SelectionRule
     /// The paper's rule (App. I.2): the largest l that is a stable local minimum (smaller than its
     /// 3 neighbours on each side), else the global minimum.
     StableLocalMinimum,
+    /// The authors' code (SOSREP.fit_predict): the largest l whose round(log(1 + J + |min J|))
+    /// is below its 3 grid neighbours on each side (scipy's argrelextrema, indices clipped at
+    /// the ends, so the integer rounding makes plateaus that are never minima), else the
+    /// smallest J.
+    AuthorsCode,
     /// Walk down from the largest l and take the first local minimum (smaller than both
     /// neighbours), else the global minimum.
     FirstLocalMinimum,

@@ -105,6 +105,32 @@ private slots:
         QCOMPARE(QString::fromStdString(s.reason), QStringLiteral("global_minimum_fallback"));
     }
 
+    void authorsCode_roundsTheLogCurveAndClipsAtTheEnds()
+    {
+        // Issue 51: the authors' code rounds log(1 + J + |min J|) to integers and takes
+        // scipy's argrelextrema(order=3, mode='clip'): a point two from the end can be a
+        // minimum (its missing neighbours are the end point), and J may be negative.
+        const std::vector<double> t{5, 4, 3, 0, 3, 4, 5, 6, 2, 6};
+        std::vector<double> j;
+        for (double v : t) {
+            j.push_back(std::exp(v) - 1.0 - 10.0); // min J = -10: the shift undoes it
+        }
+        const CurveView c = curveOf(j);
+        Selection s = selectLengthScale(c, SelectionRule::AuthorsCode);
+        QCOMPARE(s.index, 8);
+        QCOMPARE(QString::fromStdString(s.reason), QStringLiteral("stable_local_minimum_rounded"));
+        QCOMPARE(selectLengthScale(c, SelectionRule::StableLocalMinimum).index, 3);
+        // A plateau after rounding has no strict minimum (J = e - 1.05 would be one without
+        // the rounding), and an end point never is one: the smallest J, as the code's argmin.
+        const double e = std::exp(1.0) - 1.0;
+        const CurveView flat =
+            curveOf({0.0, e + 0.1, e - 0.05, e + 0.2, std::exp(2.0) - 1, std::exp(3.0) - 1});
+        s = selectLengthScale(flat, SelectionRule::AuthorsCode);
+        QCOMPARE(s.index, 0);
+        QCOMPARE(QString::fromStdString(s.reason), QStringLiteral("global_minimum_fallback"));
+        QVERIFY(selectionRuleFromString("paper-code") == SelectionRule::AuthorsCode);
+    }
+
     void rankingAndEnsembleRules_startFromThePapersChoice()
     {
         // A curve with its stable minimum at index 4 on a grid of ratio 2^(1/2): 2 l is two
