@@ -186,6 +186,9 @@ AdbenchRow runMethod(const Split& protocolSplit, const QString& file, uint64_t s
         for (double a : gridAuc) {
             extras->hindsight = std::max(extras->hindsight, a);
         }
+        if (!gridAuc.empty()) {
+            row.bestGridAuc = extras->hindsight;
+        }
         const SearchResult& r = *fit.search;
         for (size_t i = 0; i < r.curve.size() && i < gridAuc.size(); ++i) {
             const FdPoint& pt = r.curve[i];
@@ -212,15 +215,15 @@ QString fixed(double v, int decimals)
     return std::isfinite(v) ? QString::number(v, 'f', decimals) : QStringLiteral("-");
 }
 
-void printRow(QTextStream& out, const AdbenchRow& r, const Split& s, const Extras* extras)
+void printRow(QTextStream& out, const AdbenchRow& r, const Split& s, bool hindsight)
 {
     out << r.dataset << '\t' << r.seed << '\t' << r.method << '\t' << s.train.rows() << '\t'
         << s.train.cols() << '\t'
         << (r.lengthScale > 0 ? QString::number(r.lengthScale, 'g', 4) : QStringLiteral("-"))
         << '\t' << (r.selection.isEmpty() ? QStringLiteral("-") : r.selection) << '\t'
         << fixed(r.aucRoc, 4) << '\t' << fixed(r.aucPr, 4);
-    if (extras) {
-        out << '\t' << fixed(extras->hindsight, 4);
+    if (hindsight) {
+        out << '\t' << fixed(r.bestGridAuc, 4);
     }
     out << '\t' << fixed(r.seconds, 2) << Qt::endl;
 }
@@ -326,7 +329,7 @@ void addExternalRows(const AdbenchPlan& plan, const QString& file, uint64_t seed
         }
         if (!run.has(file, seed, r.method)) {
             run.rows.push_back(r);
-            printRow(out, r, split, nullptr);
+            printRow(out, r, split, plan.hindsight);
         }
     }
 }
@@ -366,7 +369,8 @@ void runSplit(const AdbenchPlan& plan, const QString& file, uint64_t seed, const
             continue;
         }
         Extras extras;
-        const bool extra = m == 0 && (plan.hindsight || !plan.curvesPath.isEmpty());
+        // --hindsight measures every tuned method; --curves-out writes the first one's curves.
+        const bool extra = plan.hindsight || (m == 0 && !plan.curvesPath.isEmpty());
         AdbenchRow row;
         try {
             row = runMethod(split, file, seed, plan.methods[m], sweeps, extra ? &extras : nullptr);
@@ -387,10 +391,10 @@ void runSplit(const AdbenchPlan& plan, const QString& file, uint64_t seed, const
             continue;
         }
         run.rows.push_back(row);
-        for (const QString& line : extras.curveLines) {
-            run.curveText += line.toUtf8() + '\n';
+        for (const QString& line : m == 0 ? extras.curveLines : QStringList()) {
+            run.curveText += line.toUtf8() + '\n'; // the first method's curves (no method column)
         }
-        printRow(ctx.out(), row, split, plan.hindsight && m == 0 ? &extras : nullptr);
+        printRow(ctx.out(), row, split, plan.hindsight);
         ctx.err() << "sosrep adbench: [" << run.done << "/" << run.total << "] " << file << " seed "
                   << seed << " " << row.method << " AUC-ROC " << fixed(row.aucRoc, 4) << " ("
                   << fixed(row.seconds, 1) << " s)" << Qt::endl;
@@ -420,8 +424,14 @@ void finishAdbench(const AdbenchPlan& plan, const AdbenchRun& run, CommandContex
     const std::vector<FamilySummary> families =
         summarizeFamilies(run.rows, run.labels, run.data, plan.reference);
     out << familySummaryText(families, plan.reference);
+    const std::vector<ReferenceLoss> losses =
+        referenceLosses(run.rows, run.labels, run.data, plan.reference);
+    out << referenceLossText(losses, plan.reference);
     QJsonObject json = adbenchJson(run.rows, summary);
     json[QStringLiteral("families")] = familySummaryJson(families, plan.reference);
+    if (!plan.reference.isEmpty()) {
+        json[QStringLiteral("losses_by_0.05")] = referenceLossJson(losses);
+    }
     QJsonArray warnings;
     for (const std::string& w : ctx.warnings()) {
         warnings.append(QString::fromStdString(w));

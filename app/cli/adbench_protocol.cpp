@@ -134,6 +134,13 @@ std::vector<FamilySummary> summarizeFamilies(const std::vector<AdbenchRow>& rows
             if (ref >= 0) {
                 s.vsReference = pairedComparison(roc[size_t(m)], roc[size_t(ref)]);
             }
+            std::vector<double> gaps;
+            for (double g : hindsightGaps(rows, methods[m], sets)) {
+                if (std::isfinite(g)) {
+                    gaps.push_back(g);
+                }
+            }
+            s.hindsightGap = mean(gaps);
             const std::vector<int> all = complete(roc);
             s.averageRank = all.empty() ? std::nan("") : 0.0;
             for (int d : all) {
@@ -300,7 +307,8 @@ QString familySummaryText(const std::vector<FamilySummary>& summary, const QStri
                           double margin)
 {
     QString t =
-        QStringLiteral("\nfamily\tmethod\tdatasets\tmean_auc_roc\tmedian_auc_roc\taverage_rank");
+        QStringLiteral("\nfamily\tmethod\tdatasets\tmean_auc_roc\tmedian_auc_roc\taverage_rank"
+                       "\thindsight_gap");
     if (!reference.isEmpty()) {
         t += QStringLiteral("\tbelow_") + reference + QStringLiteral("_by_") +
              QString::number(margin, 'g', 3) + QStringLiteral("\tminus_") + reference +
@@ -316,7 +324,8 @@ QString familySummaryText(const std::vector<FamilySummary>& summary, const QStri
              QString::number(s.datasets) + QLatin1Char('\t') + fixed(s.meanAucRoc) +
              QLatin1Char('\t') + fixed(s.medianAucRoc) + QLatin1Char('\t') +
              (std::isfinite(s.averageRank) ? QString::number(s.averageRank, 'f', 2)
-                                           : QStringLiteral("-"));
+                                           : QStringLiteral("-")) +
+             QLatin1Char('\t') + fixed(s.hindsightGap);
         if (!reference.isEmpty()) {
             const PairedComparison& c = s.vsReference;
             t += QLatin1Char('\t') + QString::number(s.farBelowReference) + QLatin1Char('\t') +
@@ -342,6 +351,9 @@ QJsonObject familySummaryJson(const std::vector<FamilySummary>& summary, const Q
         if (std::isfinite(s.averageRank)) {
             o[QStringLiteral("average_rank")] = s.averageRank;
         }
+        if (std::isfinite(s.hindsightGap)) {
+            o[QStringLiteral("hindsight_gap")] = s.hindsightGap;
+        }
         if (s.farBelowReference >= 0) {
             const PairedComparison& c = s.vsReference;
             o[QStringLiteral("far_below_reference")] = s.farBelowReference;
@@ -359,6 +371,69 @@ QJsonObject familySummaryJson(const std::vector<FamilySummary>& summary, const Q
         a.append(o);
     }
     return QJsonObject{{QStringLiteral("reference"), reference}, {QStringLiteral("methods"), a}};
+}
+
+std::vector<ReferenceLoss> referenceLosses(const std::vector<AdbenchRow>& rows,
+                                           const QStringList& methods, const DatasetFamilies& data,
+                                           const QString& reference, double margin)
+{
+    std::vector<ReferenceLoss> out;
+    const int ref = methods.indexOf(reference);
+    if (ref < 0) {
+        return out;
+    }
+    for (const QString& family : data.familyNames()) {
+        const QStringList sets = data.datasetsOf(family);
+        const auto roc = datasetMeans(rows, methods, sets);
+        for (int d = 0; d < sets.size(); ++d) {
+            for (int m = 0; m < methods.size(); ++m) {
+                const double a = roc[size_t(m)][size_t(d)], r = roc[size_t(ref)][size_t(d)];
+                if (m == ref || !std::isfinite(a) || !std::isfinite(r) || a >= r - margin) {
+                    continue;
+                }
+                const std::vector<double> gaps = hindsightGaps(rows, methods[m], {sets[d]});
+                out.push_back({family, sets[d], methods[m], a, r, a + gaps.front()});
+            }
+        }
+    }
+    return out;
+}
+
+QString referenceLossText(const std::vector<ReferenceLoss>& losses, const QString& reference,
+                          double margin)
+{
+    if (losses.empty()) {
+        return {};
+    }
+    QString t = QStringLiteral("\nlosses by more than ") + QString::number(margin, 'g', 3) +
+                QStringLiteral(" against ") + reference +
+                QStringLiteral(" (per-dataset means over seeds)\nfamily\tdataset\tmethod\t"
+                               "auc_roc\t") +
+                reference + QStringLiteral("\tdifference\tbest_grid_auc_roc\n");
+    for (const ReferenceLoss& l : losses) {
+        t += l.family + QLatin1Char('\t') + l.dataset + QLatin1Char('\t') + l.method +
+             QLatin1Char('\t') + fixed(l.aucRoc) + QLatin1Char('\t') + fixed(l.reference) +
+             QLatin1Char('\t') + fixed(l.aucRoc - l.reference) + QLatin1Char('\t') +
+             fixed(l.bestGridAuc) + QLatin1Char('\n');
+    }
+    return t;
+}
+
+QJsonArray referenceLossJson(const std::vector<ReferenceLoss>& losses)
+{
+    QJsonArray a;
+    for (const ReferenceLoss& l : losses) {
+        QJsonObject o{{QStringLiteral("family"), l.family},
+                      {QStringLiteral("dataset"), l.dataset},
+                      {QStringLiteral("method"), l.method},
+                      {QStringLiteral("auc_roc"), l.aucRoc},
+                      {QStringLiteral("reference_auc_roc"), l.reference}};
+        if (std::isfinite(l.bestGridAuc)) {
+            o[QStringLiteral("best_grid_auc_roc")] = l.bestGridAuc;
+        }
+        a.append(o);
+    }
+    return a;
 }
 
 } // namespace sosrep::cli

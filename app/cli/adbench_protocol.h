@@ -11,6 +11,7 @@
 #include "app/cli/adbench_stats.h"
 #include "app/cli/adbench_table.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -46,6 +47,9 @@ struct FamilySummary
     /// Mean rank among the run's methods on the family's datasets where all have a value
     /// (1 = best; NaN when there is none).
     double averageRank = 0.0;
+    /// --hindsight: the mean over the family's datasets of the best grid AUC-ROC minus the
+    /// chosen l's (NaN when not measured).
+    double hindsightGap = 0.0;
 };
 
 /// Per family and method: mean and median AUC-ROC over the datasets (per-dataset means over
@@ -94,5 +98,21 @@ QJsonObject protocolJson(const ProtocolReport& report);
 QString familySummaryText(const std::vector<FamilySummary>& summary, const QString& reference,
                           double margin = 0.10);
 QJsonObject familySummaryJson(const std::vector<FamilySummary>& summary, const QString& reference);
+
+/// A dataset where a method's mean AUC-ROC is more than `margin` below the reference's.
+struct ReferenceLoss
+{
+    QString family, dataset, method;
+    double aucRoc = 0.0, reference = 0.0;
+    double bestGridAuc = 0.0; // NaN when not measured
+};
+
+/// Every such loss of every method but the reference, by family, dataset and method.
+std::vector<ReferenceLoss> referenceLosses(const std::vector<AdbenchRow>& rows,
+                                           const QStringList& methods, const DatasetFamilies& data,
+                                           const QString& reference, double margin = 0.05);
+QString referenceLossText(const std::vector<ReferenceLoss>& losses, const QString& reference,
+                          double margin = 0.05);
+QJsonArray referenceLossJson(const std::vector<ReferenceLoss>& losses);
 
 } // namespace sosrep::cli

@@ -18,7 +18,11 @@
 namespace sosrep::cli {
 namespace {
 
-const char* const kHeader = "dataset,seed,method,auc_roc,auc_pr,length_scale,selection,seconds";
+const char* const kHeader =
+    "dataset,seed,method,auc_roc,auc_pr,length_scale,selection,seconds,best_grid_auc_roc";
+/// Tables written before --hindsight had a column (read back by --resume and by scripts).
+const char* const kHeaderWithoutHindsight =
+    "dataset,seed,method,auc_roc,auc_pr,length_scale,selection,seconds";
 
 /// Datasets where every method has a value.
 std::vector<int> completeDatasets(const std::vector<std::vector<double>>& m)
@@ -34,6 +38,27 @@ std::vector<int> completeDatasets(const std::vector<std::vector<double>>& m)
 }
 
 } // namespace
+
+std::vector<double> hindsightGaps(const std::vector<AdbenchRow>& rows, const QString& method,
+                                  const QStringList& datasets)
+{
+    std::vector<double> sum(size_t(datasets.size()), 0.0);
+    std::vector<int> count(size_t(datasets.size()), 0);
+    for (const AdbenchRow& r : rows) {
+        const int d = int(datasets.indexOf(r.dataset));
+        if (r.method == method && d >= 0 && std::isfinite(r.bestGridAuc)) {
+            sum[size_t(d)] += r.bestGridAuc - r.aucRoc;
+            ++count[size_t(d)];
+        }
+    }
+    std::vector<double> out(sum.size(), std::numeric_limits<double>::quiet_NaN());
+    for (size_t d = 0; d < out.size(); ++d) {
+        if (count[d] > 0) {
+            out[d] = sum[d] / double(count[d]);
+        }
+    }
+    return out;
+}
 
 double medianOf(std::vector<double> v)
 {
@@ -58,7 +83,9 @@ QByteArray adbenchCsv(const std::vector<AdbenchRow>& rows)
                            QString::number(r.aucPr, 'g', 10),
                            QString::number(r.lengthScale, 'g', 10),
                            r.selection,
-                           QString::number(r.seconds, 'f', 3)}
+                           QString::number(r.seconds, 'f', 3),
+                           std::isfinite(r.bestGridAuc) ? QString::number(r.bestGridAuc, 'g', 10)
+                                                        : QString()}
                    .join(QLatin1Char(','))
                    .toUtf8() +
                '\n';
@@ -73,9 +100,11 @@ std::vector<AdbenchRow> readAdbenchCsv(const QString& path)
         throw DataError(path.toStdString(), 0, 0, "cannot be read");
     }
     const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
-    if (lines.isEmpty() || lines.first().trimmed() != QLatin1String(kHeader)) {
+    const QString header = lines.isEmpty() ? QString() : lines.first().trimmed();
+    if (header != QLatin1String(kHeader) && header != QLatin1String(kHeaderWithoutHindsight)) {
         throw DataError(path.toStdString(), 1, 1, std::string("expected the header ") + kHeader);
     }
+    const int width = int(header.count(QLatin1Char(','))) + 1;
     std::vector<AdbenchRow> rows;
     for (int i = 1; i < lines.size(); ++i) {
         QString line = lines[i].trimmed();
@@ -97,9 +126,10 @@ std::vector<AdbenchRow> readAdbenchCsv(const QString& path)
         } else {
             cells = line.split(QLatin1Char(','));
         }
-        if (cells.size() != 8) {
+        if (cells.size() != width) {
             throw DataError(path.toStdString(), i + 1, 1,
-                            "expected 8 cells, found " + std::to_string(cells.size()));
+                            "expected " + std::to_string(width) + " cells, found " +
+                                std::to_string(cells.size()));
         }
         AdbenchRow r;
         bool ok[5] = {};
@@ -111,6 +141,13 @@ std::vector<AdbenchRow> readAdbenchCsv(const QString& path)
         r.lengthScale = cells[5].toDouble(&ok[3]);
         r.selection = cells[6];
         r.seconds = cells[7].toDouble(&ok[4]);
+        if (width > 8 && !cells[8].isEmpty()) {
+            bool good = false;
+            r.bestGridAuc = cells[8].toDouble(&good);
+            if (!good || !(r.bestGridAuc >= 0.0 && r.bestGridAuc <= 1.0)) {
+                throw DataError(path.toStdString(), i + 1, 9, "an AUC must lie in [0, 1]");
+            }
+        }
         const int column[5] = {2, 4, 5, 6, 8};
         for (int k = 0; k < 5; ++k) {
             if (!ok[k]) {

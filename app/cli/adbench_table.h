@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace sosrep::cli {
@@ -23,6 +24,9 @@ struct AdbenchRow
     double lengthScale = 0.0; // 0: the method has none
     QString selection;        // the rule's reason, "fixed", or "" without a length scale
     double seconds = 0.0;
+    /// --hindsight: the best test AUC-ROC over the tuning's grid (NaN: not measured, or the
+    /// method tunes no length scale). Labels pick nothing; they only measure the choice.
+    double bestGridAuc = std::numeric_limits<double>::quiet_NaN();
     int line = 0; // the line of a table read back (0: computed in this run)
 };
 
@@ -75,6 +79,11 @@ std::vector<MethodSummary> summarize(const std::vector<AdbenchRow>& rows,
 
 QJsonObject adbenchJson(const std::vector<AdbenchRow>& rows,
                         const std::vector<MethodSummary>& summary);
+
+/// Per-dataset means over seeds of the hindsight gap (best grid AUC-ROC minus the chosen
+/// l's) of `method`, in the order of `datasets`; NaN where no row of it has one.
+std::vector<double> hindsightGaps(const std::vector<AdbenchRow>& rows, const QString& method,
+                                  const QStringList& datasets);
 
 /// The median of the values (NaN when there are none).
 double medianOf(std::vector<double> v);

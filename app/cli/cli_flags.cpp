@@ -50,7 +50,9 @@ const CommandFlag kFlags[] = {
     {"seeds", "LIST", "comma-separated split seeds (default 42)"},
     {"only", "LIST", "comma-separated substrings of file names to run"},
     {"curves-out", "FILE", "every FD curve with the AUC at each grid point (CSV)"},
-    {"hindsight", nullptr, "also report the best AUC over the grid (first method)"},
+    {"hindsight", nullptr,
+     "also report each tuned method's best AUC over its grid, and per family the mean "
+     "hindsight gap (that best minus the chosen l's AUC)"},
     {"estimators", "LIST",
      "methods side by side: NAME[:OPTION=VALUE...], comma-separated (e.g. "
      "sosrep,sosrep:selection=paper,kde,iforest,knn)"},

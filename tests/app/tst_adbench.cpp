@@ -244,6 +244,57 @@ private slots:
 
     // Issue 23: --resume copied the partial table's rows unchecked (a NaN or an AUC of 7 into
     // the means, rows twice, rows of datasets not in the run). Each is refused naming its line.
+    // Issue 51: --hindsight measured the first method only and was not in the table; the
+    // family summary had no hindsight gap and nothing listed the sets lost to the reference.
+    void hindsightGapAndLossesAgainstTheReference()
+    {
+        QTemporaryDir out;
+        const QString table = out.filePath(QStringLiteral("t.csv"));
+        const CliRun r =
+            runSosrep(expand({"adbench", "--data-dir", "ADBENCH", "--only", "wine,glass,WDBC",
+                              "--seeds", "1,2", "--protocol", "paper", "--estimators",
+                              "sosrep,kde,iforest", "--hindsight", "--table-out", table},
+                             QString(), QString(), out.path()));
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList lines = readLines(table);
+        QVERIFY(lines.first().endsWith(QStringLiteral(",best_grid_auc_roc")));
+        // The oracle: per method and dataset, the means over seeds of the table's cells.
+        std::map<QString, std::map<QString, std::pair<double, double>>> sums; // auc, gap
+        for (const QString& line : lines.mid(1)) {
+            const QStringList c = line.split(QLatin1Char(','));
+            QCOMPARE(c.size(), 9);
+            const bool tuned = c[2] != QLatin1String("iforest");
+            QCOMPARE(!c[8].isEmpty(), tuned);
+            if (tuned) {
+                QVERIFY(c[8].toDouble() >= c[3].toDouble()); // the best of a grid holding it
+            }
+            auto& cell = sums[c[2]][c[0]];
+            cell.first += c[3].toDouble() / 2.0;
+            cell.second += tuned ? (c[8].toDouble() - c[3].toDouble()) / 2.0 : 0.0;
+        }
+        QCOMPARE(sums[QStringLiteral("sosrep")].size(), size_t(3));
+        for (const QString method : {QStringLiteral("sosrep"), QStringLiteral("kde")}) {
+            double gap = 0.0;
+            for (const auto& [set, v] : sums[method]) {
+                gap += v.second / 3.0;
+            }
+            const QString row = QStringLiteral("adbench\t") + method + QLatin1Char('\t');
+            const int at = int(r.out.indexOf(row, r.out.indexOf(QStringLiteral("hindsight_gap"))));
+            QVERIFY(at > 0);
+            QCOMPARE(r.out.mid(at).section(QLatin1Char('\t'), 6, 6), QString::number(gap, 'f', 4));
+        }
+        // Every set a method loses to iforest by more than 0.05 is listed, and no other.
+        const QString losses = r.out.mid(r.out.indexOf(QStringLiteral("losses by more than")));
+        for (const QString method : {QStringLiteral("sosrep"), QStringLiteral("kde")}) {
+            for (const auto& [set, v] : sums[method]) {
+                const double ref = sums[QStringLiteral("iforest")][set].first;
+                const bool lost = v.first < ref - 0.05;
+                QCOMPARE(losses.contains(set + QLatin1Char('\t') + method + QLatin1Char('\t')),
+                         lost);
+            }
+        }
+    }
+
     void resumedTablesAreChecked_data()
     {
         QTest::addColumn<QString>("rows");
@@ -305,6 +356,9 @@ private slots:
                            "duplicate_anomalies=1 here"};
         QTest::newRow("a method's option")
             << QStringList{"--k", "7"} << QStringList{"knn.k=7 there", "knn.k=5 here"};
+        QTest::newRow("another protocol")
+            << QStringList{"--protocol", "adbench"}
+            << QStringList{"protocol=adbench there", "protocol=ours here"};
         QTest::newRow("no record") << QStringList{"NONE"} << QStringList{"no record"};
     }
 
