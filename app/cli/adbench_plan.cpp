@@ -3,6 +3,7 @@
 #include "app/cli/adbench_plan.h"
 
 #include "app/cli/adbench_external.h"
+#include "app/cli/adbench_kinds.h"
 #include "app/cli/cli_flags.h"
 #include "app/cli/fit_options.h"
 #include "core/errors.h"
@@ -13,6 +14,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace sosrep::cli {
@@ -54,6 +56,48 @@ std::vector<DataFile> datasetFiles(const Options& o)
                                  o.required(QStringLiteral("data-dir")).toStdString());
     }
     return files;
+}
+
+/// --families: the folder (the default), the kind of data (adbench_kinds.h), or a CSV file of
+/// "dataset,family" lines naming every dataset of the run.
+void assignFamilies(const Options& o, std::vector<DataFile>& files, CommandContext& ctx)
+{
+    const QString how = o.text(QStringLiteral("families"), QStringLiteral("folder"));
+    if (how == QLatin1String("folder")) {
+        return;
+    }
+    std::map<QString, QString> given;
+    if (how != QLatin1String("kind")) {
+        ctx.input(how, "--families");
+        QFile file(how);
+        if (!file.open(QIODevice::ReadOnly)) {
+            throw DataError(how.toStdString(), 0, 0, "cannot be read");
+        }
+        const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'));
+        for (int i = 0; i < lines.size(); ++i) {
+            const QStringList cells = lines[i].split(QLatin1Char(','));
+            if (lines[i].trimmed().isEmpty() ||
+                (i == 0 && cells.value(0) == QLatin1String("dataset"))) {
+                continue;
+            }
+            if (cells.size() != 2 || cells[1].trimmed().isEmpty()) {
+                throw DataError(how.toStdString(), i + 1, 1, "expected dataset,family");
+            }
+            given[cells[0].trimmed()] = cells[1].trimmed();
+        }
+    }
+    for (DataFile& f : files) {
+        const QString family = how == QLatin1String("kind")
+                                   ? adbenchKind(f.name)
+                                   : (given.count(f.name) ? given[f.name] : QString());
+        if (family.isEmpty()) {
+            throw ParameterError("--families", f.name.toStdString() + " has no family in " +
+                                                   (how == QLatin1String("kind")
+                                                        ? std::string("ADBench's table of kinds")
+                                                        : how.toStdString()));
+        }
+        f.family = family;
+    }
 }
 
 std::vector<uint64_t> seedList(const Options& o)
@@ -270,9 +314,9 @@ void addAdbenchOptions(QCommandLineParser& p)
     addFlags(p, {QStringLiteral("data-dir"), QStringLiteral("seeds"), QStringLiteral("only"),
                  QStringLiteral("curves-out"), QStringLiteral("hindsight"),
                  QStringLiteral("estimators"), QStringLiteral("duplicate-anomalies"),
-                 QStringLiteral("protocol"), QStringLiteral("table-out"),
-                 QStringLiteral("json-out"), QStringLiteral("resume"), QStringLiteral("lodo"),
-                 QStringLiteral("reference"), QStringLiteral("plot-out"),
+                 QStringLiteral("protocol"), QStringLiteral("families"),
+                 QStringLiteral("table-out"), QStringLiteral("json-out"), QStringLiteral("resume"),
+                 QStringLiteral("lodo"), QStringLiteral("reference"), QStringLiteral("plot-out"),
                  QStringLiteral("export-splits"), QStringLiteral("external-scores")});
 }
 
@@ -310,6 +354,7 @@ AdbenchPlan planAdbench(const Options& o, CommandContext& ctx)
                                          "table)");
     }
     plan.files = datasetFiles(o);
+    assignFamilies(o, plan.files, ctx);
     plan.seeds = seedList(o);
     plan.methods = methodList(o, ctx);
     applyPurpose(plan.methods, o);

@@ -84,6 +84,11 @@ const CommandFlag kFlags[] = {
      "stratified 70/30 split), adbench (ADBench's generator draw for draw: NumPy's and Python's "
      "generators, sets under 1000 rows redrawn to 1000 first, seeds 1,2,3 in ADBench) or paper "
      "(the SOSREP authors' loader: adbench without that redraw) (default ours)"},
+    {"families", "HOW",
+     "what a family of datasets is for the per-family summaries and leave-one-family-out: "
+     "folder (each --data-dir), kind (the kind of data, from ADBench's category of each set: "
+     "medical, image, text, measurement, records) or a CSV file of dataset,family lines "
+     "(default folder)"},
     {"export-splits", "DIR",
      "write each dataset and seed's parts as the methods see them (min-max scaled): "
      "DIR/<file>_seed<S>_train.csv and _test.csv (with the label)"},

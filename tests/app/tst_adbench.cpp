@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Tests of `sosrep adbench` as a user runs it: options beside --estimators, a method's own
 // purpose, splits without an AUC, methods that cannot be fitted, and --resume's checks.
+#include "app/cli/adbench_kinds.h"
 #include "app/cli/adbench_stats.h"
 #include "support/adbench_record.h"
 #include "support/bad_input_args.h"
@@ -293,6 +294,42 @@ private slots:
                          lost);
             }
         }
+    }
+
+    // Issue 51: families were the folders (classical vs embeddings); leave-one-family-out by
+    // kind of data needs families that cut across them, defined from ADBench's categories.
+    void familiesByKindOfDataOrFromAFile()
+    {
+        QCOMPARE(sosrep::cli::adbenchKind(QStringLiteral("2_annthyroid.npz")),
+                 QStringLiteral("medical"));
+        QCOMPARE(sosrep::cli::adbenchKind(QStringLiteral("22_magic.gamma.npz")),
+                 QStringLiteral("measurement"));
+        QCOMPARE(sosrep::cli::adbenchKind(QStringLiteral("CV_by_ResNet18__MVTec-AD_pill.npz")),
+                 QStringLiteral("image"));
+        QCOMPARE(sosrep::cli::adbenchKind(QStringLiteral("NLP_by_BERT__20news_3.npz")),
+                 QStringLiteral("text"));
+        QCOMPARE(sosrep::cli::adbenchKind(QStringLiteral("99_unheard.npz")), QString());
+        QTemporaryDir out;
+        const QStringList base =
+            expand({"adbench", "--data-dir", "ADBENCH", "--only", "wine,glass,Hepatitis", "--seeds",
+                    "42", "--estimators", "knn,iforest"},
+                   QString(), QString(), out.path());
+        const CliRun kind = runSosrep(base + QStringList{"--families", "kind"});
+        QVERIFY2(kind.code == 0, qPrintable(kind.err));
+        QVERIFY(kind.out.contains(QStringLiteral("\nmeasurement\tknn\t2\t")));
+        QVERIFY(kind.out.contains(QStringLiteral("\nmedical\tknn\t1\t")));
+        const QString file = out.filePath(QStringLiteral("families.csv"));
+        QVERIFY(writeText(file, "dataset,family\n45_wine.npz,a\n14_glass.npz,b\n"));
+        const CliRun missing = runSosrep(base + QStringList{"--families", file});
+        QCOMPARE(missing.code, 2);
+        QVERIFY2(missing.err.contains(QStringLiteral("--families: 15_Hepatitis.npz has no family")),
+                 qPrintable(missing.err));
+        QVERIFY(writeText(file, "dataset,family\n45_wine.npz,a\n14_glass.npz,b\n"
+                                "15_Hepatitis.npz,a\n"));
+        const CliRun given = runSosrep(base + QStringList{"--families", file});
+        QVERIFY2(given.code == 0, qPrintable(given.err));
+        QVERIFY(given.out.contains(QStringLiteral("\na\tknn\t2\t")));
+        QVERIFY(given.out.contains(QStringLiteral("\nb\tknn\t1\t")));
     }
 
     void resumedTablesAreChecked_data()
