@@ -3,7 +3,6 @@
 #include "core/data/adbench_generator.h"
 
 #include "core/data/reference_random.h"
-#include "core/errors.h"
 
 #include <algorithm>
 #include <cmath>
@@ -67,17 +66,22 @@ AdbenchParts stratifiedSplit(const Rows& rows, const Eigen::VectorXi& y, double 
     for (Eigen::Index i = 0; i < n; ++i) {
         byClass[y(i) != 0 ? 1 : 0].push_back(i);
     }
-    if (byClass[0].empty() || byClass[1].empty()) {
-        throw DataError("adbench", 0, 0, "a stratified split needs normal rows and anomalies");
+    // np.unique holds only the classes present (a set without anomalies has one).
+    byClass.erase(
+        std::remove_if(byClass.begin(), byClass.end(), [](const Rows& c) { return c.empty(); }),
+        byClass.end());
+    std::vector<Eigen::Index> counts;
+    for (const Rows& c : byClass) {
+        counts.push_back(Eigen::Index(c.size()));
     }
-    const std::vector<Eigen::Index> counts{Eigen::Index(byClass[0].size()),
-                                           Eigen::Index(byClass[1].size())};
     const std::vector<Eigen::Index> trainCounts = approximateMode(counts, nTrain, rng);
-    const std::vector<Eigen::Index> remaining{counts[0] - trainCounts[0],
-                                              counts[1] - trainCounts[1]};
+    std::vector<Eigen::Index> remaining;
+    for (size_t k = 0; k < counts.size(); ++k) {
+        remaining.push_back(counts[k] - trainCounts[k]);
+    }
     const std::vector<Eigen::Index> testCounts = approximateMode(remaining, nTest, rng);
     Rows train, test;
-    for (size_t k = 0; k < 2; ++k) {
+    for (size_t k = 0; k < byClass.size(); ++k) {
         const Rows order = rng.permutation(counts[k]);
         for (Eigen::Index a = 0; a < trainCounts[k] + testCounts[k]; ++a) {
             (a < trainCounts[k] ? train : test).push_back(byClass[k][size_t(order[size_t(a)])]);

@@ -67,6 +67,11 @@ private slots:
                  size_t(1000));
         g.resampleSmall = false;
         QCOMPARE(adbenchParts(small, 1, g).test.size(), size_t(72)); // ceil(0.3 x 237)
+        // A set without anomalies splits as scikit-learn's one-class stratify does (the run
+        // then says the split has no AUC), rather than failing.
+        const AdbenchParts one = adbenchParts(Eigen::VectorXi::Zero(1200), 1, g);
+        QCOMPARE(one.test.size(), size_t(360));
+        QCOMPARE(one.train.size(), size_t(840));
         // Duplicated anomalies: floor(5 x anomalies) of each part, drawn with replacement.
         g.duplicateTimes = 5;
         const AdbenchParts d = adbenchParts(labels, 3, g);
