@@ -474,6 +474,30 @@ int commandAdbench(const QStringList& args, CommandContext& ctx)
     const Options o(p);
     const AdbenchPlan plan = planAdbench(o, ctx);
     AdbenchRun run;
+    if (!plan.summarizePath.isEmpty()) {
+        // No fit: the table's rows, checked against the run as --resume checks them, and
+        // the summaries of this run's options (--families, --reference, --lodo, outputs).
+        AdbenchRunScope scope;
+        for (const DataFile& file : plan.files) {
+            scope.datasets << file.name;
+            run.data.datasets << file.name;
+            run.data.families << file.family;
+        }
+        scope.seeds = plan.seeds;
+        scope.methods = plan.builtIn;
+        scope.otherMethods = true; // a table may hold --external-scores columns
+        scope.hint = "give the --data-dir, --only, --seeds and --estimators of the run that "
+                     "wrote it";
+        run.rows = readResumedRows(plan.summarizePath, scope);
+        run.labels = plan.builtIn;
+        for (const AdbenchRow& r : run.rows) {
+            if (!run.labels.contains(r.method)) {
+                run.labels << r.method;
+            }
+        }
+        finishAdbench(plan, run, ctx);
+        return ExitOk;
+    }
     run.rows = resumedRows(plan, ctx);
     run.labels = plan.builtIn;
     run.total = int(plan.files.size() * plan.seeds.size() * plan.methods.size());

@@ -311,13 +311,14 @@ DataProtocol protocolOf(const Options& o)
 void addAdbenchOptions(QCommandLineParser& p)
 {
     addEstimatorOptions(p);
-    addFlags(p, {QStringLiteral("data-dir"), QStringLiteral("seeds"), QStringLiteral("only"),
-                 QStringLiteral("curves-out"), QStringLiteral("hindsight"),
-                 QStringLiteral("estimators"), QStringLiteral("duplicate-anomalies"),
-                 QStringLiteral("protocol"), QStringLiteral("families"),
-                 QStringLiteral("table-out"), QStringLiteral("json-out"), QStringLiteral("resume"),
-                 QStringLiteral("lodo"), QStringLiteral("reference"), QStringLiteral("plot-out"),
-                 QStringLiteral("export-splits"), QStringLiteral("external-scores")});
+    addFlags(p,
+             {QStringLiteral("data-dir"), QStringLiteral("seeds"), QStringLiteral("only"),
+              QStringLiteral("curves-out"), QStringLiteral("hindsight"),
+              QStringLiteral("estimators"), QStringLiteral("duplicate-anomalies"),
+              QStringLiteral("protocol"), QStringLiteral("families"), QStringLiteral("summarize"),
+              QStringLiteral("table-out"), QStringLiteral("json-out"), QStringLiteral("resume"),
+              QStringLiteral("lodo"), QStringLiteral("reference"), QStringLiteral("plot-out"),
+              QStringLiteral("export-splits"), QStringLiteral("external-scores")});
 }
 
 QByteArray runOptionsText(const AdbenchPlan& plan)
@@ -349,6 +350,16 @@ AdbenchPlan planAdbench(const Options& o, CommandContext& ctx)
     plan.exportDir = folderOption(o, "--export-splits");
     plan.externalDir = folderOption(o, "--external-scores");
     plan.resume = o.has(QStringLiteral("resume"));
+    plan.summarizePath = o.text(QStringLiteral("summarize"));
+    if (!plan.summarizePath.isEmpty()) {
+        ctx.input(plan.summarizePath, "--summarize");
+        for (const char* other : {"resume", "export-splits", "external-scores", "curves-out"}) {
+            if (o.has(QString::fromLatin1(other))) {
+                throw ParameterError("--summarize", std::string("fits nothing: --") + other +
+                                                        " has nothing to do with it");
+            }
+        }
+    }
     if (plan.resume && plan.tablePath.isEmpty()) {
         throw ParameterError("--resume", "needs --table-out (the run resumes from its partial "
                                          "table)");

@@ -45,6 +45,7 @@ struct AdbenchPlan
 {
     QString curvesPath, tablePath, jsonPath, plotPath, partialPath;
     QString exportDir, externalDir;
+    QString summarizePath; // --summarize: a finished table to summarize, with no fit
     std::vector<DataFile> files;
     std::vector<uint64_t> seeds;
     std::vector<Method> methods;

@@ -179,9 +179,7 @@ std::vector<AdbenchRow> readResumedRows(const QString& path, const AdbenchRunSco
     std::set<std::tuple<QString, uint64_t, QString>> seen;
     for (const AdbenchRow& r : rows) {
         const auto fail = [&](int column, const std::string& what) {
-            return DataError(path.toStdString(), r.line, column,
-                             what + " (the partial table of another run? delete it or run "
-                                    "without --resume)");
+            return DataError(path.toStdString(), r.line, column, what + " (" + scope.hint + ")");
         };
         if (!scope.datasets.contains(r.dataset)) {
             throw fail(1, "the dataset " + sosrep::quotedText(r.dataset.toStdString()) +

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace sosrep::cli {
@@ -54,6 +55,8 @@ struct AdbenchRunScope
     std::vector<uint64_t> seeds;
     QStringList methods;
     bool otherMethods = false; // --external-scores adds methods known only as files are read
+    /// What a row outside the run says to do about it.
+    std::string hint = "the partial table of another run? delete it or run without --resume";
 };
 
 /// The rows of an interrupted run's partial table, each checked as readAdbenchCsv does and

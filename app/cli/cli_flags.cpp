@@ -89,6 +89,9 @@ const CommandFlag kFlags[] = {
      "folder (each --data-dir), kind (the kind of data, from ADBench's category of each set: "
      "medical, image, text, measurement, records) or a CSV file of dataset,family lines "
      "(default folder)"},
+    {"summarize", "FILE",
+     "fit nothing: summarize a table this command wrote (--table-out) for the run's "
+     "--data-dir, --seeds and --estimators, e.g. with other --families, --reference or --lodo"},
     {"export-splits", "DIR",
      "write each dataset and seed's parts as the methods see them (min-max scaled): "
      "DIR/<file>_seed<S>_train.csv and _test.csv (with the label)"},

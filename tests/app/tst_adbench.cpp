@@ -332,6 +332,38 @@ private slots:
         QVERIFY(given.out.contains(QStringLiteral("\nb\tknn\t1\t")));
     }
 
+    // Issue 51: other families or another reference needed a rerun of every fit.
+    void aFinishedTableIsSummarizedWithoutFitting()
+    {
+        QTemporaryDir out;
+        const QString table = out.filePath(QStringLiteral("t.csv"));
+        const QStringList base =
+            expand({"adbench", "--data-dir", "ADBENCH", "--only", "wine,glass,Hepatitis", "--seeds",
+                    "42,43", "--estimators", "knn,iforest"},
+                   QString(), QString(), out.path());
+        const CliRun ran = runSosrep(base + QStringList{"--table-out", table});
+        QVERIFY2(ran.code == 0, qPrintable(ran.err));
+        const CliRun again = runSosrep(base + QStringList{"--summarize", table});
+        QVERIFY2(again.code == 0, qPrintable(again.err));
+        // The same summaries, and no row fitted (the per-run lines are not printed).
+        const QString summary = QStringLiteral("\nmethod\tdatasets");
+        QCOMPARE(again.out.mid(again.out.indexOf(summary)), ran.out.mid(ran.out.indexOf(summary)));
+        QVERIFY(!again.err.contains(QStringLiteral("AUC-ROC")));
+        const CliRun kinds =
+            runSosrep(base + QStringList{"--summarize", table, "--families", "kind"});
+        QVERIFY(kinds.out.contains(QStringLiteral("\nmeasurement\tknn\t2\t")));
+        const CliRun fewer =
+            runSosrep(expand({"adbench", "--data-dir", "ADBENCH", "--only", "wine,glass,Hepatitis",
+                              "--seeds", "42", "--estimators", "knn,iforest", "--summarize", table},
+                             QString(), QString(), out.path()));
+        QCOMPARE(fewer.code, 3);
+        QVERIFY2(fewer.err.contains(QStringLiteral("the seed 43 is not among this run's (give")),
+                 qPrintable(fewer.err));
+        const CliRun both = runSosrep(base + QStringList{"--summarize", table, "--resume"});
+        QCOMPARE(both.code, 2);
+        QVERIFY(both.err.contains(QStringLiteral("--summarize: fits nothing: --resume")));
+    }
+
     void resumedTablesAreChecked_data()
     {
         QTest::addColumn<QString>("rows");
