@@ -46,17 +46,15 @@ QString pythonScript(const Session& session, ReproducedView view, const QString&
                      const QStringList& caveats)
 {
     const FitSettings& s = session.settings();
-    QStringList lines;
-    lines << QStringLiteral("# SOSREP Studio%1: the %2 view's fit; `scores` holds %3")
-                 .arg(versionText(),
-                      view == ReproducedView::Scores ? QStringLiteral("Scores")
-                                                     : QStringLiteral("density"),
-                      view == ReproducedView::Scores
-                          ? QStringLiteral("each row's normality score")
-                          : QStringLiteral("each row's log density (per unit of the columns)"));
-    for (const QString& c : caveats) {
-        lines << QStringLiteral("# ") + c;
-    }
+    QStringList lines = commentLines(
+        QStringLiteral("SOSREP Studio%1: the %2 view's fit; `scores` holds %3")
+            .arg(versionText(),
+                 view == ReproducedView::Scores ? QStringLiteral("Scores")
+                                                : QStringLiteral("density"),
+                 view == ReproducedView::Scores
+                     ? QStringLiteral("each row's normality score")
+                     : QStringLiteral("each row's log density (per unit of the columns)")),
+        caveats);
     lines << QStringLiteral("import numpy as np") << QStringLiteral("import pandas as pd")
           << QStringLiteral("import sosrep") << QString()
           << pythonTableLines(session.data(), train);
@@ -82,18 +80,11 @@ Reproduction reproduce(const Session& session, ReproducedView view, double conta
     const QString train = dataPathOf(data, &r.generate);
     const QStringList caveats = loadCaveats(data);
     r.arguments = fitArguments(session, view, contamination, train);
-    QStringList lines;
-    lines << QStringLiteral("# SOSREP Studio%1: the %2 view's fit; the numbers go to scores.csv")
-                 .arg(versionText(), view == ReproducedView::Scores ? QStringLiteral("Scores")
-                                                                    : QStringLiteral("density"));
-    for (const QString& c : caveats) {
-        lines << QStringLiteral("# ") + c;
-    }
-    if (!r.generate.isEmpty()) {
-        lines << commandLine(r.generate);
-    }
-    lines << commandLine(r.arguments);
-    r.command = lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+    r.command = commandText(
+        QStringLiteral("SOSREP Studio%1: the %2 view's fit; the numbers go to scores.csv")
+            .arg(versionText(), view == ReproducedView::Scores ? QStringLiteral("Scores")
+                                                               : QStringLiteral("density")),
+        caveats, r);
     r.python = pythonScript(session, view, train, caveats);
     if (!r.generate.isEmpty()) {
         insertToyComment(r);

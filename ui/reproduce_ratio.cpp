@@ -179,27 +179,17 @@ Reproduction reproduceRatio(const Session& session, const RatioController& ratio
                   << optionArguments(ratio.settings()) << QStringLiteral("--weights-out")
                   << QStringLiteral("weights.csv");
     const QStringList caveats = loadCaveats(data) + ratioCaveats(ratio);
-    QStringList lines;
-    lines << QStringLiteral("# SOSREP Studio%1: the Ratio view's fit; the importance weights "
-                            "go to weights.csv")
-                 .arg(versionText());
-    for (const QString& c : caveats) {
-        lines << QStringLiteral("# ") + c;
-    }
-    if (!r.generate.isEmpty()) {
-        lines << commandLine(r.generate);
-    }
-    lines << commandLine(r.arguments);
-    r.command = lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+    r.command = commandText(QStringLiteral("SOSREP Studio%1: the Ratio view's fit; the "
+                                           "importance weights go to weights.csv")
+                                .arg(versionText()),
+                            caveats, r);
 
     const FitSettings& s = ratio.settings();
-    QStringList py;
-    py << QStringLiteral("# SOSREP Studio%1: the Ratio view's fit; `weights` holds the "
-                         "importance weights q/p at the rows of P")
-              .arg(versionText());
-    for (const QString& c : caveats) {
-        py << QStringLiteral("# ") + c;
-    }
+    QStringList py = commentLines(QStringLiteral("SOSREP Studio%1: the Ratio view's fit; "
+                                                 "`weights` holds the importance weights q/p "
+                                                 "at the rows of P")
+                                      .arg(versionText()),
+                                  caveats);
     const QString keywords = pythonKeywords(s);
     py << QStringLiteral("import numpy as np") << QStringLiteral("import pandas as pd")
        << QStringLiteral("import sosrep") << QString() << pythonTableLines(data, path)

@@ -207,6 +207,25 @@ QString dataPathOf(const SessionData& data, QStringList* generate)
     return path;
 }
 
+QStringList commentLines(const QString& header, const QStringList& caveats)
+{
+    QStringList lines{QStringLiteral("# ") + header};
+    for (const QString& c : caveats) {
+        lines << QStringLiteral("# ") + c;
+    }
+    return lines;
+}
+
+QString commandText(const QString& header, const QStringList& caveats, const Reproduction& r)
+{
+    QStringList lines = commentLines(header, caveats);
+    if (!r.generate.isEmpty()) {
+        lines << commandLine(r.generate);
+    }
+    lines << commandLine(r.arguments);
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
 void insertToyComment(Reproduction& r)
 {
     r.python.insert(r.python.indexOf(QStringLiteral("import numpy")),

@@ -49,6 +49,11 @@ QStringList pythonTableLines(const SessionData& data, const QString& path);
 /// The data file the copied text reads: the loaded file's absolute path, or toy.csv with the
 /// `sosrep generate` arguments that write the app's toy rows in *generate.
 QString dataPathOf(const SessionData& data, QStringList* generate);
+/// "# header", then each caveat as a comment line.
+QStringList commentLines(const QString& header, const QStringList& caveats);
+/// The copied shell text: the comment lines, the `sosrep generate` line of a toy set, then the
+/// command of r.arguments.
+QString commandText(const QString& header, const QStringList& caveats, const Reproduction& r);
 /// The `sosrep generate` line as a comment above the Python's imports.
 void insertToyComment(Reproduction& r);
 
