@@ -136,7 +136,7 @@ OptionTable makeTuningOptions()
         "auto (the purpose's rule), density (the Fisher-divergence minimum, refined), anomaly "
         "(two scales: that minimum and the neighbourhood reach), paper (largest stable local "
         "minimum, as the paper), paper-code (the authors' code: the same on round(log(1 + J + "
-        "|min J|))), ranking (twice the paper's choice: the former default), "
+        "abs(min J)))), ranking (twice the paper's choice: the former default), "
         "ensemble (rank average at 1, 2 and 4 times it), above-spacing, first-local, or "
         "likelihood (held-out log-likelihood; normalized densities only)"));
     t.push_back(integerOption({"reach_neighbours", "Neighbourhood k", "Length scale", "K"},
