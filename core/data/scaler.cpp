@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Column scalings (none, z-score, min-max, robust, rank) and the log-Jacobian that keeps
+// Column scalings (none, z-score, min-max, robust, quantile, rank) and the log-Jacobian that keeps
 // densities in data units.
 #include "core/data/scaler.h"
 
@@ -23,6 +23,8 @@ std::string toString(ScalingKind kind)
         return "minmax";
     case ScalingKind::Robust:
         return "robust";
+    case ScalingKind::Quantile:
+        return "quantile";
     case ScalingKind::Rank:
         return "rank";
     case ScalingKind::Auto:
@@ -45,14 +47,18 @@ ScalingKind scalingKindFromString(const std::string& text)
     if (text == "robust") {
         return ScalingKind::Robust;
     }
+    if (text == "quantile") {
+        return ScalingKind::Quantile;
+    }
     if (text == "rank") {
         return ScalingKind::Rank;
     }
     if (text == "auto") {
         return ScalingKind::Auto;
     }
-    throw ParameterError("scale", "unknown scaling " + quotedText(text) +
-                                      " (use none, zscore, minmax, robust, rank or auto)");
+    throw ParameterError("scale",
+                         "unknown scaling " + quotedText(text) +
+                             " (use none, zscore, minmax, robust, quantile, rank or auto)");
 }
 
 namespace {
@@ -198,7 +204,8 @@ Scaler Scaler::fit(ScalingKind kind, const MatrixRef& x)
                                    : 0.0;
             s.shift(j) = mean;
             s.scale(j) = var > 0.0 ? std::sqrt(var) : 1.0;
-        } else if (kind == ScalingKind::Robust || kind == ScalingKind::Rank) {
+        } else if (kind == ScalingKind::Robust || kind == ScalingKind::Quantile ||
+                   kind == ScalingKind::Rank) {
             std::vector<double> v(x.col(j).data(), x.col(j).data() + x.rows());
             std::sort(v.begin(), v.end());
             const double range = v.back() - v.front();
@@ -210,11 +217,12 @@ Scaler Scaler::fit(ScalingKind kind, const MatrixRef& x)
                 rankKnots(v, s.knotX.back(), s.knotU.back());
                 continue;
             }
-            const double iqr = quantileOfSorted(v, 0.75) - quantileOfSorted(v, 0.25);
+            const double tail = kind == ScalingKind::Robust ? 0.25 : 0.10;
+            const double spread = quantileOfSorted(v, 1.0 - tail) - quantileOfSorted(v, tail);
             s.shift(j) = quantileOfSorted(v, 0.5);
-            // A column whose middle half is one value (a mostly constant flag) has no IQR:
+            // A column whose middle is one value (a mostly constant flag) has no such spread:
             // its range scales it instead, and a constant column keeps scale 1.
-            s.scale(j) = iqr > 0.0 ? iqr : range > 0.0 ? range : 1.0;
+            s.scale(j) = spread > 0.0 ? spread : range > 0.0 ? range : 1.0;
         } else {
             const double lo = x.col(j).minCoeff();
             const double hi = x.col(j).maxCoeff();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Column scalings (none, z-score, min-max, robust, rank) and the log-Jacobian that keeps
+// Column scalings (none, z-score, min-max, robust, quantile, rank) and the log-Jacobian that keeps
 // densities in data units.
 #pragma once
 
@@ -16,7 +16,11 @@ enum class ScalingKind
     ZScore,
     MinMax,
     Robust, // median and interquartile range: one extreme value cannot squeeze a column
-    Rank,   // the empirical CDF (a quantile transform): every column spread evenly over [0, 1]
+    /// Median and the central 80 % range (q90 - q10): like robust, one extreme value cannot
+    /// squeeze a column's bulk; unlike it, a column whose middle half is nearly one value (a
+    /// count, a flag with a few percent set) is not blown up by a tiny IQR.
+    Quantile,
+    Rank, // the empirical CDF (a quantile transform): every column spread evenly over [0, 1]
     /// The anomaly purpose's scale=auto (common_options.h, scalingOf), resolved by Scaler::fit
     /// from the training rows (autoScalingOf): rank when most columns are a spike plus a sparse
     /// tail, min-max otherwise. Never the kind of a fitted scaler.

@@ -26,9 +26,10 @@ OptionTable makeDataOptions()
 {
     OptionSpec scale = choiceOption(
         {"scale", "Scaling", "Data", "KIND"},
-        {"auto", "minmax", "zscore", "robust", "rank", "none"}, "auto",
+        {"auto", "minmax", "zscore", "robust", "quantile", "rank", "none"}, "auto",
         "per-column scaling fitted on the training rows and applied unchanged to other rows "
-        "(robust: median and interquartile range; rank: the empirical CDF, continued beyond "
+        "(robust: median and interquartile range; quantile: median and the central 80 % "
+        "range, q90 - q10; rank: the empirical CDF, continued beyond "
         "the training range with min-max's slope; auto: the purpose's, which is minmax for "
         "the density and for estimators without a purpose, and for anomaly ranking rank when "
         "the median column's most frequent value holds half the rows or more, a spike and a "

@@ -30,7 +30,7 @@ private slots:
         const Scaler z = Scaler::fit(ScalingKind::ZScore, train);
         QCOMPARE(z.apply(train).col(0).mean(), 0.0);
         QCOMPARE(z.scale(0), 5.0); // sample standard deviation of 0, 5, 10
-        QVERIFY_THROWS_EXCEPTION(ParameterError, scalingKindFromString("quantile"));
+        QVERIFY_THROWS_EXCEPTION(ParameterError, scalingKindFromString("quartile"));
     }
 
     // Constant columns: one warning that counts and names them (mnist has 22; 22 lines buried
@@ -84,6 +84,35 @@ private slots:
         QVERIFY(minmax.apply(x)(2, 1) < 1e-5); // min-max squeezes it to ~0
         QCOMPARE(toString(ScalingKind::Robust), std::string("robust"));
         QVERIFY(scalingKindFromString("robust") == ScalingKind::Robust);
+    }
+
+    // Quantile scaling: median to 0 and the central 80 % range (q90 - q10, NumPy's linear
+    // quantiles) to 1. One extreme value leaves the bulk alone (as robust); a column whose
+    // middle half is one value but whose outer fifth is not keeps a spread from it, where
+    // robust falls back to the range.
+    void quantileScaler_medianAndCentral80PercentRange()
+    {
+        Matrix x(11, 3);
+        for (int i = 0; i < 11; ++i) {
+            x(i, 0) = i;                                 // 0..10: median 5, q10 1, q90 9
+            x(i, 1) = i == 10 ? 1e6 : i;                 // q90 = 9 + 0 * (1e6 - 9): unchanged
+            x(i, 2) = i >= 9 ? 3.0 : i == 8 ? 1.0 : 0.0; // IQR 0.5 (robust), q10..q90 0..3
+        }
+        const Scaler s = Scaler::fit(ScalingKind::Quantile, x);
+        QCOMPARE(s.shift(0), 5.0);
+        QCOMPARE(s.scale(0), 8.0);
+        QCOMPARE(s.shift(1), 5.0);
+        QCOMPARE(s.scale(1), 8.0);
+        QCOMPARE(s.shift(2), 0.0);
+        QCOMPARE(s.scale(2), 3.0);
+        QCOMPARE(Scaler::fit(ScalingKind::Robust, x).scale(2), 0.5);
+        QCOMPARE(s.apply(x)(3, 1), -0.25); // unsqueezed beside the extreme value
+        Matrix flag = Matrix::Zero(11, 1);
+        flag(0, 0) = 2.0; // 10 of 11 rows one value: no central spread, the range scales it
+        QCOMPARE(Scaler::fit(ScalingKind::Quantile, flag).scale(0), 2.0);
+        QVERIFY(s.isAffine());
+        QCOMPARE(toString(ScalingKind::Quantile), std::string("quantile"));
+        QVERIFY(scalingKindFromString("quantile") == ScalingKind::Quantile);
     }
 
     // Rank scaling: each distinct value at its mid-rank, linear between them, min-max's slope

@@ -32,7 +32,7 @@ def test_every_option_is_documented_with_its_choices_and_default():
 
 def test_help_shows_the_choices_of_scale():
     text = pydoc.render_doc(sosrep.SOSREP, renderer=pydoc.plaintext)
-    assert 'scale : {"auto", "minmax", "zscore", "robust", "rank", "none"}' in text
+    assert 'scale : {"auto", "minmax", "zscore", "robust", "quantile", "rank", "none"}' in text
     assert "Returns" in pydoc.render_doc(sosrep.SOSREP.score_samples, renderer=pydoc.plaintext)
 
 

@@ -39,7 +39,7 @@ def test_kde_unscaled_equals_scikit_learn():
     assert np.max(np.abs(ours - brute)) < 1e-12
 
 
-@pytest.mark.parametrize("scale", ["minmax", "zscore", "robust"])
+@pytest.mark.parametrize("scale", ["minmax", "zscore", "robust", "quantile"])
 def test_kde_scaled_is_in_the_datas_units(scale):
     # One column: every scaling is isotropic, so l in scaled units is h / spread in X's
     # units, and the log density in X's units is scikit-learn's on the raw rows.
@@ -47,7 +47,8 @@ def test_kde_scaled_is_in_the_datas_units(scale):
     X = rng.normal(size=(400, 1)) * 60.0 + 1000.0  # minutes, say
     Y = np.linspace(700, 1300, 61)[:, None]
     spread = {"minmax": np.ptp(X), "zscore": np.std(X, ddof=1),  # our z-score: sample std
-              "robust": np.subtract(*np.percentile(X, [75, 25]))}[scale]  # NumPy's quantiles
+              "robust": np.subtract(*np.percentile(X, [75, 25])),  # NumPy's quantiles
+              "quantile": np.subtract(*np.percentile(X, [90, 10]))}[scale]
     h = 9.0
     ours = sosrep.KDE(length_scale=h / spread, scale=scale).fit(X)
     theirs = KernelDensity(bandwidth=h).fit(X).score_samples(Y)
