@@ -51,8 +51,9 @@ const CommandFlag kFlags[] = {
     {"only", "LIST", "comma-separated substrings of file names to run"},
     {"curves-out", "FILE", "every FD curve with the AUC at each grid point (CSV)"},
     {"hindsight", nullptr,
-     "also report each tuned method's best AUC over its grid, and per family the mean "
-     "hindsight gap (that best minus the chosen l's AUC)"},
+     "also report each tuned method's best AUC over its grid (the sweep's models, ranking in "
+     "the scaled coordinates), and per family the mean hindsight gap (that best minus the "
+     "chosen l's AUC)"},
     {"estimators", "LIST",
      "methods side by side: NAME[:OPTION=VALUE...], comma-separated (e.g. "
      "sosrep,sosrep:selection=paper,kde,iforest,knn)"},
