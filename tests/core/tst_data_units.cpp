@@ -67,6 +67,7 @@ private slots:
             QTest::addRow("%s minmax", e) << QString(e) << "minmax" << 0.08;
             QTest::addRow("%s zscore", e) << QString(e) << "zscore" << 0.4;
             QTest::addRow("%s robust", e) << QString(e) << "robust" << 0.3;
+            QTest::addRow("%s quantile", e) << QString(e) << "quantile" << 0.16;
             // Rank: the Jacobian differs from row to row (the CDF's piece under each).
             QTest::addRow("%s rank", e) << QString(e) << "rank" << 0.06;
             // Unscaled, one isotropic l must span the wide column: the narrow one is smoothed.
