@@ -6,6 +6,7 @@
 #include "app/cli/adbench_kinds.h"
 #include "app/cli/cli_flags.h"
 #include "app/cli/fit_options.h"
+#include "core/data/csv_reader.h"
 #include "core/errors.h"
 #include "core/estimators/registry.h"
 
@@ -240,20 +241,31 @@ QStringList methodLabels(const std::vector<Method>& methods)
 
 /// --external-scores: one score file per dataset and seed of the run, checked before any run
 /// (a missing one, e.g. from another --seeds, would leave that method out of datasets unsaid).
-void checkExternalScores(const QString& dir, const std::vector<DataFile>& files,
-                         const std::vector<uint64_t>& seeds)
+/// Returns the methods the first file names (its header), so --lodo and --reference may name
+/// them; files that name others are refused when they are read.
+QStringList checkExternalScores(const QString& dir, const std::vector<DataFile>& files,
+                                const std::vector<uint64_t>& seeds)
 {
+    QStringList methods;
     for (const DataFile& file : files) {
         for (uint64_t seed : seeds) {
-            const QString stem = splitStem(file.name, seed);
-            if (!QFileInfo::exists(QDir(dir).filePath(stem + QStringLiteral(".csv")))) {
+            const QString path =
+                QDir(dir).filePath(splitStem(file.name, seed) + QStringLiteral(".csv"));
+            if (!QFileInfo::exists(path)) {
                 throw ParameterError("--external-scores",
-                                     dir.toStdString() + " has no " + stem.toStdString() +
+                                     dir.toStdString() + " has no " +
+                                         splitStem(file.name, seed).toStdString() +
                                          ".csv (one score file for each dataset and seed of "
                                          "the run; --only and --seeds select them)");
             }
+            if (methods.isEmpty()) {
+                for (const std::string& c : readCsvFile(path.toStdString()).columns) {
+                    methods << QString::fromStdString(c);
+                }
+            }
         }
     }
+    return methods;
 }
 
 /// --lodo "a;b;c": the candidate rules the protocol chooses between, checked before any run
@@ -270,9 +282,11 @@ QStringList lodoCandidates(const Options& o, const QStringList& methods, size_t 
     }
     for (int i = 0; i < lodo.size(); ++i) {
         if (!methods.contains(lodo[i])) {
-            throw ParameterError("--lodo", "'" + lodo[i].toStdString() +
-                                               "' is not one of --estimators (separate the "
-                                               "family's methods with ';')");
+            throw ParameterError("--lodo",
+                                 "'" + lodo[i].toStdString() +
+                                     "' is not one of the run's methods (--estimators, or a "
+                                     "column of --external-scores' files; separate "
+                                     "the family's methods with ';')");
         }
         if (lodo.indexOf(lodo[i]) != i) {
             throw ParameterError("--lodo", "names '" + lodo[i].toStdString() + "' twice");
@@ -379,13 +393,15 @@ AdbenchPlan planAdbench(const Options& o, CommandContext& ctx)
             }
         }
     }
-    plan.lodo = lodoCandidates(o, plan.builtIn, plan.files.size());
-    if (!plan.externalDir.isEmpty()) {
-        checkExternalScores(plan.externalDir, plan.files, plan.seeds);
-    }
+    // External methods (their score files' columns) are methods of the run like the built-in
+    // ones: --lodo may choose between them and --reference may be one.
+    const QStringList external =
+        plan.externalDir.isEmpty() ? QStringList()
+                                   : checkExternalScores(plan.externalDir, plan.files, plan.seeds);
+    plan.lodo = lodoCandidates(o, plan.builtIn + external, plan.files.size());
     plan.reference = o.text(QStringLiteral("reference"));
     if (!plan.reference.isEmpty() && !plan.builtIn.contains(plan.reference) &&
-        plan.externalDir.isEmpty()) {
+        !external.contains(plan.reference)) {
         throw ParameterError("--reference", "'" + plan.reference.toStdString() +
                                                 "' is not one of the methods of the run");
     }

@@ -140,6 +140,32 @@ private slots:
                  3.0);
         QImage png;
         QVERIFY(png.load(path("ab.png")));
+        // External methods are methods of the run: --lodo chooses between them and --reference
+        // may be one (both were refused as "not one of --estimators"). A second set, glass,
+        // gives the choice a set to leave out.
+        const CliRun glass = runSosrep({"adbench", "--data-dir", data, "--only", "glass",
+                                        "--estimators", "knn", "--export-splits", path("splits")});
+        QVERIFY2(glass.code == 0, qPrintable(glass.err));
+        const QStringList glassTest = readLines(path("splits/14_glass_seed42_test.csv"));
+        QString glassExt = QStringLiteral("oracle,contrarian\n");
+        for (int i = 1; i < glassTest.size(); ++i) {
+            const QString label = glassTest[i].section(',', -1);
+            glassExt +=
+                label + QLatin1Char(',') + QString::number(-label.toInt()) + QLatin1Char('\n');
+        }
+        QVERIFY(writeText(path("ext/14_glass_seed42.csv"), glassExt));
+        const CliRun lodo = runSosrep({"adbench", "--data-dir", data, "--only", "wine,glass",
+                                       "--estimators", "knn", "--external-scores", path("ext"),
+                                       "--lodo", "contrarian;oracle", "--reference", "oracle"});
+        QVERIFY2(lodo.code == 0, qPrintable(lodo.err));
+        QVERIFY2(lodo.out.contains(QStringLiteral("chosen: oracle ×2")), qPrintable(lodo.out));
+        QVERIFY2(lodo.out.contains(QStringLiteral("below_oracle_by_0.1")), qPrintable(lodo.out));
+        const CliRun unknown =
+            runSosrep({"adbench", "--data-dir", data, "--only", "wine,glass", "--estimators", "knn",
+                       "--external-scores", path("ext"), "--lodo", "oracle;psychic"});
+        QCOMPARE(unknown.code, 2);
+        QVERIFY2(unknown.err.contains(QStringLiteral("'psychic' is not one of")),
+                 qPrintable(unknown.err));
         // Files naming their methods differently (issue 52, item 12): every dataset lacked a
         // method, the summary had 0 datasets and null means, exit 0. Now refused, naming both.
         QString renamed = ext;
