@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Column scalings (none, z-score, min-max, robust, quantile, rank) and the log-Jacobian that keeps
-// densities in data units.
+// Column scalings (none, z-score, min-max, robust, quantile, rank) and the log-Jacobian that
+// keeps densities in data units.
 #include "core/data/scaler.h"
 
 #include "core/errors.h"
