@@ -49,7 +49,8 @@ const CommandFlag kFlags[] = {
      "the method per-family summaries count sets far below (default iforest when run)"},
     {"seeds", "LIST", "comma-separated split seeds (default 42)"},
     {"only", "LIST", "comma-separated substrings of file names to run"},
-    {"curves-out", "FILE", "every FD curve with the AUC at each grid point (CSV)"},
+    {"curves-out", "FILE",
+     "every FD curve with the AUC at each grid point (CSV; the sweep's models, as --hindsight)"},
     {"hindsight", nullptr,
      "also report each tuned method's best AUC over its grid (the sweep's models, ranking in "
      "the scaled coordinates), and per family the mean hindsight gap (that best minus the "
