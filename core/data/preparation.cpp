@@ -26,6 +26,36 @@ std::string columnName(const Dataset& d, Eigen::Index j)
                                                      : "'x" + std::to_string(j + 1) + "'";
 }
 
+/// Scalings by a central spread (robust, quantile) blow up a column whose middle is nearly one
+/// value but whose other rows are not: 20news' BERT features under quantile spanned 6e7 units,
+/// and the fit then failed naming the length scale. Said first, naming the columns.
+std::string wideScaledColumnsWarning(const Dataset& raw, const PreparedTraining& out)
+{
+    if (!out.scaler.isAffine() || out.scaler.isIdentity() || out.x.rows() == 0) {
+        return "";
+    }
+    std::string list;
+    int count = 0;
+    for (Eigen::Index j = 0; j < out.x.cols(); ++j) {
+        const double span = out.x.col(j).maxCoeff() - out.x.col(j).minCoeff();
+        if (span > kMaxTypicalScaledSpan && ++count <= 3) {
+            list += std::string(count > 1 ? "; " : "") + columnName(raw, j) + " spans " +
+                    num(span) + " units";
+        }
+    }
+    if (count == 0) {
+        return "";
+    }
+    if (count > 3) {
+        list += "; and " + std::to_string(count - 3) + " more";
+    }
+    return std::to_string(count) + (count == 1 ? " column spans" : " columns span") +
+           " more than " + num(kMaxTypicalScaledSpan) + " " + toString(out.scaler.kind) +
+           "-scaled units (" + list +
+           "): where a column's middle rows are nearly one value, its spread is tiny beside "
+           "its range and distances in it dwarf every other column; use --scale minmax or rank";
+}
+
 } // namespace
 
 PreparedTraining prepareTraining(const Dataset& raw, ScalingKind kind)
@@ -75,6 +105,9 @@ PreparedTraining prepareTraining(const Dataset& raw, ScalingKind kind)
     }
     out.scaler = Scaler::fit(kind, raw.x);
     out.x = out.scaler.apply(raw.x);
+    if (const std::string w = wideScaledColumnsWarning(raw, out); !w.empty()) {
+        out.warnings.push_back(w);
+    }
     for (Eigen::Index j = 0; j < d; ++j) {
         if (!out.x.col(j).allFinite() && kind == ScalingKind::ZScore) {
             throw DataError(raw.source, 0, static_cast<long>(j) + 1,

@@ -25,8 +25,10 @@ struct PreparedTraining
 /// that z-score scaling cannot represent, and unscaled data whose distances would overflow or
 /// underflow when squared (nonzero column ranges must lie in [1e-100, 1e100] with --scale none:
 /// the kernels square distances and the Fisher divergence divides by l^4).
-/// Warned: constant columns (they carry no information; scaled to 0).
+/// Warned: constant columns (they carry no information; scaled to 0), and columns that span
+/// more than kMaxTypicalScaledSpan units once scaled (a central spread tiny beside the range).
 PreparedTraining prepareTraining(const Dataset& raw, ScalingKind kind);
+constexpr double kMaxTypicalScaledSpan = 1e6;
 
 /// Applies a training scaler to other rows (test or validation data). Scaled values beyond
 /// kMaxScaledMagnitude refuse with DataError naming the file, row and column: that far outside

@@ -115,6 +115,31 @@ private slots:
         QVERIFY(scalingKindFromString("quantile") == ScalingKind::Quantile);
     }
 
+    // A column whose central spread is tiny beside its range spans ~1e9 units under robust and
+    // quantile scaling: one warning naming it (20news under quantile failed naming the length
+    // scale instead); min-max bounds every column, so it says nothing.
+    void prepareTraining_warnsOfColumnsTheSpreadBlowsUp()
+    {
+        Dataset raw;
+        raw.source = "wide.csv";
+        raw.columns = {"even", "spiky"};
+        raw.x.resize(100, 2);
+        for (int i = 0; i < 100; ++i) {
+            raw.x(i, 0) = i;
+            raw.x(i, 1) = i < 45 ? 0.0 : i < 95 ? 1e-9 : 1.0; // q10..q90 and IQR: 0..1e-9
+        }
+        for (ScalingKind kind : {ScalingKind::Robust, ScalingKind::Quantile}) {
+            const PreparedTraining p = prepareTraining(raw, kind);
+            QCOMPARE(p.warnings.size(), size_t(1));
+            const std::string& w = p.warnings.front();
+            QVERIFY2(w.find("1 column spans more than 1e+06 " + toString(kind) +
+                            "-scaled units ('spiky' spans 1e+09 units)") == 0,
+                     w.c_str());
+            QVERIFY(w.find("'even'") == std::string::npos);
+        }
+        QVERIFY(prepareTraining(raw, ScalingKind::MinMax).warnings.empty());
+    }
+
     // Rank scaling: each distinct value at its mid-rank, linear between them, min-max's slope
     // beyond the training range (a value far out stays far out), and an inverse and a
     // log-derivative that agree with the map.
