@@ -307,6 +307,21 @@ FitData anomalyDataOf(const FitData& density, std::optional<PreparedTraining>& o
     return out;
 }
 
+/// Each warning as sosrep.FitWarning, now: for a fit about to fail. A warning filter that turns
+/// them into errors raises the first instead of the failure.
+void warnBeforeFailure(const std::vector<std::string>& warnings)
+{
+    if (warnings.empty()) {
+        return;
+    }
+    const py::object category = py::module_::import("sosrep._estimators").attr("FitWarning");
+    for (const std::string& w : warnings) {
+        if (PyErr_WarnEx(category.ptr(), w.c_str(), 2) != 0) {
+            throw py::error_already_set();
+        }
+    }
+}
+
 /// fitModel with the GIL released, its model checked: Ctrl+C or an error of the progress
 /// callback raises in Python, a model that cannot be used throws as checkUsable says.
 FitOutcome fitUsable(const FitData& data, const FitSettings& settings, const FitObserver& observer)
@@ -376,7 +391,15 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
         watch.last = false;
     }
     const FitObserver observer = watch.observer();
-    FitOutcome f = fitUsable(data, settings, observer);
+    FitOutcome f;
+    try {
+        f = fitUsable(data, settings, observer);
+    } catch (...) {
+        // The rows' warnings reach Python with the model; a fit that fails has none, and the
+        // failure's message (a length scale) would hide its cause (a column blown up).
+        warnBeforeFailure(prepared.warnings);
+        throw;
+    }
     const bool anomalyToo =
         purposeAuto && (anomalyPrepared || (f.search && ruleFollowsPurpose(settings)));
     // modelOf takes data.train: each model keeps its rows.

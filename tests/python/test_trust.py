@@ -383,3 +383,14 @@ def test_a_bad_argument_is_named_in_one_short_line(moons, call, name):
     with pytest.raises(ValueError, match="^" + name + ": ") as caught:
         call(moons, model)
     assert len(str(caught.value)) < 200 and "\n" not in str(caught.value)
+
+
+def test_a_failing_fit_still_warns_of_the_column_that_caused_it():
+    # A column whose central 80 % is nearly one value spans 1e9 quantile-scaled units; the fit
+    # then fails naming the length scale. The rows' warning, which names the column, used to
+    # be lost with the model; it now comes first, as sosrep.FitWarning.
+    X = np.random.default_rng(0).normal(size=(200, 3))
+    X[:, 2] = np.where(np.arange(200) < 90, 0.0, np.where(np.arange(200) < 190, 1e-9, 1.0))
+    with pytest.warns(sosrep.FitWarning, match="'x3' spans 1e\\+09 units"):
+        with pytest.raises(ValueError, match="length_scale"):
+            sosrep.SOSREP(scale="quantile").fit(X)
