@@ -324,12 +324,19 @@ void warnBeforeFailure(const std::vector<std::string>& warnings)
 
 /// fitModel with the GIL released, its model checked: Ctrl+C or an error of the progress
 /// callback raises in Python, a model that cannot be used throws as checkUsable says.
-FitOutcome fitUsable(const FitData& data, const FitSettings& settings, const FitObserver& observer)
+/// `rowWarnings` (the preparation's) reach Python with the model; a fit that fails has none,
+/// and its message (a length scale) would hide their cause (a column blown up): they are
+/// warned before the failure is raised.
+FitOutcome fitUsable(const FitData& data, const FitSettings& settings, const FitObserver& observer,
+                     const std::vector<std::string>& rowWarnings = {})
 {
     FitOutcome f;
-    {
+    try {
         const ComputeSection compute;
         f = fitModel(data, settings, observer);
+    } catch (...) {
+        warnBeforeFailure(rowWarnings);
+        throw;
     }
     if (PyErr_Occurred() || f.cancelled || !f.model) {
         throw py::error_already_set(); // KeyboardInterrupt, or the progress callback's error
@@ -391,15 +398,7 @@ std::shared_ptr<Model> fit(const std::string& estimator, const py::array& x,
         watch.last = false;
     }
     const FitObserver observer = watch.observer();
-    FitOutcome f;
-    try {
-        f = fitUsable(data, settings, observer);
-    } catch (...) {
-        // The rows' warnings reach Python with the model; a fit that fails has none, and the
-        // failure's message (a length scale) would hide its cause (a column blown up).
-        warnBeforeFailure(prepared.warnings);
-        throw;
-    }
+    FitOutcome f = fitUsable(data, settings, observer, prepared.warnings);
     const bool anomalyToo =
         purposeAuto && (anomalyPrepared || (f.search && ruleFollowsPurpose(settings)));
     // modelOf takes data.train: each model keeps its rows.
